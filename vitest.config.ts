@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Suites start real local servers (sandbox, moto_server, Prism, child MCP servers): give them room,
+    // and keep files in separate processes so their servers and environment variables never mix.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    reporters: ["default"],
+  },
+});
