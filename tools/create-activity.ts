@@ -1,0 +1,46 @@
+import { Type } from "@sinclair/typebox";
+import { defineTool } from "./tool-definition.ts";
+import { SportType } from "./parameters.ts";
+
+/** "2026-11-21T18:30:00", optionally with seconds fraction and a Z or offset (Strava reads it as local time). */
+const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$";
+
+export const createActivity = defineTool({
+  name: "create_activity",
+  title: "Create a manual activity",
+  description:
+    "Create a manual activity (no GPS file) on the athlete's Strava, e.g. a gym session or a run without a watch. " +
+    "Returns the created activity in detail, including its new id. Confirm the details with the athlete first: " +
+    "this adds a visible entry to their log. For a recorded file (FIT/TCX/GPX) use create_upload instead.",
+  parameters: Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 255, description: "Title of the activity, e.g. \"Iron Temple | Squat + Metcon\"." }),
+      sport_type: SportType("Sport type, e.g. Run, Ride, Swim, Workout, WeightTraining."),
+      start_date_local: Type.String({
+        pattern: localDateTimePattern,
+        description: "Start in the athlete's local wall-clock time, ISO 8601, e.g. 2026-11-21T18:30:00.",
+      }),
+      elapsed_time: Type.Integer({ minimum: 1, maximum: 2_592_000, description: "Duration in seconds, e.g. 3600 for one hour." }),
+      description: Type.Optional(Type.String({ maxLength: 65_535, description: "Description text (workout details)." })),
+      distance: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000_000, description: "Distance in meters, e.g. 5000 for 5 km." })),
+      trainer: Type.Optional(Type.Boolean({ description: "True for an indoor trainer or treadmill session." })),
+      commute: Type.Optional(Type.Boolean({ description: "True if this was a commute." })),
+    },
+    { additionalProperties: false },
+  ),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  request(args) {
+    // Strava's POST /activities is form-encoded, with booleans as 1/0.
+    const fields: Record<string, string> = {
+      name: args.name,
+      sport_type: args.sport_type,
+      start_date_local: args.start_date_local,
+      elapsed_time: String(args.elapsed_time),
+    };
+    if (args.description !== undefined) fields["description"] = args.description;
+    if (args.distance !== undefined) fields["distance"] = String(args.distance);
+    if (args.trainer !== undefined) fields["trainer"] = args.trainer ? "1" : "0";
+    if (args.commute !== undefined) fields["commute"] = args.commute ? "1" : "0";
+    return { method: "POST", path: "/activities", body: { kind: "form", fields } };
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * The dependencies every tool call uses, built once per process by a front end and passed in
+ * (never imported as singletons), so tests and the sandbox can swap any of them.
+ */
+import type { CredentialStore } from "./credentials.ts";
+import type { Logger } from "./logger.ts";
+import { defaultUpstreamSettings, type UpstreamSettings } from "./settings.ts";
+import { TokenManager } from "./token-manager.ts";
+import { UpstreamClient } from "./upstream-client.ts";
+import { AthleteIdentity } from "./athlete-identity.ts";
+
+export interface ToolDeps {
+  client: UpstreamClient;
+  athlete: AthleteIdentity;
+  tokens: TokenManager;
+  logger: Logger;
+}
+
+export interface ToolDepsOptions {
+  store: CredentialStore;
+  logger: Logger;
+  settings?: Partial<UpstreamSettings>;
+  fetch?: typeof fetch;
+  /** Clock in epoch milliseconds (tests move it to expire tokens). */
+  now?: () => number;
+}
+
+export function createToolDeps(options: ToolDepsOptions): ToolDeps {
+  const settings: UpstreamSettings = { ...defaultUpstreamSettings, ...options.settings };
+  const tokens = new TokenManager({
+    store: options.store,
+    tokenUrl: settings.tokenUrl,
+    timeoutMs: settings.timeoutMs,
+    logger: options.logger,
+    fetch: options.fetch,
+    now: options.now,
+  });
+  const client = new UpstreamClient({ settings, tokens, logger: options.logger, fetch: options.fetch, now: options.now });
+  return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger };
+}

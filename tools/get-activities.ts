@@ -1,0 +1,37 @@
+import { Type } from "@sinclair/typebox";
+import { defineTool, readOnly } from "./tool-definition.ts";
+import { EpochSeconds, Page, PerPage } from "./parameters.ts";
+import { ToolInputError } from "./validate-arguments.ts";
+
+export const getActivities = defineTool({
+  name: "get_activities",
+  title: "List activities",
+  description:
+    "List the authenticated athlete's activities, newest first, as an array of activity summaries " +
+    "(id, name, sport_type, start_date, start_date_local, distance in meters, moving_time and elapsed_time in seconds, " +
+    "total_elevation_gain in meters, average_heartrate, ...). Use it to find an activity's id, e.g. the most recent " +
+    "workout: call with per_page 10 and no dates. Filter by time with before/after (epoch seconds). " +
+    "Note: start_date_local ends in Z but is the athlete's local wall-clock time, not UTC.",
+  parameters: Type.Object(
+    {
+      before: Type.Optional(EpochSeconds("Only activities that started before this time, in epoch seconds (UTC).")),
+      after: Type.Optional(EpochSeconds("Only activities that started after this time, in epoch seconds (UTC).")),
+      page: Type.Optional(Page),
+      per_page: Type.Optional(PerPage),
+    },
+    { additionalProperties: false },
+  ),
+  annotations: readOnly,
+  request(args) {
+    if (args.before !== undefined && args.after !== undefined && args.after >= args.before) {
+      throw new ToolInputError(
+        `after (${args.after}) must be earlier than before (${args.before}); both are epoch seconds and select activities started between them.`,
+      );
+    }
+    return {
+      method: "GET",
+      path: "/athlete/activities",
+      query: { before: args.before, after: args.after, page: args.page, per_page: args.per_page },
+    };
+  },
+});

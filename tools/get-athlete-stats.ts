@@ -1,0 +1,34 @@
+import { Type } from "@sinclair/typebox";
+import { defineTool, readOnly } from "./tool-definition.ts";
+
+export const getAthleteStats = defineTool({
+  name: "get_athlete_stats",
+  title: "Get athlete statistics",
+  description:
+    "Totals for rides, runs and swims over three periods: recent (last 4 weeks), ytd (this year) and all (all time); " +
+    "each with count, distance (meters), moving_time and elapsed_time (seconds), elevation_gain (meters) and " +
+    "achievement_count; plus biggest_ride_distance and biggest_climb_elevation_gain. Strava only answers for the " +
+    "authenticated athlete: leave id out.",
+  parameters: Type.Object(
+    {
+      id: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: "Athlete id; defaults to the authenticated athlete (the only one Strava allows).",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  annotations: readOnly,
+  async request(args, context) {
+    const id = args.id ?? (await context.athleteId(context.signal));
+    return { method: "GET", path: `/athletes/${id}/stats` };
+  },
+  errorHint(status) {
+    return status === 403 || status === 404
+      ? "Strava only returns statistics for the authenticated athlete; call again without id."
+      : undefined;
+  },
+});

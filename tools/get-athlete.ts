@@ -1,0 +1,16 @@
+import { Type } from "@sinclair/typebox";
+import { defineTool, readOnly } from "./tool-definition.ts";
+
+export const getAthlete = defineTool({
+  name: "get_athlete",
+  title: "Get athlete profile",
+  description:
+    "The authenticated athlete's profile: id, username, firstname, lastname, city, state, country, sex, premium/summit " +
+    "status, profile photo, weight (kg), measurement preference, and their bikes and shoes (gear ids for update_activity). " +
+    "Takes no arguments.",
+  parameters: Type.Object({}, { additionalProperties: false }),
+  annotations: readOnly,
+  request() {
+    return { method: "GET", path: "/athlete" };
+  },
+});

@@ -1,0 +1,20 @@
+import { Type } from "@sinclair/typebox";
+import { defineTool, readOnly } from "./tool-definition.ts";
+
+export const getUpload = defineTool({
+  name: "get_upload",
+  title: "Check an upload",
+  description:
+    "Status of a file upload started with create_upload: {id, id_str, external_id, error, status, activity_id}. " +
+    "status is one of \"Your activity is still being processed.\", \"Your activity is ready.\", \"There was an error " +
+    "processing your activity.\" or \"The created activity has been deleted.\"; activity_id is set once ready. " +
+    "Poll at most once a second.",
+  parameters: Type.Object(
+    { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Upload id returned by create_upload." }) },
+    { additionalProperties: false },
+  ),
+  annotations: readOnly,
+  request(args) {
+    return { method: "GET", path: `/uploads/${args.id}` };
+  },
+});

@@ -1,0 +1,50 @@
+/**
+ * Structured logging: one JSON object per line on standard error.
+ *
+ * Standard output is reserved for protocol messages (MCP over stdio), so nothing here may write to it.
+ * Callers pass an event name and plain fields; they never pass tokens or secrets (the token manager
+ * and stores log only non-secret facts such as expiry times and store descriptions).
+ */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface Logger {
+  debug(event: string, fields?: Record<string, unknown>): void;
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+}
+
+const levelRank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export function isLogLevel(value: string | undefined): value is LogLevel {
+  return value !== undefined && value in levelRank;
+}
+
+/** A logger that writes `{"time","level","event",...fields}` lines to `stream` (standard error by default). */
+export function createJsonLogger(
+  stream: NodeJS.WritableStream = process.stderr,
+  minimumLevel: LogLevel = "info",
+  baseFields: Record<string, unknown> = {},
+): Logger {
+  const write = (level: LogLevel, event: string, fields?: Record<string, unknown>): void => {
+    if (levelRank[level] < levelRank[minimumLevel]) return;
+    const line = { time: new Date().toISOString(), level, event, ...baseFields, ...fields };
+    stream.write(`${JSON.stringify(line, replaceErrors)}\n`);
+  };
+  return {
+    debug: (event, fields) => write("debug", event, fields),
+    info: (event, fields) => write("info", event, fields),
+    warn: (event, fields) => write("warn", event, fields),
+    error: (event, fields) => write("error", event, fields),
+  };
+}
+
+/** Errors serialise as their name and message only: stack traces stay out of logs read by operators. */
+function replaceErrors(_key: string, value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (typeof value === "bigint") return value.toString();
+  return value;
+}
+
+const ignore = (): void => {};
+export const silentLogger: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore };

@@ -1,0 +1,71 @@
+/**
+ * Runs one tool call: validate the arguments, build the one upstream request, send it, and shape the
+ * answer. Every failure the caller can do something about becomes an error result (`Error: ...`,
+ * `isError: true`); nothing here throws to the front end.
+ */
+import type { ToolDefinition } from "./tool-definition.ts";
+import type { ToolDeps } from "./create-tool-deps.ts";
+import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
+import { ToolInputError, validateArguments } from "./validate-arguments.ts";
+import { compactJson } from "./compact-json.ts";
+import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
+import { UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
+import { messageOf } from "./token-manager.ts";
+
+export async function runTool(
+  tool: ToolDefinition,
+  args: unknown,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
+  const started = performance.now();
+  let request: UpstreamRequest;
+  try {
+    const validated = validateArguments(tool.name, tool.parameters, args);
+    request = await tool.request(validated, { athleteId: (s) => deps.athlete.id(s), signal });
+  } catch (error) {
+    return failure(tool, deps, error, started);
+  }
+  try {
+    const response = await deps.client.send(request, { signal, errorHint: tool.errorHint?.bind(tool) });
+    let text: string;
+    try {
+      text = tool.resultText ? tool.resultText(response.bodyText) : passThrough(response.bodyText);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      throw new UpstreamBodyError(
+        `Strava answered ${describeRequest(request)} with ${response.status}, but the body is not complete JSON ` +
+          `(${response.bodyText.length} characters; cut off, or an error page). Nothing was changed by reading it; try again.`,
+      );
+    }
+    deps.logger.info("tool_call", { tool: tool.name, status: response.status, ms: elapsed(started) });
+    return textResult(text, response.status);
+  } catch (error) {
+    return failure(tool, deps, error, started);
+  }
+}
+
+/** The upstream body as it came, compact; a body that is not JSON throws `SyntaxError`. */
+function passThrough(bodyText: string): string {
+  JSON.parse(bodyText);
+  return compactJson(bodyText);
+}
+
+function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: number): ToolResult {
+  if (error instanceof ToolInputError) {
+    deps.logger.info("tool_input_rejected", { tool: tool.name, message: error.message });
+    return errorResult(error.message);
+  }
+  if (error instanceof UpstreamError) {
+    const status = error instanceof UpstreamStatusError ? error.status : undefined;
+    deps.logger.warn("tool_call_failed", { tool: tool.name, kind: error.name, status, ms: elapsed(started), message: error.message });
+    return errorResult(error.message, status);
+  }
+  // A bug of ours: say so plainly, keep the process up, and log it for the operator.
+  deps.logger.error("tool_internal_error", { tool: tool.name, error });
+  return errorResult(`Internal error in ${tool.name}: ${messageOf(error)}. This is a bug in the fitness tools; please report it.`);
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}

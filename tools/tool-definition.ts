@@ -1,0 +1,61 @@
+/**
+ * What a tool is: static data (name, description, parameter schema, hints) plus how its validated
+ * arguments become exactly one upstream request. The front ends (OpenClaw plugin, MCP server) only
+ * loop over the table of these; neither knows a tool by name.
+ */
+import type { Static, TObject } from "@sinclair/typebox";
+import type { UpstreamRequest } from "./upstream-request.ts";
+
+/** Hints for hosts and clients (they map to MCP tool annotations). */
+export interface ToolAnnotations {
+  /** The tool only reads. */
+  readOnlyHint: boolean;
+  /** The tool may overwrite or remove what the athlete has (an update replaces a title or description). */
+  destructiveHint: boolean;
+  /** Calling it twice with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** It reaches an external system (Strava). */
+  openWorldHint: boolean;
+}
+
+/** What a tool may ask of the running service while building its request. */
+export interface RequestContext {
+  /** The authenticated athlete's id (looked up once, then kept). */
+  athleteId(signal?: AbortSignal): Promise<number>;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ToolDefinition {
+  /** Unprefixed name, e.g. "get_activities" (the OpenClaw plugin registers "fitness_get_activities"). */
+  readonly name: string;
+  /** Short human label, e.g. "List activities". */
+  readonly title: string;
+  /** Written for a model: what it returns, units, when to use it. */
+  readonly description: string;
+  /** TypeBox object schema; at runtime a plain JSON Schema object with `properties` and `required`. */
+  readonly parameters: TObject;
+  readonly annotations: ToolAnnotations;
+  /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
+  request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Turns a successful upstream body into the result text; default: the body, compact. */
+  resultText?(bodyText: string): string;
+  /** Advice added to an upstream status error for conditions this tool knows about. */
+  errorHint?(status: number): string | undefined;
+}
+
+/** Declares a tool with its arguments typed from its schema. */
+export function defineTool<P extends TObject>(
+  definition: Omit<ToolDefinition, "parameters" | "request"> & {
+    parameters: P;
+    request(args: Static<P>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
+  },
+): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export const readOnly: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};

@@ -1,0 +1,136 @@
+/**
+ * The one place that talks to the Strava REST API: attaches the access token, encodes the body,
+ * applies the timeout and the caller's cancellation, retries once after a 401, and turns every kind
+ * of failure into a named `UpstreamError` with a message a model can act on.
+ *
+ * It never retries anything else and never throttles: Strava's rate limits are reported, not enforced.
+ */
+import type { Logger } from "./logger.ts";
+import type { UpstreamSettings } from "./settings.ts";
+import { networkCause, type TokenManager } from "./token-manager.ts";
+import { describeRequest, type UpstreamRequest, type UpstreamResponse } from "./upstream-request.ts";
+import {
+  CallCancelledError,
+  parseFault,
+  statusErrorFor,
+  UpstreamNetworkError,
+  UpstreamTimeoutError,
+} from "./upstream-errors.ts";
+
+export interface UpstreamClientOptions {
+  settings: UpstreamSettings;
+  tokens: TokenManager;
+  logger: Logger;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal | undefined;
+  /** Advice appended to a status error, chosen by the tool (e.g. club activities' 404). */
+  errorHint?: ((status: number) => string | undefined) | undefined;
+}
+
+export class UpstreamClient {
+  readonly settings: UpstreamSettings;
+  readonly #tokens: TokenManager;
+  readonly #logger: Logger;
+  readonly #fetch: typeof fetch;
+  readonly #now: () => number;
+
+  constructor(options: UpstreamClientOptions) {
+    this.settings = options.settings;
+    this.#tokens = options.tokens;
+    this.#logger = options.logger;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Sends `request` and returns the successful response, or throws an `UpstreamError`. */
+  async send(request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+    const { signal } = options;
+    let token = await this.#tokens.accessToken(signal);
+    let response = await this.#attempt(request, token, signal);
+    if (response.status === 401 && !isMissingScope(response.bodyText)) {
+      // The token may have been revoked or expired early: refresh once and try once more.
+      this.#logger.info("upstream_token_rejected", { request: describeRequest(request) });
+      token = await this.#tokens.renewAfterRejection(token, signal);
+      response = await this.#attempt(request, token, signal);
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw statusErrorFor({
+        request: describeRequest(request),
+        status: response.status,
+        bodyText: response.bodyText,
+        headers: response.headers,
+        nowMs: this.#now(),
+        hint: options.errorHint?.(response.status),
+      });
+    }
+    return response;
+  }
+
+  async #attempt(request: UpstreamRequest, token: string, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const started = performance.now();
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+    let body: RequestInit["body"];
+    switch (request.body?.kind) {
+      case "form":
+        body = new URLSearchParams(request.body.fields);
+        break;
+      case "json":
+        headers["content-type"] = "application/json";
+        body = JSON.stringify(request.body.value);
+        break;
+      case "multipart":
+        // fetch writes the multipart boundary into Content-Type itself.
+        body = request.body.form;
+        break;
+      case undefined:
+        break;
+    }
+    try {
+      const response = await this.#fetch(this.#url(request), { method: request.method, headers, body, signal: combined });
+      const bodyText = await response.text();
+      this.#logger.debug("upstream_response", {
+        request: describeRequest(request),
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+        bytes: bodyText.length,
+      });
+      return { status: response.status, headers: response.headers, bodyText };
+    } catch (error) {
+      if (signal?.aborted) throw new CallCancelledError(`The call was cancelled while waiting for ${describeRequest(request)}.`);
+      if (timeout.aborted) {
+        throw new UpstreamTimeoutError(
+          `Strava did not answer ${describeRequest(request)} within ${this.settings.timeoutMs / 1000} s (timeout). ` +
+            "It may be slow or unreachable; try again shortly (STRAVA_TIMEOUT_MS sets the limit).",
+        );
+      }
+      throw new UpstreamNetworkError(
+        `Network failure on ${describeRequest(request)} to ${this.settings.apiBase}: ${networkCause(error)}. Try again shortly.`,
+      );
+    }
+  }
+
+  #url(request: UpstreamRequest): string {
+    let url = this.settings.apiBase + request.path;
+    if (request.query) {
+      const params: string[] = [];
+      for (const [key, value] of Object.entries(request.query)) {
+        if (value === undefined) continue;
+        // Commas stay literal: they separate list values (streams `keys=time,distance`).
+        params.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value)).replaceAll("%2C", ",")}`);
+      }
+      if (params.length > 0) url += `?${params.join("&")}`;
+    }
+    return url;
+  }
+}
+
+/** A 401 for a scope the athlete did not grant: a refresh cannot fix it, so it is not retried. */
+function isMissingScope(bodyText: string): boolean {
+  return parseFault(bodyText)?.errors?.some((error) => error.resource === "AccessToken" && error.code === "missing") ?? false;
+}

@@ -1,0 +1,143 @@
+/**
+ * The failures of an upstream call, each with a message a model (and its user) can act on.
+ *
+ * These are the only errors `runTool` turns into `Error: <message>` results. Messages name the
+ * request ("GET /activities/123"), never a token, and say what to do next where there is something to do.
+ */
+import { describeRateLimit, readRateLimitHeaders } from "./rate-limit.ts";
+
+/** Strava's error body: `{"message": string, "errors": [{"resource","field","code"}]}`. */
+export interface Fault {
+  message?: string;
+  errors?: Array<{ resource?: string; field?: string; code?: string }>;
+}
+
+export class UpstreamError extends Error {
+  override readonly name: string = "UpstreamError";
+}
+
+/** The upstream answered with a non-success status. */
+export class UpstreamStatusError extends UpstreamError {
+  override readonly name = "UpstreamStatusError";
+  readonly status: number;
+  readonly fault: Fault | undefined;
+  constructor(message: string, status: number, fault: Fault | undefined) {
+    super(message);
+    this.status = status;
+    this.fault = fault;
+  }
+}
+
+/** No answer within the configured time. */
+export class UpstreamTimeoutError extends UpstreamError {
+  override readonly name = "UpstreamTimeoutError";
+}
+
+/** The connection failed (refused, reset, DNS) or the body was cut off. */
+export class UpstreamNetworkError extends UpstreamError {
+  override readonly name = "UpstreamNetworkError";
+}
+
+/** A success status with a body that is not JSON (truncated, an HTML error page, ...). */
+export class UpstreamBodyError extends UpstreamError {
+  override readonly name = "UpstreamBodyError";
+}
+
+/** The caller cancelled the call (its AbortSignal fired). */
+export class CallCancelledError extends UpstreamError {
+  override readonly name = "CallCancelledError";
+}
+
+/** Getting a usable access token failed: the token endpoint refused, was down, or the store failed. */
+export class TokenRefreshError extends UpstreamError {
+  override readonly name = "TokenRefreshError";
+}
+
+export function parseFault(bodyText: string): Fault | undefined {
+  try {
+    const parsed: unknown = JSON.parse(bodyText);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+    const record = parsed as Record<string, unknown>;
+    const fault: Fault = {};
+    if (typeof record["message"] === "string") fault.message = record["message"];
+    if (Array.isArray(record["errors"])) {
+      fault.errors = record["errors"]
+        .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null)
+        .map((item) => ({
+          resource: typeof item["resource"] === "string" ? item["resource"] : undefined,
+          field: typeof item["field"] === "string" ? item["field"] : undefined,
+          code: typeof item["code"] === "string" ? item["code"] : undefined,
+        }));
+    }
+    return fault.message === undefined && fault.errors === undefined ? undefined : fault;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Activity.id invalid; AccessToken.activity:read_permission missing" */
+export function describeFaultErrors(fault: Fault | undefined): string {
+  if (!fault?.errors || fault.errors.length === 0) return "";
+  return fault.errors
+    .map((error) => `${error.resource ?? "?"}.${error.field ?? "?"} ${error.code ?? "?"}`.trim())
+    .join("; ");
+}
+
+const statusTexts: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+export interface StatusErrorContext {
+  /** "GET /activities/123": method and path, no query string (it may be long) and no host. */
+  request: string;
+  status: number;
+  bodyText: string;
+  headers: Headers;
+  nowMs: number;
+  /** Extra advice a tool adds for its own known conditions (club activities' 404). */
+  hint?: string | undefined;
+}
+
+/** Builds the message for a non-success answer: status, Fault message and errors, and what to do. */
+export function statusErrorFor(context: StatusErrorContext): UpstreamStatusError {
+  const { status } = context;
+  const fault = parseFault(context.bodyText);
+  const statusText = statusTexts[status] ?? "";
+  const parts = [`Strava answered ${status}${statusText ? ` ${statusText}` : ""} to ${context.request}`];
+  if (fault?.message) parts[0] += `: ${fault.message}`;
+  else if (context.bodyText.trim() !== "") parts[0] += `: ${snippet(context.bodyText)}`;
+  const errors = describeFaultErrors(fault);
+  if (errors) parts[0] += ` (${errors})`;
+  parts[0] += ".";
+  const advice = adviceFor(status, fault, context);
+  if (advice) parts.push(advice);
+  if (context.hint) parts.push(context.hint);
+  return new UpstreamStatusError(parts.join(" "), status, fault);
+}
+
+function adviceFor(status: number, fault: Fault | undefined, context: StatusErrorContext): string | undefined {
+  const missingScope = fault?.errors?.find((error) => error.code === "missing" && error.resource === "AccessToken");
+  if (status === 401 && missingScope) {
+    return `The athlete did not grant the permission this needs (${missingScope.field ?? "a scope"}). Run the authorization again (npm run authorize) and keep every requested scope ticked.`;
+  }
+  if (status === 401) return "The access token was rejected even after a refresh; authorize again (npm run authorize).";
+  if (status === 429) return `Strava's rate limit is exceeded. ${describeRateLimit(readRateLimitHeaders(context.headers), context.nowMs)}`;
+  if (status >= 500) return "This is a failure on Strava's side; try again in a moment.";
+  return undefined;
+}
+
+/** A short, single-line excerpt of a non-Fault body (an HTML error page, say) for the message. */
+function snippet(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > 200 ? `${oneLine.slice(0, 200)}...` : oneLine;
+}

@@ -1,0 +1,32 @@
+/**
+ * One request to the upstream REST API, described as data so that each tool definition can say what
+ * it sends without knowing about tokens, timeouts or encodings.
+ */
+export type QueryValue = string | number | boolean | undefined;
+
+export type UpstreamBody =
+  /** `application/x-www-form-urlencoded`: what Strava's POST /activities takes. */
+  | { kind: "form"; fields: Record<string, string> }
+  /** `application/json`: PUT /activities/{id}. */
+  | { kind: "json"; value: unknown }
+  /** `multipart/form-data`: POST /uploads, with the file as a real file part. */
+  | { kind: "multipart"; form: FormData };
+
+export interface UpstreamRequest {
+  method: "GET" | "POST" | "PUT";
+  /** Path below the API base, starting with "/": "/activities/123". */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: UpstreamBody;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Headers;
+  bodyText: string;
+}
+
+/** "GET /activities/123", for messages and logs (no host, no query, no token). */
+export function describeRequest(request: UpstreamRequest): string {
+  return `${request.method} ${request.path}`;
+}
