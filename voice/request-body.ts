@@ -1,0 +1,138 @@
+// The request body: parsing, validation with messages that name the field, and the token budgets that
+// follow from it. Bounds and defaults are documented in README.md ("Voice capture API").
+
+import { RequestBodyError } from "./errors.ts";
+import { isValidTimeZone } from "./time-zone.ts";
+
+export const CAPTURE_MODES = ["note", "reminder", "event", "research", "deepthink"] as const;
+export type CaptureMode = (typeof CAPTURE_MODES)[number];
+
+/** Dictation on a watch is short; 4,000 characters (~700 words) leaves room for a long research question. */
+export const TEXT_MAX_CHARS = 4_000;
+
+/** Below 256 tokens even a reminder's JSON gets cut off; 32,000 is the output ceiling of the Claude models Bedrock serves for this. */
+export const MAX_TOKENS_BOUNDS = { min: 256, max: 32_000 } as const;
+
+/** Bedrock requires a thinking budget of at least 1,024 tokens; 0 turns thinking off. */
+export const THINKING_TOKENS_BOUNDS = { min: 1_024, max: 24_000 } as const;
+
+/** Output budget per mode when the request gives no maxTokens. */
+export const DEFAULT_MAX_TOKENS: Record<CaptureMode, number> = {
+  note: 1_024,
+  reminder: 512,
+  event: 512,
+  research: 4_096,
+  deepthink: 8_192,
+};
+
+/** Thinking budget for deepthink when the request gives neither thinkingTokens nor maxTokens. */
+export const DEFAULT_THINKING_TOKENS = 4_096;
+
+/** A validated request, with the budgets to send to the model. */
+export interface CaptureRequest {
+  text: string;
+  mode: CaptureMode;
+  /** Output token budget sent as `inferenceConfig.maxTokens` (includes thinking when thinking is on). */
+  maxTokens: number;
+  /** Extended-thinking budget; 0 means thinking is off. Only deepthink ever has one. */
+  thinkingBudget: number;
+  /** The request's own IANA zone, when it named one. */
+  timeZone: string | null;
+}
+
+const EXAMPLE = `Send JSON such as {"text":"Remind me to call Sam tomorrow at 9am","mode":"reminder"}.`;
+
+/** Reads the raw HTTP body (possibly base64, as API Gateway may send it) into a validated request. */
+export function parseRequestBody(body: string | null | undefined, isBase64Encoded = false): CaptureRequest {
+  if (body === null || body === undefined || body.trim() === "") {
+    throw new RequestBodyError(null, `The request body is empty. ${EXAMPLE}`);
+  }
+  const raw = isBase64Encoded ? Buffer.from(body, "base64").toString("utf8") : body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new RequestBodyError(null, `The request body is not valid JSON. ${EXAMPLE}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new RequestBodyError(null, `The request body must be a JSON object. ${EXAMPLE}`);
+  }
+  return validateRequest(parsed as Record<string, unknown>);
+}
+
+function optionalInteger(body: Record<string, unknown>, field: string, describe: string): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value)) {
+    throw new RequestBodyError(field, `"${field}" must be an integer ${describe}.`);
+  }
+  return value;
+}
+
+export function validateRequest(body: Record<string, unknown>): CaptureRequest {
+  const { text, mode } = body;
+  if (typeof text !== "string" || text.trim() === "") {
+    throw new RequestBodyError("text", `"text" is required: a non-empty string with the dictated words. ${EXAMPLE}`);
+  }
+  if (text.length > TEXT_MAX_CHARS) {
+    throw new RequestBodyError("text", `"text" is ${text.length} characters long; the limit is ${TEXT_MAX_CHARS}.`);
+  }
+  if (typeof mode !== "string" || !(CAPTURE_MODES as readonly string[]).includes(mode)) {
+    throw new RequestBodyError("mode", `"mode" must be one of ${CAPTURE_MODES.join(", ")}.`);
+  }
+  const captureMode = mode as CaptureMode;
+
+  const tokenRange = `from ${MAX_TOKENS_BOUNDS.min} to ${MAX_TOKENS_BOUNDS.max}`;
+  const maxTokens = optionalInteger(body, "maxTokens", tokenRange);
+  if (maxTokens !== undefined && (maxTokens < MAX_TOKENS_BOUNDS.min || maxTokens > MAX_TOKENS_BOUNDS.max)) {
+    throw new RequestBodyError("maxTokens", `"maxTokens" must be an integer ${tokenRange}; got ${maxTokens}.`);
+  }
+  const thinkingRange = `0 (off) or from ${THINKING_TOKENS_BOUNDS.min} to ${THINKING_TOKENS_BOUNDS.max}`;
+  const thinkingTokens = optionalInteger(body, "thinkingTokens", thinkingRange);
+  if (
+    thinkingTokens !== undefined &&
+    thinkingTokens !== 0 &&
+    (thinkingTokens < THINKING_TOKENS_BOUNDS.min || thinkingTokens > THINKING_TOKENS_BOUNDS.max)
+  ) {
+    throw new RequestBodyError("thinkingTokens", `"thinkingTokens" must be ${thinkingRange}; got ${thinkingTokens}.`);
+  }
+
+  const { timezone } = body;
+  if (timezone !== undefined && timezone !== null && (typeof timezone !== "string" || !isValidTimeZone(timezone))) {
+    throw new RequestBodyError("timezone", `"timezone" must be an IANA time zone name such as Europe/Berlin; got ${JSON.stringify(timezone)}.`);
+  }
+
+  const budgets = tokenBudgets(captureMode, maxTokens, thinkingTokens);
+  return { text, mode: captureMode, ...budgets, timeZone: typeof timezone === "string" ? timezone : null };
+}
+
+/**
+ * The budgets sent to the model. Thinking is used by deepthink only (other modes ignore thinkingTokens).
+ * Bedrock wants the thinking budget below maxTokens, since maxTokens counts thinking and answer together.
+ */
+function tokenBudgets(
+  mode: CaptureMode,
+  maxTokens: number | undefined,
+  thinkingTokens: number | undefined,
+): { maxTokens: number; thinkingBudget: number } {
+  if (mode !== "deepthink") return { maxTokens: maxTokens ?? DEFAULT_MAX_TOKENS[mode], thinkingBudget: 0 };
+  if (thinkingTokens === 0) return { maxTokens: maxTokens ?? DEFAULT_MAX_TOKENS.deepthink, thinkingBudget: 0 };
+  if (thinkingTokens === undefined) {
+    if (maxTokens === undefined) return { maxTokens: DEFAULT_MAX_TOKENS.deepthink, thinkingBudget: DEFAULT_THINKING_TOKENS };
+    // Half of the caller's budget for thinking, half for the answer; too small a budget means no thinking.
+    const half = Math.floor(maxTokens / 2);
+    return { maxTokens, thinkingBudget: half >= THINKING_TOKENS_BOUNDS.min ? half : 0 };
+  }
+  if (maxTokens === undefined) {
+    // Leave the answer as much room as the default deepthink budget gives it.
+    const answerRoom = DEFAULT_MAX_TOKENS.deepthink - DEFAULT_THINKING_TOKENS;
+    return { maxTokens: Math.min(thinkingTokens + answerRoom, MAX_TOKENS_BOUNDS.max), thinkingBudget: thinkingTokens };
+  }
+  if (thinkingTokens >= maxTokens) {
+    throw new RequestBodyError(
+      "thinkingTokens",
+      `"thinkingTokens" (${thinkingTokens}) must be less than "maxTokens" (${maxTokens}): maxTokens counts thinking and answer together.`,
+    );
+  }
+  return { maxTokens, thinkingBudget: thinkingTokens };
+}
