@@ -50,6 +50,10 @@ export function defineTool<P extends TObject>(
     request(args: Static<P>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   },
 ): ToolDefinition {
+  // Clients expect `required` on every input schema (the spec says "with properties and required");
+  // TypeBox leaves it out when no parameter is required.
+  const parameters = definition.parameters as TObject & { required?: string[] };
+  parameters.required ??= [];
   return definition as unknown as ToolDefinition;
 }
 
