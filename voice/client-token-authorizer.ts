@@ -1,0 +1,78 @@
+// The authorizer's decision: compare the X-Client-Token header with the stored token in constant time and
+// answer with an IAM policy. Every denial is a Deny policy (API Gateway then answers 403 with its explicit-deny
+// body) and one log line naming the denial type; the token itself is never logged.
+
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { ClientTokenSource } from "./client-token-store.ts";
+import type { AuthorizerResult, RequestAuthorizerEvent } from "./lambda-types.ts";
+import type { Logger } from "./log.ts";
+
+export const CLIENT_TOKEN_HEADER = "X-Client-Token";
+
+export type DenialType = "missing_token" | "token_mismatch" | "store_failure";
+
+/** After a mismatch the stored token is re-read if our copy is older than this (see ClientTokenSource). */
+export const MISMATCH_RECHECK_AGE_MS = 5_000;
+
+const PRINCIPAL_ID = "voice-client";
+
+export interface ClientTokenAuthorizerOptions {
+  tokens: ClientTokenSource;
+  log: Logger;
+}
+
+export type RequestAuthorizer = (event: RequestAuthorizerEvent) => Promise<AuthorizerResult>;
+
+function policy(effect: "Allow" | "Deny", methodArn: string): AuthorizerResult {
+  return {
+    principalId: PRINCIPAL_ID,
+    policyDocument: { Version: "2012-10-17", Statement: [{ Action: "execute-api:Invoke", Effect: effect, Resource: methodArn }] },
+  };
+}
+
+/** The header's value, whatever case the client (or a proxy) gave its name; undefined when absent or empty. */
+export function clientTokenFrom(event: RequestAuthorizerEvent): string | undefined {
+  const wanted = CLIENT_TOKEN_HEADER.toLowerCase();
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (name.toLowerCase() === wanted && value) return value;
+  }
+  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
+    const value = values?.[0];
+    if (name.toLowerCase() === wanted && value) return value;
+  }
+  return undefined;
+}
+
+/** Equality that takes the same time wherever the strings differ (hashing first evens out the lengths). */
+export function tokensMatch(presented: string, stored: string): boolean {
+  const a = createHash("sha256").update(presented, "utf8").digest();
+  const b = createHash("sha256").update(stored, "utf8").digest();
+  return timingSafeEqual(a, b);
+}
+
+export function createClientTokenAuthorizer(options: ClientTokenAuthorizerOptions): RequestAuthorizer {
+  const { tokens, log } = options;
+  return async (event) => {
+    const requestId = event.requestContext?.requestId;
+    const sourceIp = event.requestContext?.identity?.sourceIp;
+    const deny = (denial: DenialType, fields: Record<string, string> = {}): AuthorizerResult => {
+      log.warn("request denied", { denial, requestId, sourceIp, ...fields });
+      return policy("Deny", event.methodArn);
+    };
+
+    const presented = clientTokenFrom(event);
+    if (presented === undefined) return deny("missing_token");
+    try {
+      let matches = tokensMatch(presented, await tokens.current());
+      if (!matches) matches = tokensMatch(presented, await tokens.refreshIfOlderThan(MISMATCH_RECHECK_AGE_MS));
+      if (!matches) return deny("token_mismatch");
+    } catch (error) {
+      return deny("store_failure", {
+        error: error instanceof Error ? error.name : "unknown",
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    log.info("request allowed", { requestId, sourceIp });
+    return policy("Allow", event.methodArn);
+  };
+}

@@ -1,0 +1,75 @@
+// Lambda entry point of the voice capture API (REST proxy integration): body in, capture object out.
+// Runs only after voice/authorizer.ts has allowed the request.
+//
+// The Bedrock client and settings are created once per container, on the first request rather than at
+// import, so a test (or the local gateway) can set the environment before the first call.
+
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { CaptureService } from "./capture-service.ts";
+import { describeError } from "./errors.ts";
+import type { LambdaContext, ProxyEvent, ProxyResult } from "./lambda-types.ts";
+import { stderrLogger } from "./log.ts";
+import { BedrockConverseModel } from "./model-client.ts";
+import { parseRequestBody } from "./request-body.ts";
+import { readHandlerSettings } from "./settings.ts";
+
+const log = stderrLogger("voice-handler");
+
+/**
+ * The model must answer before API Gateway gives up on the integration (29 s): stop at 27 s, or earlier
+ * if the function's own timeout is nearer, so the client gets our JSON 504 rather than the gateway's.
+ */
+export const MODEL_DEADLINE_MS = 27_000;
+const DEADLINE_MARGIN_MS = 1_500;
+
+let service: CaptureService | undefined;
+
+function captureService(): CaptureService {
+  if (!service) {
+    const settings = readHandlerSettings();
+    const client = new BedrockRuntimeClient({ region: settings.region });
+    service = new CaptureService({
+      model: new BedrockConverseModel({ client, modelId: settings.modelId, region: settings.region }),
+      defaultTimeZone: settings.timeZone,
+      log,
+    });
+  }
+  return service;
+}
+
+function deadlineMs(context: LambdaContext | undefined): number {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  if (remaining === undefined) return MODEL_DEADLINE_MS;
+  return Math.max(500, Math.min(MODEL_DEADLINE_MS, remaining - DEADLINE_MARGIN_MS));
+}
+
+function jsonResult(statusCode: number, body: unknown): ProxyResult {
+  return { statusCode, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
+
+export async function handler(event: ProxyEvent, context?: LambdaContext): Promise<ProxyResult> {
+  const requestId = context?.awsRequestId ?? event.requestContext?.requestId;
+  const started = Date.now();
+  try {
+    const request = parseRequestBody(event.body, event.isBase64Encoded === true);
+    const response = await captureService().capture(request, AbortSignal.timeout(deadlineMs(context)));
+    log.info("capture answered", { requestId, mode: request.mode, status: 200, ms: Date.now() - started });
+    return jsonResult(200, response);
+  } catch (error) {
+    const { status, message, expected } = describeError(error);
+    const name = error instanceof Error ? error.name : typeof error;
+    if (expected) {
+      log.warn("capture failed", { requestId, status, error: name, message, ms: Date.now() - started });
+    } else {
+      // Unforeseen: full detail for the operator in the log, a plain message for the client.
+      log.error("capture failed unexpectedly", {
+        requestId,
+        status,
+        error: name,
+        message: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+    }
+    return jsonResult(status, { message });
+  }
+}
