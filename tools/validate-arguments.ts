@@ -27,8 +27,10 @@ export function validateArguments(toolName: string, schema: TObject, args: unkno
 }
 
 function explain(error: ValueError, root: TObject): string {
-  const field = error.path.replace(/^\//, "").replaceAll("/", ".") || "(arguments)";
-  const topLevel = error.path.split("/")[1] ?? "";
+  // The path is a JSON Pointer: "/keys/0", with "/" and "~" in key names escaped as ~1 and ~0.
+  const segments = error.path.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const field = segments.join(".") || "(arguments)";
+  const topLevel = segments[0] ?? "";
   if (!(topLevel in root.properties) && topLevel !== "") {
     const allowed = Object.keys(root.properties);
     return `unknown parameter "${field}". ${allowed.length > 0 ? `Allowed: ${allowed.join(", ")}.` : "This tool takes no parameters."}`;
