@@ -28,6 +28,7 @@ export const createActivity = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "POST /activities",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   request(args) {
     // Strava's POST /activities is form-encoded, with booleans as 1/0.

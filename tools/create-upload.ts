@@ -30,6 +30,7 @@ export const createUpload = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "POST /uploads",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   request(args) {
     const bytes = decodeBase64File(args.file);

@@ -21,6 +21,7 @@ export const getActivities = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "GET /athlete/activities",
   annotations: readOnly,
   request(args) {
     if (args.before !== undefined && args.after !== undefined && args.after >= args.before) {

@@ -10,6 +10,7 @@ export const getActivityById = defineTool({
     "distance (meters), moving_time/elapsed_time (seconds), elevation, heart rate, calories, gear, laps, splits and " +
     "segment efforts. Read it before updating an activity, to see the existing description.",
   parameters: Type.Object({ id: ActivityId() }, { additionalProperties: false }),
+  upstream: "GET /activities/{id}",
   annotations: readOnly,
   request(args) {
     return { method: "GET", path: `/activities/${args.id}` };

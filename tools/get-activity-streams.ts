@@ -26,6 +26,7 @@ export const getActivityStreams = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "GET /activities/{id}/streams",
   annotations: readOnly,
   request(args) {
     // The official spec requires both `keys` and `key_by_type=true`; an empty list means "all" and is

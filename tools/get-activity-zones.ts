@@ -10,6 +10,7 @@ export const getActivityZones = defineTool({
     "distribution_buckets: [{min, max, time (seconds)}], sensor_based, ...}. Empty when the activity has no heart-rate " +
     "or power data. Strava serves this to subscribers only.",
   parameters: Type.Object({ id: ActivityId() }, { additionalProperties: false }),
+  upstream: "GET /activities/{id}/zones",
   annotations: readOnly,
   request(args) {
     return { method: "GET", path: `/activities/${args.id}/zones` };

@@ -21,6 +21,7 @@ export const getAthleteStats = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "GET /athletes/{id}/stats",
   annotations: readOnly,
   async request(args, context) {
     const id = args.id ?? (await context.athleteId(context.signal));

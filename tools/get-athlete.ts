@@ -9,6 +9,7 @@ export const getAthlete = defineTool({
     "status, profile photo, weight (kg), measurement preference, and their bikes and shoes (gear ids for update_activity). " +
     "Takes no arguments.",
   parameters: Type.Object({}, { additionalProperties: false }),
+  upstream: "GET /athlete",
   annotations: readOnly,
   request() {
     return { method: "GET", path: "/athlete" };

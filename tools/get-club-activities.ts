@@ -17,6 +17,7 @@ export const getClubActivities = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "GET /clubs/{id}/activities",
   annotations: readOnly,
   request(args) {
     return { method: "GET", path: `/clubs/${args.id}/activities`, query: { page: args.page, per_page: args.per_page } };

@@ -13,6 +13,7 @@ export const getUpload = defineTool({
     { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Upload id returned by create_upload." }) },
     { additionalProperties: false },
   ),
+  upstream: "GET /uploads/{id}",
   annotations: readOnly,
   request(args) {
     return { method: "GET", path: `/uploads/${args.id}` };

@@ -35,6 +35,8 @@ export interface ToolDefinition {
   /** TypeBox object schema; at runtime a plain JSON Schema object with `properties` and `required`. */
   readonly parameters: TObject;
   readonly annotations: ToolAnnotations;
+  /** The one upstream operation it calls, as in the spec's table: "GET /activities/{id}". */
+  readonly upstream: string;
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   /** Turns a successful upstream body into the result text; default: the body, compact. */

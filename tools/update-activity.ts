@@ -27,6 +27,7 @@ export const updateActivity = defineTool({
     },
     { additionalProperties: false },
   ),
+  upstream: "PUT /activities/{id}",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   request(args) {
     // PUT /activities/{id} takes JSON (UpdatableActivity) with only the fields to change.

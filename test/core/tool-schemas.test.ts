@@ -43,3 +43,21 @@ describe("tool definitions", () => {
     expect(toolTable.filter((tool) => tool.annotations.destructiveHint).map((tool) => tool.name)).toEqual(["update_activity"]);
   });
 });
+
+describe("generated documentation and declared upstream operations", () => {
+  it("README.md's tool reference is current (npm run docs:tools rewrites it)", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const { renderToolReference, replaceBlock } = await import("../../scripts/tool-reference.ts");
+    const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+    expect(replaceBlock(readme, renderToolReference())).toBe(readme);
+  });
+
+  it.each(toolTable.map((tool) => [tool.name, tool] as const))("%s builds the request it declares", async (name, tool) => {
+    const { validArguments } = await import("../support/bad-arguments.ts");
+    const { validateArguments } = await import("../../tools/validate-arguments.ts");
+    const args = validateArguments(name, tool.parameters, validArguments[name]);
+    const request = await tool.request(args, { athleteId: async () => 1 });
+    const template = tool.upstream.replace("{id}", "1");
+    expect(`${request.method} ${request.path}`).toBe(template);
+  });
+});
