@@ -1,0 +1,4 @@
+/** A problem the person running the coach setup can fix; the message says what and how. */
+export class CoachSetupError extends Error {
+  override name = "CoachSetupError";
+}

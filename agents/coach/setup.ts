@@ -1,0 +1,126 @@
+// The coach setup: install workspace files, merge the host config fragment, and (optionally)
+// schedule the weekly memory consolidation. Everything is checked before anything is written.
+import { execFile } from "node:child_process";
+import { homedir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { backupHostConfig, loadHostConfig, writeHostConfig } from "./config-file.ts";
+import { diffConfigs, type ConfigChange } from "./config-diff.ts";
+import { assertValidAgentId, buildCoachFragment, loadFragmentTemplate } from "./fragment.ts";
+import { getPath, isJsonObject, type JsonValue } from "./json-tree.ts";
+import { mergeCoachFragment, type KeptValue } from "./merge-config.ts";
+import { CoachSetupError } from "./setup-error.ts";
+import { consolidationCronArgs } from "./weekly-consolidation.ts";
+import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
+
+export interface CoachSetupOptions {
+  workspace: string;
+  configFile: string;
+  agentId: string;
+  dryRun: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  /** When set, run `<openclawBin> cron add ...` against the running Gateway after the config is written. */
+  schedule?: { openclawBin: string };
+  now?: Date;
+}
+
+export type ScheduleOutcome = { ok: true; output: string } | { ok: false; error: string };
+
+export interface CoachSetupReport {
+  agentId: string;
+  workspaceDir: string;
+  configFile: string;
+  dryRun: boolean;
+  workspace: WorkspaceInstallReport;
+  config: {
+    existed: boolean;
+    changes: ConfigChange[];
+    kept: KeptValue[];
+    notes: string[];
+    /** Backup of the previous file, made only when something changed. */
+    backup?: string;
+    written: boolean;
+    json5FormattingLost: boolean;
+  };
+  consolidation: { args: string[]; scheduled?: ScheduleOutcome };
+  /** Environment variables the fragment's SecretRefs read (the Gateway needs them set). */
+  secretEnvVars: string[];
+}
+
+export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSetupReport> {
+  assertValidAgentId(options.agentId);
+  const workspaceDir = path.resolve(options.workspace);
+  const configFile = path.resolve(options.configFile);
+
+  const loaded = await loadHostConfig(configFile);
+  refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
+  const fragment = buildCoachFragment(loadFragmentTemplate(), { agentId: options.agentId, workspace: workspaceDir });
+  const merged = mergeCoachFragment(loaded.config, fragment, { env: options.env });
+  const changes = diffConfigs(loaded.config, merged.config);
+
+  const workspace = await installWorkspaceFiles(workspaceDir, { dryRun: options.dryRun });
+
+  let backup: string | undefined;
+  const willWrite = changes.length > 0 && !options.dryRun;
+  if (willWrite) {
+    if (loaded.exists) backup = await backupHostConfig(configFile, options.now);
+    await writeHostConfig(configFile, merged.config);
+  }
+
+  const args = consolidationCronArgs(options.agentId);
+  let scheduled: ScheduleOutcome | undefined;
+  if (options.schedule && !options.dryRun) {
+    scheduled = await scheduleConsolidation(options.schedule.openclawBin, args, options.env);
+  }
+
+  return {
+    agentId: options.agentId,
+    workspaceDir,
+    configFile,
+    dryRun: options.dryRun,
+    workspace,
+    config: {
+      existed: loaded.exists,
+      changes,
+      kept: merged.kept,
+      notes: merged.notes,
+      ...(backup === undefined ? {} : { backup }),
+      written: willWrite,
+      json5FormattingLost: willWrite && loaded.usesJson5Syntax,
+    },
+    consolidation: { args, ...(scheduled === undefined ? {} : { scheduled }) },
+    secretEnvVars: envSecretIds(fragment),
+  };
+}
+
+function envSecretIds(node: JsonValue): string[] {
+  if (Array.isArray(node)) return node.flatMap(envSecretIds);
+  if (!isJsonObject(node)) return [];
+  const own = node["source"] === "env" && typeof node["id"] === "string" ? [node["id"]] : [];
+  return [...own, ...Object.values(node).flatMap(envSecretIds)];
+}
+
+/** Installing files into a directory the host does not use for this agent would only mislead. */
+function refuseOtherWorkspace(config: Parameters<typeof getPath>[0], agentId: string, workspaceDir: string, env: CoachSetupOptions["env"]): void {
+  const configured = getPath(config, ["agents", "entries", agentId, "workspace"]);
+  if (typeof configured !== "string") return;
+  const home = env["HOME"] ?? homedir();
+  const expanded = path.resolve(configured.replace(/^~(?=$|\/)/, home));
+  if (expanded !== workspaceDir) {
+    throw new CoachSetupError(
+      `the host config already gives agent "${agentId}" the workspace ${configured}, not ${workspaceDir}. ` +
+        `Run setup with --workspace ${configured}, or change agents.entries.${agentId}.workspace first.`,
+    );
+  }
+}
+
+async function scheduleConsolidation(openclawBin: string, args: string[], env: CoachSetupOptions["env"]): Promise<ScheduleOutcome> {
+  try {
+    const { stdout } = await promisify(execFile)(openclawBin, args, { env: { ...env }, timeout: 60_000 });
+    return { ok: true, output: stdout.trim() };
+  } catch (error) {
+    const detail = error as NodeJS.ErrnoException & { stderr?: string };
+    const reason = detail.code === "ENOENT" ? `${openclawBin} was not found` : detail.stderr?.trim() || detail.message;
+    return { ok: false, error: reason };
+  }
+}

@@ -1,0 +1,52 @@
+// The weekly memory consolidation job. OpenClaw 2026.9 keeps scheduled jobs in the Gateway's
+// database, not in openclaw.json (the `cron` config block only holds scheduler settings and
+// rejects a job list), so the job is created through the Gateway with `openclaw cron add`.
+// The declaration key makes that command idempotent: running it again updates the same job.
+
+export const CONSOLIDATION_SCHEDULE = "0 18 * * 0"; // Sundays 18:00, Gateway host time
+
+export function consolidationDeclarationKey(agentId: string): string {
+  return `${agentId}-weekly-memory-consolidation`;
+}
+
+export const CONSOLIDATION_MESSAGE = [
+  "Weekly memory consolidation (scheduled, no athlete in this conversation).",
+  "Follow the Weekly consolidation section of AGENTS.md: read MEMORY.md and every daily note in memory/ since its Last consolidated date",
+  "(skip the template memory/YYYY-MM-DD.md), fold recurring training, recovery, nutrition and injury patterns, new benchmarks and open flags",
+  "into the matching MEMORY.md sections, remove entries that are no longer true, and set Last consolidated to today's date.",
+  "Write only MEMORY.md. Do not call any fitness tool and do not message anyone. Reply with a two-line summary of what changed.",
+].join(" ");
+
+/** Arguments for `openclaw` that create (or update) the job for `agentId`. */
+export function consolidationCronArgs(agentId: string): string[] {
+  return [
+    "cron",
+    "add",
+    "--name",
+    `${agentId} weekly memory consolidation`,
+    "--declaration-key",
+    consolidationDeclarationKey(agentId),
+    "--cron",
+    CONSOLIDATION_SCHEDULE,
+    "--agent",
+    agentId,
+    "--session",
+    "isolated",
+    "--no-deliver",
+    "--tools",
+    "read,write",
+    "--timeout-seconds",
+    "600",
+    "--message",
+    CONSOLIDATION_MESSAGE,
+  ];
+}
+
+/** The same command as one line a person can paste into a POSIX shell. */
+export function shellCommand(program: string, args: readonly string[]): string {
+  return [program, ...args].map(shellQuote).join(" ");
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
