@@ -1,0 +1,25 @@
+/**
+ * The OpenClaw plugin entry (Form B): registers the 11 tools of the table as `fitness_<name>`.
+ * Registration only; the tools, their validation and the upstream client live in tools/, config
+ * resolution and the host adapters in plugin/.
+ */
+import { toolTable } from "./tools/table.ts";
+import type { PluginApi } from "./plugin/host-api.ts";
+import { resolvePluginSettings } from "./plugin/plugin-config.ts";
+import { loggerOverHost } from "./plugin/host-logger.ts";
+import { lazyPluginToolDeps } from "./plugin/plugin-tool-deps.ts";
+import { hostTool, isOptionalTool } from "./plugin/host-tool.ts";
+
+export default {
+  id: "fitness",
+  name: "Fitness (Strava)",
+  description: "Strava activities, athlete profile, statistics, streams and uploads for coaching agents.",
+  register(api: PluginApi): void {
+    // A bad config value stops the plugin here, with the config path and a good value in the message.
+    const settings = resolvePluginSettings(api.pluginConfig);
+    const deps = lazyPluginToolDeps(settings, loggerOverHost(api.logger));
+    for (const tool of toolTable) {
+      api.registerTool(hostTool(tool, deps), { optional: isOptionalTool(tool) });
+    }
+  },
+};

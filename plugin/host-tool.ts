@@ -1,0 +1,64 @@
+/**
+ * One table entry as an OpenClaw tool: the `fitness_` name, the core's label, description and TypeBox
+ * schema, and an `execute` that runs the core (which validates the arguments itself: the host's direct
+ * invoke paths, `POST /tools/invoke` and RPC `tools.invoke`, skip schema validation).
+ *
+ * Results keep the spec's shape (`content` with one text item; failures `Error: ...` and
+ * `isError: true`). `details` carries what the host may use: the tool name, the upstream status, and
+ * for failures `isError: true` plus `ok: false`. The host grades a call from the reserved `details`
+ * keys (status, ok, success, error, timedOut, exitCode) and ignores a top-level `isError`, so
+ * `ok: false` is how a failed call is reported as failed (no "mutation committed" for an update that
+ * Strava refused). No other reserved key is used.
+ */
+import type { ToolDefinition } from "../tools/tool-definition.ts";
+import type { ToolDeps } from "../tools/create-tool-deps.ts";
+import { runTool } from "../tools/run-tool.ts";
+import { errorResult, type ToolResult } from "../tools/tool-result.ts";
+import type { HostTool, HostToolResult } from "./host-api.ts";
+
+export const toolNamePrefix = "fitness_";
+
+export function hostToolName(tool: ToolDefinition): string {
+  return `${toolNamePrefix}${tool.name}`;
+}
+
+/**
+ * The write tools (create_activity, update_activity, create_upload) are optional: they change the
+ * athlete's public training log, so only agents whose tool policy names the tool or the `fitness`
+ * plugin get them. Read tools are required (present whenever the plugin is enabled).
+ * The manifest's `toolMetadata.<tool>.optional` says the same; a unit test keeps the two in step.
+ */
+export function isOptionalTool(tool: ToolDefinition): boolean {
+  return !tool.annotations.readOnlyHint;
+}
+
+export function hostTool(tool: ToolDefinition, deps: () => ToolDeps): HostTool {
+  const name = hostToolName(tool);
+  return {
+    name,
+    label: tool.title,
+    description: tool.description,
+    parameters: tool.parameters,
+    async execute(_toolCallId, params, signal) {
+      let result: ToolResult;
+      try {
+        result = await runTool(tool, params, deps(), signal);
+      } catch (error) {
+        // Only building the dependencies can throw (runTool turns its own failures into results).
+        result = errorResult(error instanceof Error ? error.message : String(error));
+      }
+      return hostResult(name, result);
+    },
+  };
+}
+
+export function hostResult(name: string, result: ToolResult): HostToolResult {
+  const details: Record<string, unknown> = { tool: name };
+  if (result.upstreamStatus !== undefined) details["upstreamStatus"] = result.upstreamStatus;
+  if (result.isError) {
+    details["isError"] = true;
+    details["ok"] = false;
+    return { content: result.content, details, isError: true };
+  }
+  return { content: result.content, details };
+}

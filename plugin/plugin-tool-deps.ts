@@ -1,0 +1,24 @@
+/**
+ * The core's dependencies for the plugin, built on the first tool call and then shared by every call
+ * (one token manager, so one refresh at a time): credentials from the Secrets Manager secret named in
+ * the plugin config, upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
+ * logs through the host's logger. A failure to build (a malformed STRAVA_API_BASE) is not kept: the
+ * next call tries again and reports the same clear error until it is fixed.
+ */
+import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
+import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
+import { upstreamSettingsFromEnv } from "../tools/settings.ts";
+import type { Logger } from "../tools/logger.ts";
+import type { PluginSettings } from "./plugin-config.ts";
+
+export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env: NodeJS.ProcessEnv = process.env): () => ToolDeps {
+  let deps: ToolDeps | undefined;
+  return () => {
+    if (deps) return deps;
+    const upstream = upstreamSettingsFromEnv(env);
+    const store = new SecretsManagerStore({ secretName: settings.secretName, region: settings.cloudRegion });
+    deps = createToolDeps({ store, logger, settings: upstream });
+    logger.info("fitness_tools_ready", { credentials: store.description, api_base: upstream.apiBase });
+    return deps;
+  };
+}

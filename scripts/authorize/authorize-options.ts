@@ -1,0 +1,144 @@
+/**
+ * Command-line options of `npm run authorize`, read from the arguments and the environment.
+ * Every mistake is an `AuthorizeUsageError` that says what to pass instead.
+ */
+import { parseArgs } from "node:util";
+import { defaultTokenFilePath } from "../../tools/token-file-store.ts";
+import { upstreamSettingsFromEnv } from "../../tools/settings.ts";
+
+export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";
+/** Everything the 11 tools need: private activities, writing activities, the full profile. */
+export const requiredScopes = ["read", "activity:read_all", "activity:write", "profile:read_all"] as const;
+
+export type CredentialTarget =
+  | { kind: "secrets-manager"; secretName: string; region: string }
+  | { kind: "file"; path: string };
+
+export interface AuthorizeOptions {
+  clientId: string;
+  clientSecret: string;
+  target: CredentialTarget;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** Port of the local callback server on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  timeoutMs: number;
+}
+
+export class AuthorizeUsageError extends Error {
+  override readonly name = "AuthorizeUsageError";
+}
+
+export const usage = `Usage: npm run authorize -- --store secrets-manager [--secret-name NAME] [--region REGION]
+       npm run authorize -- --store file [--token-file PATH]
+
+Runs Strava's one-time OAuth authorization for one athlete and stores client_id, client_secret,
+refresh_token, access_token and expires_at in the Secrets Manager secret (created or updated, other
+fields kept) or in the token file of the MCP server (mode 0600).
+
+Options:
+  --store secrets-manager|file  where the credentials go (required)
+  --secret-name NAME            secret name or ARN (default fitness-credentials)
+  --region REGION               AWS region of the secret (default AWS_REGION, else us-west-2)
+  --token-file PATH             token file (default FITNESS_TOKEN_FILE, else ~/.config/openclaw-fitness/strava-tokens.json)
+  --client-id ID                Strava application's client id (default STRAVA_CLIENT_ID)
+  --client-secret SECRET        its client secret (default STRAVA_CLIENT_SECRET; prefer the variable:
+                                arguments are visible to other users of the machine)
+  --port N                      port of the local callback on 127.0.0.1 (default: a free one)
+  --timeout SECONDS             how long to wait for the browser (default 300)
+
+Environment: STRAVA_AUTHORIZE_URL and STRAVA_TOKEN_URL point at a non-default upstream.`;
+
+export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.ProcessEnv): AuthorizeOptions | "help" {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        store: { type: "string" },
+        "secret-name": { type: "string" },
+        region: { type: "string" },
+        "token-file": { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        port: { type: "string" },
+        timeout: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new AuthorizeUsageError(`${(error as Error).message}\n\n${usage}`);
+  }
+  if (values["help"] === true) return "help";
+  const text = (name: string): string | undefined => {
+    const value = values[name];
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  };
+
+  const store = text("store");
+  let target: CredentialTarget;
+  if (store === "secrets-manager") {
+    if (text("token-file")) throw new AuthorizeUsageError("--token-file applies to --store file only.");
+    const region = text("region") ?? env["AWS_REGION"]?.trim() ?? "us-west-2";
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
+    target = { kind: "secrets-manager", secretName: text("secret-name") ?? "fitness-credentials", region };
+  } else if (store === "file") {
+    if (text("secret-name") || text("region")) throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
+    target = { kind: "file", path: text("token-file") ?? defaultTokenFilePath(env) };
+  } else {
+    throw new AuthorizeUsageError(
+      `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store secrets-manager (the OpenClaw plugin) or --store file (the MCP server).\n\n${usage}`,
+    );
+  }
+
+  const clientId = text("client-id") ?? env["STRAVA_CLIENT_ID"]?.trim();
+  const clientSecret = text("client-secret") ?? env["STRAVA_CLIENT_SECRET"]?.trim();
+  const missing = [clientId ? undefined : "STRAVA_CLIENT_ID (or --client-id)", clientSecret ? undefined : "STRAVA_CLIENT_SECRET (or --client-secret)"].filter(
+    (name): name is string => name !== undefined,
+  );
+  if (missing.length > 0) {
+    throw new AuthorizeUsageError(`Set ${missing.join(" and ")}: the Client ID and Client Secret of your application at https://www.strava.com/settings/api.`);
+  }
+
+  let tokenUrl: string;
+  try {
+    tokenUrl = upstreamSettingsFromEnv(env).tokenUrl;
+  } catch (error) {
+    throw new AuthorizeUsageError((error as Error).message);
+  }
+  return {
+    clientId: clientId as string,
+    clientSecret: clientSecret as string,
+    target,
+    authorizeUrl: readAuthorizeUrl(env),
+    tokenUrl,
+    port: readInteger(text("port"), "--port", 0, 0, 65_535),
+    timeoutMs: readInteger(text("timeout"), "--timeout", 300, 5, 3600) * 1000,
+  };
+}
+
+function readAuthorizeUrl(env: NodeJS.ProcessEnv): string {
+  const value = env["STRAVA_AUTHORIZE_URL"]?.trim();
+  if (!value) return defaultAuthorizeUrl;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AuthorizeUsageError(`STRAVA_AUTHORIZE_URL must be an absolute http(s) URL such as ${defaultAuthorizeUrl}; got "${value}".`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new AuthorizeUsageError(`STRAVA_AUTHORIZE_URL must use http or https; got "${url.protocol}".`);
+  }
+  return value;
+}
+
+function readInteger(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new AuthorizeUsageError(`${name} must be a whole number from ${min} to ${max}; got "${value}".`);
+  }
+  return parsed;
+}

@@ -1,0 +1,213 @@
+/**
+ * Strava's one-time authorization code flow, run by an operator on their own machine:
+ * a callback server on 127.0.0.1, the authorize URL with a random `state`, then on the callback
+ * the `state` check, the granted-scope check (athletes can untick scopes on Strava's page) and the
+ * code exchange. The browser gets a page saying how it ended, after the tokens are stored.
+ *
+ * Nothing secret is printed or put in an error: not the code, not a token, not the client secret.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { TokenSet } from "../../tools/credentials.ts";
+import { parseTokenResponse } from "../../tools/token-manager.ts";
+import { describeFaultErrors, parseFault } from "../../tools/upstream-errors.ts";
+import { requiredScopes } from "./authorize-options.ts";
+
+export const callbackPath = "/callback";
+
+export interface AuthorizationFlowOptions {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  port: number;
+  timeoutMs: number;
+  /** Called once the callback server listens, with the URL the athlete must open. */
+  onAuthorizeUrl(url: string): void;
+  /** Stores the result; the browser's answer waits for it, so the page tells the whole outcome. */
+  store(authorization: Authorization): Promise<void>;
+  fetch?: typeof fetch;
+}
+
+export interface Authorization {
+  tokens: TokenSet;
+  grantedScopes: string[];
+  /** From the code exchange answer, for the operator's summary (never a token). */
+  athlete: { id?: number; name?: string };
+}
+
+export class AuthorizationError extends Error {
+  override readonly name = "AuthorizationError";
+}
+
+export async function runAuthorizationFlow(options: AuthorizationFlowOptions): Promise<Authorization> {
+  const state = randomBytes(24).toString("base64url");
+  let settle!: { resolve(value: Authorization): void; reject(error: Error): void };
+  const outcome = new Promise<Authorization>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  let handled = false;
+  let redirectUri = "";
+
+  const server = createServer((request, response) => {
+    void handle(request, response);
+  });
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    if (request.method !== "GET" || url.pathname !== callbackPath) {
+      page(response, 404, "Not found", "This server only answers Strava's redirect.");
+      return;
+    }
+    if (handled) {
+      page(response, 409, "Already handled", "This authorization has already been handled; see the terminal.");
+      return;
+    }
+    handled = true;
+    try {
+      const authorization = await completeCallback(url.searchParams, state, redirectUri, options);
+      await options.store(authorization);
+      page(response, 200, "Authorized", "The Strava tokens are stored. You can close this tab and go back to the terminal.");
+      settle.resolve(authorization);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      page(response, failure instanceof AuthorizationError ? 400 : 500, "Authorization failed", failure.message);
+      settle.reject(failure);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        new AuthorizationError(
+          error.code === "EADDRINUSE"
+            ? `Port ${options.port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
+            : `Could not start the callback server on 127.0.0.1:${options.port}: ${error.message}`,
+        ),
+      );
+    });
+    server.listen(options.port, "127.0.0.1", resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  redirectUri = `http://127.0.0.1:${port}${callbackPath}`;
+  const timer = setTimeout(() => {
+    handled = true;
+    settle.reject(
+      new AuthorizationError(`No answer from Strava's authorization page within ${options.timeoutMs / 1000} s. Run the command again and open the URL it prints.`),
+    );
+  }, options.timeoutMs);
+  try {
+    options.onAuthorizeUrl(authorizeUrl(options, redirectUri, state));
+    return await outcome;
+  } finally {
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+export function authorizeUrl(options: Pick<AuthorizationFlowOptions, "authorizeUrl" | "clientId">, redirectUri: string, state: string): string {
+  const url = new URL(options.authorizeUrl);
+  url.searchParams.set("client_id", options.clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("approval_prompt", "auto");
+  url.searchParams.set("scope", requiredScopes.join(","));
+  url.searchParams.set("state", state);
+  return url.toString();
+}
+
+async function completeCallback(
+  query: URLSearchParams,
+  expectedState: string,
+  redirectUri: string,
+  options: AuthorizationFlowOptions,
+): Promise<Authorization> {
+  const state = query.get("state") ?? "";
+  if (!sameText(state, expectedState)) {
+    throw new AuthorizationError(
+      "The callback's state does not match the one this command sent, so it is not the answer to this authorization (an old tab, or a forged request). Nothing was stored; run the command again.",
+    );
+  }
+  const error = query.get("error");
+  if (error !== null) {
+    throw new AuthorizationError(
+      `Strava answered "${error}" instead of a code: the athlete pressed Cancel, or the application's Authorization Callback Domain does not allow 127.0.0.1. Nothing was stored.`,
+    );
+  }
+  const granted = (query.get("scope") ?? "").split(/[,\s]+/).filter((scope) => scope.length > 0);
+  const missing = requiredScopes.filter((scope) => !granted.includes(scope));
+  if (missing.length > 0) {
+    throw new AuthorizationError(
+      `The athlete did not grant ${missing.join(", ")} (granted: ${granted.join(", ") || "nothing"}). The tools need all of ${requiredScopes.join(", ")}; ` +
+        "run the command again and leave every box ticked on Strava's page. Nothing was stored.",
+    );
+  }
+  const code = query.get("code");
+  if (!code) throw new AuthorizationError("The callback carries no code. Nothing was stored; run the command again.");
+  const exchanged = await exchangeCode(code, redirectUri, options);
+  return { ...exchanged, grantedScopes: granted };
+}
+
+async function exchangeCode(code: string, redirectUri: string, options: AuthorizationFlowOptions): Promise<Omit<Authorization, "grantedScopes">> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  let response: Response;
+  let text: string;
+  try {
+    response = await doFetch(options.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        code,
+        grant_type: "authorization_code",
+        redirect_uri: redirectUri,
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new AuthorizationError(`Could not reach the token endpoint ${options.tokenUrl}: ${(error as Error).message}. Nothing was stored.`);
+  }
+  if (!response.ok) {
+    const fault = parseFault(text);
+    const errors = describeFaultErrors(fault);
+    const hint = fault?.errors?.some((item) => item.field === "client_secret" || item.field === "client_id")
+      ? " Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
+      : " The code may have expired or been used already; run the command again.";
+    throw new AuthorizationError(
+      `The token endpoint refused the code: ${response.status} ${fault?.message ?? ""}${errors ? ` (${errors})` : ""}.${hint} Nothing was stored.`,
+    );
+  }
+  let tokens: TokenSet;
+  try {
+    tokens = parseTokenResponse(text, Date.now());
+  } catch (error) {
+    throw new AuthorizationError(`${(error as Error).message} Nothing was stored.`);
+  }
+  return { tokens, athlete: athleteOf(text) };
+}
+
+function athleteOf(text: string): { id?: number; name?: string } {
+  const athlete = (JSON.parse(text) as { athlete?: Record<string, unknown> }).athlete;
+  if (typeof athlete !== "object" || athlete === null) return {};
+  const summary: { id?: number; name?: string } = {};
+  if (typeof athlete["id"] === "number") summary.id = athlete["id"];
+  const name = [athlete["firstname"], athlete["lastname"]].filter((part) => typeof part === "string" && part !== "").join(" ");
+  if (name) summary.name = name;
+  return summary;
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function page(response: ServerResponse, status: number, title: string, message: string): void {
+  const escape = (value: string): string =>
+    value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+  response.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+  response.end(`<!doctype html><title>${escape(title)}</title><h1>${escape(title)}</h1><p>${escape(message)}</p>\n`);
+}
