@@ -81,6 +81,10 @@ export class BedrockConverseModel implements CaptureModel {
       return new ModelTimeoutError(`The model did not answer in time; try a shorter request or a lower maxTokens/thinkingTokens.`);
     }
     switch (name) {
+      case "CredentialsProviderError":
+        return new ModelAccessError(
+          `No AWS credentials to call Bedrock in ${this.#region}. Operator: give the function a role, or locally set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY.`,
+        );
       case "ThrottlingException":
       case "ServiceQuotaExceededException":
         return new ModelThrottledError(`Bedrock is throttling requests to the ${model}; try again in a few seconds.`);

@@ -1,0 +1,39 @@
+// `npm run voice`: the voice capture API on http://127.0.0.1:8787/dev/invoke, running the Lambda authorizer
+// and handler locally against real Bedrock (AWS credentials from the usual places).
+
+import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
+import { readHandlerSettings } from "./settings.ts";
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let settings;
+try {
+  settings = readHandlerSettings();
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+if (!process.env.VOICE_LOCAL_CLIENT_TOKEN && !process.env.CLIENT_TOKEN_PARAMETER) {
+  fail(
+    "No client token: set VOICE_LOCAL_CLIENT_TOKEN to a token of your choice for local use, " +
+      "or CLIENT_TOKEN_PARAMETER to the SSM SecureString that holds the deployed one.",
+  );
+}
+
+const { authorizer, tokenSource } = authorizerFromEnvironment();
+const gateway = await startLocalGateway({ authorizer }).catch((error: unknown) =>
+  fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${LOCAL_GATEWAY_DEFAULTS.port}: ${error instanceof Error ? error.message : String(error)}`),
+);
+console.error(
+  `Voice capture API (local) at POST ${gateway.invokeUrl}\n` +
+    `  token: ${tokenSource}; model: ${settings.modelId} in ${settings.region}; time zone: ${settings.timeZone}\n` +
+    `  throttle: ${LOCAL_GATEWAY_DEFAULTS.ratePerSecond}/s, burst ${LOCAL_GATEWAY_DEFAULTS.burst}. Ctrl-C stops.`,
+);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void gateway.close().then(() => process.exit(0));
+  });
+}

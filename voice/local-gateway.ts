@@ -1,0 +1,164 @@
+// A local stand-in for the deployed API Gateway stage, for `npm run voice` and tests: POST /dev/invoke runs
+// the same authorizer and handler as Lambda, with the gateway's behaviour around them: the stage throttle
+// (token bucket, 10/s burst 20, 429 {"message":"Rate Exceeded."}), the 403 explicit-deny body when the
+// authorizer denies, and 403 "Missing Authentication Token" for any other route.
+
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { handler as lambdaAuthorizer } from "./authorizer.ts";
+import { createClientTokenAuthorizer, type RequestAuthorizer } from "./client-token-authorizer.ts";
+import { StaticClientToken } from "./client-token-store.ts";
+import { handler as lambdaHandler } from "./handler.ts";
+import type { LambdaContext, ProxyEvent, ProxyResult, RequestAuthorizerEvent } from "./lambda-types.ts";
+import { stderrLogger, type Logger } from "./log.ts";
+import { TokenBucket } from "./token-bucket.ts";
+
+/** API Gateway's body when an authorizer returns a Deny policy. */
+export const EXPLICIT_DENY_BODY = '{"Message":"User is not authorized to access this resource with an explicit deny"}';
+/** The THROTTLED gateway response configured in voice/template.yaml. */
+export const THROTTLED_BODY = '{"message":"Rate Exceeded."}';
+/** API Gateway's answer for a route or method the API does not have. */
+export const MISSING_ROUTE_BODY = '{"message":"Missing Authentication Token"}';
+
+export const LOCAL_GATEWAY_DEFAULTS = { host: "127.0.0.1", port: 8787, stage: "dev", ratePerSecond: 10, burst: 20 } as const;
+
+/** The function timeout the template sets by default; the handler sees it through getRemainingTimeInMillis. */
+const FUNCTION_TIMEOUT_MS = 30_000;
+const MAX_BODY_BYTES = 1_000_000;
+
+export type CaptureHandler = (event: ProxyEvent, context?: LambdaContext) => Promise<ProxyResult>;
+
+export interface LocalGatewayOptions {
+  host?: string;
+  /** 0 picks a free port (tests). */
+  port?: number;
+  stage?: string;
+  /** Defaults to the token from VOICE_LOCAL_CLIENT_TOKEN, else the Lambda authorizer (parameter store). */
+  authorizer?: RequestAuthorizer;
+  handler?: CaptureHandler;
+  limiter?: TokenBucket;
+  log?: Logger;
+}
+
+export interface LocalGateway {
+  /** e.g. http://127.0.0.1:8787/dev/invoke */
+  invokeUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Where the local gateway's authorizer gets the token, and a sentence saying so. */
+export function authorizerFromEnvironment(env: Record<string, string | undefined> = process.env, log: Logger = stderrLogger("voice-authorizer")): {
+  authorizer: RequestAuthorizer;
+  tokenSource: string;
+} {
+  const localToken = env.VOICE_LOCAL_CLIENT_TOKEN;
+  if (localToken) {
+    return {
+      authorizer: createClientTokenAuthorizer({ tokens: new StaticClientToken(localToken), log }),
+      tokenSource: "VOICE_LOCAL_CLIENT_TOKEN",
+    };
+  }
+  return { authorizer: lambdaAuthorizer, tokenSource: `the parameter store (${env.CLIENT_TOKEN_PARAMETER ?? "CLIENT_TOKEN_PARAMETER not set"})` };
+}
+
+function send(response: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { "Content-Type": "application/json", ...headers });
+  response.end(body);
+}
+
+async function readBody(request: http.IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function headerRecord(request: http.IncomingMessage): { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> } {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  // rawHeaders keeps the client's spelling of names, as API Gateway does.
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i] ?? "";
+    const value = request.rawHeaders[i + 1] ?? "";
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  return { headers, multiValueHeaders };
+}
+
+export async function startLocalGateway(options: LocalGatewayOptions = {}): Promise<LocalGateway> {
+  const host = options.host ?? LOCAL_GATEWAY_DEFAULTS.host;
+  const stage = options.stage ?? LOCAL_GATEWAY_DEFAULTS.stage;
+  const log = options.log ?? stderrLogger("voice-local-gateway");
+  const authorize = options.authorizer ?? authorizerFromEnvironment().authorizer;
+  const capture = options.handler ?? lambdaHandler;
+  const limiter = options.limiter ?? new TokenBucket({ ratePerSecond: LOCAL_GATEWAY_DEFAULTS.ratePerSecond, burst: LOCAL_GATEWAY_DEFAULTS.burst });
+  const invokePath = `/${stage}/invoke`;
+
+  const server = http.createServer((request, response) => {
+    void (async () => {
+      const path = (request.url ?? "/").split("?")[0];
+      const requestId = randomUUID();
+      if (path !== invokePath || request.method !== "POST") return send(response, 403, MISSING_ROUTE_BODY);
+      // The stage throttle applies before the authorizer runs, as in API Gateway.
+      if (!limiter.tryTake()) return send(response, 429, THROTTLED_BODY);
+
+      const body = await readBody(request);
+      if (body === null) return send(response, 413, '{"message":"Request Too Long"}');
+      const { headers, multiValueHeaders } = headerRecord(request);
+      const sourceIp = request.socket.remoteAddress ?? "127.0.0.1";
+      const authorizerEvent: RequestAuthorizerEvent = {
+        type: "REQUEST",
+        methodArn: `arn:aws:execute-api:local:000000000000:local/${stage}/POST/invoke`,
+        resource: "/invoke",
+        path: invokePath,
+        httpMethod: "POST",
+        headers,
+        multiValueHeaders,
+        requestContext: { requestId, identity: { sourceIp } },
+      };
+      let allowed: boolean;
+      try {
+        const result = await authorize(authorizerEvent);
+        allowed = result.policyDocument.Statement.some((statement) => statement.Effect === "Allow");
+      } catch (error) {
+        // API Gateway's answer when an authorizer fails rather than denies.
+        log.error("authorizer failed", { requestId, error: error instanceof Error ? error.name : String(error) });
+        return send(response, 500, '{"message":null}', { "x-amzn-ErrorType": "AuthorizerConfigurationException" });
+      }
+      if (!allowed) return send(response, 403, EXPLICIT_DENY_BODY, { "x-amzn-ErrorType": "AccessDeniedException" });
+
+      const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+      try {
+        const result = await capture(
+          { body, isBase64Encoded: false, headers, requestContext: { requestId } },
+          { awsRequestId: requestId, getRemainingTimeInMillis: () => deadline - Date.now() },
+        );
+        send(response, result.statusCode, result.body, result.headers);
+      } catch (error) {
+        log.error("handler failed", { requestId, error: error instanceof Error ? error.name : String(error) });
+        send(response, 502, '{"message":"Internal server error"}');
+      }
+    })();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? LOCAL_GATEWAY_DEFAULTS.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    invokeUrl: `http://${host}:${port}${invokePath}`,
+    port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
