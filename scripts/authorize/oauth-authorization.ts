@@ -139,7 +139,7 @@ async function completeCallback(
   const missing = requiredScopes.filter((scope) => !granted.includes(scope));
   if (missing.length > 0) {
     throw new AuthorizationError(
-      `The athlete did not grant ${missing.join(", ")} (granted: ${granted.join(", ") || "nothing"}). The tools need all of ${requiredScopes.join(", ")}; ` +
+      `The athlete did not grant ${missing.join(",")} (granted: ${granted.join(",") || "nothing"}). The tools need all of ${requiredScopes.join(",")}; ` +
         "run the command again and leave every box ticked on Strava's page. Nothing was stored.",
     );
   }

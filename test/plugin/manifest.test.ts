@@ -1,0 +1,111 @@
+/**
+ * The manifest is read by the host before any plugin code runs, so it must agree with what the code
+ * registers: every tool in `contracts.tools` (the host drops undeclared tools), the same optional
+ * flags, a strict config schema whose defaults are the code's defaults, and a package.json that points
+ * the host at the entry.
+ */
+import { readFileSync, existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { toolTable } from "../../tools/table.ts";
+import { defaultPluginSettings, resolvePluginSettings } from "../../plugin/plugin-config.ts";
+import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
+import plugin from "../../index.ts";
+
+const root = new URL("../../", import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL("openclaw.plugin.json", root), "utf8")) as {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  configSchema: { type: string; additionalProperties: boolean; properties: Record<string, { type: string; default: string; pattern?: string }> };
+  uiHints: Record<string, { label?: string; placeholder?: string; help?: string }>;
+  skills: string[];
+  activation: { onStartup: boolean };
+  contracts: { tools: string[] };
+  toolMetadata: Record<string, { optional?: boolean; sideEffecting?: boolean; replaySafe?: boolean }>;
+};
+const packageJson = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
+  version: string;
+  files: string[];
+  main: string;
+  scripts: Record<string, string>;
+  openclaw: { extensions: string[]; runtimeExtensions?: string[] };
+};
+
+describe("openclaw.plugin.json", () => {
+  it("has the plugin's identity, the same as the entry's", () => {
+    expect(manifest.id).toBe("fitness");
+    expect(plugin.id).toBe(manifest.id);
+    expect(manifest.name).toBe(plugin.name);
+    expect(manifest.description.length).toBeGreaterThan(20);
+    expect(manifest.version).toBe(packageJson.version);
+  });
+
+  it("declares exactly the 11 registered tool names, in table order", () => {
+    expect(manifest.contracts.tools).toEqual(toolTable.map(hostToolName));
+    expect(manifest.contracts.tools).toHaveLength(11);
+    expect(manifest.contracts.tools.every((name) => name.startsWith("fitness_"))).toBe(true);
+  });
+
+  it("marks exactly the write tools optional and side-effecting, the reads replay-safe", () => {
+    expect(Object.keys(manifest.toolMetadata).sort()).toEqual([...manifest.contracts.tools].sort());
+    for (const tool of toolTable) {
+      const metadata = manifest.toolMetadata[hostToolName(tool)];
+      expect(metadata?.optional === true, `${tool.name} optional`).toBe(isOptionalTool(tool));
+      expect(metadata?.sideEffecting === true, `${tool.name} sideEffecting`).toBe(!tool.annotations.readOnlyHint);
+      expect(metadata?.replaySafe === true, `${tool.name} replaySafe`).toBe(tool.annotations.readOnlyHint);
+    }
+    const optional = toolTable.filter(isOptionalTool).map((tool) => tool.name);
+    expect(optional).toEqual(["create_activity", "update_activity", "create_upload"]);
+  });
+
+  it("has a strict config schema whose defaults are the code's defaults", () => {
+    const schema = manifest.configSchema;
+    expect(schema.type).toBe("object");
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(defaultPluginSettings).sort());
+    expect(schema.properties["secretName"]?.default).toBe(defaultPluginSettings.secretName);
+    expect(schema.properties["cloudRegion"]?.default).toBe(defaultPluginSettings.cloudRegion);
+  });
+
+  it("uses the same region pattern as the code", () => {
+    const pattern = new RegExp(manifest.configSchema.properties["cloudRegion"]?.pattern ?? "");
+    for (const region of ["us-west-2", "eu-central-1", "us-gov-west-1", "ap-southeast-4", "US-WEST-2", "uswest2", "us-west", ""]) {
+      let codeAccepts = true;
+      try {
+        resolvePluginSettings({ cloudRegion: region });
+      } catch {
+        codeAccepts = false;
+      }
+      expect(pattern.test(region), region).toBe(codeAccepts);
+    }
+  });
+
+  it("gives every config key a label, a placeholder and help", () => {
+    expect(Object.keys(manifest.uiHints).sort()).toEqual(Object.keys(manifest.configSchema.properties).sort());
+    for (const [key, hint] of Object.entries(manifest.uiHints)) {
+      expect(hint.label, key).toBeTruthy();
+      expect(hint.placeholder, key).toBe(manifest.configSchema.properties[key]?.default);
+      expect(hint.help, key).toBeTruthy();
+    }
+  });
+
+  it("bundles the fitness-coaching skill and loads lazily", () => {
+    expect(manifest.skills).toEqual(["./skills"]);
+    expect(existsSync(new URL("skills/fitness-coaching/SKILL.md", root))).toBe(true);
+    expect(manifest.activation.onStartup).toBe(false);
+  });
+});
+
+describe("package.json for the host", () => {
+  it("points a local path at the TypeScript entry and ships compiled JavaScript in the package", () => {
+    expect(packageJson.openclaw.extensions).toEqual(["./index.ts"]);
+    // A declared runtime entry would make a local path without dist/ unloadable: the host infers
+    // dist/index.js for installed packages instead (checked by npm run test:host).
+    expect(packageJson.openclaw.runtimeExtensions).toBeUndefined();
+    expect(packageJson.main).toBe("./dist/index.js");
+    expect(packageJson.files).toEqual(expect.arrayContaining(["dist", "openclaw.plugin.json", "skills"]));
+    expect(packageJson.scripts["prepack"]).toBe("npm run build");
+    expect(packageJson.scripts["build"]).toContain("tsc -p tsconfig.build.json");
+  });
+});

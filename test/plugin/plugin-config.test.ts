@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { PluginConfigError, resolvePluginSettings } from "../../plugin/plugin-config.ts";
+
+describe("resolvePluginSettings", () => {
+  it("uses the defaults when the host passes nothing or an empty object", () => {
+    expect(resolvePluginSettings(undefined)).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
+    expect(resolvePluginSettings({})).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
+  });
+
+  it("takes configured values, a secret ARN included", () => {
+    expect(resolvePluginSettings({ secretName: "coach/strava", cloudRegion: "eu-central-1" })).toEqual({
+      secretName: "coach/strava",
+      cloudRegion: "eu-central-1",
+    });
+    const arn = "arn:aws:secretsmanager:us-west-2:123456789012:secret:fitness-credentials-AbCdEf";
+    expect(resolvePluginSettings({ secretName: arn }).secretName).toBe(arn);
+  });
+
+  it.each([
+    [{ cloudRegion: "Oregon" }, /plugins\.entries\.fitness\.config\.cloudRegion must be an AWS region name such as "us-west-2"; got "Oregon"/],
+    [{ secretName: "" }, /plugins\.entries\.fitness\.config\.secretName must be a non-empty string \(default "fitness-credentials"\)/],
+    [{ secretName: 42 }, /secretName must be a non-empty string/],
+    [{ secretName: "has space" }, /secretName must be a Secrets Manager secret name .* got "has space"/],
+    [{ secretname: "x" }, /unknown key\(s\) secretname; the plugin accepts only secretName and cloudRegion/],
+    ["fitness-credentials", /plugins\.entries\.fitness\.config must be an object/],
+    [["x"], /must be an object/],
+  ])("rejects %j with a message naming the key and a good value", (config, message) => {
+    expect(() => resolvePluginSettings(config)).toThrow(PluginConfigError);
+    expect(() => resolvePluginSettings(config)).toThrow(message);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * A stand-in for the OpenClaw host's plugin API (the object the host passes to `register`) that
+ * records what the plugin registers and logs. It is our test double of the host API; the real host is
+ * exercised by `npm run test:host`.
+ */
+import type { HostTool, HostToolOptions, HostToolResult, PluginApi } from "../../plugin/host-api.ts";
+import plugin from "../../index.ts";
+
+export interface RecordedTool {
+  tool: HostTool;
+  options: HostToolOptions | undefined;
+}
+
+export interface RecordingHost {
+  api: PluginApi;
+  tools: Map<string, RecordedTool>;
+  logs: Array<{ level: "debug" | "info" | "warn" | "error"; message: string }>;
+  /** Calls a registered tool's execute as the host's direct invoke path does (no schema validation). */
+  invoke(name: string, args?: unknown, signal?: AbortSignal): Promise<HostToolResult>;
+}
+
+export function recordingHost(pluginConfig?: unknown): RecordingHost {
+  const tools = new Map<string, RecordedTool>();
+  const logs: RecordingHost["logs"] = [];
+  const api: PluginApi = {
+    pluginConfig,
+    logger: {
+      debug: (message) => logs.push({ level: "debug", message }),
+      info: (message) => logs.push({ level: "info", message }),
+      warn: (message) => logs.push({ level: "warn", message }),
+      error: (message) => logs.push({ level: "error", message }),
+    },
+    registerTool(tool, options) {
+      if (tools.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
+      tools.set(tool.name, { tool, options });
+    },
+  };
+  let counter = 0;
+  return {
+    api,
+    tools,
+    logs,
+    invoke(name, args = {}, signal) {
+      const recorded = tools.get(name);
+      if (!recorded) throw new Error(`no tool named ${name} was registered`);
+      counter += 1;
+      return recorded.tool.execute(`test-call-${counter}`, args, signal);
+    },
+  };
+}
+
+/** Registers the plugin (its default export, as the host loads it) against a recording host. */
+export function registerPlugin(pluginConfig?: unknown): RecordingHost {
+  const host = recordingHost(pluginConfig);
+  plugin.register(host.api);
+  return host;
+}
+
+export function textOf(result: HostToolResult): string {
+  const [item] = result.content;
+  if (!item) throw new Error("tool result without content");
+  return item.text;
+}

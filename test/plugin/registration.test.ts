@@ -1,0 +1,58 @@
+/**
+ * What the entry registers with the host, checked on a recording host API: the 11 tools with their
+ * `fitness_` names, labels, schemas and optional flags, and nothing touched before the first call.
+ */
+import { describe, expect, it } from "vitest";
+import { toolTable } from "../../tools/table.ts";
+import { PluginConfigError } from "../../plugin/plugin-config.ts";
+import { registerPlugin } from "./recording-host-api.ts";
+
+describe("register(api)", () => {
+  it("registers every table entry as fitness_<name> with the table's label, description and schema", () => {
+    const host = registerPlugin({});
+    expect([...host.tools.keys()]).toEqual(toolTable.map((tool) => `fitness_${tool.name}`));
+    for (const definition of toolTable) {
+      const recorded = host.tools.get(`fitness_${definition.name}`);
+      expect(recorded?.tool).toMatchObject({ label: definition.title, description: definition.description });
+      expect(recorded?.tool.parameters).toBe(definition.parameters);
+      expect(recorded?.options).toEqual({ optional: !definition.annotations.readOnlyHint });
+    }
+  });
+
+  it("gives every tool a JSON Schema object with properties, required and no extra keys", () => {
+    const host = registerPlugin({});
+    for (const { tool } of host.tools.values()) {
+      const schema = JSON.parse(JSON.stringify(tool.parameters)) as { type: string; properties: object; required: unknown[]; additionalProperties: boolean };
+      expect(schema.type, tool.name).toBe("object");
+      expect(typeof schema.properties, tool.name).toBe("object");
+      expect(Array.isArray(schema.required), tool.name).toBe(true);
+      expect(schema.additionalProperties, tool.name).toBe(false);
+    }
+  });
+
+  it("does no I/O and logs nothing while registering", () => {
+    const host = registerPlugin({ secretName: "does-not-exist", cloudRegion: "eu-west-1" });
+    expect(host.tools.size).toBe(11);
+    expect(host.logs).toEqual([]);
+  });
+
+  it("stops on a bad config value with a message naming it", () => {
+    expect(() => registerPlugin({ cloudRegion: "mars" })).toThrow(PluginConfigError);
+    expect(() => registerPlugin({ cloudRegion: "mars" })).toThrow(/plugins\.entries\.fitness\.config\.cloudRegion/);
+  });
+
+  it("reports a malformed STRAVA_API_BASE as the tool's error result, not a crash", async () => {
+    const saved = process.env["STRAVA_API_BASE"];
+    process.env["STRAVA_API_BASE"] = "not a url";
+    try {
+      const host = registerPlugin({});
+      const result = await host.invoke("fitness_get_athlete");
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toMatch(/^Error: STRAVA_API_BASE must be an absolute http\(s\) URL/);
+      expect(result.details).toEqual({ tool: "fitness_get_athlete", isError: true, ok: false });
+    } finally {
+      if (saved === undefined) delete process.env["STRAVA_API_BASE"];
+      else process.env["STRAVA_API_BASE"] = saved;
+    }
+  });
+});
