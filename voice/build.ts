@@ -1,0 +1,66 @@
+// Bundles each Lambda function into one file with esbuild: dist/voice/<name>/<name>.mjs, the CodeUri of
+// voice/template.yaml. Run with `npx tsx voice/build.ts [outDir]`; prints each bundle's size.
+//
+// Format: ES modules (.mjs), which the nodejs22.x runtime loads natively; `Handler: handler.handler` finds
+// handler.mjs. A createRequire banner lets the few CommonJS dependencies inside the bundle require Node's
+// built-ins. The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the
+// SDK version the tests ran.
+
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+export const VOICE_FUNCTIONS = [
+  { name: "authorizer", entry: "voice/authorizer.ts" },
+  { name: "handler", entry: "voice/handler.ts" },
+] as const;
+
+export interface BundleReport {
+  name: string;
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+export async function buildVoiceBundles(outDir = join(ROOT, "dist", "voice")): Promise<BundleReport[]> {
+  const reports: BundleReport[] = [];
+  for (const { name, entry } of VOICE_FUNCTIONS) {
+    const dir = join(outDir, name);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${name}.mjs`);
+    await build({
+      entryPoints: [join(ROOT, entry)],
+      outfile: file,
+      bundle: true,
+      platform: "node",
+      target: "node22",
+      format: "esm",
+      mainFields: ["module", "main"],
+      minify: true,
+      sourcemap: false,
+      logLevel: "warning",
+      banner: { js: "import { createRequire as __voiceCreateRequire } from 'node:module'; const require = __voiceCreateRequire(import.meta.url);" },
+    });
+    const files = readdirSync(dir);
+    if (files.length !== 1) throw new Error(`${name} bundled to ${files.length} files (${files.join(", ")}); expected one`);
+    const bytes = readFileSync(file);
+    reports.push({ name, file, bytes: bytes.length, gzipBytes: gzipSync(bytes).length });
+  }
+  return reports;
+}
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const reports = await buildVoiceBundles(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  for (const report of reports) {
+    process.stdout.write(`${report.name.padEnd(10)} ${kib(report.bytes).padStart(10)}  (gzip ${kib(report.gzipBytes)})  ${report.file}\n`);
+  }
+}
