@@ -1,0 +1,171 @@
+// The coach's host config fragment (every key the spec names, in the 2026.9 host's form) and the
+// merge rules that put it into an existing config without clobbering anything.
+import { describe, expect, it } from "vitest";
+import { diffConfigs, formatChanges } from "../../agents/coach/config-diff.ts";
+import { buildCoachFragment, loadFragmentTemplate } from "../../agents/coach/fragment.ts";
+import { getPath, type JsonObject, type JsonValue } from "../../agents/coach/json-tree.ts";
+import { defaultWorkspace, mergeCoachFragment } from "../../agents/coach/merge-config.ts";
+import { CoachSetupError } from "../../agents/coach/setup-error.ts";
+
+const template = loadFragmentTemplate();
+const fragment = (agentId = "coach", workspace = "/srv/coach") => buildCoachFragment(template, { agentId, workspace });
+const merge = (existing: JsonObject, env: Record<string, string> = {}) => mergeCoachFragment(existing, fragment(), { env });
+const SPEC_TOOLS = ["fitness", "read", "write", "web_fetch", "web_search"];
+/** The value at a dotted path, e.g. at(config, "agents.entries.coach.name"). */
+const at = (root: JsonValue, dotted: string) => getPath(root, dotted.split("."));
+const keys = (root: JsonValue, dotted: string) => Object.keys((at(root, dotted) as JsonObject | undefined) ?? {});
+
+describe("the fragment", () => {
+  it("has every key of the spec's agent host configuration, in the keyed 2026.9 form", () => {
+    const f = fragment();
+    expect(at(f, "agents.ownership")).toBe("explicit");
+    expect(keys(f, "agents.entries")).toEqual(["coach"]); // the key is the agent id (an `id` field is rejected)
+    expect(at(f, "agents.entries.coach.id")).toBeUndefined();
+    expect(at(f, "agents.entries.coach.name")).toBe("Coach");
+    expect(at(f, "agents.entries.coach.workspace")).toBe("/srv/coach");
+    expect(keys(f, "agents.entries.coach.identity").sort()).toEqual(["emoji", "name", "theme"]);
+    expect(at(f, "agents.entries.coach.tools.profile")).toBe("minimal");
+    // profile + allow would intersect to nothing on the 2026.9 host; alsoAllow adds to the profile.
+    expect(at(f, "agents.entries.coach.tools.allow")).toBeUndefined();
+    expect(at(f, "agents.entries.coach.tools.alsoAllow")).toEqual(SPEC_TOOLS);
+    expect(at(f, "agents.entries.coach.tools.sandbox.tools.allow")).toEqual(SPEC_TOOLS);
+    expect(at(f, "agents.entries.coach.sandbox")).toMatchObject({ mode: "all", scope: "agent" });
+    expect(at(f, "tools.agentToAgent.allow")).toContain("coach");
+    expect(at(f, "bindings")).toEqual([{ agentId: "coach", match: { channel: "telegram", accountId: "coach" } }]);
+    expect(at(f, "channels.telegram.accounts.coach.botToken")).toEqual({ source: "env", provider: "default", id: "TELEGRAM_COACH_BOT_TOKEN" });
+    expect(at(f, "plugins.entries.fitness")).toEqual({ enabled: true, config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" } });
+  });
+
+  it("keeps the bot token out of the config: a SecretRef in the host's env-ref shape", () => {
+    const ref = fragment("coach-2");
+    expect(at(ref, "channels.telegram.accounts.coach-2.botToken.provider")).toMatch(/^[a-z][a-z0-9_-]{0,63}$/);
+    expect(at(ref, "channels.telegram.accounts.coach-2.botToken.id")).toMatch(/^[A-Z][A-Z0-9_]{0,127}$/);
+    expect(at(ref, "channels.telegram.accounts.coach-2.botToken.id")).toBe("TELEGRAM_COACH_2_BOT_TOKEN");
+  });
+
+  it("renames every occurrence of the agent id for another id", () => {
+    const text = JSON.stringify(fragment("trainer"));
+    expect(text).not.toMatch(/"coach"|COACH/);
+    const f = fragment("trainer");
+    expect(keys(f, "agents.entries")).toEqual(["trainer"]);
+    expect(at(f, "tools.agentToAgent.allow")).toEqual(["trainer"]);
+    expect(at(f, "bindings")).toEqual([{ agentId: "trainer", match: { channel: "telegram", accountId: "trainer" } }]);
+    expect(keys(f, "channels.telegram.accounts")).toEqual(["trainer"]);
+  });
+
+  it("rejects an agent id the host would not accept, saying what a good one looks like", () => {
+    expect(() => fragment("Coach Bot")).toThrow(/--agent-id "Coach Bot" is not a valid agent id: .*for example "coach"/);
+  });
+});
+
+describe("merging into an existing config", () => {
+  it("into an empty config: adds the coach and keeps the implicit main agent as an explicit one", () => {
+    const { config: c, notes } = merge({}, { HOME: "/home/a" });
+    expect(keys(c, "agents.entries")).toEqual(["main", "coach"]);
+    expect(at(c, "agents.entries.main.workspace")).toBe("~/.openclaw/workspace");
+    expect(at(c, "agents.defaults.systemAgent.agentId")).toBe("main");
+    expect(at(c, "talk.agentId")).toBe("main");
+    expect(at(c, "tools.agentToAgent.allow")).toEqual(["main", "coach"]);
+    expect(notes.join("\n")).toMatch(/agents.entries.main made explicit/);
+  });
+
+  it("keeps an existing root-level Telegram bot running as the default account, owned by its agent", () => {
+    const existing = { channels: { telegram: { botToken: "123:plain", dmPolicy: "pairing" } } };
+    const c = merge(existing).config;
+    expect(at(c, "channels.telegram.botToken")).toBe("123:plain");
+    expect(keys(c, "channels.telegram.accounts").sort()).toEqual(["coach", "default"]);
+    expect(at(c, "bindings")).toEqual([
+      { agentId: "main", match: { channel: "telegram", accountId: "*" } },
+      { agentId: "coach", match: { channel: "telegram", accountId: "coach" } },
+    ]);
+  });
+
+  it("is idempotent: merging into its own result changes nothing", () => {
+    for (const existing of [{}, { channels: { telegram: { botToken: "x" } } }, { agents: { ownership: "explicit", entries: { a: {}, b: {} } } }]) {
+      const once = merge(existing as JsonObject).config;
+      const twice = merge(once);
+      expect(diffConfigs(once, twice.config)).toEqual([]);
+      expect(twice.kept).toEqual([]);
+      expect(twice.notes).toEqual([]);
+    }
+  });
+
+  it("never overwrites an existing value and reports the difference instead", () => {
+    const existing = {
+      agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", identity: { emoji: "🔥" }, tools: { profile: "coding" } } } },
+    };
+    const { config: c, kept } = merge(existing);
+    expect(at(c, "agents.entries.coach.identity")).toEqual({ emoji: "🔥", name: "Coach", theme: "casual strength and endurance coach" });
+    expect(at(c, "agents.entries.coach.tools.profile")).toBe("coding");
+    expect(kept.map((k) => k.path).sort()).toEqual(["agents.entries.coach.identity.emoji", "agents.entries.coach.tools.profile"]);
+  });
+
+  it("merges lists as sets and bindings by agent and route, never duplicating", () => {
+    const existing = {
+      agents: { ownership: "explicit", entries: { main: {}, ops: {} } },
+      tools: { agentToAgent: { allow: ["main", "ops", "coach"] } },
+      bindings: [
+        { agentId: "coach", match: { accountId: "coach", channel: "telegram" } },
+        { agentId: "ops", match: { channel: "slack", accountId: "*" } },
+      ],
+      plugins: { allow: ["memory-core"] },
+    };
+    const c = merge(existing).config;
+    expect(at(c, "tools.agentToAgent.allow")).toEqual(["main", "ops", "coach"]);
+    expect(at(c, "bindings")).toHaveLength(2);
+    expect(at(c, "plugins.allow")).toEqual(["memory-core", "fitness"]);
+  });
+
+  it("extends an existing agent-to-agent allow list with the coach instead of replacing it", () => {
+    const existing = { agents: { ownership: "explicit", entries: { main: {}, ops: {} } }, tools: { agentToAgent: { allow: ["main"] } } };
+    expect(at(merge(existing).config, "tools.agentToAgent.allow")).toEqual(["main", "coach"]);
+  });
+
+  it("does not take over a route another agent already owns", () => {
+    const existing = { agents: { ownership: "explicit", entries: { main: {} } }, bindings: [{ agentId: "main", match: { channel: "telegram", accountId: "coach" } }] };
+    const { config, kept } = merge(existing);
+    expect(at(config, "bindings")).toEqual(existing.bindings);
+    expect(kept[0]?.reason).toMatch(/already bound to another agent/);
+  });
+
+  it("does not add alsoAllow next to an existing allow list (the host rejects both in one scope)", () => {
+    const existing = { agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", tools: { allow: ["read"] } } } } };
+    const { config, kept } = merge(existing);
+    expect(at(config, "agents.entries.coach.tools.allow")).toEqual(["read"]);
+    expect(at(config, "agents.entries.coach.tools.alsoAllow")).toBeUndefined();
+    expect(kept.find((k) => k.path === "agents.entries.coach.tools.allow")?.reason).toMatch(/rejects alsoAllow and allow in one scope/);
+  });
+
+  it("refuses the legacy agents.list roster and $include, saying how to fix it", () => {
+    expect(() => merge({ agents: { list: [{ id: "main" }] } })).toThrow(CoachSetupError);
+    expect(() => merge({ agents: { list: [{ id: "main" }] } })).toThrow(/openclaw doctor --fix/);
+    expect(() => merge({ agents: { $include: "./agents.json5" } })).toThrow(/\$include \(agents.\$include\)/);
+  });
+
+  it("finds the default workspace the way the host does", () => {
+    expect(defaultWorkspace({ agents: { defaults: { workspace: "/w" } } }, { OPENCLAW_STATE_DIR: "/s" })).toBe("/w");
+    expect(defaultWorkspace({}, { OPENCLAW_WORKSPACE_DIR: "/ws", OPENCLAW_STATE_DIR: "/s" })).toBe("/ws");
+    expect(defaultWorkspace({}, { OPENCLAW_STATE_DIR: "/s" })).toBe("/s/workspace");
+    expect(defaultWorkspace({}, { OPENCLAW_PROFILE: "dev" })).toBe("~/.openclaw-dev/workspace");
+    expect(defaultWorkspace({}, {})).toBe("~/.openclaw/workspace");
+  });
+});
+
+describe("the printed diff", () => {
+  it("shows one line per change and masks plaintext credentials", () => {
+    const lines = formatChanges(
+      diffConfigs(
+        { channels: { telegram: { botToken: "123:old" } }, bindings: [] },
+        { channels: { telegram: { botToken: "456:new", accounts: { coach: { botToken: { source: "env", provider: "default", id: "T" } } } } }, bindings: [{ agentId: "coach" }] },
+      ),
+    );
+    expect(lines).toEqual([
+      '~ channels.telegram.botToken: "<redacted>" -> "<redacted>"',
+      '+ channels.telegram.accounts.coach.botToken.source = "env"',
+      '+ channels.telegram.accounts.coach.botToken.provider = "default"',
+      '+ channels.telegram.accounts.coach.botToken.id = "T"',
+      '+ bindings[] = {"agentId":"coach"}',
+    ]);
+    expect(lines.join("\n")).not.toMatch(/123:old|456:new/);
+  });
+});

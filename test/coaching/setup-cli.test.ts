@@ -1,0 +1,207 @@
+// `npm run setup:coach` end to end on scratch workspaces and config files: it creates the files,
+// never overwrites one, backs the config up before changing it, and a second run changes nothing.
+import { execFile } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import JSON5 from "json5";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getPath, type JsonValue } from "../../agents/coach/json-tree.ts";
+import { formatSetupReport } from "../../agents/coach/setup-report.ts";
+import { runCoachSetup, type CoachSetupOptions } from "../../agents/coach/setup.ts";
+import { COACH_WORKSPACE_FILES } from "../../agents/coach/workspace-files.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const TSX = path.join(REPO, "node_modules/.bin/tsx");
+const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
+const PLAINTEXT_TOKEN = "987654:plaintext-bot-token";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function setup(...args: string[]): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], { cwd: REPO, env: { ...process.env, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "" } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const at = (root: JsonValue, dotted: string) => getPath(root, dotted.split("."));
+const backupsOf = async (file: string) => (await readdir(path.dirname(file))).filter((name) => name.startsWith(`${path.basename(file)}.bak-`));
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), "coach-setup-"));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe("setup:coach on an existing install", () => {
+  let workspace: string;
+  let config: string;
+  const original = `{
+  // the athlete's existing gateway
+  gateway: { mode: "local" },
+  channels: { telegram: { botToken: "${PLAINTEXT_TOKEN}" } },
+}
+`;
+  let first: Run;
+
+  beforeAll(async () => {
+    workspace = path.join(scratch, "existing/workspace-coach");
+    config = path.join(scratch, "existing/openclaw.json");
+    await mkdir(workspace, { recursive: true });
+    await writeFile(config, original);
+    await writeFile(path.join(workspace, "USER.md"), "# My own notes\n- Distance: mi\n");
+    first = await setup("--workspace", workspace, "--config", config);
+  });
+
+  it("creates the missing workspace files from the repository and keeps the existing one", async () => {
+    expect(first.code, first.stderr).toBe(0);
+    for (const file of COACH_WORKSPACE_FILES) {
+      const installed = await readFile(path.join(workspace, file.target), "utf8");
+      if (file.target === "USER.md") {
+        expect(installed).toBe("# My own notes\n- Distance: mi\n");
+        expect(first.stdout).toMatch(/kept {4}USER\.md \(already there, left as it is\)/);
+      } else {
+        expect(installed).toBe(await readFile(path.join(REPO, file.source), "utf8"));
+        expect(first.stdout).toContain(`create  ${file.target}`);
+      }
+    }
+  });
+
+  it("backs the config up, unchanged, before changing it", async () => {
+    const backups = await backupsOf(config);
+    expect(backups).toHaveLength(1);
+    expect(await readFile(path.join(path.dirname(config), backups[0] ?? ""), "utf8")).toBe(original);
+    expect(first.stdout).toContain(`backup  ${path.join(path.dirname(config), backups[0] ?? "")}`);
+    expect(first.stdout).toMatch(/comments and JSON5 formatting were not preserved/);
+  });
+
+  it("writes a config with every key of the spec, keeping what was there", async () => {
+    const merged = JSON5.parse(await readFile(config, "utf8")) as JsonValue;
+    expect(at(merged, "gateway.mode")).toBe("local");
+    expect(at(merged, "channels.telegram.botToken")).toBe(PLAINTEXT_TOKEN);
+    expect(at(merged, "agents.ownership")).toBe("explicit");
+    expect(at(merged, "agents.entries.coach.name")).toBe("Coach");
+    expect(at(merged, "agents.entries.coach.workspace")).toBe(workspace);
+    expect(at(merged, "agents.entries.coach.identity")).toMatchObject({ name: "Coach", emoji: "🏋️" });
+    expect(at(merged, "agents.entries.coach.tools.profile")).toBe("minimal");
+    expect(at(merged, "agents.entries.coach.tools.alsoAllow")).toEqual(["fitness", "read", "write", "web_fetch", "web_search"]);
+    expect(at(merged, "agents.entries.coach.sandbox")).toMatchObject({ mode: "all", scope: "agent" });
+    expect(at(merged, "tools.agentToAgent.allow")).toEqual(["main", "coach"]);
+    expect(at(merged, "bindings")).toContainEqual({ agentId: "coach", match: { channel: "telegram", accountId: "coach" } });
+    expect(at(merged, "channels.telegram.accounts.coach.botToken")).toEqual({ source: "env", provider: "default", id: "TELEGRAM_COACH_BOT_TOKEN" });
+    expect(at(merged, "plugins.entries.fitness")).toEqual({ enabled: true, config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" } });
+  });
+
+  it("prints a readable diff and never the plaintext token", () => {
+    expect(first.stdout).toContain('+ agents.entries.coach.tools.profile = "minimal"');
+    expect(first.stdout).toContain('+ channels.telegram.accounts.default = {}');
+    expect(first.stdout).toContain("openclaw cron add --name 'coach weekly memory consolidation' --declaration-key coach-weekly-memory-consolidation");
+    expect(first.stdout + first.stderr).not.toContain(PLAINTEXT_TOKEN);
+  });
+
+  it("explains its usage when a required option is missing", async () => {
+    const run = await setup("--config", config);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Both --workspace and --config are required/);
+    expect(run.stderr).toMatch(/Usage: npm run setup:coach/);
+  });
+
+  it("changes nothing on a second run: no write, no new backup, every file kept", async () => {
+    const before = await readFile(config, "utf8");
+    const beforeMtime = (await stat(config)).mtimeMs;
+    const second = await setup("--workspace", workspace, "--config", config);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain("no changes: the coach is already configured");
+    expect(second.stdout).not.toMatch(/create {2}/);
+    expect(await readFile(config, "utf8")).toBe(before);
+    expect((await stat(config)).mtimeMs).toBe(beforeMtime);
+    expect(await backupsOf(config)).toHaveLength(1);
+  });
+});
+
+describe("setup:coach edge cases (in process, same code the command runs)", () => {
+  const options = (name: string, extra: Partial<CoachSetupOptions> = {}): CoachSetupOptions => ({
+    workspace: path.join(scratch, name, "ws"),
+    configFile: path.join(scratch, name, "openclaw.json"),
+    agentId: "coach",
+    dryRun: false,
+    env: { HOME: scratch },
+    ...extra,
+  });
+
+  it("--dry-run reports what it would do and writes nothing", async () => {
+    const dry = options("dry", { dryRun: true });
+    const text = formatSetupReport(await runCoachSetup(dry));
+    expect(text).toMatch(/dry run: nothing written/);
+    expect(text).toContain("would create  AGENTS.md");
+    expect(text).toContain("would change:");
+    await expect(stat(path.join(scratch, "dry"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("creates a missing config file with owner-only permissions and no backup", async () => {
+    const fresh = options("fresh");
+    await mkdir(path.dirname(fresh.configFile), { recursive: true });
+    const report = await runCoachSetup(fresh);
+    expect(report.config.existed).toBe(false);
+    expect(report.config.backup).toBeUndefined();
+    expect((await stat(fresh.configFile)).mode & 0o777).toBe(0o600);
+    expect(await backupsOf(fresh.configFile)).toEqual([]);
+  });
+
+  it("stops with a clear message, before writing anything, on a config it must not merge", async () => {
+    const legacy = options("legacy");
+    await mkdir(path.dirname(legacy.configFile), { recursive: true });
+    await writeFile(legacy.configFile, JSON.stringify({ agents: { list: [{ id: "main" }] } }));
+    await expect(runCoachSetup(legacy)).rejects.toThrow(/the host config still uses the legacy agents.list roster\. Run `openclaw doctor --fix`/);
+    await expect(stat(legacy.workspace)).rejects.toThrow(/ENOENT/);
+    expect(await backupsOf(legacy.configFile)).toEqual([]);
+  });
+
+  it("refuses to install into a workspace the config does not use for the agent", async () => {
+    const other = options("other-ws");
+    await mkdir(path.dirname(other.configFile), { recursive: true });
+    await writeFile(other.configFile, JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "~/elsewhere" } } } }));
+    await expect(runCoachSetup(other)).rejects.toThrow(/already gives agent "coach" the workspace ~\/elsewhere.*--workspace ~\/elsewhere/);
+    await writeFile(other.configFile, JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: other.workspace.replace(scratch, "~") } } } }));
+    await expect(runCoachSetup(other)).resolves.toMatchObject({ agentId: "coach" }); // `~` is the athlete's home
+  });
+
+  it("--schedule creates the weekly consolidation job through the openclaw CLI, and says so when that fails", async () => {
+    const argsFile = path.join(scratch, "schedule/args.txt");
+    const fakeOpenclaw = path.join(scratch, "schedule/openclaw");
+    await mkdir(path.dirname(argsFile), { recursive: true });
+    // A stand-in for the openclaw executable: records its arguments, fails when asked to.
+    await writeFile(fakeOpenclaw, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nif [ -f '${argsFile}.fail' ]; then echo 'gateway not reachable' >&2; exit 1; fi\necho '{"ok":true}'\n`);
+    await chmod(fakeOpenclaw, 0o755);
+    const scheduled = options("schedule", { schedule: { openclawBin: fakeOpenclaw } });
+
+    const ok = await runCoachSetup(scheduled);
+    expect(ok.consolidation.scheduled).toEqual({ ok: true, output: '{"ok":true}' });
+    expect(formatSetupReport(ok)).toContain("scheduled on the Gateway");
+    const args = (await readFile(argsFile, "utf8")).trim().split("\n");
+    expect(args.slice(0, 2)).toEqual(["cron", "add"]);
+    expect(args[args.indexOf("--declaration-key") + 1]).toBe("coach-weekly-memory-consolidation");
+    expect(args[args.indexOf("--agent") + 1]).toBe("coach");
+    expect(args[args.indexOf("--session") + 1]).toBe("isolated");
+    expect(args[args.indexOf("--tools") + 1]).toBe("read,write");
+
+    await writeFile(`${argsFile}.fail`, "");
+    const failed = await runCoachSetup(scheduled);
+    expect(failed.consolidation.scheduled).toEqual({ ok: false, error: "gateway not reachable" });
+    const text = formatSetupReport(failed, "openclaw");
+    expect(text).toContain("scheduling FAILED: gateway not reachable");
+    expect(text).toContain("openclaw cron add");
+  });
+});

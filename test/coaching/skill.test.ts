@@ -1,0 +1,203 @@
+// The fitness-coaching skill: frontmatter the host reads, and every coaching rule and workflow
+// state of the spec turned into instructions a model can follow. Examples are checked against the
+// real tool schemas, so an example call the tools would reject fails here.
+import { readFileSync } from "node:fs";
+import { Value } from "@sinclair/typebox/value";
+import matter from "gray-matter";
+import { describe, expect, it } from "vitest";
+import { getActivities } from "../../tools/get-activities.ts";
+import { updateActivity } from "../../tools/update-activity.ts";
+import { toolTable } from "../../tools/table.ts";
+
+const SKILL_PATH = new URL("../../skills/fitness-coaching/SKILL.md", import.meta.url);
+const raw = readFileSync(SKILL_PATH, "utf8");
+const skill = matter(raw);
+const body = skill.content;
+
+/** The text of the `## heading` or `### heading` section that starts with `title`. */
+function section(title: string): string {
+  const lines = body.split("\n");
+  const start = lines.findIndex((line) => /^#{2,3} /.test(line) && line.replace(/^#+ /, "").startsWith(title));
+  expect(start, `section "${title}" exists`).toBeGreaterThanOrEqual(0);
+  const level = (lines[start] ?? "").indexOf(" ");
+  const end = lines.findIndex((line, index) => index > start && /^#{2,3} /.test(line) && line.indexOf(" ") <= level);
+  return lines.slice(start, end === -1 ? undefined : end).join("\n");
+}
+
+const SECTION_HEADERS = ["Warm-up", "Strength", "Metcon", "Accessory", "Core/Finisher", "Score/Notes"];
+const APPROVALS = ["yes", "looks good", "push it", "do it"];
+const TITLE_PATTERN = /^[^|\n]+[^ |] \| [^ |][^|\n]*$/;
+
+describe("SKILL.md frontmatter", () => {
+  it("names the skill, is user-invocable and carries host metadata the host can parse", () => {
+    expect(skill.data["name"]).toBe("fitness-coaching");
+    expect(skill.data["user-invocable"]).toBe(true);
+    expect(skill.data["disable-model-invocation"]).toBeUndefined();
+    const metadata = skill.data["metadata"] as { openclaw?: Record<string, unknown> };
+    expect(Object.keys(metadata)).toEqual(["openclaw"]);
+    expect(Object.keys(metadata.openclaw ?? {})).toEqual(["emoji"]);
+  });
+
+  it("has a description that makes a model reach for it on workout reports and activity fixes", () => {
+    const description = String(skill.data["description"]);
+    expect(description.length).toBeGreaterThan(100);
+    expect(description.length).toBeLessThanOrEqual(1024);
+    for (const trigger of ["workout", "class", "lift", "run", "fix", "title", "describe", "Strava", "sport type"]) {
+      expect(description, trigger).toContain(trigger);
+    }
+  });
+});
+
+describe("SKILL.md body: the 8 coaching rules", () => {
+  it("rule 1 selection: per_page 10, today or last 18 hours, sport keywords, short list, get-by-id first", () => {
+    const start = section("Step 1.");
+    expect(start).toContain('`fitness_get_activities` with `{"per_page": 10}`');
+    expect(start).toMatch(/today or from the last 18 hours/);
+    expect(start).toMatch(/gym, lifting.*workout: `Workout` or `WeightTraining`/s);
+    expect(start).toMatch(/run, ran.*: `Run`/s);
+    expect(start).toMatch(/short list/);
+    expect(start).toMatch(/start\s+time, current title, distance and sport type/);
+    expect(start).toMatch(/`start_date_local` is the athlete's local wall clock time even though it ends in `Z`/);
+    expect(start).toMatch(/Distance is in meters/);
+    expect(section("Step 2.")).toMatch(/Call `fitness_get_activity_by_id` with the chosen id before you draft anything/);
+  });
+
+  it("rule 2 input: best guess labelled approx, follow-up only when needed, units exactly as given", () => {
+    const drafted = section("Step 3.");
+    expect(drafted).toMatch(/best guess and label the guessed parts `approx`/);
+    expect(drafted).toMatch(/Ask a follow-up question only when a missing detail\s+prevents a meaningful update/);
+    expect(drafted).toMatch(/Keep every unit exactly as given/);
+    for (const unit of ["lb", "kg", "meters", "cals", "km"]) expect(drafted).toContain(unit);
+    expect(drafted).toMatch(/do not normalise mixed units/);
+  });
+
+  it("rule 3 output: the six headers, no em dashes, Rx or scaled, substitutions, partner or team, Score line", () => {
+    const drafted = section("Step 3.");
+    for (const header of SECTION_HEADERS) expect(drafted).toContain(`\`${header}:\``);
+    expect(body).toMatch(/em dash/);
+    expect(drafted).toMatch(/State `Rx` or `Scaled`/);
+    expect(drafted).toMatch(/State every substitution/);
+    expect(drafted).toMatch(/State partner or team format explicitly/);
+    expect(drafted).toMatch(/result on a `Score:` line near the end/);
+  });
+
+  it("rule 4 titles: <venue> | <focus>, suggestions the athlete may change, mood may inspire them", () => {
+    const drafted = section("Step 3.");
+    expect(drafted).toContain("`<venue> | <focus>`");
+    expect(drafted).toMatch(/Titles are suggestions/);
+    expect(drafted).toMatch(/mood or context may inspire it/);
+  });
+
+  it("rule 5 sport type: run to Run, lifting plus metcon or bootcamp to Workout, pure lifting to WeightTraining", () => {
+    const drafted = section("Step 3.");
+    expect(drafted).toMatch(/running with a distance or a time: `Run`/);
+    expect(drafted).toMatch(/lifting plus a metcon, or a group bootcamp or class: `Workout`/);
+    expect(drafted).toMatch(/pure lifting: `WeightTraining`.*fall back to `Workout`/s);
+  });
+
+  it("rule 6 update scope: name, description, sport_type; never distance or elapsed time; append adds Details", () => {
+    const drafted = section("Step 3.");
+    expect(drafted).toMatch(/Change only `name`, `description` and `sport_type` by default/);
+    expect(drafted).toMatch(/Never send distance or elapsed time/);
+    expect(drafted).toMatch(/keep the\s+existing text exactly as it is, add a blank line, then a `Details:` line/);
+    expect(body).toMatch(/Never drop an existing description without showing it/);
+    expect(drafted).toMatch(/show the current text in the confirmation/);
+  });
+
+  it("rule 7 confirmation: shows date/time, title, sport type, distance and the proposal; short approvals count", () => {
+    const confirm = section("Step 4.");
+    expect(confirm).toMatch(/Activity: .*\| .* \| .* \| /);
+    for (const shown of ["Proposed title:", "Proposed sport type:", "Proposed description:", "Apply this to Strava?"]) {
+      expect(confirm).toContain(shown);
+    }
+    for (const approval of APPROVALS) expect(confirm).toContain(`\`${approval}\``);
+    expect(body).toMatch(/Never call `fitness_update_activity`.*until the athlete has\s+approved/s);
+  });
+
+  it("rule 8 safety: never invent numbers, mark unclear or approx, still format the rest", () => {
+    expect(body).toMatch(/Never invent weights, reps, times, rounds, distances or scores/);
+    expect(body).toMatch(/`unclear`.*`approx`.*Format everything else anyway/s);
+  });
+});
+
+describe("SKILL.md body: the activity update workflow", () => {
+  it("names all five states and every transition of the spec", () => {
+    const workflow = section("The workflow");
+    for (const state of ["Start", "Selected", "Drafted", "Awaiting confirmation", "Applied"]) {
+      expect(workflow).toMatch(new RegExp(`^\\| ${state} \\|`, "m"));
+    }
+    expect(workflow).toMatch(/Changes requested: back to Drafted/);
+    expect(workflow).toMatch(/No approval: stay here/);
+    const confirm = section("Step 4.");
+    expect(confirm).toMatch(/go back to\s+Drafted, revise, show the complete revised proposal and ask again/);
+    expect(confirm).toMatch(/stay in Awaiting\s+confirmation and do not call the update tool/);
+    expect(section("Step 5.")).toMatch(/Call `fitness_update_activity` exactly once/);
+  });
+
+  it("mentions only tools the plugin has", () => {
+    const known = new Set(toolTable.map((tool) => `fitness_${tool.name}`));
+    const mentioned = new Set(body.match(/fitness_[a-z_]+/g));
+    for (const name of mentioned) expect(known, name).toContain(name);
+  });
+});
+
+describe("SKILL.md worked examples", () => {
+  const examples = body.split(/^### Example \d+: /m).slice(1);
+
+  it("has two or three worked examples", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    expect(examples.length).toBeLessThanOrEqual(3);
+  });
+
+  it.each(examples.map((text, index) => [index + 1, text] as const))("example %i: list call, proposal, approval, a valid update call", (_n, text) => {
+    const listCall = /`fitness_get_activities` `(\{[^`]+\})`/.exec(text);
+    expect(listCall, "lists activities").not.toBeNull();
+    const listArgs: unknown = JSON.parse(listCall?.[1] ?? "null");
+    expect(listArgs).toEqual({ per_page: 10 });
+    expect(Value.Check(getActivities.parameters, listArgs)).toBe(true);
+    expect(text).toMatch(/`fitness_get_activity_by_id` `\{"id": \d+\}`/);
+
+    const proposal = /```\nActivity: [^\n]+\nCurrent description: [^\n]+\n\nProposed title: ([^\n]+)\n/.exec(text);
+    expect(proposal, "shows the activity and the proposal").not.toBeNull();
+    expect(text).toContain("Apply this to Strava?");
+
+    const callBlock = /```json\n(\{"tool": "fitness_update_activity"[^\n]+)\n```/.exec(text);
+    expect(callBlock, "shows the exact update call").not.toBeNull();
+    const call = JSON.parse(callBlock?.[1] ?? "null") as { args: Record<string, unknown> };
+    expect(Value.Check(updateActivity.parameters, call.args), JSON.stringify([...Value.Errors(updateActivity.parameters, call.args)])).toBe(true);
+    expect(Object.keys(call.args).every((key) => ["id", "name", "description", "sport_type"].includes(key))).toBe(true);
+
+    const title = String(call.args["name"]);
+    expect(title).toMatch(TITLE_PATTERN);
+    const description = String(call.args["description"]);
+    expect(description).toMatch(/^- Score: .+$/m);
+    for (const header of description.split("\n").filter((line) => line.endsWith(":") && !line.startsWith("-"))) {
+      expect([...SECTION_HEADERS, "Details"].map((name) => `${name}:`), header).toContain(header);
+    }
+    // The call applies exactly what the last proposal showed: its description appears verbatim in the example.
+    expect(text.replace(/\n/g, "\\n")).toContain(description.replace(/\n/g, "\\n").split("\\n").slice(-3).join("\\n"));
+
+    const approvalLine = text.slice(0, callBlock?.index).split("\n").reverse().find((line) => /Athlete: "/.test(line)) ?? "";
+    const approval = /Athlete: "([^"]+)"/.exec(approvalLine)?.[1];
+    expect(APPROVALS, `approved with "${approval}"`).toContain(approval);
+  });
+
+  it("covers a change request and an unapproved reply", () => {
+    expect(body).toMatch(/Changes requested: back to Drafted\. Show the whole\s+proposal again/);
+    expect(body).toMatch(/instead of approving, you would\s+answer the question and call nothing/);
+  });
+
+  it("keeps the athlete's units and marks what it cannot read", () => {
+    expect(body).toContain("Back squat 5x5 @ 185");
+    expect(body).toContain("Deadlift 5x3 @ 140 kg");
+    expect(body).toContain("Front squat 4x6 @ unclear weight");
+    expect(body).toContain("Score: approx 3:10 per 800 m");
+  });
+});
+
+describe("SKILL.md as a whole", () => {
+  it("contains no em dash and no en dash anywhere", () => {
+    expect(raw).not.toContain("\u2014");
+    expect(raw).not.toContain("\u2013");
+  });
+});

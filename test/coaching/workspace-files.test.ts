@@ -1,0 +1,114 @@
+// The coach's workspace files and memory templates carry the spec's coaching-agent rules.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { toolTable } from "../../tools/table.ts";
+import { loadFragmentTemplate } from "../../agents/coach/fragment.ts";
+import { COACH_WORKSPACE_FILES } from "../../agents/coach/workspace-files.ts";
+
+const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+const agents = repoFile("agents/coach/workspace/AGENTS.md");
+const soul = repoFile("agents/coach/workspace/SOUL.md");
+const identity = repoFile("agents/coach/workspace/IDENTITY.md");
+const user = repoFile("agents/coach/workspace/USER.md");
+const memory = repoFile("memory-templates/MEMORY.md");
+const dailyNote = repoFile("memory-templates/memory/YYYY-MM-DD.md");
+
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  expect(start, `## ${heading}`).toBeGreaterThanOrEqual(0);
+  const end = markdown.indexOf("\n## ", start + 1);
+  return markdown.slice(start, end === -1 ? undefined : end);
+}
+
+describe("AGENTS.md", () => {
+  it("reads the rules files, MEMORY.md and the last 3 to 5 daily notes at session start", () => {
+    const start = section(agents, "Session start");
+    expect(start).toMatch(/Read the rules files/);
+    expect(start).toMatch(/Read `MEMORY.md`/);
+    expect(start).toMatch(/last 3 to 5 daily notes in `memory\/`/);
+  });
+
+  it("writes daily notes after each update or coaching conversation and consolidates weekly", () => {
+    expect(section(agents, "Memory")).toMatch(/after each activity update and after\s+each coaching conversation/);
+    const weekly = section(agents, "Weekly consolidation");
+    expect(weekly).toMatch(/Once a week/);
+    expect(weekly).toMatch(/`MEMORY.md`/);
+    expect(weekly).toMatch(/Last consolidated:/);
+  });
+
+  it("confirms before updating, never invents numbers, and frames nutrition and risk", () => {
+    expect(agents).toMatch(/Always confirm before calling `fitness_update_activity`/);
+    expect(agents).toMatch(/Never invent weights, reps, times, scores, distances or nutrition data/);
+    expect(agents).toMatch(/comes from an AI coach, not a\s+registered dietitian/);
+    expect(agents).toMatch(/\*\*Overtraining and injury risk:\*\*/);
+    expect(agents).toMatch(/`Flags`/);
+    expect(agents).toMatch(/`fitness-coaching` skill/);
+  });
+
+  it("has a ## Tools section listing exactly what is and is not available", () => {
+    const tools = section(agents, "Tools");
+    for (const tool of toolTable) expect(tools).toContain(`\`fitness_${tool.name}\``);
+    expect(tools).toMatch(/The 11 fitness tools/);
+    for (const tool of ["read", "write", "web_fetch", "web_search"]) expect(tools).toContain(`\`${tool}\``);
+    expect(tools).toMatch(/`write`: only for workspace memory files/);
+    const unavailable = tools.slice(tools.indexOf("What you do not have"));
+    for (const missing of ["`exec`", "browser", "canvas", "messaging tools"]) expect(unavailable).toContain(missing);
+  });
+
+  it("agrees with the fragment's tool policy (the same tools allowed)", () => {
+    const entry = Object.values((loadFragmentTemplate()["agents"] as { entries: Record<string, { tools: { alsoAllow: string[] } }> }).entries)[0];
+    expect(entry?.tools.alsoAllow).toEqual(["fitness", "read", "write", "web_fetch", "web_search"]);
+  });
+});
+
+describe("SOUL.md, IDENTITY.md, USER.md", () => {
+  it("SOUL.md keeps the casual persona out of platform writes", () => {
+    expect(soul).toMatch(/Casual and warm/);
+    expect(soul).toMatch(/Titles and descriptions you write to Strava follow\s+the `fitness-coaching` skill's format/);
+  });
+
+  it("IDENTITY.md matches the agent identity in the host config fragment", () => {
+    const entry = Object.values((loadFragmentTemplate()["agents"] as { entries: Record<string, { identity: Record<string, string> }> }).entries)[0];
+    const field = (label: string) => new RegExp(`^- \\*\\*${label}:\\*\\* (.+)$`, "m").exec(identity)?.[1];
+    expect(field("Name")).toBe(entry?.identity["name"]);
+    expect(field("Theme")).toBe(entry?.identity["theme"]);
+    expect(field("Emoji")).toBe(entry?.identity["emoji"]);
+  });
+
+  it("USER.md is a template for goals, injuries, venues and units that fits the host's 4,000 character budget", () => {
+    for (const heading of ["Goals", "Injuries and limits", "Venues", "Units"]) expect(user).toContain(`\n## ${heading}\n`);
+    expect(section(user, "Units")).toMatch(/Distance: \(km or mi\)/);
+    expect(user.length).toBeLessThan(4000);
+  });
+
+  it("every bootstrap file fits the host's default per-file injection limit", () => {
+    for (const text of [agents, soul, identity, user, memory]) expect(text.length).toBeLessThan(20_000);
+  });
+});
+
+describe("memory templates", () => {
+  it("MEMORY.md has a consolidation date and the long-term sections", () => {
+    expect(memory).toMatch(/^Last consolidated: never$/m);
+    for (const heading of ["Training patterns", "Benchmarks and PRs", "Recovery and sleep", "Nutrition habits", "Injuries and niggles", "Flags to watch"]) {
+      expect(memory).toContain(`\n## ${heading}\n`);
+    }
+  });
+
+  it("the daily note has sessions with activity ids, feelings, nutrition and recovery, flags, follow-ups", () => {
+    for (const heading of ["Sessions logged", "How the athlete felt", "Nutrition and recovery", "Flags", "Follow-ups"]) {
+      expect(dailyNote).toContain(`\n## ${heading}\n`);
+    }
+    expect(section(dailyNote, "Sessions logged")).toMatch(/activity <id>/);
+  });
+
+  it("the setup installs every workspace file and template there is", () => {
+    const shipped = ["agents/coach/workspace", "memory-templates"].flatMap((dir) =>
+      readdirSync(new URL(`../../${dir}`, import.meta.url), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(fileURLToPath(new URL("../../", import.meta.url)), path.join(entry.parentPath, entry.name))),
+    );
+    expect(COACH_WORKSPACE_FILES.map((file) => file.source).sort()).toEqual(shipped.sort());
+  });
+});
