@@ -1,0 +1,64 @@
+/**
+ * `npm run sandbox`: starts the Strava-shaped sandbox and prints how to point a client at it.
+ * Knobs come from the environment (see sandboxEnvHelp); Ctrl-C or SIGTERM stops it cleanly.
+ */
+import { sandboxEnvHelp, sandboxOptionsFromEnv } from "./options-from-env.ts";
+import { startSandbox } from "./server.ts";
+import { seedAthlete } from "./seed-athlete.ts";
+
+async function main(): Promise<void> {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    console.log(["npm run sandbox: a local, stateful Strava API v3 for the fitness tools.", "", "Environment:", ...sandboxEnvHelp.map((l) => `  ${l}`)].join("\n"));
+    return;
+  }
+  let options;
+  try {
+    options = sandboxOptionsFromEnv(process.env);
+  } catch (error) {
+    console.error(`sandbox: ${(error as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
+  const sandbox = await startSandbox(options);
+  const a = seedAthlete;
+  console.log(
+    [
+      `Strava sandbox listening on ${sandbox.baseUrl}`,
+      `  API base       ${sandbox.apiBase}`,
+      `  Token URL      ${sandbox.tokenUrl}`,
+      `  Authorize URL  ${sandbox.authorizeUrl}`,
+      `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last 90 days; club id ${sandbox.clubId}`,
+      `  Client id      ${sandbox.clientId}`,
+      `  Client secret  ${sandbox.clientSecret}`,
+      `  Refresh token  ${sandbox.refreshToken()}`,
+      "",
+      "Point the tools at it (in another shell):",
+      `  export STRAVA_API_BASE=${sandbox.apiBase}`,
+      `  export STRAVA_TOKEN_URL=${sandbox.tokenUrl}`,
+      `  export STRAVA_CLIENT_ID=${sandbox.clientId}`,
+      `  export STRAVA_CLIENT_SECRET=${sandbox.clientSecret}`,
+      `  export STRAVA_REFRESH_TOKEN=${sandbox.refreshToken()}`,
+      "",
+      "Refresh tokens rotate on every refresh, as Strava's may: a client must keep the new one.",
+      `The current one: curl ${sandbox.baseUrl}/_sandbox/credentials   (state lives in memory; a restart starts over).`,
+      "Ctrl-C to stop.",
+    ].join("\n"),
+  );
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\nsandbox: ${signal}, shutting down`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`sandbox: shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+await main();

@@ -1,0 +1,337 @@
+/**
+ * The sandbox: a real HTTP server (plain node:http, keep-alive) that behaves like the Strava API v3 for
+ * the 11 operations the tools use, plus the OAuth token and authorize endpoints, seeded with one
+ * believable athlete. It is the default upstream of `npm start` without Strava credentials, the upstream
+ * of the end-to-end tests and the baseline of the latency benchmarks, so the request path stays lean:
+ * answers are cached serialised JSON.
+ *
+ * Every request goes: count -> injected fault? -> rate limits (API only) -> route (token check, scopes,
+ * parameters, state) -> write with the rate-limit headers. Test controls live under /_sandbox/ (never
+ * under /api/v3, loopback clients only).
+ */
+import { createServer, STATUS_CODES } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ActivityStore } from "./activity-store.ts";
+import { handleApi, routeKey } from "./api-routes.ts";
+import type { ApiState } from "./api-routes.ts";
+import { summaryAthleteObject } from "./athlete-json.ts";
+import { memberActivities, seedClub } from "./clubs.ts";
+import { faultReply, pathNotFound, rateLimitExceeded, serverError } from "./fault-bodies.ts";
+import { FaultQueue, nonJsonBody, resetConnection, validateFault, writeTruncated } from "./faults.ts";
+import type { Fault } from "./faults.ts";
+import { serializeJson } from "./json.ts";
+import { OAuthServer, seededHex } from "./oauth.ts";
+import { RateLimiter, stravaDefaultLimits } from "./rate-limits.ts";
+import type { LimitPair } from "./rate-limits.ts";
+import type { Reply } from "./reply.ts";
+import { jsonContentType } from "./reply.ts";
+import { BodyTooLargeError, bodyKind, decodeForm, readBody } from "./request-body.ts";
+import { activityIdForStart, seedActivities } from "./seed-activities.ts";
+import { seedAthlete } from "./seed-athlete.ts";
+import { UploadProcessor } from "./uploads.ts";
+
+export type { Fault } from "./faults.ts";
+
+export interface SandboxOptions {
+  host?: string;
+  /** Default 0 (random); `npm run sandbox` uses 8900 unless PORT is set. */
+  port?: number;
+  /** Epoch ms; default Date.now (tests move time to expire tokens). */
+  clock?: () => number;
+  /** Default 21600 (6 h, like Strava). */
+  tokenLifetimeSeconds?: number;
+  /** Default true: every refresh returns a new refresh token and the old one stops working. */
+  rotateRefreshTokens?: boolean;
+  /** Default 8000 (Strava's average); tests use ~50. */
+  uploadProcessingMs?: number;
+  /** [15-min, daily]; default Strava's [200, 2000] overall and [100, 1000] read. */
+  rateLimits?: { overall?: [number, number]; read?: [number, number] };
+  /** Scopes of the seeded refresh token (and the most the authorize page grants). */
+  grantedScopes?: string[];
+  /** Seed of the generated data (default 7): same seed and clock, byte-identical answers. */
+  seed?: number;
+}
+
+export type SandboxCounters = {
+  requests: number;
+  tokenRequests: number;
+  apiRequests: number;
+  /** Requests per route, e.g. "GET /activities/{id}", "POST /oauth/token". */
+  byRoute: Record<string, number>;
+};
+
+export interface RunningSandbox {
+  /** "http://127.0.0.1:PORT" */
+  baseUrl: string;
+  /** "http://127.0.0.1:PORT/api/v3" */
+  apiBase: string;
+  tokenUrl: string;
+  authorizeUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The refresh token that works right now (follows rotation). */
+  refreshToken(): string;
+  athleteId: number;
+  /** The club whose feed the sandbox serves. */
+  clubId: number;
+  /** How many activities the athlete has now (seeded, created and processed uploads). */
+  activityCount(): number;
+  counters(): SandboxCounters;
+  resetCounters(): void;
+  /** Every issued access token is now expired (the next API call gets 401). */
+  expireAccessTokens(): void;
+  /** Queues a fault for the next matching request(s). */
+  injectFault(fault: Fault): void;
+  close(): Promise<void>;
+}
+
+export const defaultGrantedScopes = ["read", "activity:read_all", "activity:write", "profile:read_all"];
+export const sandboxClientId = "73519";
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const clock = options.clock ?? Date.now;
+  const seed = options.seed ?? 7;
+  const limits = {
+    overall: checkLimits("rateLimits.overall", options.rateLimits?.overall ?? stravaDefaultLimits.overall),
+    read: checkLimits("rateLimits.read", options.rateLimits?.read ?? stravaDefaultLimits.read),
+  };
+  const tokenLifetimeSeconds = checkPositive("tokenLifetimeSeconds", options.tokenLifetimeSeconds ?? 21_600);
+  const uploadProcessingMs = checkNonNegative("uploadProcessingMs", options.uploadProcessingMs ?? 8_000);
+
+  const now = clock();
+  const store = new ActivityStore(seedActivities(seed, now));
+  const uploads = new UploadProcessor({
+    store,
+    clock,
+    processingMs: uploadProcessingMs,
+    seed,
+    firstUploadId: activityIdForStart(now) + 1_062_000_000 + 10_007,
+  });
+  const clientSecret = seededHex(seed, "client-secret");
+  const oauth = new OAuthServer({
+    clientId: sandboxClientId,
+    clientSecret,
+    initialRefreshToken: seededHex(seed, "refresh-token"),
+    grantedScopes: options.grantedScopes ?? defaultGrantedScopes,
+    tokenLifetimeSeconds,
+    rotateRefreshTokens: options.rotateRefreshTokens ?? true,
+    clock,
+    athlete: () => summaryAthleteObject(now),
+  });
+  const limiter = new RateLimiter(limits, clock);
+  const faults = new FaultQueue();
+  const state: ApiState = { store, uploads, clock, clubMembers: memberActivities(seed, now), memo: new Map(), clubFeed: null };
+  let counters: SandboxCounters = { requests: 0, tokenRequests: 0, apiRequests: 0, byRoute: {} };
+
+  const controls = {
+    injectFault: (fault: Fault) => faults.add(fault),
+    expireAccessTokens: () => oauth.expireAccessTokens(),
+    counters: (): SandboxCounters => ({ ...counters, byRoute: { ...counters.byRoute } }),
+    resetCounters: () => {
+      counters = { requests: 0, tokenRequests: 0, apiRequests: 0, byRoute: {} };
+    },
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const search = q < 0 ? "" : url.slice(q);
+    const method = req.method ?? "GET";
+
+    if (path.startsWith("/_sandbox/")) {
+      return writeReply(res, await control(req, method, path), limiter.headers());
+    }
+
+    const isApi = path.startsWith("/api/v3/");
+    const apiPath = isApi ? path.slice(7) : "";
+    const isToken = path === "/oauth/token" || path === "/api/v3/oauth/token";
+    const isAuthorize = path === "/oauth/authorize" || path === "/api/v3/oauth/authorize";
+    const route = isToken ? `${method} /oauth/token` : isAuthorize ? `${method} /oauth/authorize` : isApi ? routeKey(method, apiPath) : `${method} ${path}`;
+    counters.requests++;
+    if (isToken) counters.tokenRequests++;
+    else if (isApi) counters.apiRequests++;
+    counters.byRoute[route] = (counters.byRoute[route] ?? 0) + 1;
+
+    const fault = faults.size > 0 ? faults.take(isApi && !isToken ? [`${method} ${path}${search}`, `${method} ${apiPath}${search}`] : [`${method} ${path}${search}`]) : undefined;
+    if (fault?.kind === "reset") return resetConnection(res);
+    if (fault?.kind === "delay") await sleep(fault.delayMs ?? 0);
+
+    let headers: Record<string, string>;
+    let reply: Reply;
+    if (isApi && !isToken && !isAuthorize) {
+      const verdict = limiter.record(method === "GET" || method === "HEAD");
+      headers = verdict.headers;
+      if (fault?.kind === "status") reply = serverError(fault.status ?? 500, STATUS_CODES[fault.status ?? 500] ?? "Error");
+      else if (fault?.kind === "non-json") reply = intermediaryPage(fault);
+      else if (verdict.exceeded) reply = rateLimitExceeded();
+      else reply = await api(req, method, apiPath, search);
+    } else {
+      headers = limiter.headers();
+      if (fault?.kind === "status") reply = serverError(fault.status ?? 500, STATUS_CODES[fault.status ?? 500] ?? "Error");
+      else if (fault?.kind === "non-json") reply = intermediaryPage(fault);
+      else if (isToken && method === "POST") reply = await token(req, search);
+      else if (isAuthorize && method === "GET") reply = oauth.authorize(new URLSearchParams(search));
+      else reply = pathNotFound();
+    }
+
+    if (fault?.kind === "truncate") {
+      return writeTruncated(res, reply.status, { ...headers, "Content-Type": reply.contentType ?? jsonContentType }, reply.body);
+    }
+    writeReply(res, reply, headers);
+  };
+
+  const api = async (req: IncomingMessage, method: string, apiPath: string, search: string): Promise<Reply> => {
+    const query = new URLSearchParams(search);
+    const auth = oauth.authenticate(req.headers.authorization, query.get("access_token"));
+    if (!auth.ok) {
+      req.resume();
+      return auth.reply;
+    }
+    const body = method === "POST" || method === "PUT" ? await readBody(req) : Buffer.alloc(0);
+    return handleApi({ method, path: apiPath, query, contentType: req.headers["content-type"], body, scopes: auth.scopes }, state);
+  };
+
+  const token = async (req: IncomingMessage, search: string): Promise<Reply> => {
+    // Strava takes the token parameters as a form, JSON or in the query string.
+    const params: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(search)) params[k] = v;
+    const body = await readBody(req);
+    const kind = bodyKind(req.headers["content-type"]);
+    try {
+      if (kind === "json" && body.length > 0) {
+        const parsed: unknown = JSON.parse(body.toString("utf8"));
+        if (typeof parsed === "object" && parsed !== null) {
+          for (const [k, v] of Object.entries(parsed)) if (typeof v === "string" || typeof v === "number") params[k] = String(v);
+        }
+      } else if (kind === "form" || kind === "multipart") {
+        Object.assign(params, (await decodeForm(kind, req.headers["content-type"] ?? "", body)).fields);
+      }
+    } catch {
+      return faultReply(400, "Bad Request", [{ resource: "Application", field: "body", code: "invalid" }]);
+    }
+    return oauth.token(params);
+  };
+
+  const control = async (req: IncomingMessage, method: string, path: string): Promise<Reply> => {
+    if (!isLoopback(req.socket.remoteAddress)) return faultReply(403, "Forbidden", [{ resource: "Sandbox", field: "controls", code: "loopback only" }]);
+    const name = path.slice("/_sandbox/".length);
+    const ok = (value: Parameters<typeof serializeJson>[0]): Reply => ({ status: 200, body: serializeJson(value) });
+    if (method === "POST" && name === "faults") {
+      try {
+        const fault = validateFault(JSON.parse((await readBody(req)).toString("utf8")));
+        faults.add(fault);
+        return ok({ queued: faults.size });
+      } catch (error) {
+        return { status: 400, body: serializeJson({ message: (error as Error).message }) };
+      }
+    }
+    if (method === "POST" && name === "expire-tokens") {
+      controls.expireAccessTokens();
+      return ok({ expired: true });
+    }
+    if (method === "GET" && name === "counters") return ok(controls.counters());
+    if (method === "POST" && name === "reset-counters") {
+      controls.resetCounters();
+      return ok({ reset: true });
+    }
+    if (method === "GET" && name === "credentials") {
+      return ok({ client_id: sandboxClientId, client_secret: clientSecret, refresh_token: oauth.seededRefreshToken() });
+    }
+    return { status: 404, body: serializeJson({ message: `No sandbox control ${method} ${path}. Controls: POST /_sandbox/faults, POST /_sandbox/expire-tokens, GET /_sandbox/counters, POST /_sandbox/reset-counters, GET /_sandbox/credentials.` }) };
+  };
+
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof BodyTooLargeError) {
+        writeReply(res, faultReply(413, "Payload Too Large", [{ resource: "Upload", field: "file", code: "too large" }]), limiter.headers());
+        req.destroy();
+        return;
+      }
+      process.stderr.write(JSON.stringify({ level: "error", event: "sandbox_request_failed", message: (error as Error).message }) + "\n");
+      if (!res.headersSent) writeReply(res, serverError(500, "Internal Server Error"), limiter.headers());
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const baseUrl = `http://${hostPart}:${address.port}`;
+
+  return {
+    baseUrl,
+    apiBase: `${baseUrl}/api/v3`,
+    tokenUrl: `${baseUrl}/oauth/token`,
+    authorizeUrl: `${baseUrl}/oauth/authorize`,
+    clientId: sandboxClientId,
+    clientSecret,
+    refreshToken: () => oauth.seededRefreshToken(),
+    athleteId: seedAthlete.id,
+    clubId: seedClub.id,
+    activityCount: () => store.all().length,
+    counters: controls.counters,
+    resetCounters: controls.resetCounters,
+    expireAccessTokens: controls.expireAccessTokens,
+    injectFault: controls.injectFault,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<string, string>): void {
+  const headers: Record<string, string | number> = {
+    ...rateLimitHeaders,
+    "Content-Type": reply.contentType ?? jsonContentType,
+    "Content-Length": Buffer.byteLength(reply.body),
+    ...reply.headers,
+  };
+  res.writeHead(reply.status, headers);
+  res.end(reply.body);
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === "127.0.0.1" || address === "::1" || address === "::ffff:127.0.0.1" || (address?.startsWith("127.") ?? false);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function checkLimits(name: string, pair: LimitPair): LimitPair {
+  if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((n) => Number.isInteger(n) && n >= 0)) {
+    throw new Error(`Sandbox option ${name} must be [fifteenMinuteLimit, dailyLimit], two integers >= 0; got ${JSON.stringify(pair)}.`);
+  }
+  return pair;
+}
+
+function checkPositive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`Sandbox option ${name} must be a number > 0; got ${value}.`);
+  return value;
+}
+
+function checkNonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new Error(`Sandbox option ${name} must be a number >= 0; got ${value}.`);
+  return value;
+}
+
+/**
+ * A "non-json" fault stands for an intermediary (proxy, load balancer) answering with an HTML page
+ * instead of Strava: the request never reaches the upstream's logic, so nothing changes state (a
+ * refresh token is not rotated). A "truncate" fault, by contrast, cuts the upstream's real answer.
+ */
+function intermediaryPage(fault: Fault): Reply {
+  return { status: fault.status ?? 200, body: nonJsonBody, contentType: "text/html; charset=utf-8" };
+}
