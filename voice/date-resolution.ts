@@ -103,7 +103,8 @@ export function readTextTimes(input: string, reference: Date, timeZone: string):
   const results = chrono.casual
     .parse(text, { instant: reference, timezone: offset }, { forwardDate: true })
     .filter((result) => !isBareUnit(result));
-  const pick = pickReading(results);
+  if (results.some(lostNamedDay)) return { startMs: null, endMs: null, durationMs };
+  const pick = namesUnreadableDate(text) ? null : pickReading(results, mealHint(text));
   if (!pick) return { startMs: null, endMs: null, durationMs };
   const context: ReadContext = { referenceMs, timeZone, offset };
   const start = readStart(pick, context);
@@ -122,6 +123,15 @@ interface ReadContext {
 // chrono reads "the day" (as in "end of the day") as one day from now; a unit with no number is never a date.
 function isBareUnit(result: ParsedResult): boolean {
   return /^(?:the\s+)?(?:day|week|month|year)s?$/i.test(result.text.trim());
+}
+
+const WEEKDAY_NAME = /\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b/i;
+
+// chrono sometimes merges a day part with a later phrase and drops the weekday on the way ("movie night
+// Saturday at 9" comes back as tonight at 9). A result that names a weekday it did not keep is not trusted.
+function lostNamedDay(result: ParsedResult): boolean {
+  const c = result.start;
+  return WEEKDAY_NAME.test(result.text) && !c.isCertain("weekday") && !c.isCertain("day");
 }
 
 function hasDate(c: ParsedComponents): boolean {
@@ -150,9 +160,9 @@ interface Reading {
  * time ("Night shift from 11pm") only hints at am/pm. Anything else with several results is ambiguous, and
  * the resolver reads nothing.
  */
-function pickReading(all: ParsedResult[]): Reading | null {
+function pickReading(all: ParsedResult[], contextHint: Reading["meridiemHint"]): Reading | null {
   let results = all;
-  let meridiemHint: Reading["meridiemHint"] = null;
+  let meridiemHint = contextHint;
   if (results.some((r) => r.start.isCertain("hour"))) {
     const dayParts = results.filter(isBareDayPart);
     if (dayParts.length === 1) {
@@ -244,13 +254,56 @@ function readEnd(end: ParsedComponents, startMs: number, context: ReadContext): 
   return instant;
 }
 
+// --- Words that change what the text means but that chrono cannot read --------------------------------
+
+// Holidays and "first Monday of ..." anchor a date chrono does not know; reading only the rest of the
+// sentence ("New Year's Eve at 8pm" -> today at 8pm) would be wrong, so the resolver abstains.
+const UNREADABLE_ANCHORS = [
+  /\b(?:on|by|until|till|before|after|for|this|next|over|at)\s+(?:the\s+)?(?:christmas|xmas|new year'?s?|easter|thanksgiving|halloween|hanukkah|diwali|eid|valentine'?s)\b/i,
+  /\b(?:christmas|xmas|new year'?s?|halloween|valentine'?s)\s+(?:eve|day)\b/i,
+  /\b(?:first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend)\b/i,
+];
+
+function namesUnreadableDate(text: string): boolean {
+  return UNREADABLE_ANCHORS.some((pattern) => pattern.test(text));
+}
+
+// What the event is says whether "at 7" is morning or evening.
+function mealHint(text: string): Reading["meridiemHint"] {
+  if (/\b(?:dinner|supper|drinks|cocktails|party|concert|date night)\b/i.test(text)) return "pm";
+  if (/\bbreakfast\b/i.test(text)) return "am";
+  return null;
+}
+
 // --- Rewrites of phrasings chrono misreads -------------------------------------------------------------
 // Each one turns a phrase into an equivalent that chrono reads correctly; found by running the phrase suite.
 
 const TIME = String.raw`\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)?`;
 
+const CLOCK_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+};
+const MINUTE_WORDS: Record<string, string> = { "o'clock": "00", oclock: "00", fifteen: "15", thirty: "30", "forty-five": "45", "forty five": "45" };
+const CLOCK_WORD = `(${Object.keys(CLOCK_WORDS).join("|")})`;
+const HALF_HOURS_WORD = String.raw`(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+
 function rewriteForParser(text: string, referenceMs: number, timeZone: string): string {
   let out = text;
+  // "at seven thirty", "at three": chrono reads clock times only as digits.
+  out = out.replace(new RegExp(`\\bat\\s+${CLOCK_WORD}(?:[\\s-]+(o'?clock|fifteen|thirty|forty[\\s-]five))?\\b`, "gi"), (_m, hour: string, minutes?: string) => {
+    const mm = minutes ? (MINUTE_WORDS[minutes.toLowerCase().replace(/\s/, "-")] ?? "00") : "00";
+    return `at ${CLOCK_WORDS[hour.toLowerCase()]}:${mm}`;
+  });
+  // "at 0930": chrono does not read four-digit times.
+  out = out.replace(/\bat\s+([01]\d|2[0-3])([0-5]\d)\b/gi, "at $1:$2");
+  // "in two and a half hours", "in an hour and a half": chrono drops the half.
+  out = out.replace(new RegExp(`\\b${HALF_HOURS_WORD}\\s+and\\s+a\\s+half\\s+hours?\\b`, "gi"), (_m, n: string) => {
+    const hours = /^an?$/i.test(n) ? 1 : (CLOCK_WORDS[n.toLowerCase()] ?? Number(n));
+    return `${hours * 60 + 30} minutes`;
+  });
+  out = out.replace(/\ban?\s+hour\s+and\s+a\s+half\b/gi, "90 minutes");
+  // "a fortnight": not in chrono's vocabulary.
+  out = out.replace(/\ba\s+fortnight\b/gi, "2 weeks");
   // "between 2 and 3pm": chrono keeps only "3pm".
   out = out.replace(new RegExp(`\\bbetween\\s+(${TIME})\\s+and\\s+(${TIME})`, "gi"), "from $1 to $2");
   // "the day after tomorrow": chrono computes it in UTC, not in the zone it was given.

@@ -126,4 +126,10 @@ export const DATE_PHRASES: DatePhraseCase[] = [
   { phrase: "What is the best time to run tomorrow, 6am or 6pm?", mode: "research", reference: UTC_YEAR_END, timeZone: UTC, expected: none, why: "research carries no dates" },
   { phrase: "Tomorrow I have lunch with Alex at 1pm", mode: "event", reference: UTC_YEAR_END, timeZone: UTC, expected: span("2026-12-31T13:00:00Z", "2026-12-31T14:00:00Z"), why: "date and time apart in the sentence" },
   { phrase: "call mom tomorrow and the dentist on Friday", mode: "reminder", reference: UTC_YEAR_END, timeZone: UTC, expected: none, why: "two different days: ambiguous, nothing read" },
+  { phrase: "remind me at four thirty to call the vet", mode: "reminder", reference: UTC_YEAR_END, timeZone: UTC, expected: due("2026-12-30T16:30:00Z"), why: "clock time in words" },
+  { phrase: "standup at 0845 on Monday", mode: "event", reference: UTC_YEAR_END, timeZone: UTC, expected: span("2027-01-04T08:45:00Z", "2027-01-04T09:45:00Z"), why: "four-digit time" },
+  { phrase: "in one and a half hours check the bread", mode: "reminder", reference: UTC_YEAR_END, timeZone: UTC, expected: due("2026-12-30T16:30:00Z"), why: "and a half" },
+  { phrase: "Dinner with Ana at 8", mode: "event", reference: UTC_YEAR_END, timeZone: UTC, expected: span("2026-12-30T20:00:00Z", "2026-12-30T21:00:00Z"), why: "dinner means the evening" },
+  { phrase: "Christmas Eve at 6pm family dinner", mode: "event", reference: UTC_YEAR_END, timeZone: UTC, expected: none, why: "a holiday chrono cannot read: nothing read rather than today at 6pm" },
+  { phrase: "Movie night Saturday at 9", mode: "event", reference: UTC_YEAR_END, timeZone: UTC, expected: none, why: "chrono drops the weekday here: nothing read rather than tonight" },
 ];
