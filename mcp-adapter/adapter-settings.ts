@@ -1,0 +1,64 @@
+/**
+ * Form A's own settings (the upstream's are in tools/settings.ts): where to listen, the bearer token,
+ * the log level and the transport. Each bad value is a `StartupError` naming the variable and a fix.
+ */
+import { isLogLevel, type LogLevel } from "../tools/logger.ts";
+import { StartupError } from "./startup-error.ts";
+
+export interface HttpSettings {
+  host: string;
+  /** 0 picks a free port (it is logged in the `listening` line). */
+  port: number;
+  /** undefined: the server makes one up and prints it once. */
+  authToken: string | undefined;
+  /** Host header names accepted (DNS rebinding protection), or undefined when bound beyond loopback. */
+  allowedHostnames: string[] | undefined;
+}
+
+export const defaultHost = "127.0.0.1";
+export const defaultPort = 3000;
+
+export type TransportMode = "http" | "stdio";
+
+export function transportFromArgs(args: readonly string[]): TransportMode {
+  const unknown = args.filter((arg) => arg !== "--stdio");
+  if (unknown.length > 0) {
+    throw new StartupError(`Unknown argument ${unknown.map((arg) => `"${arg}"`).join(", ")}. Use no argument for HTTP, or --stdio.`);
+  }
+  return args.includes("--stdio") ? "stdio" : "http";
+}
+
+export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
+  const value = env["LOG_LEVEL"]?.trim().toLowerCase();
+  if (!value) return "info";
+  if (!isLogLevel(value)) throw new StartupError(`LOG_LEVEL must be one of debug, info, warn, error; got "${env["LOG_LEVEL"]}".`);
+  return value;
+}
+
+export function httpSettingsFromEnv(env: NodeJS.ProcessEnv): HttpSettings {
+  const host = env["HOST"]?.trim() || defaultHost;
+  const portText = env["PORT"]?.trim();
+  let port = defaultPort;
+  if (portText) {
+    port = Number(portText);
+    if (!/^\d+$/.test(portText) || port > 65_535) {
+      throw new StartupError(`PORT must be a whole number from 0 to 65535 (0 picks a free port); got "${portText}".`);
+    }
+  }
+  const authToken = env["AUTH_TOKEN"]?.trim() || undefined;
+  return { host, port, authToken, allowedHostnames: loopbackHostnames(host) };
+}
+
+/**
+ * When bound to loopback only a local client can connect, but a web page can still reach it through a
+ * DNS name rebound to 127.0.0.1; such requests carry the attacker's name in Host, so only loopback
+ * names are accepted. Bound to other interfaces the server is meant to be reached under other names:
+ * then the bearer token is the protection.
+ */
+function loopbackHostnames(host: string): string[] | undefined {
+  const loopback = host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+  if (!loopback) return undefined;
+  const names = ["localhost", "127.0.0.1", "[::1]"];
+  if (/^127\./.test(host) && !names.includes(host)) names.push(host);
+  return names;
+}

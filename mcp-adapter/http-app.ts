@@ -1,0 +1,66 @@
+/**
+ * The express application of Form A over HTTP, in the order a request meets it:
+ * 1. Host header check against DNS rebinding (when bound to loopback), from the SDK;
+ * 2. bearer check, before anything else reads the request;
+ * 3. GET /health; POST /mcp; any other method on /mcp is 405; anything else 404.
+ * Every answer has a JSON body. There is no body-parser: POST /mcp reads its own body with a limit.
+ */
+import express, { type NextFunction, type Request, type Response } from "express";
+import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import type { Logger } from "../tools/logger.ts";
+import { createBearerCheck } from "./bearer-check.ts";
+import { sendJson, sendJsonRpcError } from "./json-rpc-reply.ts";
+import { createMcpPostHandler } from "./mcp-post-handler.ts";
+import type { ServerIdentity } from "./server-identity.ts";
+import type { StatelessHttpTransport } from "./stateless-http-transport.ts";
+import type { UpstreamKind } from "./upstream-choice.ts";
+
+export interface HttpAppOptions {
+  identity: ServerIdentity;
+  upstream: UpstreamKind;
+  authToken: string;
+  transport: StatelessHttpTransport;
+  logger: Logger;
+  /** Host names accepted in the Host header; undefined turns the check off (non-loopback binds). */
+  allowedHostnames: string[] | undefined;
+  maxBodyBytes?: number;
+}
+
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const { logger } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  if (options.allowedHostnames) app.use(hostHeaderValidation(options.allowedHostnames));
+  app.use(createBearerCheck({ token: options.authToken, logger }));
+
+  const health = JSON.stringify({
+    status: "ok",
+    name: options.identity.name,
+    version: options.identity.version,
+    upstream: options.upstream,
+  });
+  app.get("/health", (_request, response) => sendJson(response, 200, health, { "cache-control": "no-store" }));
+
+  const handlePost = createMcpPostHandler({ transport: options.transport, logger, maxBodyBytes: options.maxBodyBytes });
+  app.post("/mcp", (request, response, next) => {
+    handlePost(request, response).catch(next);
+  });
+  app.all("/mcp", (_request, response) => {
+    // Stateless: no server-to-client SSE stream (GET) and no session to end (DELETE).
+    sendJsonRpcError(response, 405, -32000, "Method not allowed: this stateless MCP endpoint takes POST only.", { allow: "POST" });
+  });
+
+  app.use((request: Request, response: Response) => {
+    sendJson(response, 404, JSON.stringify({ error: "not_found", error_description: `No route for ${request.method} ${request.path}; MCP is at POST /mcp.` }));
+  });
+  app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
+    logger.error("http_internal_error", { method: request.method, path: request.path, error });
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendJsonRpcError(response, 500, -32603, "Internal error in the MCP server; see its log.");
+  });
+  return app;
+}

@@ -1,0 +1,4 @@
+/** A setting the operator must fix before the server can start; its message says what and how. */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+}
