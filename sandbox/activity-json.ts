@@ -74,6 +74,8 @@ export function summaryObject(a: Activity): Json {
     total_photo_count: 0,
     has_kudoed: false,
     suffer_score: a.sufferScore,
+    hide_from_home: a.hideFromHome,
+    device_name: a.deviceName ?? undefined,
   };
 }
 
@@ -119,8 +121,6 @@ export function detailObject(a: Activity, context: DetailContext): Json {
     best_efforts: buildBestEfforts(a, series),
     partner_brand_tag: null,
     highlighted_kudosers: [],
-    hide_from_home: a.hideFromHome,
-    device_name: a.deviceName ?? undefined,
     embed_token: embedToken(a.id),
     segment_leaderboard_opt_out: false,
     leaderboard_opt_out: false,

@@ -250,6 +250,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         req.destroy();
         return;
       }
+      // A client that hung up mid-request (timeouts, aborted uploads) is not the sandbox's failure.
+      if (req.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET" || (error as Error).message === "aborted") {
+        res.destroy();
+        return;
+      }
       process.stderr.write(JSON.stringify({ level: "error", event: "sandbox_request_failed", message: (error as Error).message }) + "\n");
       if (!res.headersSent) writeReply(res, serverError(500, "Internal Server Error"), limiter.headers());
       else res.destroy();
