@@ -29,12 +29,15 @@ export function manualClock(startMs: number): { now: () => number; advance(ms: n
 /** 2026-11-21 15:37:12 in Boulder (UTC-7): a fixed "now" for the tests that need one. */
 export const fixedNow = Date.UTC(2026, 10, 21, 22, 37, 12);
 
+/** What fetch takes as a body (the DOM's BodyInit is not in this project's lib). */
+export type RequestBody = string | URLSearchParams | FormData | Uint8Array;
+
 export interface SandboxSession {
   sandbox: RunningSandbox;
   /** A fresh access token from the token endpoint (rotating the refresh token). */
   token(): Promise<string>;
   get(path: string, accessToken?: string): Promise<RawAnswer>;
-  send(method: "POST" | "PUT", path: string, body: BodyInit, contentType: string | null, accessToken?: string): Promise<RawAnswer>;
+  send(method: "POST" | "PUT", path: string, body: RequestBody, contentType: string | null, accessToken?: string): Promise<RawAnswer>;
   tokenRequest(params: Record<string, string>): Promise<RawAnswer>;
   json<T = unknown>(answer: RawAnswer): T;
 }

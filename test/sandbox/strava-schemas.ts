@@ -15,9 +15,16 @@
  *   answers are complete, not merely well-typed.
  */
 import { readFileSync } from "node:fs";
-import Ajv from "ajv-draft-04";
+import ajvDraft04 from "ajv-draft-04";
 import type { ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import ajvFormats from "ajv-formats";
+
+// Both are CommonJS modules with `exports.default`: the class and plugin sit on `.default` under
+// Node's ESM loader, and may be the default import itself under a bundler's interop.
+type AjvClass = typeof ajvDraft04.default;
+type FormatsPlugin = typeof ajvFormats.default;
+const Ajv: AjvClass = (ajvDraft04 as { default?: AjvClass }).default ?? (ajvDraft04 as unknown as AjvClass);
+const addFormats: FormatsPlugin = (ajvFormats as { default?: FormatsPlugin }).default ?? (ajvFormats as unknown as FormatsPlugin);
 
 type Schema = Record<string, unknown>;
 
