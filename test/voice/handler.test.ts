@@ -122,6 +122,16 @@ describe("the Converse request", () => {
     expect(fake.requests[0]?.body.inferenceConfig).toEqual({ maxTokens: 20096 });
   });
 
+  it("gives thinking half of a caller's maxTokens, and none when half is under Bedrock's 1024 minimum", async () => {
+    fake.queue(answer({ action: "note" }), answer({ action: "note" }));
+    await post({ text: "Plan my season", mode: "deepthink", maxTokens: 6000 });
+    await post({ text: "Plan my season", mode: "deepthink", maxTokens: 1500 });
+    expect(fake.requests.map((r) => [r.body.inferenceConfig?.maxTokens, r.body.additionalModelRequestFields?.thinking?.budget_tokens])).toEqual([
+      [6000, 3000],
+      [1500, undefined],
+    ]);
+  });
+
   it("sends no thinking when thinkingTokens is 0, and none outside deepthink", async () => {
     fake.queue(answer({ action: "note" }), answer({ action: "note" }));
     await post({ text: "Should I take the job offer?", mode: "deepthink", thinkingTokens: 0 });
