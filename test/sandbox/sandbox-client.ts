@@ -57,7 +57,9 @@ export async function openSession(options: SandboxOptions = {}): Promise<Sandbox
     cached = (JSON.parse(answer.text) as { access_token: string }).access_token;
     return cached;
   };
-  const bearer = async (accessToken?: string): Promise<string> => accessToken ?? cached ?? (await token());
+  // Concurrent first requests share one token request (the refresh token rotates on each).
+  let first: Promise<string> | null = null;
+  const bearer = async (accessToken?: string): Promise<string> => accessToken ?? cached ?? (await (first ??= token()));
   return {
     sandbox,
     token,
