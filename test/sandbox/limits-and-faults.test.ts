@@ -3,7 +3,7 @@
  * limit (windows turning by the sandbox's clock), the injectable faults, and the HTTP test controls.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { fixedNow, form, manualClock, openSession, type RawAnswer, type SandboxSession } from "./sandbox-client.ts";
+import { form, manualClock, openSession, type RawAnswer, type SandboxSession } from "./sandbox-client.ts";
 
 const sessions: SandboxSession[] = [];
 async function session(options: Parameters<typeof openSession>[0] = {}): Promise<SandboxSession> {
