@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { backupHostConfig, loadHostConfig, writeHostConfig } from "./config-file.ts";
 import { diffConfigs, type ConfigChange } from "./config-diff.ts";
 import { assertValidAgentId, buildCoachFragment, loadFragmentTemplate } from "./fragment.ts";
-import { getPath, isJsonObject, type JsonValue } from "./json-tree.ts";
+import { getPath, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { mergeCoachFragment, type KeptValue } from "./merge-config.ts";
 import { CoachSetupError } from "./setup-error.ts";
 import { consolidationCronArgs } from "./weekly-consolidation.ts";
@@ -101,7 +101,7 @@ function envSecretIds(node: JsonValue): string[] {
 }
 
 /** Installing files into a directory the host does not use for this agent would only mislead. */
-function refuseOtherWorkspace(config: Parameters<typeof getPath>[0], agentId: string, workspaceDir: string, env: CoachSetupOptions["env"]): void {
+function refuseOtherWorkspace(config: JsonObject, agentId: string, workspaceDir: string, env: CoachSetupOptions["env"]): void {
   const configured = getPath(config, ["agents", "entries", agentId, "workspace"]);
   if (typeof configured !== "string") return;
   const home = env["HOME"] ?? homedir();
