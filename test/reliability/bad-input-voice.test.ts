@@ -53,7 +53,7 @@ const badBody: fc.Arbitrary<{ body: string; mentions: string }> = fc.oneof(
     .map((length) => ({ body: JSON.stringify({ ...valid, text: "a".repeat(length) }), mentions: "text" })),
   fc.oneof(fc.string().filter((mode) => !["note", "reminder", "event", "research", "deepthink"].includes(mode)), fc.integer(), fc.constant(null))
     .map((mode) => ({ body: JSON.stringify({ ...valid, mode }), mentions: "mode" })),
-  fc.oneof(fc.string(), fc.double().filter((value) => !Number.isInteger(value)), fc.integer({ max: 255 }), fc.integer({ min: 32_001 }))
+  fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)), fc.integer({ max: 255 }), fc.integer({ min: 32_001 }))
     .map((maxTokens) => ({ body: JSON.stringify({ ...valid, maxTokens }), mentions: "maxTokens" })),
   fc.oneof(fc.string(), fc.integer({ min: 1, max: 1023 }), fc.integer({ min: 24_001 }), fc.integer({ max: -1 }))
     .map((thinkingTokens) => ({ body: JSON.stringify({ ...valid, mode: "deepthink", thinkingTokens }), mentions: "thinkingTokens" })),
