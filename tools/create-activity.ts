@@ -5,6 +5,19 @@ import { SportType } from "./parameters.ts";
 /** "2026-11-21T18:30:00", optionally with seconds fraction and a Z or offset (Strava reads it as local time). */
 const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$";
 
+/**
+ * Strava's description types start_date_local as an RFC 3339 date-time, so a zone designator is
+ * required on the wire; Strava reads the wall-clock part as local time and, by its own convention,
+ * marks it with a (misleading) "Z". "2026-11-21T18:30" becomes "2026-11-21T18:30:00Z"; a value that
+ * already has a zone is sent as given.
+ */
+export function asStravaLocalTime(value: string): string {
+  const withSeconds = /T\d{2}:\d{2}$/.test(value) || /T\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/.test(value)
+    ? value.replace(/(T\d{2}:\d{2})/, "$1:00")
+    : value;
+  return /(Z|[+-]\d{2}:?\d{2})$/.test(withSeconds) ? withSeconds : `${withSeconds}Z`;
+}
+
 export const createActivity = defineTool({
   name: "create_activity",
   title: "Create a manual activity",
@@ -35,7 +48,7 @@ export const createActivity = defineTool({
     const fields: Record<string, string> = {
       name: args.name,
       sport_type: args.sport_type,
-      start_date_local: args.start_date_local,
+      start_date_local: asStravaLocalTime(args.start_date_local),
       elapsed_time: String(args.elapsed_time),
     };
     if (args.description !== undefined) fields["description"] = args.description;

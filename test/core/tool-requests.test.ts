@@ -145,7 +145,7 @@ describe("write tools", () => {
         expect(body).toEqual({
           name: "Iron Temple | Squat + Metcon",
           sport_type: "WeightTraining",
-          start_date_local: "2026-11-21T18:30:00",
+          start_date_local: "2026-11-21T18:30:00Z",
           elapsed_time: "3600",
           description: "Strength: back squat 5x5 @ 100 kg",
           distance: "0",
@@ -226,5 +226,16 @@ describe("write tools", () => {
     expect(parsed.get("description")).toBeNull();
     expect(Buffer.from(await (file as Blob).arrayBuffer())).toEqual(fileBytes);
     scope.done();
+  });
+});
+
+describe("start_date_local on the wire", () => {
+  it("gets seconds and Strava's local-time Z when the caller gives neither, and is kept when zoned", async () => {
+    const { asStravaLocalTime } = await import("../../tools/create-activity.ts");
+    expect(asStravaLocalTime("2026-11-21T18:30")).toBe("2026-11-21T18:30:00Z");
+    expect(asStravaLocalTime("2026-11-21T18:30:05")).toBe("2026-11-21T18:30:05Z");
+    expect(asStravaLocalTime("2026-11-21T18:30:05.5")).toBe("2026-11-21T18:30:05.5Z");
+    expect(asStravaLocalTime("2026-11-21T18:30:05Z")).toBe("2026-11-21T18:30:05Z");
+    expect(asStravaLocalTime("2026-11-21T18:30+01:00")).toBe("2026-11-21T18:30:00+01:00");
   });
 });
