@@ -26,13 +26,16 @@ export interface HttpServerOptions {
   identity: ServerIdentity;
   upstream: UpstreamKind;
   logger: Logger;
+  /** See createHttpApp; the benchmark turns it off to measure what it saves. */
+  shortcut?: boolean;
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { settings, logger } = options;
   const transport = new StatelessHttpTransport({ logger });
   await options.mcpServer.connect(transport);
-  const app = createHttpApp({
+  const listener = createHttpApp({
+    shortcut: options.shortcut,
     identity: options.identity,
     upstream: options.upstream,
     authToken: settings.authToken,
@@ -40,7 +43,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     logger,
     allowedHostnames: settings.allowedHostnames,
   });
-  const server: HttpServer = createServer(app);
+  const server: HttpServer = createServer(listener);
   // Longer than common load-balancer idle timeouts (60 s), so the balancer closes idle connections first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

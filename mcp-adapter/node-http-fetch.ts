@@ -21,9 +21,16 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 /** Methods a retry cannot duplicate the effect of. */
 const idempotent = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
+/**
+ * Connections per upstream origin. Strava allows 200 requests per 15 minutes, so more parallel
+ * connections than this never help; the cap bounds memory when a burst of calls arrives at once
+ * (the rest wait for a free connection, within their timeout).
+ */
+export const maxUpstreamSockets = 64;
+
 export function createNodeHttpFetch(fallback: typeof fetch = globalThis.fetch): typeof fetch {
-  const httpAgent = new HttpAgent({ keepAlive: true });
-  const httpsAgent = new HttpsAgent({ keepAlive: true });
+  const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });
+  const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });
 
   const nodeFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const body = init.body;

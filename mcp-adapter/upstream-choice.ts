@@ -13,7 +13,6 @@
 import type { CredentialStore } from "../tools/credentials.ts";
 import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../tools/env-credential-store.ts";
 import type { Logger } from "../tools/logger.ts";
-import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
 import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "./memory-credential-store.ts";
@@ -43,6 +42,8 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
       });
     }
     const region = env["AWS_REGION"]?.trim() || defaultAwsRegion;
+    // Loaded only here: the AWS SDK is a large share of the process's memory, and most runs never need it.
+    const { SecretsManagerStore } = await import("../tools/secrets-manager-store.ts");
     const store = new SecretsManagerStore({ secretName, region });
     logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
     return { kind: "strava", store, settings: upstreamSettingsFromEnv(env), close: noop };
