@@ -1,0 +1,352 @@
+/**
+ * Form A over streamable HTTP, end to end: the server runs as a child process (as `npm start` runs
+ * it) against a sandbox started here, so every upstream request it makes is counted. One server
+ * serves the whole file; the SDK's own client, raw HTTP requests and the MCP Inspector CLI talk to it.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { toolTable } from "../../tools/table.ts";
+import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+
+const packageJson = JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "utf8")) as { name: string; version: string };
+const authToken = `e2e-${randomBytes(16).toString("hex")}`;
+const mcpHeaders = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+
+let sandbox: RunningSandbox;
+let server: McpChild;
+let scratch: ReturnType<typeof scratchDirectory>;
+let mcpUrl: string;
+let port: number;
+let client: Client;
+let transport: StreamableHTTPClientTransport;
+let accessToken: string;
+
+beforeAll(async () => {
+  // Refresh tokens do not rotate here so that this test can hold its own access token beside the
+  // server's (the sandbox returns the same one while it has more than an hour left).
+  const plenty: [number, number] = [100_000, 100_000];
+  sandbox = await startSandbox({ uploadProcessingMs: 50, rotateRefreshTokens: false, rateLimits: { overall: plenty, read: plenty } });
+  scratch = scratchDirectory();
+  server = spawnMcpChild({
+    env: baseEnv({
+      PORT: "0",
+      AUTH_TOKEN: authToken,
+      STRAVA_CLIENT_ID: sandbox.clientId,
+      STRAVA_CLIENT_SECRET: sandbox.clientSecret,
+      STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
+      STRAVA_API_BASE: sandbox.apiBase,
+      STRAVA_TOKEN_URL: sandbox.tokenUrl,
+      FITNESS_TOKEN_FILE: join(scratch.path, "tokens.json"),
+    }),
+  });
+  const listening = await server.waitForEvent("listening");
+  mcpUrl = String(listening["url"]);
+  port = Number(listening["port"]);
+  transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${authToken}` } } });
+  client = new Client({ name: "fitness-e2e", version: "1.0.0" });
+  await client.connect(transport);
+  const answer = await fetch(sandbox.tokenUrl, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: sandbox.refreshToken() }),
+  });
+  accessToken = ((await answer.json()) as { access_token: string }).access_token;
+});
+
+afterAll(async () => {
+  await client?.close().catch(() => {});
+  await server?.stop();
+  await sandbox?.close();
+  scratch?.remove();
+});
+
+/** The upstream's own answer to a GET, for comparing with a tool's text. */
+async function upstreamText(path: string): Promise<string> {
+  const response = await fetch(`${sandbox.apiBase}${path}`, { headers: { authorization: `Bearer ${accessToken}` } });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function textOf(result: CallToolResult): string {
+  expect(result.content).toHaveLength(1);
+  const item = result.content[0]!;
+  if (item.type !== "text") throw new Error(`expected a text item, got ${item.type}`);
+  return item.text;
+}
+
+/** A raw HTTP exchange, for what fetch cannot do (a foreign Host header, a lying Content-Length). */
+function rawRequest(options: { method: string; path: string; headers: Record<string, string | number>; body?: string }): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, method: options.method, path: options.path, headers: options.headers, agent: false }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+const toolCallBody = (id: number): string =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id } } });
+
+describe("Form A over streamable HTTP", () => {
+  test("initialize: the package's name and version, the tools capability, and no session", () => {
+    expect(client.getServerVersion()).toMatchObject({ name: packageJson.name, version: packageJson.version });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect(transport.sessionId).toBeUndefined();
+  });
+
+  test("tools/list: the 11 tools of the table, with JSON Schema inputs and annotations", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name));
+    expect(tools).toHaveLength(11);
+    for (const tool of tools) {
+      const definition = toolTable.find((candidate) => candidate.name === tool.name)!;
+      expect(tool.title).toBe(definition.title);
+      expect(tool.description).toBe(definition.description);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.inputSchema.properties).toBeTypeOf("object");
+      expect(Array.isArray(tool.inputSchema.required)).toBe(true);
+      expect(tool.inputSchema).toEqual({ required: [], ...JSON.parse(JSON.stringify(definition.parameters)) });
+      expect(tool.annotations).toMatchObject(definition.annotations);
+    }
+    const byId = tools.find((tool) => tool.name === "get_activity_by_id")!;
+    expect(byId.inputSchema.required).toEqual(["id"]);
+    expect(byId.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((tool) => tool.name === "update_activity")!.annotations?.readOnlyHint).toBe(false);
+  });
+
+  test("every read tool returns the upstream's JSON", async () => {
+    const activities = JSON.parse(await upstreamText("/athlete/activities?per_page=50")) as { id: number; sport_type: string }[];
+    const run = activities.find((activity) => activity.sport_type === "Run")!;
+
+    expect(textOf(await call("get_activities", { per_page: 5 }))).toBe(await upstreamText("/athlete/activities?page=1&per_page=5"));
+    expect(textOf(await call("get_activity_by_id", { id: run.id }))).toBe(await upstreamText(`/activities/${run.id}`));
+    expect(textOf(await call("get_activity_zones", { id: run.id }))).toBe(await upstreamText(`/activities/${run.id}/zones`));
+    expect(textOf(await call("get_athlete", {}))).toBe(await upstreamText("/athlete"));
+    expect(textOf(await call("get_athlete_stats", {}))).toBe(await upstreamText(`/athletes/${sandbox.athleteId}/stats`));
+    // The tool asks with key_by_type=true and returns the array form, which is Strava's answer without it.
+    expect(JSON.parse(textOf(await call("get_activity_streams", { id: run.id, keys: ["time", "heartrate"] })))).toEqual(
+      JSON.parse(await upstreamText(`/activities/${run.id}/streams?keys=time,heartrate`)),
+    );
+    expect(textOf(await call("get_club_activities", { id: sandbox.clubId, per_page: 3 }))).toBe(
+      await upstreamText(`/clubs/${sandbox.clubId}/activities?page=1&per_page=3`),
+    );
+  });
+
+  test("the write tools create, update and upload through the upstream", async () => {
+    const created = await call("create_activity", {
+      name: "Iron Temple | Squat + Metcon",
+      sport_type: "Workout",
+      start_date_local: "2026-11-20T18:00:00Z",
+      elapsed_time: 3600,
+      description: "Back squat 5x5",
+    });
+    expect(created.isError).toBeUndefined();
+    const activity = JSON.parse(textOf(created)) as { id: number; name: string };
+    expect(activity.name).toBe("Iron Temple | Squat + Metcon");
+    expect(textOf(await call("get_activity_by_id", { id: activity.id }))).toBe(await upstreamText(`/activities/${activity.id}`));
+
+    const updated = JSON.parse(textOf(await call("update_activity", { id: activity.id, name: "Iron Temple | Legs" }))) as { name: string };
+    expect(updated.name).toBe("Iron Temple | Legs");
+
+    const start = Date.UTC(2026, 10, 19, 7, 0, 0);
+    const points = Array.from(
+      { length: 6 },
+      (_, index) =>
+        `<trkpt lat="${(40.015 + index * 0.0004).toFixed(5)}" lon="-105.27"><ele>1650</ele><time>${new Date(start + index * 60_000).toISOString()}</time></trkpt>`,
+    ).join("");
+    const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="e2e"><trk><name>Morning loop</name><type>running</type><trkseg>${points}</trkseg></trk></gpx>`;
+    const upload = JSON.parse(
+      textOf(await call("create_upload", { file: Buffer.from(gpx).toString("base64"), data_type: "gpx", external_id: `e2e-${Date.now()}` })),
+    ) as { id: number; status: string };
+    expect(upload.id).toBeTypeOf("number");
+    let status: { activity_id: number | null; error: string | null } = { activity_id: null, error: null };
+    for (let attempt = 0; attempt < 40 && status.activity_id === null && status.error === null; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = JSON.parse(textOf(await call("get_upload", { id: upload.id })));
+    }
+    expect(status.error).toBeNull();
+    expect(status.activity_id).toBeTypeOf("number");
+  });
+
+  test("an upstream 404 is an error result naming it", async () => {
+    const result = await call("get_activity_by_id", { id: 1 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Error: .*404/);
+    expect(result).not.toHaveProperty("upstreamStatus");
+  });
+
+  test("bad arguments are an error result naming the field, and nothing goes upstream", async () => {
+    const before = sandbox.counters().requests;
+    const result = await call("get_activity_by_id", { id: "twelve" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Error: .*\bid\b/);
+    const missing = await call("create_activity", { name: "No sport" });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain("sport_type");
+    expect(sandbox.counters().requests).toBe(before);
+  });
+
+  test("an unknown tool is a protocol error (invalid params)", async () => {
+    const error = await call("delete_everything", {}).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((error as McpError).message).toContain("delete_everything");
+  });
+
+  test("bearer failures (missing, wrong, another scheme) are 401 with WWW-Authenticate, before any upstream request", async () => {
+    const before = sandbox.counters().requests;
+    const cases: { name: string; authorization?: string; invalidToken: boolean }[] = [
+      { name: "missing", invalidToken: false },
+      { name: "wrong token", authorization: `Bearer ${authToken}x`, invalidToken: true },
+      { name: "Basic scheme", authorization: `Basic ${Buffer.from(`user:${authToken}`).toString("base64")}`, invalidToken: false },
+      { name: "Bearer without token", authorization: "Bearer", invalidToken: true },
+    ];
+    for (const { name, authorization, invalidToken } of cases) {
+      const headers: Record<string, string> = { ...mcpHeaders };
+      if (authorization) headers["authorization"] = authorization;
+      for (const [method, path, body] of [
+        ["POST", "/mcp", toolCallBody(123)],
+        ["GET", "/health", undefined],
+      ] as const) {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+        expect(response.status, `${name} ${method} ${path}`).toBe(401);
+        const challenge = response.headers.get("www-authenticate") ?? "";
+        expect(challenge).toMatch(/^Bearer\b/);
+        expect(challenge.includes('error="invalid_token"'), `${name}: ${challenge}`).toBe(invalidToken);
+        expect(response.headers.get("content-type")).toContain("application/json");
+        const json = (await response.json()) as { error: string; error_description: string };
+        expect(json.error).toBe(invalidToken ? "invalid_token" : "unauthorized");
+        expect(JSON.stringify(json)).not.toContain(authToken);
+      }
+    }
+    expect(sandbox.counters().requests).toBe(before);
+  });
+
+  test("GET /health answers the status, name, version and upstream kind", async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${authToken}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", name: packageJson.name, version: packageJson.version, upstream: "strava" });
+  });
+
+  test("GET and DELETE /mcp are 405 with Allow: POST and a JSON-RPC error", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(mcpUrl, { method, headers: { authorization: `Bearer ${authToken}`, accept: "text/event-stream" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+    }
+  });
+
+  test("a Host header naming another site is refused (DNS rebinding)", async () => {
+    const before = sandbox.counters().requests;
+    for (const host of [`evil.example:${port}`, "evil.example"]) {
+      const response = await rawRequest({
+        method: "POST",
+        path: "/mcp",
+        headers: { ...mcpHeaders, host, authorization: `Bearer ${authToken}` },
+        body: toolCallBody(123),
+      });
+      expect(response.status).toBe(403);
+      expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+    }
+    const local = await rawRequest({ method: "GET", path: "/health", headers: { host: `localhost:${port}`, authorization: `Bearer ${authToken}` } });
+    expect(local.status).toBe(200);
+    expect(sandbox.counters().requests).toBe(before);
+  });
+
+  test("transport rules: Accept, Content-Type, JSON, protocol version, body limit, notifications, batches", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(mcpUrl, { method: "POST", headers: { authorization: `Bearer ${authToken}`, ...headers }, body });
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" });
+
+    expect((await post({ "content-type": "application/json", accept: "application/json" }, list)).status).toBe(406);
+    expect((await post({ ...mcpHeaders, "content-type": "text/plain" }, list)).status).toBe(415);
+    const badJson = await post(mcpHeaders, "{not json");
+    expect(badJson.status).toBe(400);
+    expect(await badJson.json()).toMatchObject({ error: { code: -32700 } });
+    expect((await post(mcpHeaders, JSON.stringify({ hello: "world" }))).status).toBe(400);
+    expect((await post({ ...mcpHeaders, "mcp-protocol-version": "1999-01-01" }, list)).status).toBe(400);
+
+    const notification = await post(mcpHeaders, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    expect(notification.status).toBe(202);
+    expect(await notification.text()).toBe("");
+
+    const single = await post({ ...mcpHeaders, "mcp-protocol-version": "2025-06-18" }, list);
+    expect(single.status).toBe(200);
+    expect(single.headers.get("mcp-session-id")).toBeNull();
+    expect(((await single.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(11);
+
+    const batch = await post(mcpHeaders, JSON.stringify([{ jsonrpc: "2.0", id: "a", method: "tools/list" }, { jsonrpc: "2.0", id: "b", method: "ping" }]));
+    const answers = (await batch.json()) as { id: string }[];
+    expect(answers.map((answer) => answer.id)).toEqual(["a", "b"]);
+
+    // Declared over 40 MiB: refused from the headers, before the body is read.
+    const tooLarge = await rawRequest({
+      method: "POST",
+      path: "/mcp",
+      headers: { ...mcpHeaders, authorization: `Bearer ${authToken}`, "content-length": 40 * 1024 * 1024 + 1 },
+      body: "{",
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+  });
+
+  test("a third-party client, the MCP Inspector CLI, lists the tools and calls one", async () => {
+    const inspector = join(repositoryRoot, "node_modules/@modelcontextprotocol/inspector-cli/build/cli.js");
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, [inspector, "--cli", mcpUrl, "--transport", "http", "--header", `Authorization: Bearer ${authToken}`, ...args], {
+        // inspector-cli 1.0.3 looks for its package.json at "../package.json" relative to the working
+        // directory (and imports it relative to itself): any directory one level inside a package works.
+        cwd: join(repositoryRoot, "test"),
+        timeout: 30_000,
+      });
+    const listed = JSON.parse((await run(["--method", "tools/list"])).stdout) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name));
+    const called = JSON.parse((await run(["--method", "tools/call", "--tool-name", "get_athlete"])).stdout) as CallToolResult;
+    expect(called.isError).toBeFalsy();
+    expect(textOf(called)).toBe(await upstreamText("/athlete"));
+  });
+
+  test("logs: one JSON object per standard error line, standard output untouched, no secret anywhere", () => {
+    expect(server.stderrLines.length).toBeGreaterThan(0);
+    for (const line of server.stderrLines) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      expect(parsed).toHaveProperty("event");
+      expect(parsed).toHaveProperty("level");
+    }
+    expect(server.stdout()).toBe("");
+    const stderr = server.stderrLines.join("\n");
+    expect(server.stderrLines.some((line) => line.includes('"event":"tool_call"'))).toBe(true);
+    for (const secret of [authToken, sandbox.clientSecret, sandbox.refreshToken(), accessToken]) {
+      expect(stderr).not.toContain(secret);
+    }
+  });
+
+  test("SIGTERM stops the server cleanly (exit 0)", async () => {
+    await client.close();
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
+  });
+});

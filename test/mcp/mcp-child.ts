@@ -1,0 +1,106 @@
+/**
+ * Starts Form A as a child process, the way `npm start` does (tsx running mcp-adapter/cli.ts), with an
+ * environment built from scratch (so a developer's own STRAVA_* or AUTH_TOKEN never leak in), and keeps
+ * every standard error line for the assertions on logs and secrets.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+export const repositoryRoot = resolve(import.meta.dirname, "../..");
+
+/** What a child needs from the parent's environment to run at all; nothing else is passed on. */
+export function baseEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "NODE_OPTIONS"]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export interface McpChild {
+  readonly process: ChildProcess;
+  readonly stderrLines: string[];
+  /** Every stdout chunk as received (stdio mode checks it; HTTP mode must leave it empty). */
+  readonly stdout: () => string;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  readonly exited: Promise<number | string>;
+  /** The first stderr line whose JSON `event` is `event` (waits for it). */
+  waitForEvent(event: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** SIGTERM (unless it already exited) and the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+export function spawnMcpChild(options: { env: Record<string, string>; args?: string[]; stdin?: "pipe" | "ignore" }): McpChild {
+  const child = spawn(process.execPath, ["--import", "tsx", "mcp-adapter/cli.ts", ...(options.args ?? [])], {
+    cwd: repositoryRoot,
+    env: options.env,
+    stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
+  });
+  const stderrLines: string[] = [];
+  const listeners = new Set<() => void>();
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    stderrLines.push(line);
+    for (const listener of listeners) listener();
+  });
+  let stdout = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+
+  const findEvent = (event: string): Record<string, unknown> | undefined => {
+    for (const line of stderrLines) {
+      try {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        if (parsed["event"] === event) return parsed;
+      } catch {
+        // not a JSON line: the test on log format reports it
+      }
+    }
+    return undefined;
+  };
+
+  return {
+    process: child,
+    stderrLines,
+    stdout: () => stdout,
+    exited,
+    waitForEvent: (event, timeoutMs = 45_000) =>
+      new Promise((resolvePromise, reject) => {
+        const found = findEvent(event);
+        if (found) return resolvePromise(found);
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no "${event}" log line within ${timeoutMs} ms; stderr so far:\n${stderrLines.join("\n")}`));
+        }, timeoutMs);
+        const check = (): void => {
+          const line = findEvent(event);
+          if (!line) return;
+          clearTimeout(timer);
+          listeners.delete(check);
+          resolvePromise(line);
+        };
+        listeners.add(check);
+        void exited.then((code) => {
+          if (!listeners.has(check)) return;
+          clearTimeout(timer);
+          listeners.delete(check);
+          reject(new Error(`the server exited (${code}) before logging "${event}":\n${stderrLines.join("\n")}`));
+        });
+      }),
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** A temporary directory for token files, removed by the returned function. */
+export function scratchDirectory(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), "mcp-test-"));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
