@@ -205,6 +205,36 @@ describe("Form A over streamable HTTP", () => {
     expect(sandbox.counters().requests).toBe(before);
   });
 
+  test("upstream connection failures through the server's HTTP client become error results naming them", async () => {
+    const activities = JSON.parse(await upstreamText("/athlete/activities?per_page=3")) as { id: number }[];
+    const id = activities[0]!.id;
+    sandbox.injectFault({ match: `GET /activities/${id}`, kind: "reset", times: 2 });
+    const reset = await call("get_activity_by_id", { id });
+    expect(reset.isError).toBe(true);
+    expect(textOf(reset)).toMatch(/connection reset|ECONNRESET/i);
+    sandbox.injectFault({ match: `GET /activities/${id}`, kind: "truncate" });
+    const truncated = await call("get_activity_by_id", { id });
+    expect(truncated.isError).toBe(true);
+    expect(textOf(truncated)).toMatch(/^Error: /);
+    // And the next call is fine again on a fresh connection.
+    expect(textOf(await call("get_activity_by_id", { id }))).toBe(await upstreamText(`/activities/${id}`));
+  });
+
+  test("a client that hangs up cancels its call: the handler's signal aborts the upstream request", async () => {
+    const activities = JSON.parse(await upstreamText("/athlete/activities?per_page=3")) as { id: number }[];
+    const id = activities[1]!.id;
+    sandbox.injectFault({ match: `GET /activities/${id}`, kind: "delay", delayMs: 5_000 });
+    const hangUp = new AbortController();
+    const pending = fetch(mcpUrl, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` }, body: toolCallBody(id), signal: hangUp.signal });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    hangUp.abort();
+    await expect(pending).rejects.toThrow();
+    const cancelled = await server.waitForEvent("tool_call_failed", 4_000, (line) => line["kind"] === "CallCancelledError");
+    expect(cancelled).toMatchObject({ tool: "get_activity_by_id" });
+    // Cancelled well before the upstream's 5 s delay would have answered.
+    expect(Number(cancelled["ms"])).toBeLessThan(4_000);
+  });
+
   test("an unknown tool is a protocol error (invalid params)", async () => {
     const error = await call("delete_everything", {}).then(
       () => undefined,

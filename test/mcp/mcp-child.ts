@@ -28,14 +28,24 @@ export interface McpChild {
   readonly stdout: () => string;
   /** Resolves with the exit code (or signal name) once the process has exited. */
   readonly exited: Promise<number | string>;
-  /** The first stderr line whose JSON `event` is `event` (waits for it). */
-  waitForEvent(event: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** The first stderr line whose JSON `event` is `event` and that `matches` accepts (waits for it). */
+  waitForEvent(event: string, timeoutMs?: number, matches?: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   /** SIGTERM (unless it already exited) and the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-export function spawnMcpChild(options: { env: Record<string, string>; args?: string[]; stdin?: "pipe" | "ignore" }): McpChild {
-  const child = spawn(process.execPath, ["--import", "tsx", "mcp-adapter/cli.ts", ...(options.args ?? [])], {
+export function spawnMcpChild(options: {
+  env: Record<string, string>;
+  args?: string[];
+  stdin?: "pipe" | "ignore";
+  /** Run the documented command itself, `npm start --silent -- ARGS`, instead of node + tsx directly. */
+  viaNpm?: boolean;
+}): McpChild {
+  const args = options.args ?? [];
+  const [file, argv] = options.viaNpm
+    ? ["npm", ["start", "--silent", "--", ...args]]
+    : [process.execPath, ["--import", "tsx", "mcp-adapter/cli.ts", ...args]];
+  const child = spawn(file, argv, {
     cwd: repositoryRoot,
     env: options.env,
     stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
@@ -52,11 +62,11 @@ export function spawnMcpChild(options: { env: Record<string, string>; args?: str
   });
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
 
-  const findEvent = (event: string): Record<string, unknown> | undefined => {
+  const findEvent = (event: string, matches: (line: Record<string, unknown>) => boolean): Record<string, unknown> | undefined => {
     for (const line of stderrLines) {
       try {
         const parsed = JSON.parse(line) as Record<string, unknown>;
-        if (parsed["event"] === event) return parsed;
+        if (parsed["event"] === event && matches(parsed)) return parsed;
       } catch {
         // not a JSON line: the test on log format reports it
       }
@@ -69,16 +79,16 @@ export function spawnMcpChild(options: { env: Record<string, string>; args?: str
     stderrLines,
     stdout: () => stdout,
     exited,
-    waitForEvent: (event, timeoutMs = 45_000) =>
+    waitForEvent: (event, timeoutMs = 45_000, matches = () => true) =>
       new Promise((resolvePromise, reject) => {
-        const found = findEvent(event);
+        const found = findEvent(event, matches);
         if (found) return resolvePromise(found);
         const timer = setTimeout(() => {
           listeners.delete(check);
           reject(new Error(`no "${event}" log line within ${timeoutMs} ms; stderr so far:\n${stderrLines.join("\n")}`));
         }, timeoutMs);
         const check = (): void => {
-          const line = findEvent(event);
+          const line = findEvent(event, matches);
           if (!line) return;
           clearTimeout(timer);
           listeners.delete(check);

@@ -1,0 +1,148 @@
+/**
+ * Form A over stdio, end to end: once with the SDK's StdioClientTransport against a counted sandbox,
+ * once through the documented command (`npm start --silent -- --stdio`) with no credentials at all, so
+ * the embedded sandbox serves it, reading raw standard output to prove it carries protocol only.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { JSONRPCMessageSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { toolTable } from "../../tools/table.ts";
+import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild } from "./mcp-child.ts";
+
+function textOf(result: CallToolResult): string {
+  const item = result.content[0];
+  if (item?.type !== "text") throw new Error("expected one text item");
+  return item.text;
+}
+
+describe("Form A over stdio with the SDK client", () => {
+  let sandbox: RunningSandbox;
+  let scratch: ReturnType<typeof scratchDirectory>;
+  let client: Client;
+  let transport: StdioClientTransport;
+  const stderr: string[] = [];
+  const authToken = `stdio-${randomBytes(12).toString("hex")}`;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ uploadProcessingMs: 50 });
+    scratch = scratchDirectory();
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "mcp-adapter/cli.ts", "--stdio"],
+      cwd: repositoryRoot,
+      env: baseEnv({
+        // Set to prove stdio mode neither needs nor prints it.
+        AUTH_TOKEN: authToken,
+        STRAVA_CLIENT_ID: sandbox.clientId,
+        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
+        STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
+        STRAVA_API_BASE: sandbox.apiBase,
+        STRAVA_TOKEN_URL: sandbox.tokenUrl,
+        FITNESS_TOKEN_FILE: join(scratch.path, "tokens.json"),
+      }),
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+    client = new Client({ name: "fitness-stdio-e2e", version: "1.0.0" });
+    await client.connect(transport);
+  });
+
+  afterAll(async () => {
+    await client?.close().catch(() => {});
+    await sandbox?.close();
+    scratch?.remove();
+  });
+
+  test("lists the 11 tools and calls them through the upstream", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name));
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(Array.isArray(tool.inputSchema.required)).toBe(true);
+    }
+    const athlete = (await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult;
+    expect(athlete.isError).toBeUndefined();
+    expect(JSON.parse(textOf(athlete))).toMatchObject({ id: sandbox.athleteId });
+    const listed = JSON.parse(textOf((await client.callTool({ name: "get_activities", arguments: { per_page: 3 } })) as CallToolResult)) as { id: number }[];
+    expect(listed).toHaveLength(3);
+    const detail = JSON.parse(textOf((await client.callTool({ name: "get_activity_by_id", arguments: { id: listed[0]!.id } })) as CallToolResult)) as {
+      id: number;
+    };
+    expect(detail.id).toBe(listed[0]!.id);
+  });
+
+  test("errors are tool results: bad arguments (nothing sent upstream) and an upstream 404", async () => {
+    const before = sandbox.counters().requests;
+    const bad = (await client.callTool({ name: "get_activity_streams", arguments: { id: 5, keys: ["pulse"] } })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^Error: .*keys/);
+    expect(sandbox.counters().requests).toBe(before);
+    const missing = (await client.callTool({ name: "get_upload", arguments: { id: 424242 } })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^Error: .*404/);
+  });
+
+  test("standard error holds JSON log lines without secrets", () => {
+    const lines = stderr.join("").split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const text = lines.join("\n");
+    expect(text).not.toContain(authToken);
+    expect(text).not.toContain(sandbox.clientSecret);
+    expect(text).not.toContain(sandbox.refreshToken());
+    expect(text).not.toContain("auth_token_generated");
+  });
+});
+
+describe("npm start --silent -- --stdio without credentials: the embedded sandbox", () => {
+  test("standard output carries only JSON-RPC messages, the sandbox is announced, closing stdin exits 0", async () => {
+    const child = spawnMcpChild({ env: baseEnv({}), args: ["--stdio"], stdin: "pipe", viaNpm: true });
+    try {
+      const requests = [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_athlete", arguments: {} } },
+        { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_activities", arguments: { per_page: 2 } } },
+        { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "get_activity_by_id", arguments: {} } },
+      ];
+      for (const request of requests) child.process.stdin!.write(`${JSON.stringify(request)}\n`);
+      const answered = async (): Promise<void> => {
+        for (let waited = 0; waited < 60_000; waited += 100) {
+          const ids = child
+            .stdout()
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => (JSON.parse(line) as { id?: number }).id);
+          if ([1, 2, 3, 4, 5].every((id) => ids.includes(id))) return;
+          if (child.process.exitCode !== null) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`not every request was answered; stdout:\n${child.stdout()}\nstderr:\n${child.stderrLines.join("\n")}`);
+      };
+      await answered();
+      child.process.stdin!.end();
+      expect(await child.exited).toBe(0);
+
+      const lines = child.stdout().split("\n");
+      expect(lines.pop()).toBe(""); // every message ends with a newline
+      const messages = lines.map((line) => JSONRPCMessageSchema.parse(JSON.parse(line)) as { id?: number; result?: Record<string, unknown> });
+      const byId = new Map(messages.map((message) => [message.id, message.result]));
+      expect((byId.get(2)!["tools"] as unknown[]).length).toBe(11);
+      const athlete = JSON.parse(textOf(byId.get(3) as unknown as CallToolResult)) as { firstname: string };
+      expect(athlete.firstname).toBeTypeOf("string");
+      expect(JSON.parse(textOf(byId.get(4) as unknown as CallToolResult))).toHaveLength(2);
+      expect(byId.get(5)!["isError"]).toBe(true);
+
+      const sandboxNotice = child.stderrLines.find((line) => line.includes('"event":"upstream_sandbox"'));
+      expect(sandboxNotice).toContain("SANDBOX");
+      expect(child.stderrLines.some((line) => line.includes('"upstream":"sandbox"'))).toBe(true);
+    } finally {
+      await child.stop();
+    }
+  });
+});
