@@ -1,0 +1,63 @@
+/**
+ * The network edge the host talks to during host checks, all on loopback: the sandbox upstream
+ * (Strava-shaped, with OAuth and rotation) and moto_server holding the credentials secret.
+ */
+import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
+
+export interface HostServices {
+  sandbox: RunningSandbox;
+  moto: MotoServer;
+  secretName: string;
+  region: string;
+  /** Environment for host processes: upstream addresses, AWS endpoint and moto's test credentials. */
+  env: Record<string, string>;
+  /** The refresh token the secret was seeded with (rotation replaces it). */
+  seededRefreshToken: string;
+  readSecret(): Promise<Record<string, unknown>>;
+  /** Puts the seeded credentials back (client id/secret and the refresh token that works now). */
+  reseedSecret(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startHostServices(): Promise<HostServices> {
+  const moto = await startMotoServer();
+  const sandbox = await startSandbox({ uploadProcessingMs: 200 });
+  const secretName = "fitness-credentials";
+  const region = "us-west-2";
+  const client = new SecretsManagerClient({
+    region,
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
+  const seeded = (): string =>
+    JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() });
+  const seededRefreshToken = sandbox.refreshToken();
+  await client.send(new CreateSecretCommand({ Name: secretName, SecretString: seeded() }));
+  return {
+    sandbox,
+    moto,
+    secretName,
+    region,
+    seededRefreshToken,
+    env: {
+      ...moto.env,
+      AWS_REGION: region,
+      STRAVA_API_BASE: sandbox.apiBase,
+      STRAVA_TOKEN_URL: sandbox.tokenUrl,
+    },
+    async readSecret() {
+      const answer = await client.send(new GetSecretValueCommand({ SecretId: secretName }));
+      return JSON.parse(answer.SecretString ?? "null") as Record<string, unknown>;
+    },
+    async reseedSecret() {
+      await client.send(new PutSecretValueCommand({ SecretId: secretName, SecretString: seeded() }));
+    },
+    async stop() {
+      client.destroy();
+      await sandbox.close();
+      await moto.stop();
+    },
+  };
+}
