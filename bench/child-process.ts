@@ -25,8 +25,11 @@ export async function startTsChild(options: {
   stream: "stdout" | "stderr";
   ready: (line: string) => boolean;
   timeoutMs?: number;
+  /** Run `script` (compiled JavaScript) with plain node instead of through tsx. */
+  plainNode?: boolean;
 }): Promise<StartedChild> {
-  const child = spawn(process.execPath, ["--import", "tsx", options.script, ...(options.args ?? [])], {
+  const nodeArgs = options.plainNode ? [options.script] : ["--import", "tsx", options.script];
+  const child = spawn(process.execPath, [...nodeArgs, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", "pipe", "pipe"],
