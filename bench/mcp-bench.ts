@@ -1,24 +1,27 @@
 /**
  * `npm run bench:mcp`: Form A against the sandbox on loopback, in one run.
  *
- * Three processes: this one (the load generator, bench/lean-http-client.ts: raw JSON-RPC POSTs over
- * keep-alive node:http), the sandbox (bench/sandbox-process.ts, rate limits out of the way) and the
- * server under test (mcp-adapter/cli.ts run as `npm start` runs it, through tsx, pointed at the sandbox
- * through the STRAVA_* variables). Both paths cross a process boundary to reach the sandbox, so "added"
- * latency is the cost of the extra hop through the server. Measured:
+ * Processes: this one (the load generator, bench/lean-http-client.ts: raw JSON-RPC POSTs over keep-alive
+ * node:http), the sandbox (bench/sandbox-process.ts, rate limits out of the way), and the servers under
+ * test, all started up front and measured in turns. The first is Form A exactly as `npm start` runs it
+ * (mcp-adapter/cli.ts through tsx, pointed at the sandbox by the STRAVA_* variables); the others are
+ * comparisons: Form A compiled to plain JavaScript (with and without a smaller V8 young generation),
+ * without its router shortcut, with Node's built-in fetch, the SDK's documented per-request pattern
+ * (bench/variant-server.ts), and a bare node:http pass-through as the floor for any extra hop.
+ *
+ * Both paths cross a process boundary to reach the sandbox, so "added" latency is the cost of the extra
+ * hop through the server. This machine is shared, so every MCP run is paired with a direct run made
+ * right before it, the builds take turns, and each figure is the median over the rounds. Measured:
  *
  * 1. tools/call get_activity_by_id through POST /mcp against GET /api/v3/activities/{id} sent straight
  *    to the sandbox with the same access token, at concurrency 1, 16 and 64: p50/p95/p99 latency, calls
- *    per second, and the CPU time each process spent per call (from /proc);
+ *    per second, and the CPU time (user + system, from /proc) each process spent per call;
  * 2. the bytes of the 6-hour ride's streams through get_activity_streams against the upstream's bodies;
- * 3. a burst of 1,000 concurrent calls right after every access token expired: token requests counted
- *    by the sandbox (exactly 1 expected);
- * 4. the server's peak resident memory (VmHWM) over all of the above;
- * 5. the same runs against other builds, each beside a fresh direct run: this server compiled to plain
- *    JavaScript (no tsx), without its router shortcut, with Node's built-in fetch, the SDK's documented
- *    per-request pattern (bench/variant-server.ts), and a bare node:http pass-through as the floor.
+ * 3. per server, a burst of 1,000 concurrent calls right after every access token expired: token
+ *    requests counted by the sandbox (exactly 1 expected);
+ * 4. per server, peak resident memory (VmHWM) over the whole run, burst included.
  *
- * Options: --quick (fewer calls), --no-variants, --json FILE (every figure as JSON).
+ * Options: --quick (one short round), --rounds N (default 3), --only-form-a, --json FILE.
  */
 import { execSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -31,13 +34,35 @@ import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse, typ
 
 const root = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, "no-variants": { type: "boolean", default: false }, json: { type: "string" } },
+  options: {
+    quick: { type: "boolean", default: false },
+    rounds: { type: "string" },
+    "only-form-a": { type: "boolean", default: false },
+    json: { type: "string" },
+  },
 });
 const concurrencies = [1, 16, 64] as const;
-const callsAt: Record<number, number> = flags.quick ? { 1: 300, 16: 1_000, 64: 2_000 } : { 1: 2_000, 16: 5_000, 64: 8_000 };
+const callsAt: Record<number, number> = flags.quick ? { 1: 300, 16: 1_000, 64: 2_000 } : { 1: 1_500, 16: 4_000, 64: 6_000 };
+const rounds = flags.rounds ? Number(flags.rounds) : flags.quick ? 1 : 3;
 const warmupCalls = flags.quick ? 500 : 3_000;
 const authToken = "bench-auth-token-0123456789abcdef";
 const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+
+interface Build {
+  name: string;
+  script: string;
+  args: string[];
+  plainNode?: boolean;
+  nodeOptions?: string;
+  /** The bare pass-through has no token handling: no burst for it. */
+  burst: boolean;
+}
+
+interface Pair {
+  direct: LoadResult;
+  mcp: LoadResult;
+  cpuUsPerMcpCall: { server: number; sandbox: number; client: number };
+}
 
 const report: Record<string, unknown> = {};
 const machine = {
@@ -47,9 +72,14 @@ const machine = {
   loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))),
   commit: gitCommit(),
   date: new Date().toISOString(),
+  rounds,
+  callsPerRun: callsAt,
 };
 report["machine"] = machine;
-console.log(`machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}, commit ${machine.commit}`);
+console.log(
+  `machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}, ` +
+    `commit ${machine.commit}; ${rounds} round(s), ${callsAt[1]}/${callsAt[16]}/${callsAt[64]} calls per run at concurrency 1/16/64`,
+);
 
 const scratch = mkdtempSync(join(tmpdir(), "mcp-bench-"));
 const children: StartedChild[] = [];
@@ -62,17 +92,16 @@ try {
   const apiPath = new URL(sandbox.apiBase).pathname;
   const control = async (method: "GET" | "POST", name: string): Promise<Record<string, unknown>> =>
     JSON.parse((await upstream.send({ method, path: `/_sandbox/${name}`, headers: {} })).body) as Record<string, unknown>;
-  const credentials = async () => (await control("GET", "credentials")) as { client_id: string; client_secret: string; refresh_token: string };
+  const credentials = (await control("GET", "credentials")) as { client_id: string; client_secret: string; refresh_token: string };
 
-  // The direct path's access token: a refresh of our own. The sandbox (like Strava) hands the server
-  // the same access token when it refreshes with more than an hour left, so both paths use one token.
+  // The direct path's access token: a refresh of our own. The sandbox (like Strava) hands out the same
+  // access token while it has more than an hour left, so the direct path and the servers use one token.
   const accessToken = async (): Promise<string> => {
-    const current = await credentials();
     const answer = await upstream.send({
       method: "POST",
       path: new URL(sandbox.tokenUrl).pathname,
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_id: current.client_id, client_secret: current.client_secret, grant_type: "refresh_token", refresh_token: current.refresh_token }).toString(),
+      body: new URLSearchParams({ ...credentials, grant_type: "refresh_token" }).toString(),
     });
     if (answer.status !== 200) throw new Error(`token refresh for the direct path failed: ${answer.status} ${answer.body}`);
     return (JSON.parse(answer.body) as { access_token: string }).access_token;
@@ -87,24 +116,6 @@ try {
   }[];
   const typical = activities.find((a) => a.sport_type === "Run") ?? activities[0]!;
   const longRide = activities.reduce((a, b) => (b.elapsed_time > a.elapsed_time ? b : a));
-  const serverEnv = async (): Promise<NodeJS.ProcessEnv> => {
-    const current = await credentials();
-    return {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      AUTH_TOKEN: authToken,
-      LOG_LEVEL: "info",
-      STRAVA_CLIENT_ID: current.client_id,
-      STRAVA_CLIENT_SECRET: current.client_secret,
-      STRAVA_REFRESH_TOKEN: current.refresh_token,
-      STRAVA_API_BASE: sandbox.apiBase,
-      STRAVA_TOKEN_URL: sandbox.tokenUrl,
-      FITNESS_TOKEN_FILE: join(scratch, `tokens-${Math.random().toString(36).slice(2)}.json`),
-      UPSTREAM_API_BASE: sandbox.apiBase,
-      UPSTREAM_ACCESS_TOKEN: token,
-    };
-  };
 
   const directRequest = (): LeanRequest => ({ method: "GET", path: `${apiPath}/activities/${typical.id}`, headers: apiHeaders() });
   const callBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id: typical.id } } });
@@ -112,80 +123,112 @@ try {
   const directOk = (response: LeanResponse): boolean => response.status === 200;
   const mcpOk = (response: LeanResponse): boolean => response.status === 200 && !response.body.includes('"isError":true') && response.body.includes('"result"');
 
-  /** 1,000 concurrent calls right after every access token expired; token requests counted by the sandbox. */
-  const burstAtExpiry = async (port: number) => {
-    await control("POST", "reset-counters");
-    await control("POST", "expire-tokens");
-    const client = new LeanHttpClient(`http://127.0.0.1:${port}`, 1_000);
-    const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: 1_000 }, () => client.send(mcpRequest())));
-    const seconds = (performance.now() - started) / 1000;
-    client.close();
-    const counters = (await control("GET", "counters")) as { tokenRequests: number; apiRequests: number };
-    // Our own token expired with the server's: take the new one (the same the server now uses).
-    token = await accessToken();
-    return { calls: 1_000, succeeded: answers.filter(mcpOk).length, tokenRequests: counters.tokenRequests, apiRequests: counters.apiRequests, seconds };
-  };
-
-  const compare = async (name: string, serverPid: number, mcp: LeanHttpClient): Promise<ComparisonRow[]> => {
-    await runClosedLoop({ client: upstream, concurrency: 16, calls: warmupCalls, request: directRequest, check: directOk });
-    await runClosedLoop({ client: mcp, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpOk });
-    const rows: ComparisonRow[] = [];
-    console.log(`\n${name}`);
-    console.log("  conc | direct p50/p95/p99 ms    calls/s | MCP p50/p95/p99 ms       calls/s | added p50 | MCP/direct | CPU per MCP call: server, sandbox, client");
-    for (const concurrency of concurrencies) {
-      const calls = callsAt[concurrency]!;
-      const direct = await runClosedLoop({ client: upstream, concurrency, calls, request: directRequest, check: directOk });
-      const before = { server: cpuMs(serverPid), sandbox: cpuMs(sandboxChild.pid), client: cpuMs(process.pid) };
-      const viaMcp = await runClosedLoop({ client: mcp, concurrency, calls, request: mcpRequest, check: mcpOk });
-      const perCall = (now: number, then: number): number => ((now - then) * 1000) / calls;
-      const row: ComparisonRow = {
-        concurrency,
-        direct,
-        mcp: viaMcp,
-        addedP50Ms: viaMcp.p50 - direct.p50,
-        throughputRatio: viaMcp.callsPerSecond / direct.callsPerSecond,
-        cpuUsPerMcpCall: {
-          server: perCall(cpuMs(serverPid), before.server),
-          sandbox: perCall(cpuMs(sandboxChild.pid), before.sandbox),
-          client: perCall(cpuMs(process.pid), before.client),
-        },
-      };
-      rows.push(row);
-      console.log(
-        `  ${String(concurrency).padStart(4)} | ${ms(direct.p50)}/${ms(direct.p95)}/${ms(direct.p99)} ${String(Math.round(direct.callsPerSecond)).padStart(8)} | ` +
-          `${ms(viaMcp.p50)}/${ms(viaMcp.p95)}/${ms(viaMcp.p99)} ${String(Math.round(viaMcp.callsPerSecond)).padStart(8)} | ` +
-          `${ms(row.addedP50Ms).padStart(9)} | ${(row.throughputRatio * 100).toFixed(0).padStart(9)}% | ` +
-          `${Math.round(row.cpuUsPerMcpCall.server)} µs, ${Math.round(row.cpuUsPerMcpCall.sandbox)} µs, ${Math.round(row.cpuUsPerMcpCall.client)} µs` +
-          (direct.errors + viaMcp.errors > 0 ? `  ERRORS direct ${direct.errors} mcp ${viaMcp.errors}` : ""),
-      );
-    }
-    return rows;
-  };
-
-  // --- the server under test: what npm start runs
-  const server = await startServer("mcp-adapter/cli.ts", [], await serverEnv());
-  children.push(server.child);
-  const mcp = new LeanHttpClient(`http://127.0.0.1:${server.port}`, 1_000);
+  // --- the servers
+  const builds: Build[] = [{ name: "Form A as npm start runs it (tsx)", script: "mcp-adapter/cli.ts", args: [], burst: true }];
+  if (!flags["only-form-a"]) {
+    const compiled = await compileServer(root, "mcp-adapter/cli.ts", join(scratch, "compiled"));
+    builds.push(
+      { name: "Form A compiled to JavaScript, plain node", script: compiled, args: [], plainNode: true, burst: true },
+      { name: "Form A compiled, plain node, --max-semi-space-size=4", script: compiled, args: [], plainNode: true, nodeOptions: "--max-semi-space-size=4", burst: true },
+      { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], burst: true },
+      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], burst: true },
+      { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], burst: true },
+      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], burst: false },
+    );
+  }
+  const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
+  for (const build of builds) {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_TOKEN: authToken,
+      LOG_LEVEL: "info",
+      STRAVA_CLIENT_ID: credentials.client_id,
+      STRAVA_CLIENT_SECRET: credentials.client_secret,
+      STRAVA_REFRESH_TOKEN: credentials.refresh_token,
+      STRAVA_API_BASE: sandbox.apiBase,
+      STRAVA_TOKEN_URL: sandbox.tokenUrl,
+      FITNESS_TOKEN_FILE: join(scratch, `tokens-${running.length}.json`),
+      UPSTREAM_API_BASE: sandbox.apiBase,
+      UPSTREAM_ACCESS_TOKEN: token,
+    };
+    if (build.nodeOptions) env["NODE_OPTIONS"] = build.nodeOptions;
+    const child = await startTsChild({
+      script: build.script,
+      args: build.args,
+      env,
+      cwd: root,
+      stream: "stderr",
+      ready: (line) => line.includes('"event":"listening"'),
+      plainNode: build.plainNode,
+    });
+    children.push(child);
+    const port = (JSON.parse(child.readyLine) as { port: number }).port;
+    running.push({ build, child, client: new LeanHttpClient(`http://127.0.0.1:${port}`, 1_000), port });
+  }
+  const formA = running[0]!;
 
   // Same data on both paths: the tool's text is the upstream body.
   const viaDirect = (await upstream.send(directRequest())).body;
-  const viaMcp = JSON.parse((await mcp.send(mcpRequest())).body) as { result: { content: { text: string }[] } };
+  const viaMcp = JSON.parse((await formA.client.send(mcpRequest())).body) as { result: { content: { text: string }[] } };
   const sameBytes = viaMcp.result.content[0]!.text === viaDirect;
   console.log(`get_activity_by_id ${typical.id}: tool text identical to the upstream body: ${sameBytes} (${Buffer.byteLength(viaDirect)} bytes)`);
   report["identicalBody"] = { identical: sameBytes, bytes: Buffer.byteLength(viaDirect) };
-  console.log(`server RSS after start: ${memoryMiB(server.child.pid).current.toFixed(1)} MiB`);
-  report["startRssMiB"] = round(memoryMiB(server.child.pid).current);
+  report["rssAfterStartMiB"] = Object.fromEntries(running.map((server) => [server.build.name, round(memoryMiB(server.child.pid).current)]));
 
-  const headline = await compare("Form A as npm start runs it (tsx): tools/call get_activity_by_id via /mcp vs GET /activities/{id} direct", server.child.pid, mcp);
-  report["latency"] = headline;
+  // --- warm-up, then the builds take turns, each MCP run right after a direct run
+  await runClosedLoop({ client: upstream, concurrency: 16, calls: warmupCalls, request: directRequest, check: directOk });
+  for (const server of running) await runClosedLoop({ client: server.client, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpOk });
+  const pairs = new Map<string, Pair[]>();
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`round ${round} of ${rounds} (load average ${loadavg()[0]!.toFixed(2)})`);
+    for (const concurrency of concurrencies) {
+      for (const server of running) {
+        const calls = callsAt[concurrency]!;
+        const direct = await runClosedLoop({ client: upstream, concurrency, calls, request: directRequest, check: directOk });
+        const before = { server: cpuMs(server.child.pid), sandbox: cpuMs(sandboxChild.pid), client: cpuMs(process.pid) };
+        const mcp = await runClosedLoop({ client: server.client, concurrency, calls, request: mcpRequest, check: mcpOk });
+        const perCall = (now: number, then: number): number => ((now - then) * 1000) / calls;
+        const key = `${server.build.name}@${concurrency}`;
+        const pair: Pair = {
+          direct,
+          mcp,
+          cpuUsPerMcpCall: {
+            server: perCall(cpuMs(server.child.pid), before.server),
+            sandbox: perCall(cpuMs(sandboxChild.pid), before.sandbox),
+            client: perCall(cpuMs(process.pid), before.client),
+          },
+        };
+        if (direct.errors + mcp.errors > 0) console.log(`  ${key}: ERRORS direct ${direct.errors}, MCP ${mcp.errors}`);
+        pairs.set(key, [...(pairs.get(key) ?? []), pair]);
+      }
+    }
+  }
+
+  const latency: Record<string, unknown> = {};
+  for (const server of running) {
+    const rows = concurrencies.map((concurrency) => summarize(concurrency, pairs.get(`${server.build.name}@${concurrency}`)!));
+    latency[server.build.name] = rows;
+    console.log(`\n${server.build.name}: tools/call get_activity_by_id via /mcp vs GET /activities/{id} direct (medians of ${rounds})`);
+    console.log("  conc | direct p50/p95/p99 ms    calls/s | MCP p50/p95/p99 ms       calls/s | added p50 | MCP/direct | CPU per MCP call: server, sandbox, client");
+    for (const row of rows) {
+      console.log(
+        `  ${String(row.concurrency).padStart(4)} | ${ms(row.direct.p50)}/${ms(row.direct.p95)}/${ms(row.direct.p99)} ${String(Math.round(row.direct.callsPerSecond)).padStart(8)} | ` +
+          `${ms(row.mcp.p50)}/${ms(row.mcp.p95)}/${ms(row.mcp.p99)} ${String(Math.round(row.mcp.callsPerSecond)).padStart(8)} | ` +
+          `${ms(row.addedP50Ms).padStart(9)} | ${(row.throughputRatio * 100).toFixed(0).padStart(9)}% | ` +
+          `${Math.round(row.cpuUsPerMcpCall.server)} µs, ${Math.round(row.cpuUsPerMcpCall.sandbox)} µs, ${Math.round(row.cpuUsPerMcpCall.client)} µs`,
+      );
+    }
+  }
+  report["latency"] = latency;
 
   // --- streams of the 6-hour ride
   const keys = "time,distance,latlng,altitude,velocity_smooth,heartrate,cadence,watts,temp,moving,grade_smooth";
   const keyed = (await upstream.send({ method: "GET", path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}&key_by_type=true`, headers: apiHeaders() })).body;
   const arrayForm = (await upstream.send({ method: "GET", path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}`, headers: apiHeaders() })).body;
   const streamsCall = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_streams", arguments: { id: longRide.id } } });
-  const streamsHttp = (await mcp.send({ method: "POST", path: "/mcp", headers: mcpHeaders, body: streamsCall })).body;
+  const streamsHttp = (await formA.client.send({ method: "POST", path: "/mcp", headers: mcpHeaders, body: streamsCall })).body;
   const streamsText = (JSON.parse(streamsHttp) as { result: { content: { text: string }[] } }).result.content[0]!.text;
   const points = (JSON.parse(streamsText) as { type: string; data: unknown[] }[]).find((s) => s.type === "time")?.data.length;
   const streams = {
@@ -207,58 +250,39 @@ try {
       `  MCP HTTP response body                    ${streams.mcpHttpBodyBytes} bytes (the text as a JSON string inside the JSON-RPC result)`,
   );
 
-  // --- 1,000 calls at token expiry
-  const burst = await burstAtExpiry(server.port);
-  report["burst"] = burst;
-  console.log(
-    `\nburst at token expiry: 1000 concurrent calls, ${burst.succeeded} succeeded in ${burst.seconds.toFixed(2)} s; ` +
-      `token requests: ${burst.tokenRequests} (expected 1); API requests: ${burst.apiRequests} ` +
-      "(a call's first try is rejected with 401 unless it starts after the refresh; then it is retried once)",
-  );
-
-  // --- peak memory over everything above
-  const memory = memoryMiB(server.child.pid);
-  report["memory"] = { peakMiB: round(memory.peak), afterMiB: round(memory.current) };
-  console.log(`\nserver memory: peak RSS (VmHWM) ${memory.peak.toFixed(1)} MiB over the whole run, ${memory.current.toFixed(1)} MiB at the end`);
-
-  mcp.close();
-  const exitCode = await server.child.stop();
-  children.splice(children.indexOf(server.child), 1);
-  report["serverExitCodeOnSigterm"] = exitCode;
-  console.log(`server stopped on SIGTERM with exit code ${exitCode}`);
-
-  // --- other builds, each compared with a direct run made right beside it
-  if (!flags["no-variants"]) {
-    const variants: Record<string, unknown> = {};
-    const compiled = await compileServer(root, "mcp-adapter/cli.ts", join(scratch, "compiled"));
-    const builds: { name: string; script: string; args: string[]; plainNode?: boolean; nodeOptions?: string; burst: boolean }[] = [
-      { name: "Form A compiled to JavaScript, plain node", script: compiled, args: [], plainNode: true, burst: true },
-      { name: "Form A compiled, plain node, --max-semi-space-size=4", script: compiled, args: [], plainNode: true, nodeOptions: "--max-semi-space-size=4", burst: true },
-      { name: "Form A without the POST /mcp shortcut (through the express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], burst: true },
-      { name: "Form A with Node's built-in fetch to the upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], burst: true },
-      { name: "SDK per request (new Server + StreamableHTTPServerTransport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], burst: true },
-      { name: "Floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], burst: false },
-    ];
-    for (const build of builds) {
-      const env = await serverEnv();
-      if (build.nodeOptions) env["NODE_OPTIONS"] = build.nodeOptions;
-      const variant = await startServer(build.script, build.args, env, build.plainNode);
-      children.push(variant.child);
-      const client = new LeanHttpClient(`http://127.0.0.1:${variant.port}`, 1_000);
-      const results = await compare(build.name, variant.child.pid, client);
-      const variantBurst = build.burst ? await burstAtExpiry(variant.port) : undefined;
-      const variantMemory = memoryMiB(variant.child.pid);
-      variants[build.name] = { results, burst: variantBurst, peakMiB: round(variantMemory.peak) };
-      console.log(
-        (variantBurst ? `  burst at expiry: ${variantBurst.succeeded}/1000 succeeded, ${variantBurst.tokenRequests} token request(s); ` : "  ") +
-          `peak RSS (VmHWM): ${variantMemory.peak.toFixed(1)} MiB`,
-      );
+  // --- per server: 1,000 calls right after every access token expired, then peak memory and a clean stop
+  const bursts: Record<string, unknown> = {};
+  const memory: Record<string, unknown> = {};
+  const exitCodes: Record<string, unknown> = {};
+  console.log("\nburst of 1,000 concurrent calls at token expiry, peak RSS (VmHWM) over the whole run, exit code on SIGTERM:");
+  for (const server of running) {
+    let burstLine = "no burst (no token handling)";
+    if (server.build.burst) {
+      await control("POST", "reset-counters");
+      await control("POST", "expire-tokens");
+      const client = new LeanHttpClient(`http://127.0.0.1:${server.port}`, 1_000);
+      const started = performance.now();
+      const answers = await Promise.all(Array.from({ length: 1_000 }, () => client.send(mcpRequest())));
+      const seconds = (performance.now() - started) / 1000;
       client.close();
-      await variant.child.stop();
-      children.splice(children.indexOf(variant.child), 1);
+      const counters = (await control("GET", "counters")) as { tokenRequests: number; apiRequests: number };
+      const burst = { calls: 1_000, succeeded: answers.filter(mcpOk).length, tokenRequests: counters.tokenRequests, apiRequests: counters.apiRequests, seconds };
+      bursts[server.build.name] = burst;
+      burstLine = `${burst.succeeded}/1000 ok in ${burst.seconds.toFixed(2)} s, ${burst.tokenRequests} token request(s), ${burst.apiRequests} API requests`;
     }
-    report["variants"] = variants;
+    const peak = memoryMiB(server.child.pid).peak;
+    memory[server.build.name] = round(peak);
+    server.client.close();
+    const code = await server.child.stop();
+    children.splice(children.indexOf(server.child), 1);
+    exitCodes[server.build.name] = code;
+    console.log(`  ${server.build.name}: ${burstLine}; peak RSS ${peak.toFixed(1)} MiB; exit ${code}`);
   }
+  token = await accessToken();
+  report["burst"] = bursts;
+  report["peakRssMiB"] = memory;
+  report["exitCodeOnSigterm"] = exitCodes;
+
   upstream.close();
   report["loadAverageAtEnd"] = loadavg().map((n) => Number(n.toFixed(2)));
   console.log(`\nload average at end: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
@@ -268,20 +292,24 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-interface ComparisonRow {
-  concurrency: number;
-  direct: LoadResult;
-  mcp: LoadResult;
-  addedP50Ms: number;
-  throughputRatio: number;
-  /** CPU time (user + system) per MCP call of each process during the MCP run. */
-  cpuUsPerMcpCall: { server: number; sandbox: number; client: number };
-}
-
-async function startServer(script: string, args: string[], env: NodeJS.ProcessEnv, plainNode = false): Promise<{ child: StartedChild; port: number }> {
-  const child = await startTsChild({ script, args, env, cwd: root, stream: "stderr", ready: (line) => line.includes('"event":"listening"'), plainNode });
-  const port = (JSON.parse(child.readyLine) as { port: number }).port;
-  return { child, port };
+function summarize(concurrency: number, runs: Pair[]) {
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const of = (pick: (pair: Pair) => number): number => median(runs.map(pick));
+  return {
+    concurrency,
+    direct: { p50: of((p) => p.direct.p50), p95: of((p) => p.direct.p95), p99: of((p) => p.direct.p99), callsPerSecond: of((p) => p.direct.callsPerSecond) },
+    mcp: { p50: of((p) => p.mcp.p50), p95: of((p) => p.mcp.p95), p99: of((p) => p.mcp.p99), callsPerSecond: of((p) => p.mcp.callsPerSecond) },
+    // Paired: each MCP run against the direct run made just before it.
+    addedP50Ms: of((p) => p.mcp.p50 - p.direct.p50),
+    throughputRatio: of((p) => p.mcp.callsPerSecond / p.direct.callsPerSecond),
+    cpuUsPerMcpCall: { server: of((p) => p.cpuUsPerMcpCall.server), sandbox: of((p) => p.cpuUsPerMcpCall.sandbox), client: of((p) => p.cpuUsPerMcpCall.client) },
+    errors: runs.reduce((sum, p) => sum + p.direct.errors + p.mcp.errors, 0),
+    runs: runs.length,
+  };
 }
 
 function ms(value: number): string {
