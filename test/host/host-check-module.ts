@@ -1,9 +1,9 @@
 /**
  * The contract between the host check runner and a module of checks (test/host/checks/*.ts, run in
  * file-name order). A module's default export is a `HostCheckModule`:
- * - `prepare` (optional) runs first, with network access and before any scratch host exists, for
- *   work that needs the internet (filling the npm cache); what it returns must be JSON and reaches
- *   `run` as `prepared`.
+ * - `prepare` (optional) runs with network access, outside the network namespace and meanwhile other
+ *   modules' checks already run, for work that needs the internet (an npm install); what it returns
+ *   must be JSON and reaches `run` as `prepared` (`run` waits for it).
  * - `run` records each check through `report.check(name, body)` and gets scratch hosts from `withHost`;
  *   it runs without network (loopback only).
  */

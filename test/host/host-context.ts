@@ -175,6 +175,7 @@ async function startGateway(
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
+  // (collect keeps the last 20 000 characters)
   child.on("close", () => children.delete(child));
 
   const deadline = Date.now() + readyTimeoutMs;
@@ -183,16 +184,16 @@ async function startGateway(
       throw new Error(`the gateway exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output)}`);
     }
     try {
-      // Live is enough: plugins register before the HTTP server listens; /readyz also waits for
-      // channels and sidecars, which tool calls do not need.
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      // Not /healthz: the gateway answers it before "starting channels and sidecars", work that then
+      // blocks its event loop for tens of seconds; a tool call in flight meanwhile can time out.
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
       if (response.status === 200) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       await stopProcess(child);
-      throw new Error(`the gateway did not answer ${url}/healthz within ${readyTimeoutMs / 1000} s:\n${tail(output)}`);
+      throw new Error(`the gateway was not ready (${url}/readyz) within ${readyTimeoutMs / 1000} s:\n${tail(output)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -223,7 +224,11 @@ async function startGateway(
       return { status: response.status, body };
     },
     output: () => output,
-    stop: () => stopProcess(child),
+    async stop() {
+      await stopProcess(child);
+      // Kept for --keep runs: the gateway's console, with the plugin's log lines.
+      await writeFile(join(dir, `gateway-${port}.log`), output);
+    },
   };
 }
 

@@ -3,7 +3,9 @@
  *
  * 1. Installs Node 24 and openclaw into .cache/openclaw/ when missing (the only step that needs the
  *    network; about a minute and 650 MB the first time, reused after).
- * 2. Runs every module in test/host/checks/ (file-name order) in a network namespace with only
+ * 2. Runs each module's `prepare` (with the network: the npm package is packed and installed into a
+ *    scratch host) while, at the same time,
+ * 3. every module in test/host/checks/ (file-name order) runs its checks in a network namespace with only
  *    loopback (`unshare --net`), so nothing can reach the internet: the upstream is the sandbox and
  *    the secret store is moto_server, both started here. Without unshare (not root, no user
  *    namespaces) the checks run unisolated and say so.
@@ -13,7 +15,7 @@
  *          --no-isolation (skip the network namespace).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -37,8 +39,9 @@ const log = (line: string): void => console.log(`[host] ${line}`);
 async function main(): Promise<number> {
   const started = performance.now();
   if (process.env[isolatedMarker] === "1") {
-    const prepared = JSON.parse(await readFile(process.env[preparedVariable] ?? "", "utf8")) as Record<string, Prepared>;
-    return await runChecks(started, prepared);
+    const file = process.env[preparedVariable] ?? "";
+    let all: Promise<Record<string, Prepared>> | undefined;
+    return await runChecks(started, (module) => (all ??= waitForPrepared(file)).then((prepared) => prepared[module]));
   }
   const host = await ensureHost(cacheDir, log);
   log(
@@ -48,31 +51,51 @@ async function main(): Promise<number> {
   );
   const prepareDir = await mkdtemp(join(tmpdir(), "openclaw-host-prepare-"));
   try {
-    const prepared = await prepareModules(prepareDir, host, npmEnv());
     const unshare = args.includes("--no-isolation") ? undefined : loopbackOnlyNamespace();
     if (unshare) {
       log("running the checks in a network namespace with loopback only (no internet)");
+      // Preparation (with the network) runs here meanwhile; modules that need it wait for its file.
       const preparedFile = join(prepareDir, "prepared.json");
-      await writeFile(preparedFile, JSON.stringify(prepared));
-      return await rerunInside(unshare, { [preparedVariable]: preparedFile });
+      const preparing = prepareModules(prepareDir, host, npmEnv()).then(async (prepared) => {
+        await writeFile(`${preparedFile}.partial`, JSON.stringify(prepared));
+        await rename(`${preparedFile}.partial`, preparedFile);
+      });
+      const code = await rerunInside(unshare, { [preparedVariable]: preparedFile });
+      await preparing;
+      return code;
     }
     log(
       args.includes("--no-isolation")
         ? "NOTE: --no-isolation: the checks run with the machine's network (they still only use loopback servers)"
         : "NOTE: unshare --net is not available here: the checks run without network isolation (they still only use loopback servers)",
     );
-    return await runChecks(started, prepared);
+    const prepared = await prepareModules(prepareDir, host, npmEnv());
+    return await runChecks(started, async (module) => prepared[module]);
   } finally {
     if (!keep) await rm(prepareDir, { recursive: true, force: true });
+  }
+}
+
+/** The prepared results, once the network phase has written them. */
+async function waitForPrepared(file: string): Promise<Record<string, Prepared>> {
+  const deadline = Date.now() + 20 * 60_000;
+  for (;;) {
+    try {
+      return JSON.parse(await readFile(file, "utf8")) as Record<string, Prepared>;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`the preparation (npm pack and install) did not finish within 20 minutes (${file})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
 /** Runs each module's `prepare` (network allowed); failures are kept for the module to report. */
 async function prepareModules(dir: string, host: InstalledHost, env: Record<string, string>): Promise<Record<string, Prepared>> {
   const prepared: Record<string, Prepared> = {};
-  for (const file of await checkModules()) {
-    const module = await loadModule(file);
-    if (!module.prepare) continue;
+  for (const file of await checkModules().catch(() => [])) {
+    const module = await loadModule(file).catch(() => undefined);
+    if (!module?.prepare) continue;
     const started = performance.now();
     log(`preparing ${file} ...`);
     const moduleDir = join(dir, file.replace(/\.ts$/, ""));
@@ -96,7 +119,7 @@ async function loadModule(file: string): Promise<HostCheckModule> {
   return ((await import(pathToFileURL(join(repoRoot, "test", "host", "checks", file)).href)) as { default: HostCheckModule }).default;
 }
 
-async function runChecks(started: number, prepared: Record<string, Prepared>): Promise<number> {
+async function runChecks(started: number, preparedFor: (module: string) => Promise<Prepared>): Promise<number> {
   const host = await ensureHost(cacheDir, () => {
     throw new Error("the host is not installed; run npm run test:host with network access first");
   });
@@ -115,7 +138,7 @@ async function runChecks(started: number, prepared: Record<string, Prepared>): P
           host,
           services,
           report,
-          prepared: prepared[file],
+          prepared: module.prepare ? await preparedFor(file) : undefined,
           withHost: (body, options) => withHost({ host, env, keep, ...options }, body),
         });
       } catch (error) {

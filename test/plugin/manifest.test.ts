@@ -107,5 +107,7 @@ describe("package.json for the host", () => {
     expect(packageJson.files).toEqual(expect.arrayContaining(["dist", "openclaw.plugin.json", "skills"]));
     expect(packageJson.scripts["prepack"]).toBe("npm run build");
     expect(packageJson.scripts["build"]).toContain("tsc -p tsconfig.build.json");
+    // dist/index.js is then one bundled module: the host's npm overrides cannot swap its dependencies.
+    expect(packageJson.scripts["build"]).toContain("scripts/bundle-plugin.ts");
   });
 });

@@ -61,7 +61,7 @@ const module: HostCheckModule = {
       }
 
       let gateway: RunningGateway | undefined;
-      const started = await report.check("openclaw gateway run on loopback (token auth) starts with the plugin", async () => {
+      const started = await report.check("openclaw gateway run on loopback (token auth) becomes ready with the plugin", async () => {
         gateway = await context.startGateway();
         return gateway.url;
       });
