@@ -102,7 +102,7 @@ describe("bad input", () => {
     ["a message without jsonrpc", '{"id":1,"method":"tools/list"}', 400, -32700],
     ["a batch with garbage", '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}, 42]', 400, -32700],
     ["an over-long batch", JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" }))), 400, -32600],
-  ])("malformed JSON-RPC (%s) gets %i with a JSON-RPC error", async (_label, body, status, code) => {
+  ])("malformed JSON-RPC (%s) gets 400 with a JSON-RPC error", async (_label, body, status, code) => {
     const answer = await post(body);
     expect(answer.status).toBe(status);
     expect((JSON.parse(answer.body) as { error: { code: number } }).error.code).toBe(code);
