@@ -4,64 +4,29 @@
  * collection can be forced before each measurement: the V8 heap in use after collection is the
  * honest leak signal (resident memory alone mostly shows how big V8 chose to let its heap grow).
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
-import { createToolDeps } from "../../tools/create-tool-deps.ts";
-import { silentLogger } from "../../tools/logger.ts";
-import { toolTable } from "../../tools/table.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
-import { createMcpServer } from "../../mcp-adapter/create-mcp-server.ts";
-import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
-import { startHttpServer, type RunningHttpServer } from "../../mcp-adapter/http-server.ts";
-import { createNodeHttpFetch } from "../../mcp-adapter/node-http-fetch.ts";
-import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { garbageCollector, startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
 
-setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
-
-const authToken = "load-test-token";
-const headers = { accept: "application/json, text/event-stream", "content-type": "application/json", authorization: `Bearer ${authToken}` };
+let collectGarbage: () => void;
 let sandbox: RunningSandbox;
-let server: RunningHttpServer;
+let server: InProcessMcp;
 let http: LeanHttpClient;
-let directory: string;
+let headers: Record<string, string>;
 
 beforeAll(async () => {
+  collectGarbage = await garbageCollector();
   const plenty: [number, number] = [1_000_000, 10_000_000];
   sandbox = await startSandbox({ rateLimits: { overall: plenty, read: plenty } });
-  directory = await mkdtemp(join(tmpdir(), "mcp-load-"));
-  const path = join(directory, "tokens.json");
-  await writeFile(path, JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }));
-  // Logs are dropped: a logger that kept every line would itself grow with the number of calls.
-  const logger = silentLogger;
-  const deps = createToolDeps({
-    store: new TokenFileStore({ path }),
-    logger,
-    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
-    fetch: createNodeHttpFetch(),
-  });
-  const identity = readServerIdentity();
-  const mcpServer = createMcpServer({ identity, catalog: buildToolCatalog(toolTable), deps });
-  server = await startHttpServer({
-    mcpServer,
-    settings: { host: "127.0.0.1", port: 0, authToken, allowedHostnames: ["127.0.0.1", "localhost"] },
-    identity,
-    upstream: "sandbox",
-    logger,
-  });
+  server = await startInProcessMcp(sandbox);
+  headers = { accept: "application/json, text/event-stream", "content-type": "application/json", authorization: `Bearer ${server.authToken}` };
   http = new LeanHttpClient(new URL(server.mcpUrl).origin, 64);
 });
 afterAll(async () => {
   http?.close();
-  await server?.close(0);
+  await server?.close();
   await sandbox?.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 let nextId = 1;
