@@ -24,6 +24,11 @@ export interface RunningGateway {
   url: string;
   /** POST /tools/invoke with the gateway's bearer token. */
   invoke(tool: string, args: Record<string, unknown>, agentId?: string): Promise<{ status: number; body: InvokeBody }>;
+  /**
+   * A gateway RPC through `openclaw gateway call <method> --json` (for example `tools.catalog` with
+   * `{agentId}`, or `tools.effective` with `{sessionKey}`); returns the parsed answer.
+   */
+  call(method: string, params?: Record<string, unknown>): Promise<unknown>;
   /** The gateway's console output so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -77,7 +82,8 @@ export async function withHost<T>(options: HostOptions, body: (context: HostCont
   const stateDir = join(dir, "state");
   const workspaceDir = join(dir, "workspace");
   const configPath = join(dir, "openclaw.json");
-  await Promise.all([home, stateDir, workspaceDir].map((path) => mkdir(path, { recursive: true })));
+  const temporaryDir = join(dir, "tmp");
+  await Promise.all([home, stateDir, workspaceDir, temporaryDir].map((path) => mkdir(path, { recursive: true })));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !dropped.test(name)));
   const env: NodeJS.ProcessEnv = {
     ...inherited,
@@ -85,6 +91,8 @@ export async function withHost<T>(options: HostOptions, body: (context: HostCont
     HOME: home,
     OPENCLAW_STATE_DIR: stateDir,
     OPENCLAW_CONFIG_PATH: configPath,
+    // The host also keeps state locks (and, without logging.file, logs) under the temporary folder.
+    TMPDIR: temporaryDir,
     NO_COLOR: "1",
     FORCE_COLOR: "0",
     ...options.env,
@@ -142,7 +150,7 @@ export async function withHost<T>(options: HostOptions, body: (context: HostCont
         throw new Error(`${result.command} exited ${result.code} without JSON on standard output:\n${tail(result.stdout)}\n${tail(result.stderr)}`);
       }
     },
-    startGateway: (gatewayOptions = {}) => startGateway(options.host, env, dir, children, gatewayOptions.readyTimeoutMs ?? 240_000),
+    startGateway: (gatewayOptions = {}) => startGateway(options.host, env, dir, children, gatewayOptions.readyTimeoutMs ?? 240_000, context),
   };
 
   try {
@@ -159,6 +167,7 @@ async function startGateway(
   dir: string,
   children: Set<ChildProcess>,
   readyTimeoutMs: number,
+  context: HostContext,
 ): Promise<RunningGateway> {
   const port = await freePort();
   const token = randomBytes(24).toString("hex");
@@ -222,6 +231,13 @@ async function startGateway(
         body = { ok: false, error: { type: "not_json", message: text.slice(0, 500) } };
       }
       return { status: response.status, body };
+    },
+    async call(method, params = {}) {
+      const { json } = await context.runJson<{ ok?: boolean; error?: unknown }>([
+        "gateway", "call", method, "--params", JSON.stringify(params), "--port", String(port), "--token", token, "--timeout", "120000", "--json",
+      ]);
+      if (json.ok === false) throw new Error(`gateway call ${method} failed: ${JSON.stringify(json.error)}`);
+      return json;
     },
     output: () => output,
     async stop() {

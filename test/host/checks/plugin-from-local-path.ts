@@ -9,7 +9,7 @@ import type { HostCheckModule } from "../host-check-module.ts";
 import type { RunningGateway } from "../host-context.ts";
 import { copyPluginCheckout } from "../plugin-package.ts";
 import { checkAgents, fitnessHostConfig } from "../fitness-host-config.ts";
-import { inspectFitness, invokeResultJson } from "../fitness-plugin-assertions.ts";
+import { expectedOptionalTools, expectedTools, inspectFitness, invokeResultJson } from "../fitness-plugin-assertions.ts";
 
 const module: HostCheckModule = {
   title: "fitness plugin from a local path (TypeScript entry)",
@@ -104,6 +104,15 @@ const module: HostCheckModule = {
         assert.equal(sandbox.counters().apiRequests, before, "a request reached the upstream");
       });
 
+      await report.check("the gateway's tools.catalog lists the 11 tools as the plugin's, the write tools optional", async () => {
+        const catalog = await live.call("tools.catalog", { agentId: checkAgents.allowed });
+        const tools = collect(catalog, (entry) => typeof entry["id"] === "string" && (entry["id"] as string).startsWith("fitness_"));
+        assert.deepEqual(tools.map((tool) => tool["id"]).sort(), [...expectedTools].sort());
+        for (const tool of tools) assert.equal(tool["pluginId"], "fitness", `${String(tool["id"])} pluginId`);
+        const optional = tools.filter((tool) => tool["optional"] === true).map((tool) => tool["id"]);
+        assert.deepEqual(optional.sort(), [...expectedOptionalTools].sort());
+      });
+
       await report.check("an agent whose tool allow list leaves out the plugin cannot invoke its tools", async () => {
         const answer = await live.invoke("fitness_get_athlete", {}, checkAgents.denied);
         assert.equal(answer.status, 404, JSON.stringify(answer.body).slice(0, 300));
@@ -125,6 +134,18 @@ const module: HostCheckModule = {
 };
 
 export default module;
+
+/** Every object anywhere in `value` that `matches`. */
+function collect(value: unknown, matches: (entry: Record<string, unknown>) => boolean, found: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
+  if (Array.isArray(value)) {
+    for (const item of value) collect(item, matches, found);
+  } else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (matches(record)) found.push(record);
+    for (const item of Object.values(record)) collect(item, matches, found);
+  }
+  return found;
+}
 
 /** The first object anywhere in `value` whose name (or id) is `name`. */
 function findByName(value: unknown, name: string): unknown {
