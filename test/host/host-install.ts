@@ -41,7 +41,7 @@ export async function ensureHost(cacheDir: string, log: (line: string) => void):
   const hostDir = join(cacheDir, "host");
   const openclawEntry = join(hostDir, "node_modules", "openclaw", "openclaw.mjs");
   if (!isComplete(hostDir, hostVersions.openclaw)) {
-    log(`installing openclaw ${hostVersions.openclaw} into ${hostDir} with Node ${hostVersions.node} (about 1 minute and 650 MB) ...`);
+    log(`installing openclaw ${hostVersions.openclaw} into ${hostDir} with Node ${hostVersions.node} (one to two minutes, about 840 MB with Node) ...`);
     await installInto(hostDir, `openclaw@${hostVersions.openclaw}`, path, hostVersions.openclaw, () => {
       const version = readVersion(join(hostDir + ".partial", "node_modules", "openclaw", "package.json"));
       if (version !== hostVersions.openclaw) {
