@@ -21,7 +21,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ uploadProcessingMs: 50, rateLimits: { overall: [100_000, 1_000_000], read: [100_000, 1_000_000] } });
   core = await fileBackedCore({
     credentials: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() },
-    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, timeoutMs: 400 },
+    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, timeoutMs: 1500 },
   });
 });
 afterAll(async () => {
@@ -52,7 +52,7 @@ async function faultThenRecover(fault: Fault, expected: RegExp, options: { expir
 }
 
 describe("API faults", () => {
-  it("timeout", () => faultThenRecover({ kind: "delay", delayMs: 1500, match: "GET /athlete" }, /did not answer GET \/athlete within 0\.4 s \(timeout\)/));
+  it("timeout", () => faultThenRecover({ kind: "delay", delayMs: 5000, match: "GET /athlete" }, /did not answer GET \/athlete within 1\.5 s \(timeout\)/));
   it("connection reset", () => faultThenRecover({ kind: "reset", match: "GET /athlete" }, /Network failure on GET \/athlete/));
   it("500", () => faultThenRecover({ kind: "status", status: 500, match: "GET /athlete" }, /Strava answered 500 Internal Server Error to GET \/athlete/));
   it("503", () => faultThenRecover({ kind: "status", status: 503, match: "GET /athlete" }, /Strava answered 503 Service Unavailable/));
@@ -66,7 +66,7 @@ describe("token endpoint faults (the access token has just been revoked)", () =>
   it("token endpoint resets the connection", () =>
     faultThenRecover({ kind: "reset", match: "POST /oauth/token" }, /Could not reach the Strava token endpoint/, { expireFirst: true }));
   it("token endpoint too slow", () =>
-    faultThenRecover({ kind: "delay", delayMs: 1500, match: "POST /oauth/token" }, /token endpoint .* did not answer within 0\.4 s/, { expireFirst: true }));
+    faultThenRecover({ kind: "delay", delayMs: 5000, match: "POST /oauth/token" }, /token endpoint .* did not answer within 1\.5 s/, { expireFirst: true }));
   it("token endpoint answers garbage", () =>
     faultThenRecover({ kind: "non-json", match: "POST /oauth/token" }, /token endpoint answered with a body that is not JSON/, { expireFirst: true }));
 });
