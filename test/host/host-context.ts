@@ -57,7 +57,8 @@ export interface HostContext {
   run(args: string[], options?: { timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<CommandResult>;
   /** Runs `openclaw <args>` and parses its standard output as JSON (throws with the output when it is not). */
   runJson<T>(args: string[], options?: { timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<{ result: CommandResult; json: T }>;
-  startGateway(options?: { readyTimeoutMs?: number }): Promise<RunningGateway>;
+  /** Starts `openclaw gateway run` on loopback; `env` adds to (or overrides) the host environment for the gateway only. */
+  startGateway(options?: { readyTimeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<RunningGateway>;
 }
 
 export interface HostOptions {
@@ -150,7 +151,8 @@ export async function withHost<T>(options: HostOptions, body: (context: HostCont
         throw new Error(`${result.command} exited ${result.code} without JSON on standard output:\n${tail(result.stdout)}\n${tail(result.stderr)}`);
       }
     },
-    startGateway: (gatewayOptions = {}) => startGateway(options.host, env, dir, children, gatewayOptions.readyTimeoutMs ?? 240_000, context),
+    startGateway: (gatewayOptions = {}) =>
+      startGateway(options.host, { ...env, ...gatewayOptions.env }, dir, children, gatewayOptions.readyTimeoutMs ?? 240_000, context),
   };
 
   try {
