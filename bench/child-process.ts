@@ -27,8 +27,11 @@ export async function startTsChild(options: {
   timeoutMs?: number;
   /** Run `script` (compiled JavaScript) with plain node instead of through tsx. */
   plainNode?: boolean;
+  /** Node/V8 flags, before the script (as `tsx FLAGS script` passes them). */
+  nodeFlags?: string[];
 }): Promise<StartedChild> {
-  const nodeArgs = options.plainNode ? [options.script] : ["--import", "tsx", options.script];
+  const flags = options.nodeFlags ?? [];
+  const nodeArgs = options.plainNode ? [...flags, options.script] : [...flags, "--import", "tsx", options.script];
   const child = spawn(process.execPath, [...nodeArgs, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,

@@ -4,10 +4,10 @@
  * Processes: this one (the load generator, bench/lean-http-client.ts: raw JSON-RPC POSTs over keep-alive
  * node:http), the sandbox (bench/sandbox-process.ts, rate limits out of the way), and the servers under
  * test, all started up front and measured in turns. The first is Form A exactly as `npm start` runs it
- * (mcp-adapter/cli.ts through tsx, pointed at the sandbox by the STRAVA_* variables); the others are
- * comparisons: Form A compiled to plain JavaScript (with and without a smaller V8 young generation),
- * without its router shortcut, with Node's built-in fetch, the SDK's documented per-request pattern
- * (bench/variant-server.ts), and a bare node:http pass-through as the floor for any extra hop.
+ * (mcp-adapter/cli.ts through tsx with the Node flags of the start script, pointed at the sandbox by the
+ * STRAVA_* variables); the others are comparisons: Form A without those flags, compiled to plain
+ * JavaScript, without its router shortcut, with Node's built-in fetch, the SDK's documented per-request
+ * pattern (bench/variant-server.ts), and a bare node:http pass-through as the floor for any extra hop.
  *
  * Both paths cross a process boundary to reach the sandbox, so "added" latency is the cost of the extra
  * hop through the server. This machine is shared, so every MCP run is paired with a direct run made
@@ -24,7 +24,7 @@
  * Options: --quick (one short round), --rounds N (default 3), --only-form-a, --json FILE.
  */
 import { execSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -46,6 +46,8 @@ const callsAt: Record<number, number> = flags.quick ? { 1: 300, 16: 1_000, 64: 2
 const rounds = flags.rounds ? Number(flags.rounds) : flags.quick ? 1 : 3;
 const warmupCalls = flags.quick ? 500 : 3_000;
 const authToken = "bench-auth-token-0123456789abcdef";
+/** The Node/V8 flags `npm start` gives the server (`tsx FLAGS mcp-adapter/cli.ts`), so the builds run as it does. */
+const startFlags = startScriptFlags();
 const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
 
 interface Build {
@@ -53,7 +55,7 @@ interface Build {
   script: string;
   args: string[];
   plainNode?: boolean;
-  nodeOptions?: string;
+  nodeFlags: string[];
   /** The bare pass-through has no token handling: no burst for it. */
   burst: boolean;
 }
@@ -124,16 +126,17 @@ try {
   const mcpOk = (response: LeanResponse): boolean => response.status === 200 && !response.body.includes('"isError":true') && response.body.includes('"result"');
 
   // --- the servers
-  const builds: Build[] = [{ name: "Form A as npm start runs it (tsx)", script: "mcp-adapter/cli.ts", args: [], burst: true }];
+  const flagNote = startFlags.length > 0 ? ` ${startFlags.join(" ")}` : "";
+  const builds: Build[] = [{ name: `Form A as npm start runs it (tsx${flagNote})`, script: "mcp-adapter/cli.ts", args: [], nodeFlags: startFlags, burst: true }];
   if (!flags["only-form-a"]) {
     const compiled = await compileServer(root, "mcp-adapter/cli.ts", join(scratch, "compiled"));
     builds.push(
-      { name: "Form A compiled to JavaScript, plain node", script: compiled, args: [], plainNode: true, burst: true },
-      { name: "Form A compiled, plain node, --max-semi-space-size=4", script: compiled, args: [], plainNode: true, nodeOptions: "--max-semi-space-size=4", burst: true },
-      { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], burst: true },
-      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], burst: true },
-      { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], burst: true },
-      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], burst: false },
+      ...(startFlags.length > 0 ? [{ name: "Form A through tsx, V8 defaults (no flags)", script: "mcp-adapter/cli.ts", args: [], nodeFlags: [], burst: true }] : []),
+      { name: `Form A compiled to JavaScript, plain node${flagNote}`, script: compiled, args: [], plainNode: true, nodeFlags: startFlags, burst: true },
+      { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], nodeFlags: startFlags, burst: true },
+      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], nodeFlags: startFlags, burst: true },
+      { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], nodeFlags: startFlags, burst: true },
+      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], nodeFlags: startFlags, burst: false },
     );
   }
   const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
@@ -153,7 +156,6 @@ try {
       UPSTREAM_API_BASE: sandbox.apiBase,
       UPSTREAM_ACCESS_TOKEN: token,
     };
-    if (build.nodeOptions) env["NODE_OPTIONS"] = build.nodeOptions;
     const child = await startTsChild({
       script: build.script,
       args: build.args,
@@ -162,6 +164,7 @@ try {
       stream: "stderr",
       ready: (line) => line.includes('"event":"listening"'),
       plainNode: build.plainNode,
+      nodeFlags: build.nodeFlags,
     });
     children.push(child);
     const port = (JSON.parse(child.readyLine) as { port: number }).port;
@@ -318,6 +321,13 @@ function ms(value: number): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+function startScriptFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+  const words = (scripts["start"] ?? "").split(/\s+/);
+  const entry = words.indexOf("mcp-adapter/cli.ts");
+  return words.slice(words.indexOf("tsx") + 1, entry === -1 ? undefined : entry).filter((word) => word.startsWith("--"));
 }
 
 function gitCommit(): string {
