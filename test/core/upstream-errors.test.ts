@@ -4,6 +4,7 @@ import nock from "nock";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
+import { freePort } from "../support/free-port.ts";
 
 const api = "https://www.strava.com";
 const now = Date.UTC(2026, 10, 21, 12, 41, 48);
@@ -152,7 +153,7 @@ describe("transport failures", () => {
   it("a refused connection is a network failure naming the cause", async () => {
     const local = await fileBackedCore({
       credentials: { client_id: "1", client_secret: "s", refresh_token: "r", access_token: "a", expires_at: 4_000_000_000 },
-      settings: { apiBase: `http://127.0.0.1:${await closedPort()}` },
+      settings: { apiBase: `http://127.0.0.1:${await freePort()}` }, // nothing listens there
     });
     expect(textOf(await local.call("get_athlete", {}))).toContain("connection refused (ECONNREFUSED)");
     await local.cleanup();
@@ -170,12 +171,3 @@ describe("transport failures", () => {
     await local.cleanup();
   });
 });
-
-/** A loopback port that nothing listens on (bound once, then released). */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}

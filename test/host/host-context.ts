@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { freePort } from "../support/free-port.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { InstalledHost } from "./host-install.ts";
@@ -257,15 +257,6 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
   await closed;
   clearTimeout(timer);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== "object" || address === null) throw new Error("no free port");
-  return address.port;
 }
 
 export function tail(text: string, lines = 25): string {

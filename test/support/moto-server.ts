@@ -4,7 +4,7 @@
  * code never knows.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.ts";
 
 export interface MotoServer {
   endpoint: string;
@@ -70,13 +70,4 @@ export async function startMotoServer(): Promise<MotoServer> {
       clearTimeout(timer);
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== "object" || address === null) throw new Error("could not find a free port");
-  return address.port;
 }
