@@ -30,7 +30,7 @@ export async function runTool(
     const response = await deps.client.send(request, { signal, errorHint: tool.errorHint?.bind(tool) });
     let text: string;
     try {
-      text = tool.resultText ? tool.resultText(response.bodyText) : passThrough(response.bodyText);
+      text = tool.resultText ? tool.resultText(response.bodyText) : compactJson(response.bodyText);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       throw new UpstreamBodyError(
@@ -43,12 +43,6 @@ export async function runTool(
   } catch (error) {
     return failure(tool, deps, error, started);
   }
-}
-
-/** The upstream body as it came, compact; a body that is not JSON throws `SyntaxError`. */
-function passThrough(bodyText: string): string {
-  JSON.parse(bodyText);
-  return compactJson(bodyText);
 }
 
 function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: number): ToolResult {

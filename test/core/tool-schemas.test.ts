@@ -37,6 +37,23 @@ describe("tool definitions", () => {
     }
   });
 
+  it("put defaults only on top-level parameters (argument validation fills in no others)", () => {
+    const nestedDefaults = (schema: unknown, path: string, top: boolean): string[] => {
+      if (typeof schema !== "object" || schema === null) return [];
+      const here = !top && "default" in schema ? [path] : [];
+      return [
+        ...here,
+        ...Object.entries(schema).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${path}.${key}`, false))),
+      ];
+    };
+    for (const tool of toolTable) {
+      const found = Object.entries(tool.parameters.properties).flatMap(([name, schema]) =>
+        Object.entries(schema as object).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${tool.name}.${name}.${key}`, false))),
+      );
+      expect(found).toEqual([]);
+    }
+  });
+
   it("read-only tools say so and write tools do not", () => {
     const writers = toolTable.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name);
     expect(writers).toEqual(["create_activity", "update_activity", "create_upload"]);
