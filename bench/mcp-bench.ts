@@ -2,16 +2,23 @@
  * `npm run bench:mcp`: Form A against the sandbox on loopback, in one run.
  *
  * Processes: this one (the load generator, bench/lean-http-client.ts: raw JSON-RPC POSTs over keep-alive
- * node:http), the sandbox (bench/sandbox-process.ts, rate limits out of the way), and the servers under
- * test, all started up front and measured in turns. The first is Form A exactly as `npm start` runs it
- * (mcp-adapter/cli.ts through tsx with the Node flags of the start script, pointed at the sandbox by the
- * STRAVA_* variables); the others are comparisons: Form A without those flags, compiled to plain
- * JavaScript, without its router shortcut, with Node's built-in fetch, the SDK's documented per-request
- * pattern (bench/variant-server.ts), and a bare node:http pass-through as the floor for any extra hop.
+ * node:http, with the sandbox running in it, rate limits out of the way) and the servers under test, all
+ * started up front and measured in turns. The first is Form A exactly as `npm start` runs it (the start
+ * script's node flags and mcp-adapter/start.mjs, pointed at the sandbox by the STRAVA_* variables); the
+ * others are comparisons: Form A through tsx, with V8's default heap settings, without its router
+ * shortcut, with Node's built-in fetch, the SDK's documented per-request pattern (bench/variant-server.ts),
+ * the issue's yardstick of a plain express pass-through (bench/express-proxy-server.ts), and a bare
+ * node:http pass-through as the floor for any extra hop (bench/raw-proxy-server.ts). Every build runs as
+ * bundled JavaScript on plain node with the start script's flags unless its name says otherwise.
  *
- * Both paths cross a process boundary to reach the sandbox, so "added" latency is the cost of the extra
- * hop through the server. This machine is shared, so every MCP run is paired with a direct run made
- * right before it, the builds take turns, and each figure is the median over the rounds. Measured:
+ * Why the sandbox shares the load generator's process: in use, the server's machine runs neither the
+ * MCP client nor Strava. On two cores, the closest model is the server on one core and "the rest of the
+ * world" (client and upstream) on the other. With the sandbox in a third process, the direct path gets
+ * both cores while the MCP path shares them three ways, and the ratio then measures the scheduler more
+ * than the server (`--sandbox-process` runs that layout; BENCHMARKS.md reports both). Either way both
+ * paths reach the sandbox over loopback TCP, so "added" latency is the cost of the extra hop through the
+ * server. This machine is shared, so every MCP run is paired with a direct run made right before it, the
+ * builds take turns, and each figure is the median over the rounds. Measured:
  *
  * 1. tools/call get_activity_by_id through POST /mcp against GET /api/v3/activities/{id} sent straight
  *    to the sandbox with the same access token, at concurrency 1, 16 and 64: p50/p95/p99 latency, calls
@@ -21,13 +28,14 @@
  *    requests counted by the sandbox (exactly 1 expected);
  * 4. per server, peak resident memory (VmHWM) over the whole run, burst included.
  *
- * Options: --quick (one short round), --rounds N (default 3), --only-form-a, --json FILE.
+ * Options: --quick (one short round), --rounds N (default 3), --only-form-a, --sandbox-process, --json FILE.
  */
 import { execSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { startSandbox } from "../sandbox/server.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
 import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse, type LoadResult } from "./lean-http-client.ts";
@@ -38,6 +46,7 @@ const { values: flags } = parseArgs({
     quick: { type: "boolean", default: false },
     rounds: { type: "string" },
     "only-form-a": { type: "boolean", default: false },
+    "sandbox-process": { type: "boolean", default: false },
     json: { type: "string" },
   },
 });
@@ -46,15 +55,16 @@ const callsAt: Record<number, number> = flags.quick ? { 1: 300, 16: 1_000, 64: 2
 const rounds = flags.rounds ? Number(flags.rounds) : flags.quick ? 1 : 3;
 const warmupCalls = flags.quick ? 500 : 3_000;
 const authToken = "bench-auth-token-0123456789abcdef";
-/** The Node/V8 flags `npm start` gives the server (`tsx FLAGS mcp-adapter/cli.ts`), so the builds run as it does. */
+/** The Node/V8 flags `npm start` gives the server (`node FLAGS mcp-adapter/start.mjs`), so the builds run as it does. */
 const startFlags = startScriptFlags();
 const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
 
 interface Build {
   name: string;
+  /** A TypeScript entry point, bundled to JavaScript for plain node unless `throughTsx`. */
   script: string;
   args: string[];
-  plainNode?: boolean;
+  throughTsx?: boolean;
   nodeFlags: string[];
   /** The bare pass-through has no token handling: no burst for it. */
   burst: boolean;
@@ -63,6 +73,7 @@ interface Build {
 interface Pair {
   direct: LoadResult;
   mcp: LoadResult;
+  /** `sandbox` is 0 when the sandbox runs inside the load generator (its CPU is then in `client`). */
   cpuUsPerMcpCall: { server: number; sandbox: number; client: number };
 }
 
@@ -72,6 +83,7 @@ const machine = {
   cpu: cpus()[0]?.model ?? "unknown",
   node: process.version,
   loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))),
+  sandbox: flags["sandbox-process"] ? "own process" : "in the load generator's process",
   commit: gitCommit(),
   date: new Date().toISOString(),
   rounds,
@@ -80,16 +92,27 @@ const machine = {
 report["machine"] = machine;
 console.log(
   `machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}, ` +
-    `commit ${machine.commit}; ${rounds} round(s), ${callsAt[1]}/${callsAt[16]}/${callsAt[64]} calls per run at concurrency 1/16/64`,
+    `commit ${machine.commit}; ${rounds} round(s), ${callsAt[1]}/${callsAt[16]}/${callsAt[64]} calls per run at concurrency 1/16/64; sandbox ${machine.sandbox}`,
 );
 
 const scratch = mkdtempSync(join(tmpdir(), "mcp-bench-"));
 const children: StartedChild[] = [];
 try {
-  // --- the upstream, in its own process
-  const sandboxChild = await startTsChild({ script: "bench/sandbox-process.ts", env: process.env, cwd: root, stream: "stdout", ready: (line) => line.startsWith("{") });
-  children.push(sandboxChild);
-  const sandbox = JSON.parse(sandboxChild.readyLine) as { baseUrl: string; apiBase: string; tokenUrl: string };
+  // --- the upstream: in this process, or (--sandbox-process) in its own
+  let sandbox: { baseUrl: string; apiBase: string; tokenUrl: string };
+  let sandboxPid: number | undefined;
+  let closeSandbox = async (): Promise<void> => {};
+  if (flags["sandbox-process"]) {
+    const sandboxChild = await startTsChild({ script: "bench/sandbox-process.ts", env: process.env, cwd: root, stream: "stdout", ready: (line) => line.startsWith("{") });
+    children.push(sandboxChild);
+    sandbox = JSON.parse(sandboxChild.readyLine) as typeof sandbox;
+    sandboxPid = sandboxChild.pid;
+  } else {
+    const unlimited: [number, number] = [1_000_000_000, 1_000_000_000];
+    const running = await startSandbox({ rateLimits: { overall: unlimited, read: unlimited }, uploadProcessingMs: 50, rotateRefreshTokens: false });
+    sandbox = running;
+    closeSandbox = () => running.close();
+  }
   const upstream = new LeanHttpClient(sandbox.baseUrl, 1_000);
   const apiPath = new URL(sandbox.apiBase).pathname;
   const control = async (method: "GET" | "POST", name: string): Promise<Record<string, unknown>> =>
@@ -127,17 +150,23 @@ try {
 
   // --- the servers
   const flagNote = startFlags.length > 0 ? ` ${startFlags.join(" ")}` : "";
-  const builds: Build[] = [{ name: `Form A as npm start runs it (tsx${flagNote})`, script: "mcp-adapter/cli.ts", args: [], nodeFlags: startFlags, burst: true }];
+  const builds: Build[] = [{ name: `Form A as npm start runs it (node${flagNote} mcp-adapter/start.mjs)`, script: "mcp-adapter/cli.ts", args: [], nodeFlags: startFlags, burst: true }];
   if (!flags["only-form-a"]) {
-    const compiled = await compileServer(root, "mcp-adapter/cli.ts", join(scratch, "compiled"));
     builds.push(
-      ...(startFlags.length > 0 ? [{ name: "Form A through tsx, V8 defaults (no flags)", script: "mcp-adapter/cli.ts", args: [], nodeFlags: [], burst: true }] : []),
-      { name: `Form A compiled to JavaScript, plain node${flagNote}`, script: compiled, args: [], plainNode: true, nodeFlags: startFlags, burst: true },
+      { name: `Form A through tsx${flagNote} (TypeScript loader in the process)`, script: "mcp-adapter/cli.ts", args: [], throughTsx: true, nodeFlags: startFlags, burst: true },
+      ...(startFlags.length > 0 ? [{ name: "Form A with V8's default heap settings (no flags)", script: "mcp-adapter/cli.ts", args: [], nodeFlags: [], burst: true }] : []),
       { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], nodeFlags: startFlags, burst: true },
       { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], nodeFlags: startFlags, burst: true },
       { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], nodeFlags: startFlags, burst: true },
+      { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], nodeFlags: startFlags, burst: false },
       { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], nodeFlags: startFlags, burst: false },
     );
+  }
+  // Bundled once per entry point, as mcp-adapter/start.mjs bundles cli.ts for npm start.
+  const bundles = new Map<string, string>();
+  for (const build of builds) {
+    if (build.throughTsx || bundles.has(build.script)) continue;
+    bundles.set(build.script, await compileServer(root, build.script, join(scratch, `bundle-${bundles.size}`)));
   }
   const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
   for (const build of builds) {
@@ -157,13 +186,13 @@ try {
       UPSTREAM_ACCESS_TOKEN: token,
     };
     const child = await startTsChild({
-      script: build.script,
+      script: build.throughTsx ? build.script : bundles.get(build.script)!,
       args: build.args,
       env,
       cwd: root,
       stream: "stderr",
       ready: (line) => line.includes('"event":"listening"'),
-      plainNode: build.plainNode,
+      plainNode: !build.throughTsx,
       nodeFlags: build.nodeFlags,
     });
     children.push(child);
@@ -190,7 +219,8 @@ try {
       for (const server of running) {
         const calls = callsAt[concurrency]!;
         const direct = await runClosedLoop({ client: upstream, concurrency, calls, request: directRequest, check: directOk });
-        const before = { server: cpuMs(server.child.pid), sandbox: cpuMs(sandboxChild.pid), client: cpuMs(process.pid) };
+        const sandboxCpuMs = (): number => (sandboxPid === undefined ? 0 : cpuMs(sandboxPid));
+        const before = { server: cpuMs(server.child.pid), sandbox: sandboxCpuMs(), client: cpuMs(process.pid) };
         const mcp = await runClosedLoop({ client: server.client, concurrency, calls, request: mcpRequest, check: mcpOk });
         const perCall = (now: number, then: number): number => ((now - then) * 1000) / calls;
         const key = `${server.build.name}@${concurrency}`;
@@ -199,7 +229,7 @@ try {
           mcp,
           cpuUsPerMcpCall: {
             server: perCall(cpuMs(server.child.pid), before.server),
-            sandbox: perCall(cpuMs(sandboxChild.pid), before.sandbox),
+            sandbox: perCall(sandboxCpuMs(), before.sandbox),
             client: perCall(cpuMs(process.pid), before.client),
           },
         };
@@ -214,13 +244,15 @@ try {
     const rows = concurrencies.map((concurrency) => summarize(concurrency, pairs.get(`${server.build.name}@${concurrency}`)!));
     latency[server.build.name] = rows;
     console.log(`\n${server.build.name}: tools/call get_activity_by_id via /mcp vs GET /activities/{id} direct (medians of ${rounds})`);
-    console.log("  conc | direct p50/p95/p99 ms    calls/s | MCP p50/p95/p99 ms       calls/s | added p50 | MCP/direct | CPU per MCP call: server, sandbox, client");
+    console.log(
+      `  conc | direct p50/p95/p99 ms    calls/s | MCP p50/p95/p99 ms       calls/s | added p50 | MCP/direct | CPU per MCP call: ${sandboxPid === undefined ? "server, load generator with the sandbox" : "server, sandbox, load generator"}`,
+    );
     for (const row of rows) {
       console.log(
         `  ${String(row.concurrency).padStart(4)} | ${ms(row.direct.p50)}/${ms(row.direct.p95)}/${ms(row.direct.p99)} ${String(Math.round(row.direct.callsPerSecond)).padStart(8)} | ` +
           `${ms(row.mcp.p50)}/${ms(row.mcp.p95)}/${ms(row.mcp.p99)} ${String(Math.round(row.mcp.callsPerSecond)).padStart(8)} | ` +
           `${ms(row.addedP50Ms).padStart(9)} | ${(row.throughputRatio * 100).toFixed(0).padStart(9)}% | ` +
-          `${Math.round(row.cpuUsPerMcpCall.server)} µs, ${Math.round(row.cpuUsPerMcpCall.sandbox)} µs, ${Math.round(row.cpuUsPerMcpCall.client)} µs`,
+          `${Math.round(row.cpuUsPerMcpCall.server)} µs, ${sandboxPid === undefined ? "" : `${Math.round(row.cpuUsPerMcpCall.sandbox)} µs, `}${Math.round(row.cpuUsPerMcpCall.client)} µs`,
       );
     }
   }
@@ -287,6 +319,7 @@ try {
   report["exitCodeOnSigterm"] = exitCodes;
 
   upstream.close();
+  await closeSandbox();
   report["loadAverageAtEnd"] = loadavg().map((n) => Number(n.toFixed(2)));
   console.log(`\nload average at end: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   if (flags.json) writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
@@ -326,8 +359,9 @@ function round(value: number): number {
 function startScriptFlags(): string[] {
   const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
   const words = (scripts["start"] ?? "").split(/\s+/);
-  const entry = words.indexOf("mcp-adapter/cli.ts");
-  return words.slice(words.indexOf("tsx") + 1, entry === -1 ? undefined : entry).filter((word) => word.startsWith("--"));
+  const entry = words.indexOf("mcp-adapter/start.mjs");
+  if (words[0] !== "node" || entry === -1) throw new Error(`the start script is not "node [FLAGS] mcp-adapter/start.mjs": ${scripts["start"]}`);
+  return words.slice(1, entry).filter((word) => word.startsWith("--"));
 }
 
 function gitCommit(): string {

@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
-import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { repositoryRoot, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const packageJson = JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "utf8")) as { name: string; version: string };
 const authToken = `e2e-${randomBytes(16).toString("hex")}`;
@@ -37,16 +37,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ uploadProcessingMs: 50, rotateRefreshTokens: false, rateLimits: { overall: plenty, read: plenty } });
   scratch = scratchDirectory();
   server = spawnMcpChild({
-    env: baseEnv({
-      PORT: "0",
-      AUTH_TOKEN: authToken,
-      STRAVA_CLIENT_ID: sandbox.clientId,
-      STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-      STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
-      STRAVA_API_BASE: sandbox.apiBase,
-      STRAVA_TOKEN_URL: sandbox.tokenUrl,
-      FITNESS_TOKEN_FILE: join(scratch.path, "tokens.json"),
-    }),
+    env: sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }),
   });
   const listening = await server.waitForEvent("listening");
   mcpUrl = String(listening["url"]);

@@ -1,5 +1,5 @@
 /**
- * Starts Form A as a child process, the way `npm start` does (tsx running mcp-adapter/cli.ts), with an
+ * Starts Form A as a child process, the way `npm start` does (node running mcp-adapter/start.mjs), with an
  * environment built from scratch (so a developer's own STRAVA_* or AUTH_TOKEN never leak in), and keeps
  * every standard error line for the assertions on logs and secrets.
  */
@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import type { RunningSandbox } from "../../sandbox/server.ts";
 
 export const repositoryRoot = resolve(import.meta.dirname, "../..");
 
@@ -19,6 +20,20 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
     if (value !== undefined) env[name] = value;
   }
   return { ...env, ...extra };
+}
+
+/** The environment of a server on `sandbox` as if it were Strava: HTTP on a free port, tokens saved under `tokenDirectory`. */
+export function sandboxEnv(sandbox: RunningSandbox, options: { authToken: string; tokenDirectory: string }): Record<string, string> {
+  return baseEnv({
+    PORT: "0",
+    AUTH_TOKEN: options.authToken,
+    STRAVA_CLIENT_ID: sandbox.clientId,
+    STRAVA_CLIENT_SECRET: sandbox.clientSecret,
+    STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
+    STRAVA_API_BASE: sandbox.apiBase,
+    STRAVA_TOKEN_URL: sandbox.tokenUrl,
+    FITNESS_TOKEN_FILE: join(options.tokenDirectory, "tokens.json"),
+  });
 }
 
 export interface McpChild {
@@ -38,13 +53,13 @@ export function spawnMcpChild(options: {
   env: Record<string, string>;
   args?: string[];
   stdin?: "pipe" | "ignore";
-  /** Run the documented command itself, `npm start --silent -- ARGS`, instead of node + tsx directly. */
+  /** Run the documented command itself, `npm start --silent -- ARGS`, instead of what it runs (node mcp-adapter/start.mjs ARGS). */
   viaNpm?: boolean;
 }): McpChild {
   const args = options.args ?? [];
   const [file, argv] = options.viaNpm
     ? ["npm", ["start", "--silent", "--", ...args]]
-    : [process.execPath, ["--import", "tsx", "mcp-adapter/cli.ts", ...args]];
+    : [process.execPath, ["mcp-adapter/start.mjs", ...args]];
   const child = spawn(file, argv, {
     cwd: repositoryRoot,
     env: options.env,

@@ -32,7 +32,8 @@ describe("Form A over stdio with the SDK client", () => {
     scratch = scratchDirectory();
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", "mcp-adapter/cli.ts", "--stdio"],
+      // What npm start runs, so the launcher is held to stdout purity too.
+      args: ["mcp-adapter/start.mjs", "--stdio"],
       cwd: repositoryRoot,
       env: baseEnv({
         // Set to prove stdio mode neither needs nor prints it.

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
 import { badCall } from "../support/bad-arguments.ts";
 
@@ -31,16 +31,7 @@ beforeAll(async () => {
   originalRefreshToken.value = sandbox.refreshToken();
   scratch = scratchDirectory();
   server = spawnMcpChild({
-    env: baseEnv({
-      PORT: "0",
-      AUTH_TOKEN: authToken,
-      STRAVA_CLIENT_ID: sandbox.clientId,
-      STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-      STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
-      STRAVA_API_BASE: sandbox.apiBase,
-      STRAVA_TOKEN_URL: sandbox.tokenUrl,
-      FITNESS_TOKEN_FILE: join(scratch.path, "tokens.json"),
-    }),
+    env: sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }),
   });
   mcpUrl = String((await server.waitForEvent("listening"))["url"]);
   http = new LeanHttpClient(new URL(mcpUrl).origin, 64);
