@@ -213,13 +213,13 @@ try {
   await runClosedLoop({ client: upstream, concurrency: 16, calls: warmupCalls, request: directRequest, check: directOk });
   for (const server of running) await runClosedLoop({ client: server.client, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpOk });
   const pairs = new Map<string, Pair[]>();
+  const sandboxCpuMs = (): number => (sandboxPid === undefined ? 0 : cpuMs(sandboxPid));
   for (let round = 1; round <= rounds; round++) {
     console.log(`round ${round} of ${rounds} (load average ${loadavg()[0]!.toFixed(2)})`);
     for (const concurrency of concurrencies) {
       for (const server of running) {
         const calls = callsAt[concurrency]!;
         const direct = await runClosedLoop({ client: upstream, concurrency, calls, request: directRequest, check: directOk });
-        const sandboxCpuMs = (): number => (sandboxPid === undefined ? 0 : cpuMs(sandboxPid));
         const before = { server: cpuMs(server.child.pid), sandbox: sandboxCpuMs(), client: cpuMs(process.pid) };
         const mcp = await runClosedLoop({ client: server.client, concurrency, calls, request: mcpRequest, check: mcpOk });
         const perCall = (now: number, then: number): number => ((now - then) * 1000) / calls;

@@ -31,6 +31,7 @@ export function compactJson(text: string): string {
   for (let index = start; index < length; index++) {
     const code = text.charCodeAt(index);
     if (code === 0x22 /* " */) {
+      if (end >= 0) throw incomplete("text after the document");
       index = closingQuote(text, index);
       if (index < 0) throw incomplete("a string is not closed");
     } else if (code === 0x7b || code === 0x5b) {

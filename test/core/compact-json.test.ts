@@ -45,6 +45,7 @@ describe("compactJson", () => {
     ["a stray closing bracket", '{"a":1}}'],
     ["two documents", '{"a":1}{"b":2}'],
     ["text after the document", '{"a":1} trailing'],
+    ["a string after the document", '{"a":1} "b"'],
     ["text before the document", 'x{"a":1}'],
     ["a bare word", "undefined"],
   ])("throws SyntaxError for %s", (_what, body) => {

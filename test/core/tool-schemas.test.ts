@@ -38,17 +38,17 @@ describe("tool definitions", () => {
   });
 
   it("put defaults only on top-level parameters (argument validation fills in no others)", () => {
-    const nestedDefaults = (schema: unknown, path: string, top: boolean): string[] => {
+    // Every `default` found below a parameter's own schema (items, nested properties...), by path.
+    const nestedDefaults = (schema: unknown, path: string): string[] => {
       if (typeof schema !== "object" || schema === null) return [];
-      const here = !top && "default" in schema ? [path] : [];
       return [
-        ...here,
-        ...Object.entries(schema).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${path}.${key}`, false))),
+        ...("default" in schema ? [path] : []),
+        ...Object.entries(schema).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${path}.${key}`))),
       ];
     };
     for (const tool of toolTable) {
       const found = Object.entries(tool.parameters.properties).flatMap(([name, schema]) =>
-        Object.entries(schema as object).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${tool.name}.${name}.${key}`, false))),
+        Object.entries(schema as object).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${tool.name}.${name}.${key}`))),
       );
       expect(found).toEqual([]);
     }
