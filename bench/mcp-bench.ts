@@ -61,10 +61,12 @@ const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/
 
 interface Build {
   name: string;
-  /** A TypeScript entry point, bundled to JavaScript for plain node unless `throughTsx`. */
+  /** A TypeScript entry point, bundled to JavaScript for plain node unless `throughTsx` or `asIs`. */
   script: string;
   args: string[];
   throughTsx?: boolean;
+  /** Run `script` on plain node as it is (mcp-adapter/start.mjs, exactly what `npm start` runs). */
+  asIs?: boolean;
   nodeFlags: string[];
   /** The bare pass-through has no token handling: no burst for it. */
   burst: boolean;
@@ -150,11 +152,11 @@ try {
 
   // --- the servers
   const flagNote = startFlags.length > 0 ? ` ${startFlags.join(" ")}` : "";
-  const builds: Build[] = [{ name: `Form A as npm start runs it (node${flagNote} mcp-adapter/start.mjs)`, script: "mcp-adapter/cli.ts", args: [], nodeFlags: startFlags, burst: true }];
+  const builds: Build[] = [{ name: `Form A as npm start runs it (node${flagNote} mcp-adapter/start.mjs)`, script: "mcp-adapter/start.mjs", args: [], asIs: true, nodeFlags: startFlags, burst: true }];
   if (!flags["only-form-a"]) {
     builds.push(
       { name: `Form A through tsx${flagNote} (TypeScript loader in the process)`, script: "mcp-adapter/cli.ts", args: [], throughTsx: true, nodeFlags: startFlags, burst: true },
-      ...(startFlags.length > 0 ? [{ name: "Form A with V8's default heap settings (no flags)", script: "mcp-adapter/cli.ts", args: [], nodeFlags: [], burst: true }] : []),
+      ...(startFlags.length > 0 ? [{ name: "Form A with V8's default heap settings (no flags)", script: "mcp-adapter/start.mjs", args: [], asIs: true, nodeFlags: [], burst: true }] : []),
       { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], nodeFlags: startFlags, burst: true },
       { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], nodeFlags: startFlags, burst: true },
       { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], nodeFlags: startFlags, burst: true },
@@ -165,7 +167,7 @@ try {
   // Bundled once per entry point, as mcp-adapter/start.mjs bundles cli.ts for npm start.
   const bundles = new Map<string, string>();
   for (const build of builds) {
-    if (build.throughTsx || bundles.has(build.script)) continue;
+    if (build.throughTsx || build.asIs || bundles.has(build.script)) continue;
     bundles.set(build.script, await compileServer(root, build.script, join(scratch, `bundle-${bundles.size}`)));
   }
   const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
@@ -186,7 +188,7 @@ try {
       UPSTREAM_ACCESS_TOKEN: token,
     };
     const child = await startTsChild({
-      script: build.throughTsx ? build.script : bundles.get(build.script)!,
+      script: build.throughTsx || build.asIs ? build.script : bundles.get(build.script)!,
       args: build.args,
       env,
       cwd: root,

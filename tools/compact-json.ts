@@ -55,7 +55,7 @@ export function compactJson(text: string): string {
 }
 
 /** The index of the quote that closes the string opened at `open`, or -1. */
-function closingQuote(text: string, open: number): number {
+export function closingQuote(text: string, open: number): number {
   let quote = text.indexOf('"', open + 1);
   while (quote > 0) {
     // Escaped when an odd number of backslashes precede it.
@@ -65,6 +65,21 @@ function closingQuote(text: string, open: number): number {
     quote = text.indexOf('"', quote + 1);
   }
   return -1;
+}
+
+/**
+ * The index of the bracket that closes the one at `open` in text `compactJson` has accepted (so the
+ * brackets are known to match), skipping strings.
+ */
+export function closingBracket(text: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) index = closingQuote(text, index);
+    else if (code === 0x7b || code === 0x5b) depth++;
+    else if ((code === 0x7d || code === 0x5d) && --depth === 0) return index;
+  }
+  throw incomplete("a bracket is not closed");
 }
 
 /** A top-level string, number, boolean or null: rare enough for the full parser. */

@@ -23,6 +23,8 @@ export interface ToolDepsOptions {
   fetch?: typeof fetch;
   /** Clock in epoch milliseconds (tests move it to expire tokens). */
   now?: () => number;
+  /** Upstream calls in flight at once (default 64); see `UpstreamClient`. */
+  maxConcurrentRequests?: number;
 }
 
 export function createToolDeps(options: ToolDepsOptions): ToolDeps {
@@ -35,6 +37,13 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     fetch: options.fetch,
     now: options.now,
   });
-  const client = new UpstreamClient({ settings, tokens, logger: options.logger, fetch: options.fetch, now: options.now });
+  const client = new UpstreamClient({
+    settings,
+    tokens,
+    logger: options.logger,
+    fetch: options.fetch,
+    now: options.now,
+    maxConcurrentRequests: options.maxConcurrentRequests,
+  });
   return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger };
 }

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { ActivityId, StringEnum, streamKeys } from "./parameters.ts";
-import { compactJson } from "./compact-json.ts";
+import { closingBracket, closingQuote, compactJson } from "./compact-json.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
 
 export const getActivityStreams = defineTool({
@@ -44,18 +44,54 @@ export const getActivityStreams = defineTool({
 /**
  * With `key_by_type=true` Strava answers `{"time": {data, series_type, ...}, ...}`; the tool returns the
  * spec's array of stream objects `[{"type": "time", data, ...}]`, which is also exactly what Strava sends
- * without `key_by_type`. Stream values are plain numbers, booleans and coordinate pairs (no ids), so
- * parsing and re-serialising them is exact.
+ * without `key_by_type`.
+ *
+ * The reshaping is done on the text: each `"key":{` becomes `{"type":"key",` and the stream's own bytes
+ * follow unchanged. A 6-hour ride is 1.5 MB of numbers; parsing it into JavaScript values and writing it
+ * back would cost tens of milliseconds and megabytes of short-lived arrays for the same bytes
+ * (BENCHMARKS.md). A shape this does not expect (a stream that is not an object) goes through the parser.
  */
 export function streamsAsArray(bodyText: string): string {
-  const parsed: unknown = JSON.parse(bodyText);
-  if (Array.isArray(parsed)) return compactJson(bodyText);
+  const compact = compactJson(bodyText);
+  if (compact.charCodeAt(0) === 0x5b /* [ */) return compact;
+  return keyedToArray(compact) ?? reshapeParsed(compact);
+}
+
+/** `{"a":{...},"b":{...}}` to `[{"type":"a",...},{"type":"b",...}]`, or undefined for any other shape. */
+function keyedToArray(compact: string): string | undefined {
+  if (compact === "{}") return "[]";
+  if (compact.charCodeAt(0) !== 0x7b /* { */) return undefined;
+  const parts: string[] = ["["];
+  let index = 1;
+  for (;;) {
+    if (compact.charCodeAt(index) !== 0x22 /* " */) return undefined;
+    const keyEnd = closingQuote(compact, index);
+    if (compact.charCodeAt(keyEnd + 1) !== 0x3a /* : */ || compact.charCodeAt(keyEnd + 2) !== 0x7b /* { */) return undefined;
+    const open = keyEnd + 2;
+    const close = closingBracket(compact, open);
+    if (parts.length > 1) parts.push(",");
+    parts.push('{"type":', compact.slice(index, keyEnd + 1), close === open + 1 ? "" : ",", compact.slice(open + 1, close + 1));
+    index = close + 1;
+    const next = compact.charCodeAt(index);
+    if (next === 0x2c /* , */) {
+      index++;
+      continue;
+    }
+    if (next === 0x7d /* } */ && index === compact.length - 1) break;
+    return undefined;
+  }
+  parts.push("]");
+  return parts.join("");
+}
+
+function reshapeParsed(compact: string): string {
+  const parsed: unknown = JSON.parse(compact);
   if (typeof parsed !== "object" || parsed === null) {
     throw new UpstreamBodyError("Strava answered the streams request with something other than a stream list.");
   }
   const streams = Object.entries(parsed as Record<string, unknown>).map(([type, stream]) => ({
     type,
-    ...(typeof stream === "object" && stream !== null ? stream : { data: stream }),
+    ...(typeof stream === "object" && stream !== null && !Array.isArray(stream) ? stream : { data: stream }),
   }));
   return JSON.stringify(streams);
 }

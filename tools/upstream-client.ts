@@ -4,7 +4,11 @@
  * of failure into a named `UpstreamError` with a message a model can act on.
  *
  * It never retries anything else and never throttles: Strava's rate limits are reported, not enforced.
+ * It does bound how many calls are in flight at once (`maxConcurrentRequests`): the rest wait their
+ * turn before taking a token or building a request, so a burst of calls holds little memory while it
+ * waits, and Strava never sees more parallel requests than could help (its limit is 200 per 15 minutes).
  */
+import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "./logger.ts";
 import type { UpstreamSettings } from "./settings.ts";
 import { networkCause, type TokenManager } from "./token-manager.ts";
@@ -23,7 +27,12 @@ export interface UpstreamClientOptions {
   logger: Logger;
   fetch?: typeof fetch;
   now?: () => number;
+  /** Calls sent at once; the rest queue in arrival order (default `defaultMaxConcurrentRequests`). */
+  maxConcurrentRequests?: number;
 }
+
+/** As many as Form A's upstream connection pool holds (mcp-adapter/node-http-fetch.ts). */
+export const defaultMaxConcurrentRequests = 64;
 
 export interface SendOptions {
   signal?: AbortSignal | undefined;
@@ -37,6 +46,7 @@ export class UpstreamClient {
   readonly #logger: Logger;
   readonly #fetch: typeof fetch;
   readonly #now: () => number;
+  readonly #limit: LimitFunction;
 
   constructor(options: UpstreamClientOptions) {
     this.settings = options.settings;
@@ -44,11 +54,18 @@ export class UpstreamClient {
     this.#logger = options.logger;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#now = options.now ?? Date.now;
+    this.#limit = pLimit(options.maxConcurrentRequests ?? defaultMaxConcurrentRequests);
   }
 
   /** Sends `request` and returns the successful response, or throws an `UpstreamError`. */
-  async send(request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+  send(request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+    return this.#limit(() => this.#send(request, options));
+  }
+
+  async #send(request: UpstreamRequest, options: SendOptions): Promise<UpstreamResponse> {
     const { signal } = options;
+    // Cancelled while it waited for its turn: nothing was sent.
+    if (signal?.aborted) throw new CallCancelledError(`The call was cancelled before ${describeRequest(request)} was sent.`);
     let token = await this.#tokens.accessToken(signal);
     let response = await this.#attempt(request, token, signal);
     if (response.status === 401 && !isMissingScope(response.bodyText)) {

@@ -42,13 +42,14 @@ export async function fileBackedCore(options: {
   credentials: Partial<StoredCredentials>;
   settings?: Partial<UpstreamSettings>;
   now?: () => number;
+  maxConcurrentRequests?: number;
 }): Promise<FileBackedCore> {
   const directory = await mkdtemp(join(tmpdir(), "fitness-core-"));
   const path = join(directory, "tokens.json");
   await writeFile(path, JSON.stringify(options.credentials), { mode: 0o600 });
   const store = new TokenFileStore({ path });
   const { logger, lines } = capturingLogger();
-  const deps = createToolDeps({ store, logger, settings: options.settings, now: options.now });
+  const deps = createToolDeps({ store, logger, settings: options.settings, now: options.now, maxConcurrentRequests: options.maxConcurrentRequests });
   return {
     deps,
     store,
