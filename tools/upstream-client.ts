@@ -5,7 +5,7 @@
  *
  * It never retries anything else and never throttles: Strava's rate limits are reported, not enforced.
  * It does bound how many calls are in flight at once (`maxConcurrentRequests`): the rest wait their
- * turn before taking a token or building a request, so a burst of calls holds little memory while it
+ * turn before taking a token or starting an HTTP request, so a burst of calls holds little memory while it
  * waits, and Strava never sees more parallel requests than could help (its limit is 200 per 15 minutes).
  */
 import pLimit, { type LimitFunction } from "p-limit";
