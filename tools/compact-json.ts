@@ -6,7 +6,7 @@
  * strings keeps every byte of every number and string exactly as the upstream sent it.
  *
  * Why not `JSON.parse` to check the body first: on every tool call it costs as much as the rest of the
- * server's own work on a 14 KB activity (BENCHMARKS.md), and what the check is for is narrower: a body
+ * server's own work on a 13 KB activity (BENCHMARKS.md), and what the check is for is narrower: a body
  * cut off in transit, or a page that is not JSON at all (a proxy's HTML error). One pass that skips over
  * strings, matches brackets by kind and allows nothing after the closing bracket catches every cut-off
  * prefix of a JSON object or array exactly (a proper prefix always leaves a string or a bracket open)
@@ -75,8 +75,10 @@ export function closingBracket(text: string, open: number): number {
   let depth = 0;
   for (let index = open; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code === 0x22) index = closingQuote(text, index);
-    else if (code === 0x7b || code === 0x5b) depth++;
+    if (code === 0x22) {
+      index = closingQuote(text, index);
+      if (index < 0) break;
+    } else if (code === 0x7b || code === 0x5b) depth++;
     else if ((code === 0x7d || code === 0x5d) && --depth === 0) return index;
   }
   throw incomplete("a bracket is not closed");

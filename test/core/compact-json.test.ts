@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactJson } from "../../tools/compact-json.ts";
+import { closingBracket, compactJson } from "../../tools/compact-json.ts";
 
 /** Objects and arrays with awkward strings (quotes, backslashes, brackets, spaces) and numbers. */
 const container = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.jsonValue()));
@@ -56,5 +56,11 @@ describe("compactJson", () => {
     expect(compactJson(' "a b" ')).toBe('"a b"');
     expect(compactJson("42\n")).toBe("42");
     expect(() => compactJson('"open')).toThrow(SyntaxError);
+  });
+
+  it("closingBracket finds the matching bracket past strings, and gives up on text that never closes", () => {
+    expect(closingBracket('{"a":"}]","b":[1,{}]},', 0)).toBe(20);
+    expect(() => closingBracket('{"a":"open', 0)).toThrow(SyntaxError);
+    expect(() => closingBracket('{"a":[1,2]', 0)).toThrow(SyntaxError);
   });
 });
