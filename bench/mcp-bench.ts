@@ -36,6 +36,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
+import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
 import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse, type LoadResult } from "./lean-http-client.ts";
@@ -61,12 +62,14 @@ const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/
 
 interface Build {
   name: string;
-  /** A TypeScript entry point, bundled to JavaScript for plain node unless `throughTsx` or `asIs`. */
   script: string;
   args: string[];
-  throughTsx?: boolean;
-  /** Run `script` on plain node as it is (mcp-adapter/start.mjs, exactly what `npm start` runs). */
-  asIs?: boolean;
+  /**
+   * "bundled": the TypeScript entry `script` bundled like npm start's (bench/compile-server.ts), on plain
+   * node; "tsx": `script` through tsx; "as-is": `script` on plain node (mcp-adapter/start.mjs, what
+   * `npm start` runs).
+   */
+  run: "bundled" | "tsx" | "as-is";
   nodeFlags: string[];
   /** The bare pass-through has no token handling: no burst for it. */
   burst: boolean;
@@ -110,8 +113,7 @@ try {
     sandbox = JSON.parse(sandboxChild.readyLine) as typeof sandbox;
     sandboxPid = sandboxChild.pid;
   } else {
-    const unlimited: [number, number] = [1_000_000_000, 1_000_000_000];
-    const running = await startSandbox({ rateLimits: { overall: unlimited, read: unlimited }, uploadProcessingMs: 50, rotateRefreshTokens: false });
+    const running = await startSandbox(benchSandboxOptions);
     sandbox = running;
     closeSandbox = () => running.close();
   }
@@ -152,22 +154,22 @@ try {
 
   // --- the servers
   const flagNote = startFlags.length > 0 ? ` ${startFlags.join(" ")}` : "";
-  const builds: Build[] = [{ name: `Form A as npm start runs it (node${flagNote} mcp-adapter/start.mjs)`, script: "mcp-adapter/start.mjs", args: [], asIs: true, nodeFlags: startFlags, burst: true }];
+  const builds: Build[] = [{ name: `Form A as npm start runs it (node${flagNote} mcp-adapter/start.mjs)`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", nodeFlags: startFlags, burst: true }];
   if (!flags["only-form-a"]) {
     builds.push(
-      { name: `Form A through tsx${flagNote} (TypeScript loader in the process)`, script: "mcp-adapter/cli.ts", args: [], throughTsx: true, nodeFlags: startFlags, burst: true },
-      ...(startFlags.length > 0 ? [{ name: "Form A with V8's default heap settings (no flags)", script: "mcp-adapter/start.mjs", args: [], asIs: true, nodeFlags: [], burst: true }] : []),
-      { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], nodeFlags: startFlags, burst: true },
-      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], nodeFlags: startFlags, burst: true },
-      { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], nodeFlags: startFlags, burst: true },
-      { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], nodeFlags: startFlags, burst: false },
-      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], nodeFlags: startFlags, burst: false },
+      { name: `Form A through tsx${flagNote} (TypeScript loader in the process)`, script: "mcp-adapter/cli.ts", args: [], run: "tsx", nodeFlags: startFlags, burst: true },
+      ...(startFlags.length > 0 ? [{ name: "Form A with V8's default heap settings (no flags)", script: "mcp-adapter/start.mjs", args: [], run: "as-is" as const, nodeFlags: [], burst: true }] : []),
+      { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], run: "bundled", nodeFlags: startFlags, burst: true },
+      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], run: "bundled", nodeFlags: startFlags, burst: true },
+      { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], run: "bundled", nodeFlags: startFlags, burst: true },
+      { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], run: "bundled", nodeFlags: startFlags, burst: false },
+      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], run: "bundled", nodeFlags: startFlags, burst: false },
     );
   }
   // Bundled once per entry point, as mcp-adapter/start.mjs bundles cli.ts for npm start.
   const bundles = new Map<string, string>();
   for (const build of builds) {
-    if (build.throughTsx || build.asIs || bundles.has(build.script)) continue;
+    if (build.run !== "bundled" || bundles.has(build.script)) continue;
     bundles.set(build.script, await compileServer(root, build.script, join(scratch, `bundle-${bundles.size}`)));
   }
   const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
@@ -188,13 +190,13 @@ try {
       UPSTREAM_ACCESS_TOKEN: token,
     };
     const child = await startTsChild({
-      script: build.throughTsx || build.asIs ? build.script : bundles.get(build.script)!,
+      script: build.run === "bundled" ? bundles.get(build.script)! : build.script,
       args: build.args,
       env,
       cwd: root,
       stream: "stderr",
       ready: (line) => line.includes('"event":"listening"'),
-      plainNode: !build.throughTsx,
+      plainNode: build.run !== "tsx",
       nodeFlags: build.nodeFlags,
     });
     children.push(child);

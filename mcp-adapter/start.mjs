@@ -18,6 +18,7 @@ import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, stop } from "esbuild";
+import { serverBundleOptions } from "./bundle-options.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(root, "mcp-adapter", "cli.ts");
@@ -28,19 +29,7 @@ let files;
 try {
   // The async API runs esbuild as a child process, stopped right after; the synchronous one would keep a
   // worker thread (a V8 isolate of its own, about 14 MB) alive in the server for its whole life.
-  const result = await build({
-    entryPoints: { cli: entry },
-    outdir: scratch,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    splitting: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    write: false,
-    logLevel: "silent",
-  });
+  const result = await build({ ...serverBundleOptions, entryPoints: { cli: entry }, outdir: scratch, write: false, logLevel: "silent" });
   files = result.outputFiles;
   if (files.length === 0) throw new Error("esbuild produced no output");
   await stop();
