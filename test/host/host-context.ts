@@ -186,7 +186,6 @@ async function startGateway(
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
-  // (collect keeps the last 20 000 characters)
   child.on("close", () => children.delete(child));
 
   const deadline = Date.now() + readyTimeoutMs;

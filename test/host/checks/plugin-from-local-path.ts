@@ -50,7 +50,7 @@ const module: HostCheckModule = {
 
       await report.check("openclaw skills list shows the plugin's fitness-coaching skill", async () => {
         const { result, json } = await context.runJson<unknown>(["skills", "list", "--agent", checkAgents.allowed, "--json"]);
-        const skill = findByName(json, "fitness-coaching");
+        const skill = collect(json, (entry) => entry["name"] === "fitness-coaching" || entry["id"] === "fitness-coaching")[0];
         assert.ok(skill, `fitness-coaching not listed: ${result.stdout.slice(0, 800)}`);
         return JSON.stringify(skill).slice(0, 200);
       });
@@ -147,20 +147,3 @@ function collect(value: unknown, matches: (entry: Record<string, unknown>) => bo
   return found;
 }
 
-/** The first object anywhere in `value` whose name (or id) is `name`. */
-function findByName(value: unknown, name: string): unknown {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findByName(item, name);
-      if (found) return found;
-    }
-  } else if (typeof value === "object" && value !== null) {
-    const record = value as Record<string, unknown>;
-    if (record["name"] === name || record["id"] === name) return record;
-    for (const item of Object.values(record)) {
-      const found = findByName(item, name);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
