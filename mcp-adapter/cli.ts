@@ -7,6 +7,7 @@
  * Every line this process writes on standard error is one JSON log event; standard output is protocol only.
  */
 import { randomBytes } from "node:crypto";
+import { createBatchedLineWriter } from "../tools/batched-line-writer.ts";
 import { createJsonLogger, type Logger } from "../tools/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
@@ -19,11 +20,14 @@ import { startStdioServer } from "./stdio-server.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 
+/** Standard error, with the lines of one event-loop turn joined into one write (a line per tool call adds up). */
+const logLines = createBatchedLineWriter(process.stderr);
+
 async function main(): Promise<void> {
-  let logger: Logger = createJsonLogger(process.stderr, "info", { service: "mcp" });
+  let logger: Logger = createJsonLogger(logLines, "info", { service: "mcp" });
   let upstream: UpstreamChoice | undefined;
   try {
-    logger = createJsonLogger(process.stderr, logLevelFromEnv(process.env), { service: "mcp" });
+    logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });
     const mode = transportFromArgs(process.argv.slice(2));
     const http = mode === "http" ? httpSettingsFromEnv(process.env) : undefined;
     const identity = readServerIdentity();
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
 }
 
 process.on("uncaughtException", (error) => {
-  createJsonLogger(process.stderr, "error", { service: "mcp" }).error("uncaught_exception", { error });
+  createJsonLogger(logLines, "error", { service: "mcp" }).error("uncaught_exception", { error });
   process.exit(1);
 });
 

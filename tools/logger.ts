@@ -5,6 +5,8 @@
  * Callers pass an event name and plain fields; they never pass tokens or secrets (the token manager
  * and stores log only non-secret facts such as expiry times and store descriptions).
  */
+import type { LineSink } from "./batched-line-writer.ts";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface Logger {
@@ -20,16 +22,20 @@ export function isLogLevel(value: string | undefined): value is LogLevel {
   return value !== undefined && value in levelRank;
 }
 
-/** A logger that writes `{"time","level","event",...fields}` lines to `stream` (standard error by default). */
+/**
+ * A logger that writes `{"time","level","event",...fields}` lines to `sink` (standard error by default).
+ * A sink that batches lines (tools/batched-line-writer.ts) is flushed after every warning and error.
+ */
 export function createJsonLogger(
-  stream: NodeJS.WritableStream = process.stderr,
+  sink: LineSink & { flush?(): void } = process.stderr,
   minimumLevel: LogLevel = "info",
   baseFields: Record<string, unknown> = {},
 ): Logger {
   const write = (level: LogLevel, event: string, fields?: Record<string, unknown>): void => {
     if (levelRank[level] < levelRank[minimumLevel]) return;
     const line = { time: new Date().toISOString(), level, event, ...baseFields, ...fields };
-    stream.write(`${JSON.stringify(line, replaceErrors)}\n`);
+    sink.write(`${JSON.stringify(line, replaceErrors)}\n`);
+    if (levelRank[level] >= levelRank.warn) sink.flush?.();
   };
   return {
     debug: (event, fields) => write("debug", event, fields),
