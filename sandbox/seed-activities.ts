@@ -7,6 +7,7 @@
  * Saturday nearest to five weeks ago, recorded at 1 Hz: 21,600 points), a run within the last 18 hours
  * and a gym session today, which is what a coach is asked about first.
  */
+import type { ActivityFileSummary } from "./activity-files.ts";
 import type { Activity, RecordingPlan, RouteShape, StreamKey } from "./activity-model.ts";
 import { activityTypeFor, defaultActivityName } from "./activity-model.ts";
 import { createPrng, deriveSeed } from "./prng.ts";
@@ -257,16 +258,10 @@ const kinds: Record<SessionKind, KindProfile> = {
 const monthlyTemperature = [-1, 1, 5, 9, 14, 20, 23, 22, 17, 10, 4, -1];
 
 /** What an uploaded file says about its activity; the rest is filled in like a seeded activity's. */
-export interface RecordedActivityInput {
+export interface RecordedActivityInput extends ActivityFileSummary {
   id: number;
   uploadId: number;
   externalId: string;
-  sportType: string;
-  startMs: number;
-  elapsed: number;
-  distance: number | null;
-  start: [number, number] | null;
-  name: string | null;
   description: string | null;
   trainer: boolean;
   commute: boolean;

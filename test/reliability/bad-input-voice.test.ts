@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import fc from "fast-check";
 import type { ProxyEvent, ProxyResult } from "../../voice/lambda-types.ts";
-import { startBedrockFake, type BedrockFake } from "../voice/bedrock-fake.ts";
+import { bedrockFakeEnv, startBedrockFake, type BedrockFake } from "../voice/bedrock-fake.ts";
 import { TEXT_MAX_CHARS } from "../../voice/request-body.ts";
 import { captureStderr, type StderrCapture } from "../voice/stderr-capture.ts";
 
@@ -18,10 +18,7 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   fake = await startBedrockFake();
   Object.assign(process.env, {
-    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint,
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_REGION: "us-west-2",
+    ...bedrockFakeEnv(fake),
     VOICE_MODEL_ID: "test-model",
   });
   ({ handler } = await import("../../voice/handler.ts"));

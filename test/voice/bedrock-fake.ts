@@ -32,6 +32,11 @@ export interface BedrockFake {
   close(): Promise<void>;
 }
 
+/** The environment that points the AWS SDK's Bedrock runtime client at `fake`, with dummy credentials. */
+export function bedrockFakeEnv(fake: BedrockFake): Record<string, string> {
+  return { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint, AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: "us-west-2" };
+}
+
 /** A Converse success body around `text`, optionally after a reasoning block as extended thinking gives. */
 function converseBody(answer: Extract<FakeAnswer, { kind: "text" }>): string {
   const content: unknown[] = [];

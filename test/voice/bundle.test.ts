@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildVoiceBundles, type BundleReport } from "../../voice/build.ts";
 import type { AuthorizerResult, ProxyResult } from "../../voice/lambda-types.ts";
-import { startBedrockFake, type BedrockFake } from "./bedrock-fake.ts";
+import { bedrockFakeEnv, startBedrockFake, type BedrockFake } from "./bedrock-fake.ts";
 import { captureStderr } from "./stderr-capture.ts";
 
 let outDir: string;
@@ -25,10 +25,7 @@ beforeAll(async () => {
   reports = await buildVoiceBundles(outDir);
   fake = await startBedrockFake();
   Object.assign(process.env, {
-    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint,
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_REGION: "us-west-2",
+    ...bedrockFakeEnv(fake),
     VOICE_MODEL_ID: "anthropic.claude-sonnet-4-20250514-v1:0",
     VOICE_TIMEZONE: "UTC",
     CLIENT_TOKEN_PARAMETER: "/voice/client-token",

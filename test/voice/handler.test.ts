@@ -3,7 +3,7 @@
 // the retry on malformed output, and every error path. "Now" is fixed with a fake Date only.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LambdaContext, ProxyEvent, ProxyResult } from "../../voice/lambda-types.ts";
-import { startBedrockFake, type BedrockFake, type FakeAnswer } from "./bedrock-fake.ts";
+import { bedrockFakeEnv, startBedrockFake, type BedrockFake, type FakeAnswer } from "./bedrock-fake.ts";
 import { captureStderr, type StderrCapture } from "./stderr-capture.ts";
 
 const MODEL_ID = "us.anthropic.claude-sonnet-4-20250514-v1:0";
@@ -39,10 +39,7 @@ function expectNoStackTrace(result: ProxyResult): void {
 beforeAll(async () => {
   fake = await startBedrockFake();
   Object.assign(process.env, {
-    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint,
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_REGION: "us-west-2",
+    ...bedrockFakeEnv(fake),
     VOICE_TIMEZONE: "America/Los_Angeles",
   });
   delete process.env.VOICE_MODEL_ID;

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 // Static imports are safe: the voice modules read the environment on first use, not at import.
 import { authorizerFromEnvironment, startLocalGateway, type LocalGateway } from "../../voice/local-gateway.ts";
 import { TokenBucket } from "../../voice/token-bucket.ts";
-import { startBedrockFake, type BedrockFake } from "./bedrock-fake.ts";
+import { bedrockFakeEnv, startBedrockFake, type BedrockFake } from "./bedrock-fake.ts";
 import { captureStderr, type StderrCapture } from "./stderr-capture.ts";
 
 const TOKEN = "local-token-3b1f0c9e2d7a";
@@ -27,10 +27,7 @@ async function invoke(gateway: LocalGateway, body: unknown, headers: Record<stri
 beforeAll(async () => {
   fake = await startBedrockFake();
   Object.assign(process.env, {
-    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint,
-    AWS_ACCESS_KEY_ID: "test",
-    AWS_SECRET_ACCESS_KEY: "test",
-    AWS_REGION: "us-west-2",
+    ...bedrockFakeEnv(fake),
     VOICE_MODEL_ID: "anthropic.claude-sonnet-4-20250514-v1:0",
     VOICE_TIMEZONE: "UTC",
   });
