@@ -1,8 +1,8 @@
 /**
  * Log lines written in one turn of the event loop leave in one write.
  *
- * Why: a busy MCP server logs a line per tool call, and Node writes standard error synchronously to
- * pipes, files and terminals, so every line is a system call on the request path. Under load several
+ * Why: a busy MCP server logs a line per tool call, and on Linux Node writes standard error synchronously
+ * to pipes, files and terminals, so every line is a system call on the request path. Under load several
  * calls finish in the same turn; joining their lines saves a system call each (see BENCHMARKS.md).
  *
  * What it keeps: the order of lines; a line is out within the turn that wrote it (flushed from
@@ -21,7 +21,7 @@ export interface BatchedLineWriter extends LineSink {
   flush(): void;
 }
 
-export const defaultMaxPendingChars = 64 * 1024;
+const defaultMaxPendingChars = 64 * 1024;
 
 /** Writers holding lines, flushed by the one exit listener. */
 const holding = new Set<BatchedLineWriter>();
