@@ -17,16 +17,17 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
 
 /** Methods a retry cannot duplicate the effect of. */
 const idempotent = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
 /**
- * Connections per upstream origin. Strava allows 200 requests per 15 minutes, so more parallel
- * connections than this never help; the cap bounds memory when a burst of calls arrives at once
- * (the rest wait for a free connection, within their timeout).
+ * Connections per upstream origin: as many as the core sends at once (tools/upstream-client.ts), so the
+ * pool never holds sockets nobody can use. The cap also bounds memory if anything else sends through
+ * this fetch during a burst (the rest wait for a free connection, within their timeout).
  */
-export const maxUpstreamSockets = 64;
+export const maxUpstreamSockets = defaultMaxConcurrentRequests;
 
 export function createNodeHttpFetch(fallback: typeof fetch = globalThis.fetch): typeof fetch {
   const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });

@@ -31,7 +31,10 @@ export interface UpstreamClientOptions {
   maxConcurrentRequests?: number;
 }
 
-/** As many as Form A's upstream connection pool holds (mcp-adapter/node-http-fetch.ts). */
+/**
+ * Strava allows 200 requests per 15 minutes, so more calls in flight than this never help; Form A's
+ * upstream connection pool takes its size from here (mcp-adapter/node-http-fetch.ts).
+ */
 export const defaultMaxConcurrentRequests = 64;
 
 export interface SendOptions {
