@@ -1,7 +1,7 @@
 /**
  * How Form A's TypeScript becomes the JavaScript that `npm start` runs (mcp-adapter/start.mjs). The
  * benchmark builds its comparison servers with the same options, so every build it measures is made the
- * same way: one ESM bundle for Node 20, dependencies left in node_modules, and code splitting so dynamic
+ * same way: one ESM bundle for Node 24, dependencies left in node_modules, and code splitting so dynamic
  * imports stay lazy (the AWS SDK and the sandbox load only when used).
  *
  * @type {import("esbuild").BuildOptions}
@@ -12,6 +12,6 @@ export const serverBundleOptions = {
   splitting: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node24",
   packages: "external",
 };

@@ -18,7 +18,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node24",
   // Prefer the ES module builds of dependencies; the CommonJS ones that remain get a real `require`.
   mainFields: ["module", "main"],
   banner: { js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);' },

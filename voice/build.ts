@@ -1,7 +1,7 @@
 // Bundles each Lambda function into one file with esbuild: dist/voice/<name>/<name>.mjs, the CodeUri of
 // voice/template.yaml. Run with `npx tsx voice/build.ts [outDir]`; prints each bundle's size.
 //
-// Format: ES modules (.mjs), which the nodejs22.x runtime loads natively; `Handler: handler.handler` finds
+// Format: ES modules (.mjs), which the nodejs24.x runtime loads natively; `Handler: handler.handler` finds
 // handler.mjs. A createRequire banner lets the few CommonJS dependencies inside the bundle require Node's
 // built-ins. The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the
 // SDK version the tests ran.
@@ -38,7 +38,7 @@ export async function buildVoiceBundles(outDir = join(ROOT, "dist", "voice")): P
       outfile: file,
       bundle: true,
       platform: "node",
-      target: "node22",
+      target: "node24",
       format: "esm",
       mainFields: ["module", "main"],
       minify: true,

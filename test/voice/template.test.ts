@@ -91,7 +91,7 @@ describe("voice/template.yaml", () => {
     const functions = ofType("AWS::Lambda::Function");
     expect(functions).toHaveLength(2);
     for (const fn of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: "nodejs22.x", Timeout: { Ref: "FunctionTimeout" }, MemorySize: { Ref: "FunctionMemory" } });
+      expect(fn.Properties).toMatchObject({ Runtime: "nodejs24.x", Timeout: { Ref: "FunctionTimeout" }, MemorySize: { Ref: "FunctionMemory" } });
     }
     expect(parameters.FunctionTimeout?.Default).toBe(30);
     expect(parameters.FunctionMemory?.Default).toBe(256);
