@@ -8,7 +8,7 @@ import type { JsonValue } from "./json.ts";
 import type { Series } from "./streams.ts";
 import { round } from "./route-geometry.ts";
 import { isoLocalWithZ, isoUtc } from "./time-zone.ts";
-import { segmentEffortId, segments } from "./segments.ts";
+import { segmentEffortId, segments, type Segment } from "./segments.ts";
 
 type Json = { [key: string]: JsonValue | undefined };
 
@@ -172,57 +172,71 @@ function paceZone(speed: number): number {
   return ratio < 0.78 ? 1 : ratio < 0.88 ? 2 : ratio < 0.94 ? 3 : ratio < 1.01 ? 4 : ratio < 1.1 ? 5 : 6;
 }
 
-export function buildSegmentEfforts(activity: Activity, series: Series | null): JsonValue[] {
+/**
+ * Segment efforts, in the order they started. With `includeAll` (Strava's `include_all_efforts=true`)
+ * each effort on a segment with a near-duplicate twin is followed by the effort on the twin, marked
+ * `hidden: true`; Strava's default answer leaves those out.
+ */
+export function buildSegmentEfforts(activity: Activity, series: Series | null, includeAll = false): JsonValue[] {
   if (!series || activity.segmentWindows.length === 0) return [];
   const last = series.length - 1;
-  return activity.segmentWindows.map((window, i) => {
+  return activity.segmentWindows.flatMap((window, i) => {
     const segment = segments[window.segmentIndex]!;
     const span = { startIndex: Math.round(last * window.from), endIndex: Math.round(last * window.to) };
-    const m = measure(series, span);
-    const effort: Json = {
-      id: segmentEffortId(activity.id, i),
+    const shown = segmentEffort(activity, series, span, segment, segmentEffortId(activity.id, i), false);
+    if (!includeAll) return [shown];
+    // The twin covers the middle nine tenths of the same stretch.
+    const trim = Math.round((span.endIndex - span.startIndex) / 20);
+    const twinSpan = { startIndex: span.startIndex + trim, endIndex: span.endIndex - trim };
+    const twin: Segment = { ...segment, id: segment.twin.id, name: segment.twin.name, distance: round(segment.distance * 0.9, 1) };
+    return [shown, segmentEffort(activity, series, twinSpan, twin, segmentEffortId(activity.id, 8 + i), true)];
+  });
+}
+
+function segmentEffort(activity: Activity, series: Series, span: Span, segment: Segment, id: bigint, hidden: boolean): Json {
+  const m = measure(series, span);
+  return {
+    id,
+    resource_state: 2,
+    name: segment.name,
+    activity: { id: activity.id, resource_state: 1 },
+    athlete: { id: activity.athleteId, resource_state: 1 },
+    elapsed_time: m.elapsed,
+    moving_time: m.moving,
+    ...dates(activity, span.startIndex),
+    distance: m.distance,
+    start_index: span.startIndex,
+    end_index: span.endIndex,
+    average_cadence: mean(series.cadence, span, true) ?? undefined,
+    device_watts: series.watts.length > 0 ? true : undefined,
+    average_watts: mean(series.watts, span, false) ?? undefined,
+    average_heartrate: mean(series.heartrate, span, false) ?? undefined,
+    max_heartrate: max(series.heartrate, span) ?? undefined,
+    segment: {
+      id: segment.id,
       resource_state: 2,
       name: segment.name,
-      activity: { id: activity.id, resource_state: 1 },
-      athlete: { id: activity.athleteId, resource_state: 1 },
-      elapsed_time: m.elapsed,
-      moving_time: m.moving,
-      ...dates(activity, span.startIndex),
-      distance: m.distance,
-      start_index: span.startIndex,
-      end_index: span.endIndex,
-      average_cadence: mean(series.cadence, span, true) ?? undefined,
-      device_watts: series.watts.length > 0 ? true : undefined,
-      average_watts: mean(series.watts, span, false) ?? undefined,
-      average_heartrate: mean(series.heartrate, span, false) ?? undefined,
-      max_heartrate: max(series.heartrate, span) ?? undefined,
-      segment: {
-        id: segment.id,
-        resource_state: 2,
-        name: segment.name,
-        activity_type: segment.activityType,
-        distance: segment.distance,
-        average_grade: segment.averageGrade,
-        maximum_grade: segment.maximumGrade,
-        elevation_high: segment.elevationHigh,
-        elevation_low: segment.elevationLow,
-        start_latlng: segment.start,
-        end_latlng: segment.end,
-        climb_category: segment.climbCategory,
-        city: "Boulder",
-        state: "CO",
-        country: "United States",
-        private: false,
-        hazardous: false,
-        starred: false,
-      },
-      pr_rank: null,
-      kom_rank: null,
-      achievements: [],
-      hidden: false,
-    };
-    return effort;
-  });
+      activity_type: segment.activityType,
+      distance: segment.distance,
+      average_grade: segment.averageGrade,
+      maximum_grade: segment.maximumGrade,
+      elevation_high: segment.elevationHigh,
+      elevation_low: segment.elevationLow,
+      start_latlng: segment.start,
+      end_latlng: segment.end,
+      climb_category: segment.climbCategory,
+      city: "Boulder",
+      state: "CO",
+      country: "United States",
+      private: false,
+      hazardous: false,
+      starred: false,
+    },
+    pr_rank: null,
+    kom_rank: null,
+    achievements: [],
+    hidden,
+  };
 }
 
 const bestEffortDistances: ReadonlyArray<[string, number]> = [

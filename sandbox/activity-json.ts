@@ -83,6 +83,8 @@ export interface DetailContext {
   series: Series | null;
   /** Total distance on a gear, in metres (odometer before the sandbox's history plus its activities). */
   gearDistance(gearId: string): number;
+  /** Strava's `include_all_efforts=true`: hidden segment efforts too. */
+  includeAllEfforts?: boolean;
 }
 
 export function detailObject(a: Activity, context: DetailContext): Json {
@@ -114,7 +116,7 @@ export function detailObject(a: Activity, context: DetailContext): Json {
         }
       : undefined,
     calories: a.calories,
-    segment_efforts: buildSegmentEfforts(a, series),
+    segment_efforts: buildSegmentEfforts(a, series, context.includeAllEfforts),
     splits_metric: hasDistance ? buildSplits(a, series, 1000) : undefined,
     splits_standard: hasDistance ? buildSplits(a, series, 1609.34) : undefined,
     laps: buildLaps(a, series),

@@ -15,6 +15,7 @@ interface Cached {
   version: number;
   summary?: string;
   detail?: string;
+  detailAllEfforts?: string;
   zones?: string;
   streamData: Map<StreamKey, string>;
 }
@@ -76,10 +77,13 @@ export class ActivityStore {
     return c.summary;
   }
 
-  detailJson(a: Activity): string {
+  /** The detail as Strava writes it; `includeAllEfforts` adds the hidden segment efforts. */
+  detailJson(a: Activity, includeAllEfforts = false): string {
     const c = this.cached(a);
-    c.detail ??= serializeJson(detailObject(a, { series: this.series(a), gearDistance: (id) => this.gearDistance(id) }));
-    return c.detail;
+    const build = (): string =>
+      serializeJson(detailObject(a, { series: this.series(a), gearDistance: (id) => this.gearDistance(id), includeAllEfforts }));
+    if (includeAllEfforts) return (c.detailAllEfforts ??= build());
+    return (c.detail ??= build());
   }
 
   /** Cached serialised per-activity answer other than summary/detail (zones). */
@@ -146,7 +150,7 @@ export class ActivityStore {
     this.version++;
     this.gearTotals = null;
     // Gear totals appear in every detail: drop cached details (summaries do not include them).
-    for (const c of this.cache.values()) c.detail = undefined;
+    for (const c of this.cache.values()) c.detail = c.detailAllEfforts = undefined;
   }
 }
 

@@ -142,7 +142,11 @@ function readable(req: ApiRequest, state: ApiState, id: number | null): { activi
 function getActivity(req: ApiRequest, state: ApiState, id: number | null): Reply {
   const found = readable(req, state, id);
   if ("reply" in found) return found.reply;
-  return jsonReply(200, state.store.detailJson(found.activity));
+  // Strava's include_all_efforts: true adds the efforts it hides as unimportant; the sandbox takes
+  // only true or false (Strava's leniency with other spellings is unknown).
+  const allEfforts = req.query.get("include_all_efforts");
+  if (allEfforts !== null && allEfforts !== "true" && allEfforts !== "false") return badRequest("Activity", "include_all_efforts", "invalid");
+  return jsonReply(200, state.store.detailJson(found.activity, allEfforts === "true"));
 }
 
 function getZones(req: ApiRequest, state: ApiState, id: number | null): Reply {

@@ -78,6 +78,10 @@ describe.runIf(presence.run)("sandbox answers match Strava's API description", (
     expectValid(schemas.validatorFor("DetailedActivity", { complete: true, optional: ["best_efforts"] }), ride, "the long ride's detail");
     for (const part of ["laps", "splits_metric", "segment_efforts"]) expect(ride[part].length, part).toBeGreaterThan(0);
     expect(ride.gear.id).toBe(ride.gear_id);
+    // include_all_efforts=true: still a complete DetailedActivity, hidden efforts included.
+    const all = JSON.parse((await session.get(`/activities/${longRide.id}?include_all_efforts=true`)).text);
+    expectValid(schemas.validatorFor("DetailedActivity", { complete: true, optional: ["best_efforts"] }), all, "the long ride's detail with all efforts");
+    expect(all.segment_efforts.filter((effort: { hidden: boolean }) => effort.hidden).length).toBeGreaterThan(0);
     expect(ride.map.polyline.length).toBeGreaterThan(100);
     const run = activities.find((a) => a.sport_type === "Run" && a.distance > 5000)!;
     const runDetail = JSON.parse((await session.get(`/activities/${run.id}`)).text);
