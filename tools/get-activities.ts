@@ -2,6 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { EpochSeconds, Page, PerPage } from "./parameters.ts";
 import { ToolInputError } from "./validate-arguments.ts";
+import { summaryActivityModel } from "./activity-fields.ts";
+import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
 
 export const getActivities = defineTool({
   name: "get_activities",
@@ -11,6 +13,8 @@ export const getActivities = defineTool({
     "(id, name, sport_type, start_date, start_date_local, distance in meters, moving_time and elapsed_time in seconds, " +
     "total_elevation_gain in meters, average_heartrate, ...). Use it to find an activity's id, e.g. the most recent " +
     "workout: call with per_page 10 and no dates. Filter by time with before/after (epoch seconds). " +
+    "To pick an activity, pass fields (e.g. id, name, sport_type, start_date, start_date_local, distance, " +
+    "elapsed_time): a full summary is about 1.5 KB each. " +
     "Note: start_date_local ends in Z but is the athlete's local wall-clock time, not UTC.",
   parameters: Type.Object(
     {
@@ -18,12 +22,14 @@ export const getActivities = defineTool({
       after: Type.Optional(EpochSeconds("Only activities that started after this time, in epoch seconds (UTC).")),
       page: Type.Optional(Page),
       per_page: Type.Optional(PerPage),
+      fields: Type.Optional(FieldsParameter(["id", "name", "sport_type", "start_date_local", "distance"])),
     },
     { additionalProperties: false },
   ),
   upstream: "GET /athlete/activities",
   annotations: readOnly,
   request(args) {
+    checkFields(summaryActivityModel, args.fields);
     if (args.before !== undefined && args.after !== undefined && args.after >= args.before) {
       throw new ToolInputError(
         `after (${args.after}) must be earlier than before (${args.before}); both are epoch seconds and select activities started between them.`,
@@ -34,5 +40,8 @@ export const getActivities = defineTool({
       path: "/athlete/activities",
       query: { before: args.before, after: args.after, page: args.page, per_page: args.per_page },
     };
+  },
+  resultText(bodyText, args) {
+    return args.fields ? projectFields(bodyText, args.fields) : undefined;
   },
 });

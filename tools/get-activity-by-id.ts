@@ -1,6 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { ActivityId } from "./parameters.ts";
+import { detailedActivityModel } from "./activity-fields.ts";
+import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
 
 export const getActivityById = defineTool({
   name: "get_activity_by_id",
@@ -8,11 +10,31 @@ export const getActivityById = defineTool({
   description:
     "Get one activity in full: name, description, sport_type, start_date_local (local wall time despite its Z), " +
     "distance (meters), moving_time/elapsed_time (seconds), elevation, heart rate, calories, gear, laps, splits and " +
-    "segment efforts. Read it before updating an activity, to see the existing description.",
-  parameters: Type.Object({ id: ActivityId() }, { additionalProperties: false }),
+    "segment efforts. Read it before updating an activity, to see the existing description. A long ride is tens of " +
+    "KB, mostly segment_efforts, splits and map: pass fields for what you need (e.g. name, description, sport_type, " +
+    "distance, elapsed_time, start_date_local, laps).",
+  parameters: Type.Object(
+    {
+      id: ActivityId(),
+      include_all_efforts: Type.Optional(
+        Type.Boolean({
+          description:
+            "Strava's own option: true also returns the segment efforts Strava hides as unimportant (each marked hidden: true). " +
+            "Default: Strava's default, without them.",
+        }),
+      ),
+      fields: Type.Optional(FieldsParameter(["name", "description", "sport_type", "start_date_local", "distance", "elapsed_time"])),
+    },
+    { additionalProperties: false },
+  ),
   upstream: "GET /activities/{id}",
   annotations: readOnly,
   request(args) {
-    return { method: "GET", path: `/activities/${args.id}` };
+    checkFields(detailedActivityModel, args.fields);
+    // Sent exactly as given (false too): it is Strava's parameter, and Strava decides what it means.
+    return { method: "GET", path: `/activities/${args.id}`, query: { include_all_efforts: args.include_all_efforts } };
+  },
+  resultText(bodyText, args) {
+    return args.fields ? projectFields(bodyText, args.fields) : undefined;
   },
 });

@@ -1,6 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { Page, PerPage } from "./parameters.ts";
+import { clubActivityModel } from "./activity-fields.ts";
+import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
 
 export const getClubActivities = defineTool({
   name: "get_club_activities",
@@ -14,13 +16,18 @@ export const getClubActivities = defineTool({
       id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Strava club id." }),
       page: Type.Optional(Page),
       per_page: Type.Optional(PerPage),
+      fields: Type.Optional(FieldsParameter(["athlete", "name", "sport_type", "distance", "moving_time"])),
     },
     { additionalProperties: false },
   ),
   upstream: "GET /clubs/{id}/activities",
   annotations: readOnly,
   request(args) {
+    checkFields(clubActivityModel, args.fields);
     return { method: "GET", path: `/clubs/${args.id}/activities`, query: { page: args.page, per_page: args.per_page } };
+  },
+  resultText(bodyText, args) {
+    return args.fields ? projectFields(bodyText, args.fields) : undefined;
   },
   errorHint(status) {
     return status === 404

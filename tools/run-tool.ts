@@ -20,8 +20,9 @@ export async function runTool(
 ): Promise<ToolResult> {
   const started = performance.now();
   let request: UpstreamRequest;
+  let validated: Record<string, unknown>;
   try {
-    const validated = validateArguments(tool.name, tool.parameters, args);
+    validated = validateArguments(tool.name, tool.parameters, args);
     request = await tool.request(validated, { athleteId: (s) => deps.athlete.id(s), signal });
   } catch (error) {
     return failure(tool, deps, error, started);
@@ -30,7 +31,7 @@ export async function runTool(
     const response = await deps.client.send(request, { signal, errorHint: tool.errorHint?.bind(tool) });
     let text: string;
     try {
-      text = tool.resultText ? tool.resultText(response.bodyText) : compactJson(response.bodyText);
+      text = tool.resultText?.(response.bodyText, validated) ?? compactJson(response.bodyText);
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       throw new UpstreamBodyError(

@@ -39,17 +39,21 @@ export interface ToolDefinition {
   readonly upstream: string;
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
-  /** Turns a successful upstream body into the result text; default: the body, compact. */
-  resultText?(bodyText: string): string;
+  /**
+   * Turns a successful upstream body into the result text, given the validated arguments (for options
+   * such as `fields` that reshape the answer). Returns undefined for the default: the body, compact.
+   */
+  resultText?(bodyText: string, args: Record<string, unknown>): string | undefined;
   /** Advice added to an upstream status error for conditions this tool knows about. */
   errorHint?(status: number): string | undefined;
 }
 
 /** Declares a tool with its arguments typed from its schema. */
 export function defineTool<P extends TObject>(
-  definition: Omit<ToolDefinition, "parameters" | "request"> & {
+  definition: Omit<ToolDefinition, "parameters" | "request" | "resultText"> & {
     parameters: P;
     request(args: Static<P>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
+    resultText?(bodyText: string, args: Static<P>): string | undefined;
   },
 ): ToolDefinition {
   // Clients expect `required` on every input schema (the spec says "with properties and required");
