@@ -3,6 +3,9 @@ import { defineTool, readOnly } from "./tool-definition.ts";
 import { ActivityId, StringEnum, streamKeys } from "./parameters.ts";
 import { closingBracket, closingQuote, compactJson } from "./compact-json.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
+import { reduceStreams, resolutionLimits, type Resolution } from "./stream-reduction.ts";
+
+const resolutionLevels = Object.keys(resolutionLimits) as Resolution[];
 
 export const getActivityStreams = defineTool({
   name: "get_activity_streams",
@@ -11,8 +14,10 @@ export const getActivityStreams = defineTool({
     "Second-by-second data recorded during one activity, as an array of stream objects {type, data, series_type, " +
     "original_size, resolution}. Types: time (s from start), distance (m), latlng ([lat, lng]), altitude (m), " +
     "velocity_smooth (m/s), heartrate (bpm), cadence (steps/min running, rpm cycling), watts, temp (deg C), " +
-    "moving (boolean), grade_smooth (percent). Ask only for the keys you need: a long ride returns tens of " +
-    "thousands of points per stream. Types the activity did not record are absent.",
+    "moving (boolean), grade_smooth (percent). Types the activity did not record are absent. " +
+    "Without resolution or summary a long ride is hundreds of thousands of tokens, more than a chat can read: " +
+    "start with summary: true (per stream min, max, mean, half means for drift, peaks, decoupling; a few KB) " +
+    "or resolution \"low\" (100 points per stream, peaks kept) and the keys you need; full data only when asked.",
   parameters: Type.Object(
     {
       id: ActivityId(),
@@ -23,6 +28,20 @@ export const getActivityStreams = defineTool({
           description: "Stream types to return, e.g. [\"time\", \"heartrate\"]. Default (or empty): all of them.",
         }),
       ),
+      resolution: Type.Optional(
+        StringEnum(resolutionLevels, {
+          description:
+            "At most 100 (low), 1,000 (medium) or 10,000 (high) samples per stream, the same instants for every stream " +
+            "(time is always included), keeping the first, the last and each stream's highs and lows. Default: every sample.",
+        }),
+      ),
+      summary: Type.Optional(
+        Type.Boolean({
+          description:
+            "true: each stream carries `summary` (computed from every sample) instead of `data`, or beside the data of a " +
+            "resolution. Default false.",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -31,15 +50,23 @@ export const getActivityStreams = defineTool({
   request(args) {
     // The official spec requires both `keys` and `key_by_type=true`; an empty list means "all" and is
     // never sent as `keys=`.
-    const keys = args.keys && args.keys.length > 0 ? args.keys : streamKeys;
+    let keys: readonly string[] = args.keys && args.keys.length > 0 ? args.keys : streamKeys;
+    // A reduced answer needs the time stream: it places the kept samples and measures peak windows.
+    if (reduces(args) && !keys.includes("time")) keys = ["time", ...keys];
     return {
       method: "GET",
       path: `/activities/${args.id}/streams`,
       query: { keys: keys.join(","), key_by_type: true },
     };
   },
-  resultText: streamsAsArray,
+  resultText(bodyText, args) {
+    return reduces(args) ? reduceStreams(bodyText, { resolution: args.resolution, summary: args.summary }) : streamsAsArray(bodyText);
+  },
 });
+
+function reduces(args: { resolution?: string | undefined; summary?: boolean | undefined }): boolean {
+  return args.resolution !== undefined || args.summary === true;
+}
 
 /**
  * With `key_by_type=true` Strava answers `{"time": {data, series_type, ...}, ...}`; the tool returns the
