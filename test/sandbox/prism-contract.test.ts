@@ -34,8 +34,12 @@ test("Strava's API description is found (required in CI)", () => {
 
 /** Valid arguments for every tool; tools with optional branches get one call per branch. */
 const contractCalls: Record<string, Array<Record<string, unknown>>> = {
-  get_activities: [{}, { before: 1_763_700_000, after: 1_760_000_000, page: 2, per_page: 10 }],
-  get_activity_by_id: [{ id: 12_345_678_901 }],
+  get_activities: [{}, { before: 1_763_700_000, after: 1_760_000_000, page: 2, per_page: 10 }, { per_page: 10, fields: ["id", "name", "start_date_local"] }],
+  get_activity_by_id: [
+    { id: 12_345_678_901 },
+    { id: 12_345_678_901, include_all_efforts: true },
+    { id: 12_345_678_901, include_all_efforts: false, fields: ["id", "name", "segment_efforts"] },
+  ],
   create_activity: [
     { name: "Iron Temple | Squat + Metcon", sport_type: "WeightTraining", start_date_local: "2026-11-21T06:00:00", elapsed_time: 3_600 },
     { name: "Creek path", sport_type: "Run", start_date_local: "2026-11-21T18:30:00Z", elapsed_time: 2_700, description: "Easy", distance: 8_000.5, trainer: false, commute: true },
@@ -47,8 +51,13 @@ const contractCalls: Record<string, Array<Record<string, unknown>>> = {
   get_activity_zones: [{ id: 12_345_678_901 }],
   get_athlete: [{}],
   get_athlete_stats: [{ id: 48_201_735 }, {}],
-  get_activity_streams: [{ id: 12_345_678_901 }, { id: 12_345_678_901, keys: ["time", "heartrate", "latlng"] }],
-  get_club_activities: [{ id: 231_407 }, { id: 231_407, page: 2, per_page: 50 }],
+  get_activity_streams: [
+    { id: 12_345_678_901 },
+    { id: 12_345_678_901, keys: ["time", "heartrate", "latlng"] },
+    { id: 12_345_678_901, keys: ["heartrate", "watts"], resolution: "low" },
+    { id: 12_345_678_901, keys: ["heartrate"], summary: true },
+  ],
+  get_club_activities: [{ id: 231_407 }, { id: 231_407, page: 2, per_page: 50 }, { id: 231_407, fields: ["name", "distance"] }],
   create_upload: [
     { file: Buffer.from(gpxTrack({ startMs: Date.UTC(2026, 10, 20, 14), points: 5, name: "Lunch Run" })).toString("base64"), data_type: "gpx" },
     { file: Buffer.from("fit bytes").toString("base64"), data_type: "fit.gz", name: "Ride", description: "d", trainer: true, commute: false, external_id: "watch-1" },
