@@ -6,6 +6,10 @@ import { Value } from "@sinclair/typebox/value";
 import matter from "gray-matter";
 import { describe, expect, it } from "vitest";
 import { getActivities } from "../../tools/get-activities.ts";
+import { getActivityById } from "../../tools/get-activity-by-id.ts";
+import { getActivityStreams } from "../../tools/get-activity-streams.ts";
+import { detailedActivityModel, summaryActivityModel } from "../../tools/activity-fields.ts";
+import { checkFields } from "../../tools/field-projection.ts";
 import { updateActivity } from "../../tools/update-activity.ts";
 import { toolTable } from "../../tools/table.ts";
 
@@ -13,6 +17,27 @@ const SKILL_PATH = new URL("../../skills/fitness-coaching/SKILL.md", import.meta
 const raw = readFileSync(SKILL_PATH, "utf8");
 const skill = matter(raw);
 const body = skill.content;
+
+/** The JSON object after `marker` in `text` (line breaks and indentation of the Markdown removed). */
+function jsonAfter(text: string, marker: string): Record<string, unknown> {
+  const flat = text.replace(/\n\s*/g, " ");
+  const start = flat.indexOf(marker);
+  expect(start, `"${marker}" is in the text`).toBeGreaterThanOrEqual(0);
+  const open = flat.indexOf("{", start + marker.length);
+  let depth = 0;
+  for (let index = open; index < flat.length; index++) {
+    if (flat[index] === "{") depth++;
+    if (flat[index] === "}" && --depth === 0) return JSON.parse(flat.slice(open, index + 1)) as Record<string, unknown>;
+  }
+  throw new Error(`no complete object after ${marker}`);
+}
+
+/** The first `"fields": [...]` list in `text`. */
+function fieldsIn(text: string): string[] {
+  const list = /"fields": (\[[^\]]+\])/.exec(text.replace(/\n\s*/g, " "))?.[1];
+  expect(list, "a fields list").toBeDefined();
+  return JSON.parse(list ?? "null") as string[];
+}
 
 /** The text of the `## heading` or `### heading` section that starts with `title`. */
 function section(title: string): string {
@@ -51,7 +76,12 @@ describe("SKILL.md frontmatter", () => {
 describe("SKILL.md body: the 8 coaching rules", () => {
   it("rule 1 selection: per_page 10, today or last 18 hours, sport keywords, short list, get-by-id first", () => {
     const start = section("Step 1.");
-    expect(start).toContain('`fitness_get_activities` with `{"per_page": 10}`');
+    const listCall = jsonAfter(start, "`fitness_get_activities` with `");
+    expect(listCall["per_page"]).toBe(10);
+    expect(Value.Check(getActivities.parameters, listCall)).toBe(true);
+    // Everything the short list and the 18-hour window need, and names the tool accepts.
+    expect(listCall["fields"]).toEqual(expect.arrayContaining(["id", "name", "sport_type", "start_date", "start_date_local", "distance"]));
+    expect(() => checkFields(summaryActivityModel, listCall["fields"] as string[])).not.toThrow();
     expect(start).toMatch(/today or from the last 18 hours/);
     expect(start).toMatch(/gym, lifting.*workout: `Workout` or `WeightTraining`/s);
     expect(start).toMatch(/run, ran.*: `Run`/s);
@@ -59,7 +89,12 @@ describe("SKILL.md body: the 8 coaching rules", () => {
     expect(start).toMatch(/start\s+time, current title, distance and sport type/);
     expect(start).toMatch(/`start_date_local` is the athlete's local wall clock time even though it ends in `Z`/);
     expect(start).toMatch(/Distance is in meters/);
-    expect(section("Step 2.")).toMatch(/Call `fitness_get_activity_by_id` with the chosen id before you draft anything/);
+    const read = section("Step 2.");
+    expect(read).toMatch(/Call `fitness_get_activity_by_id` with the chosen id before you draft anything/);
+    const readFields = fieldsIn(read);
+    expect(readFields).toEqual(expect.arrayContaining(["id", "name", "description", "sport_type", "distance", "start_date_local", "elapsed_time"]));
+    expect(() => checkFields(detailedActivityModel, readFields)).not.toThrow();
+    expect(Value.Check(getActivityById.parameters, { id: 1, fields: readFields })).toBe(true);
   });
 
   it("rule 2 input: best guess labelled approx, follow-up only when needed, units exactly as given", () => {
@@ -134,6 +169,17 @@ describe("SKILL.md body: the activity update workflow", () => {
     expect(section("Step 5.")).toMatch(/Call `fitness_update_activity` exactly once/);
   });
 
+  it("reads streams with summary or a low resolution first, with parameters the tool accepts", () => {
+    const other = section("Other tools you may use");
+    expect(other).toMatch(/1\. `"summary": true`/);
+    expect(other).toMatch(/2\. `"resolution": "low"`/);
+    expect(other).toMatch(/only when the athlete asks for the raw data/);
+    expect(Value.Check(getActivityStreams.parameters, { id: 1, keys: ["heartrate", "watts"], summary: true })).toBe(true);
+    expect(Value.Check(getActivityStreams.parameters, { id: 1, resolution: "low" })).toBe(true);
+    const loadFields = JSON.parse(/a\s+`fields` list such as (`\[[^`]+\]`)/.exec(other)?.[1]?.slice(1, -1).replace(/\s+/g, " ") ?? "null") as string[];
+    expect(() => checkFields(summaryActivityModel, loadFields)).not.toThrow();
+  });
+
   it("mentions only tools the plugin has", () => {
     const known = new Set(toolTable.map((tool) => `fitness_${tool.name}`));
     const mentioned = new Set(body.match(/fitness_[a-z_]+/g));
@@ -150,12 +196,17 @@ describe("SKILL.md worked examples", () => {
   });
 
   it.each(examples.map((text, index) => [index + 1, text] as const))("example %i: list call, proposal, approval, a valid update call", (_n, text) => {
+    // `[...]` in an example stands for the field list of Step 1 (listing) or Step 2 (reading).
+    const stepFields = (step: string): string => JSON.stringify(fieldsIn(section(step)));
     const listCall = /`fitness_get_activities` `(\{[^`]+\})`/.exec(text);
     expect(listCall, "lists activities").not.toBeNull();
-    const listArgs: unknown = JSON.parse(listCall?.[1] ?? "null");
-    expect(listArgs).toEqual({ per_page: 10 });
+    const listArgs: unknown = JSON.parse((listCall?.[1] ?? "null").replace("[...]", stepFields("Step 1.")));
+    expect(listArgs).toEqual(jsonAfter(section("Step 1."), "`fitness_get_activities` with `"));
     expect(Value.Check(getActivities.parameters, listArgs)).toBe(true);
-    expect(text).toMatch(/`fitness_get_activity_by_id` `\{"id": \d+\}`/);
+    const readCall = /`fitness_get_activity_by_id` `(\{"id": \d+, "fields": \[\.\.\.\]\})`/.exec(text);
+    expect(readCall, "reads the activity with the Step 2 fields").not.toBeNull();
+    const readArgs: unknown = JSON.parse((readCall?.[1] ?? "null").replace("[...]", stepFields("Step 2.")));
+    expect(Value.Check(getActivityById.parameters, readArgs)).toBe(true);
 
     const proposal = /```\nActivity: [^\n]+\nCurrent description: [^\n]+\n\nProposed title: ([^\n]+)\n/.exec(text);
     expect(proposal, "shows the activity and the proposal").not.toBeNull();
