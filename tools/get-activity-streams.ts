@@ -11,13 +11,13 @@ export const getActivityStreams = defineTool({
   name: "get_activity_streams",
   title: "Get activity streams",
   description:
-    "Second-by-second data recorded during one activity, as an array of stream objects {type, data, series_type, " +
-    "original_size, resolution}. Types: time (s from start), distance (m), latlng ([lat, lng]), altitude (m), " +
+    // The first sentences carry the advice: OpenClaw's tool search shows a model only 180 characters.
+    "Samples recorded during one activity (heart rate, power, pace...). Read with summary: true or resolution \"low\" " +
+    "first: a long ride's full data is hundreds of thousands of tokens. Returns an array of stream objects {type, data, " +
+    "series_type, original_size, resolution}. Types: time (s from start), distance (m), latlng ([lat, lng]), altitude (m), " +
     "velocity_smooth (m/s), heartrate (bpm), cadence (steps/min running, rpm cycling), watts, temp (deg C), " +
-    "moving (boolean), grade_smooth (percent). Types the activity did not record are absent. " +
-    "Without resolution or summary a long ride is hundreds of thousands of tokens, more than a chat can read: " +
-    "start with summary: true (per stream min, max, mean, half means for drift, peaks, decoupling; a few KB) " +
-    "or resolution \"low\" (100 points per stream, peaks kept) and the keys you need; full data only when asked.",
+    "moving (boolean), grade_smooth (percent); those not recorded are absent. Ask only for the keys you need. summary " +
+    "gives per stream min, max, mean, half means (drift), peak means and decoupling in a few KB; full data only when asked.",
   parameters: Type.Object(
     {
       id: ActivityId(),

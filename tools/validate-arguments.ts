@@ -93,7 +93,10 @@ function expectation(schema: TSchema): string {
     case "array": {
       const items = schema.items as TSchema | undefined;
       const unique = schema.uniqueItems ? ", without repeats" : "";
-      return `a list${items ? ` of ${expectation(items)}` : ""}${unique}`;
+      const { minItems, maxItems } = schema as { minItems?: number; maxItems?: number };
+      const count =
+        minItems && maxItems !== undefined ? `, ${minItems} to ${maxItems} of them` : maxItems !== undefined ? `, at most ${maxItems}` : minItems ? `, at least ${minItems}` : "";
+      return `a list${items ? ` of ${expectation(items)}` : ""}${unique}${count}`;
     }
     case "object":
       return "an object";
