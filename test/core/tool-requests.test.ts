@@ -127,6 +127,45 @@ describe("read tools", () => {
     scope.done();
   });
 
+  it("include_all_efforts goes upstream exactly as given, and not at all when absent; fields never go upstream", async () => {
+    const body = '{"id":42,"name":"Ride","segment_efforts":[{"id":3456789012345678901,"hidden":true}]}';
+    const scope = nock(api, authorized)
+      .get("/api/v3/activities/42")
+      .query({ include_all_efforts: "true" })
+      .reply(200, body)
+      .get("/api/v3/activities/42")
+      .query({ include_all_efforts: "false" })
+      .reply(200, body)
+      .get("/api/v3/activities/42")
+      .reply(200, body);
+    expect(textOf(await core.call("get_activity_by_id", { id: 42, include_all_efforts: true }))).toBe(body);
+    expect(textOf(await core.call("get_activity_by_id", { id: 42, include_all_efforts: false, fields: ["segment_efforts"] }))).toBe(
+      '{"segment_efforts":[{"id":3456789012345678901,"hidden":true}]}',
+    );
+    expect(textOf(await core.call("get_activity_by_id", { id: 42 }))).toBe(body);
+    scope.done();
+  });
+
+  it("get_activity_streams with resolution or summary also asks for time; without them the request is unchanged", async () => {
+    const keyed = '{"heartrate":{"data":[120,130],"series_type":"time","original_size":2,"resolution":"high"}}';
+    const scope = nock(api, authorized)
+      .get("/api/v3/activities/42/streams")
+      .query({ keys: "time,heartrate", key_by_type: "true" })
+      .twice()
+      .reply(200, keyed)
+      .get("/api/v3/activities/42/streams")
+      .query({ keys: "heartrate", key_by_type: "true" })
+      .reply(200, keyed);
+    expect(JSON.parse(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], resolution: "low" })))).toEqual([
+      { type: "heartrate", data: [120, 130], series_type: "time", original_size: 2, resolution: "low" },
+    ]);
+    expect(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], summary: true }))).toContain('"summary":{"min":120,"max":130');
+    expect(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], summary: false }))).toBe(
+      '[{"type":"heartrate","data":[120,130],"series_type":"time","original_size":2,"resolution":"high"}]',
+    );
+    scope.done();
+  });
+
   it("get_club_activities sends page and per_page", async () => {
     const scope = nock(api, authorized)
       .get("/api/v3/clubs/31337/activities")
