@@ -7,7 +7,8 @@ import type { Activity } from "./activity-model.ts";
 import type { JsonValue } from "./json.ts";
 import type { Series } from "./streams.ts";
 import { round } from "./route-geometry.ts";
-import { isoLocalWithZ, isoUtc } from "./time-zone.ts";
+import { toIsoUtc } from "../common/time-zone.ts";
+import { isoLocalWithZ } from "./strava-dates.ts";
 import { segmentEffortId, segments, type Segment } from "./segments.ts";
 
 type Json = { [key: string]: JsonValue | undefined };
@@ -74,7 +75,7 @@ function indexAtDistance(series: Series, d: number, from = 0): number {
 
 function dates(activity: Activity, index: number): { start_date: string; start_date_local: string } {
   const at = activity.startMs + index * 1000;
-  return { start_date: isoUtc(at), start_date_local: isoLocalWithZ(at, activity.utcOffset) };
+  return { start_date: toIsoUtc(at), start_date_local: isoLocalWithZ(at, activity.utcOffset) };
 }
 
 /** Lap spans: Garmin auto-laps every kilometre for runs, every 20 km on rides, one lap per set for swims. */

@@ -9,7 +9,8 @@ import type { Series } from "./streams.ts";
 import { buildBestEfforts, buildLaps, buildSegmentEfforts, buildSplits } from "./activity-detail-parts.ts";
 import { encodePolyline } from "./polyline.ts";
 import { routePoints, round } from "./route-geometry.ts";
-import { isoLocalWithZ, isoUtc } from "./time-zone.ts";
+import { toIsoUtc } from "../common/time-zone.ts";
+import { isoLocalWithZ } from "./strava-dates.ts";
 import { gearById } from "./seed-athlete.ts";
 
 type Json = { [key: string]: JsonValue | undefined };
@@ -28,7 +29,7 @@ export function summaryObject(a: Activity): Json {
     sport_type: a.sportType,
     workout_type: a.workoutType,
     id: a.id,
-    start_date: isoUtc(a.startMs),
+    start_date: toIsoUtc(a.startMs),
     start_date_local: isoLocalWithZ(a.startMs, a.utcOffset),
     timezone: a.timezone,
     utc_offset: a.utcOffset,

@@ -21,7 +21,8 @@ import { bodyKind, decodeForm } from "./request-body.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
 import { statsJson } from "./stats.ts";
-import { instantOfLocalTime, stravaTimezoneLabel, utcOffsetSeconds } from "./time-zone.ts";
+import { instantFromWallClock, type WallClock } from "../common/time-zone.ts";
+import { stravaTimezoneLabel, utcOffsetSeconds } from "./strava-dates.ts";
 import type { UploadProcessor } from "./uploads.ts";
 import { zonesJson } from "./zones.ts";
 
@@ -239,7 +240,7 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
   if (!commute.ok) return commute.reply;
 
   const zone = seedAthlete.timeZone;
-  const startMs = instantOfLocalTime(zone, local);
+  const startMs = instantFromWallClock(local, zone);
   const type = activityTypeFor(sportType);
   const defaultGear = type === "Run" ? seedGear.find((g) => g.kind === "shoe" && g.primary) : type === "Ride" ? seedGear.find((g) => g.kind === "bike" && g.primary) : undefined;
   const activity: Activity = {
@@ -251,7 +252,7 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
     type,
     startMs,
     timezone: stravaTimezoneLabel(zone, state.clock()),
-    utcOffset: utcOffsetSeconds(zone, startMs),
+    utcOffset: utcOffsetSeconds(startMs, zone),
     elapsedTime: elapsed,
     movingTime: elapsed,
     distance: round(distance, 1),
@@ -299,7 +300,7 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
 }
 
 /** "2026-11-21T18:30:00" (seconds, fraction, Z or offset optional): Strava reads the digits as local time. */
-function parseLocalDateTime(raw: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } | null {
+function parseLocalDateTime(raw: string): WallClock | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(raw.trim());
   if (!m) return null;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [number, number, number, number, number, number];

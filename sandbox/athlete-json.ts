@@ -7,7 +7,7 @@ import type { JsonValue } from "./json.ts";
 import { serializeJson } from "./json.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
-import { isoUtc } from "./time-zone.ts";
+import { toIsoUtc } from "../common/time-zone.ts";
 
 type Json = { [key: string]: JsonValue | undefined };
 
@@ -27,7 +27,7 @@ export function summaryAthleteObject(updatedAtMs: number): Json {
     premium: a.premium,
     summit: a.summit,
     created_at: a.createdAt,
-    updated_at: isoUtc(updatedAtMs),
+    updated_at: toIsoUtc(updatedAtMs),
     badge_type_id: a.badgeTypeId,
     weight: a.weight,
     profile_medium: "avatar/athlete/medium.png",

@@ -13,7 +13,8 @@ import { activityTypeFor, defaultActivityName } from "./activity-model.ts";
 import { createPrng, deriveSeed } from "./prng.ts";
 import type { Prng } from "./prng.ts";
 import { seedAthlete, gearById } from "./seed-athlete.ts";
-import { localMidnight, localParts, stravaTimezoneLabel, utcOffsetSeconds } from "./time-zone.ts";
+import { wallClockAt } from "../common/time-zone.ts";
+import { localMidnight, stravaTimezoneLabel, utcOffsetSeconds } from "./strava-dates.ts";
 import { round, routeEvaluator, routePoints, terrainSummary } from "./route-geometry.ts";
 import { estimateProfile, stoppedSeconds } from "./speed-model.ts";
 import { encodePolyline } from "./polyline.ts";
@@ -66,8 +67,8 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
   let privateYogaDone = false;
 
   for (let offset = historyDays; offset >= 0; offset--) {
-    const midnight = localMidnight(zone, nowMs, offset);
-    const date = localParts(zone, midnight + 12 * 3_600_000);
+    const midnight = localMidnight(nowMs, zone, offset);
+    const date = wallClockAt(midnight + 12 * 3_600_000, zone);
     const dayNumber = Math.floor(Date.UTC(date.year, date.month - 1, date.day) / dayMs);
     const weekday = new Date(dayNumber * dayMs).getUTCDay();
     const prng = createPrng(deriveSeed(seed, dayNumber));
@@ -87,7 +88,7 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
   // The two that a coach is asked about first: a run within the last 18 hours and a gym session today.
   const anchor = Math.floor(nowMs / 300_000) * 300_000;
   const recentRunStart = anchor - (10 * 60 + 20) * 60_000;
-  const runParts = localParts(zone, recentRunStart);
+  const runParts = wallClockAt(recentRunStart, zone);
   activities.push(
     buildActivity(
       seed,
@@ -98,8 +99,8 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
       runParts.month,
     ),
   );
-  const gymStart = Math.max(localMidnight(zone, nowMs), anchor - 75 * 60_000);
-  const gymParts = localParts(zone, gymStart);
+  const gymStart = Math.max(localMidnight(nowMs, zone), anchor - 75 * 60_000);
+  const gymParts = wallClockAt(gymStart, zone);
   activities.push(
     buildActivity(
       seed,
@@ -117,7 +118,7 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
 function nearestSaturdayOffset(zone: string, nowMs: number, targetDaysBack: number): number {
   for (let delta = 0; delta <= 3; delta++) {
     for (const offset of [targetDaysBack - delta, targetDaysBack + delta]) {
-      const p = localParts(zone, localMidnight(zone, nowMs, offset) + 12 * 3_600_000);
+      const p = wallClockAt(localMidnight(nowMs, zone, offset) + 12 * 3_600_000, zone);
       if (new Date(Date.UTC(p.year, p.month - 1, p.day)).getUTCDay() === 6) return offset;
     }
   }
@@ -270,7 +271,7 @@ export interface RecordedActivityInput extends ActivityFileSummary {
 /** An activity created by an upload, with generated streams that match the file's summary. */
 export function recordedActivity(seed: number, input: RecordedActivityInput, nowMs: number): Activity {
   const zone = seedAthlete.timeZone;
-  const local = localParts(zone, input.startMs);
+  const local = wallClockAt(input.startMs, zone);
   const session: Session = {
     sportType: input.sportType,
     kind: kindForSport(input.sportType),
@@ -322,7 +323,7 @@ function buildActivity(
   const kind = kinds[session.kind];
   const type = activityTypeFor(session.sportType);
   const elapsed = session.elapsed;
-  const utcOffset = utcOffsetSeconds(zone, startMs);
+  const utcOffset = utcOffsetSeconds(startMs, zone);
   const hr = { average: kind.heartrate[0] + prng.int(-3, 3), max: kind.heartrate[1] + prng.int(-3, 3), resting: seedAthlete.heartrate.resting };
 
   const stops = stopsFor(session.kind, elapsed, prng);

@@ -8,7 +8,7 @@ import type { Activity } from "./activity-model.ts";
 import { statsBucket } from "./activity-model.ts";
 import { serializeJson } from "./json.ts";
 import { round } from "./route-geometry.ts";
-import { localParts, instantOfLocalTime } from "./time-zone.ts";
+import { instantFromWallClock, wallClockAt } from "../common/time-zone.ts";
 
 interface Totals {
   count: number;
@@ -23,8 +23,8 @@ const emptyTotals = (): Totals => ({ count: 0, distance: 0, moving_time: 0, elap
 
 export function statsJson(activities: readonly Activity[], nowMs: number, zone: string): string {
   const recentFrom = nowMs - 28 * 86_400_000;
-  const year = localParts(zone, nowMs).year;
-  const yearFrom = instantOfLocalTime(zone, { year, month: 1, day: 1, hour: 0, minute: 0, second: 0 });
+  const year = wallClockAt(nowMs, zone).year;
+  const yearFrom = instantFromWallClock({ year, month: 1, day: 1, hour: 0, minute: 0, second: 0 }, zone);
   const totals = {
     recent: { ride: emptyTotals(), run: emptyTotals(), swim: emptyTotals() },
     ytd: { ride: emptyTotals(), run: emptyTotals(), swim: emptyTotals() },

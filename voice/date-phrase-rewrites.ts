@@ -2,7 +2,7 @@
 // at all. Each rule was found by running the phrase suite and the bench's stretch set
 // (bench/voice-date-accuracy.ts); each says what chrono does wrong without it.
 
-import { wallClockAt } from "./time-zone.ts";
+import { wallClockAt } from "../common/time-zone.ts";
 
 const MONTH_NAMES = [
   "January", "February", "March", "April", "May", "June",

@@ -1,7 +1,8 @@
 // Which timestamps the response carries: the date resolver's where the text gave something it could read,
 // the model's (checked) only where it could not. Disagreements are reported so the caller can log them.
 
-import { DEFAULT_EVENT_DURATION_MS, toIsoUtc, type DateResolution } from "./date-resolution.ts";
+import { toIsoUtc } from "../common/time-zone.ts";
+import { DEFAULT_EVENT_DURATION_MS, type DateResolution } from "./date-resolution.ts";
 import type { CaptureResponse } from "./response-schema.ts";
 
 type DateField = "dueISO" | "startISO" | "endISO";

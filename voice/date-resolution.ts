@@ -3,7 +3,7 @@
 // chrono-node finds the phrases, but it ignores IANA zone names and applies the reference instant's UTC
 // offset to every date, which is an hour off on the far side of a DST change. So chrono is given only the
 // offset in force at the reference instant, and the wall-clock reading it returns (date, hour, minute) is
-// turned back into an instant in the real zone by voice/time-zone.ts. Exact offsets ("in 2 hours") and
+// turned back into an instant in the real zone by common/time-zone.ts. Exact offsets ("in 2 hours") and
 // times with an explicit zone ("3pm EST") stay absolute instants. Durations are read separately
 // (voice/event-duration.ts) because chrono takes "for 45 minutes" as a date.
 //
@@ -20,10 +20,11 @@ import {
   addCalendarDays,
   instantFromWallClock,
   offsetMinutesAt,
+  toIsoUtc,
   wallClockAt,
   wallClockAtOffset,
   type WallClock,
-} from "./time-zone.ts";
+} from "../common/time-zone.ts";
 
 /** What the text says about time, as instants (ms since the epoch). */
 export interface TextTimes {
@@ -67,11 +68,6 @@ const DAY_PART_TIMES: ReadonlyArray<{ tag: string; hour: number; minute: number 
   { tag: "casualReference/evening", hour: 19, minute: 0 },
   { tag: "casualReference/tonight", hour: 20, minute: 0 },
 ];
-
-/** Timestamps as the API returns them: ISO 8601 in UTC with a `Z`, whole seconds. */
-export function toIsoUtc(instantMs: number): string {
-  return new Date(instantMs).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
 
 /** Resolves the due/start/end timestamps that `mode` needs from the text alone. */
 export function resolveDates(request: DateResolutionRequest): DateResolution {

@@ -3,8 +3,7 @@
 
 import type { CaptureMode } from "./request-body.ts";
 import { ACTION_FOR_MODE, RESPONSE_FIELDS } from "./response-schema.ts";
-import { offsetMinutesAt } from "./time-zone.ts";
-import { toIsoUtc } from "./date-resolution.ts";
+import { offsetMinutesAt, toIsoUtc } from "../common/time-zone.ts";
 
 const MODE_INSTRUCTIONS: Record<CaptureMode, string> = {
   note: [

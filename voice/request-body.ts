@@ -2,7 +2,7 @@
 // follow from it. Bounds and defaults are documented in README.md ("Voice capture API").
 
 import { RequestBodyError } from "./errors.ts";
-import { isValidTimeZone } from "./time-zone.ts";
+import { isValidTimeZone } from "../common/time-zone.ts";
 
 export const CAPTURE_MODES = ["note", "reminder", "event", "research", "deepthink"] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];

@@ -2,7 +2,7 @@
 // the environment first) and checked, with errors that say which variable to fix.
 
 import { ConfigurationError } from "./errors.ts";
-import { isValidTimeZone } from "./time-zone.ts";
+import { isValidTimeZone } from "../common/time-zone.ts";
 
 export const DEFAULT_REGION = "us-west-2";
 export const DEFAULT_TIME_ZONE = "UTC";

@@ -56,6 +56,20 @@ describe("POST /activities", () => {
     expect((await s.get(`/activities/${created.id}/zones`)).text).toBe("[]");
   });
 
+  test("reads start_date_local in the athlete's zone across daylight saving, as the voice API reads a wall clock", async () => {
+    const created = async (startDateLocal: string) => {
+      const answer = await s.send("POST", "/activities", form({ name: "DST", sport_type: "Workout", start_date_local: startDateLocal, elapsed_time: "600" }), formType);
+      expect(answer.status).toBe(201);
+      return s.json<{ start_date: string; start_date_local: string; utc_offset: number }>(answer);
+    };
+    // Summer time: UTC-6.
+    expect(await created("2026-07-04T10:00:00")).toMatchObject({ start_date: "2026-07-04T16:00:00Z", start_date_local: "2026-07-04T10:00:00Z", utc_offset: -21600 });
+    // 02:30 does not exist on the night clocks go forward (02:00 MST -> 03:00 MDT): it moves forward by the gap.
+    expect(await created("2026-03-08T02:30:00")).toMatchObject({ start_date: "2026-03-08T09:30:00Z", start_date_local: "2026-03-08T03:30:00Z", utc_offset: -21600 });
+    // 01:30 happens twice on the night clocks go back: the first one, still in summer time.
+    expect(await created("2026-11-01T01:30:00")).toMatchObject({ start_date: "2026-11-01T07:30:00Z", start_date_local: "2026-11-01T01:30:00Z", utc_offset: -21600 });
+  });
+
   test("takes multipart too, gives runs and rides the primary gear, and counts a run in the stats", async () => {
     const before = s.json<{ recent_run_totals: { count: number; distance: number } }>(await s.get(`/athletes/${s.sandbox.athleteId}/stats`));
     const body = new FormData();

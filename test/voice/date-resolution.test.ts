@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readDuration } from "../../voice/event-duration.ts";
 import { resolveDates } from "../../voice/date-resolution.ts";
-import { instantFromWallClock, isValidTimeZone, offsetMinutesAt } from "../../voice/time-zone.ts";
+import { instantFromWallClock, isValidTimeZone, offsetMinutesAt } from "../../common/time-zone.ts";
 import { DATE_PHRASES } from "./date-phrases.ts";
 
 describe("date resolution phrase suite", () => {

@@ -1,6 +1,7 @@
-// Wall-clock arithmetic in IANA time zones, built on Intl (Node ships full ICU; there is no Temporal on
-// Node 20/22). The date resolver needs three things chrono-node cannot do: check a zone name, read the wall
-// clock of an instant in a zone, and turn a wall-clock time back into an instant correctly across DST.
+// Wall-clock arithmetic in IANA time zones, built on Intl (Node ships full ICU and no Temporal yet): check a
+// zone name, read the wall clock of an instant in a zone, and turn a wall-clock time back into an instant
+// correctly across DST. The voice API's date resolver and the sandbox's athlete calendar both use it, so a
+// date means the same thing in both.
 
 /** A wall-clock reading: calendar date and time of day, no zone attached. `month` is 1-12. */
 export interface WallClock {
@@ -15,7 +16,7 @@ export interface WallClock {
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-// Building a DateTimeFormat costs far more than using one; a Lambda container sees few zones.
+// Building a DateTimeFormat costs far more than using one, and a process sees few zones.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -119,4 +120,9 @@ export function wallClockAtOffset(instantMs: number, offsetMinutes: number): Wal
     minute: shifted.getUTCMinutes(),
     second: shifted.getUTCSeconds(),
   };
+}
+
+/** An instant as ISO 8601 in UTC with a `Z`, whole seconds ("2026-11-21T18:30:05Z"), as Strava and the voice API write them. */
+export function toIsoUtc(instantMs: number): string {
+  return new Date(instantMs).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
