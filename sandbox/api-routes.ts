@@ -17,7 +17,7 @@ import { epochParam, flagValue, pageParams, pathId, slicePage } from "./paramete
 import type { Parsed } from "./parameters.ts";
 import type { Reply } from "./reply.ts";
 import { jsonReply } from "./reply.ts";
-import { bodyKind, decodeForm } from "./request-body.ts";
+import { bodyKind, decodeForm } from "./body-decoding.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
 import { statsJson } from "./stats.ts";

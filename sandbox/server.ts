@@ -9,9 +9,11 @@
  * parameters, state) -> write with the rate-limit headers. Test controls live under /_sandbox/ (never
  * under /api/v3, loopback clients only).
  */
+import { once } from "node:events";
 import { createServer, STATUS_CODES } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readRequestBody, RequestBodyTooLargeError } from "../common/read-request-body.ts";
 import { ActivityStore } from "./activity-store.ts";
 import { handleApi, routeKey } from "./api-routes.ts";
 import type { ApiState } from "./api-routes.ts";
@@ -26,12 +28,15 @@ import { RateLimiter, stravaDefaultLimits } from "./rate-limits.ts";
 import type { LimitPair } from "./rate-limits.ts";
 import type { Reply } from "./reply.ts";
 import { jsonContentType } from "./reply.ts";
-import { BodyTooLargeError, bodyKind, decodeForm, readBody } from "./request-body.ts";
+import { bodyKind, decodeForm } from "./body-decoding.ts";
 import { activityIdForStart, seedActivities } from "./seed-activities.ts";
 import { seedAthlete } from "./seed-athlete.ts";
 import { UploadProcessor } from "./uploads.ts";
 
 export type { Fault } from "./faults.ts";
+
+/** Strava's upload limit is 25 MB; a little room for the multipart framing. */
+const maxBodyBytes = 26 * 1024 * 1024;
 
 export interface SandboxOptions {
   host?: string;
@@ -190,7 +195,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       req.resume();
       return auth.reply;
     }
-    const body = method === "POST" || method === "PUT" ? await readBody(req) : Buffer.alloc(0);
+    const body = method === "POST" || method === "PUT" ? await readRequestBody(req, maxBodyBytes) : Buffer.alloc(0);
     return handleApi({ method, path: apiPath, query, contentType: req.headers["content-type"], body, scopes: auth.scopes }, state);
   };
 
@@ -198,7 +203,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // Strava takes the token parameters as a form, JSON or in the query string.
     const params: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(search)) params[k] = v;
-    const body = await readBody(req);
+    const body = await readRequestBody(req, maxBodyBytes);
     const kind = bodyKind(req.headers["content-type"]);
     try {
       if (kind === "json" && body.length > 0) {
@@ -221,7 +226,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const ok = (value: Parameters<typeof serializeJson>[0]): Reply => ({ status: 200, body: serializeJson(value) });
     if (method === "POST" && name === "faults") {
       try {
-        const fault = validateFault(JSON.parse((await readBody(req)).toString("utf8")));
+        const fault = validateFault(JSON.parse((await readRequestBody(req, maxBodyBytes)).toString("utf8")));
         faults.add(fault);
         return ok({ queued: faults.size });
       } catch (error) {
@@ -245,9 +250,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (error instanceof BodyTooLargeError) {
-        writeReply(res, faultReply(413, "Payload Too Large", [{ resource: "Upload", field: "file", code: "too large" }]), limiter.headers());
-        req.destroy();
+      if (error instanceof RequestBodyTooLargeError) {
+        // The rest of the body is never read: the connection closes after this answer.
+        writeReply(res, faultReply(413, "Payload Too Large", [{ resource: "Upload", field: "file", code: "too large" }]), { ...limiter.headers(), Connection: "close" });
         return;
       }
       // A client that hung up mid-request (timeouts, aborted uploads) is not the sandbox's failure.
@@ -262,13 +267,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   server.keepAliveTimeout = 30_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await once(server.listen(options.port ?? 0, host), "listening");
   const address = server.address() as AddressInfo;
   const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const baseUrl = `http://${hostPart}:${address.port}`;

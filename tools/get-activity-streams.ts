@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId, StringEnum, streamKeys } from "./parameters.ts";
+import { StringEnum } from "../common/schema-check.ts";
+import { ActivityId, streamKeys } from "./parameters.ts";
 import { closingBracket, closingQuote, compactJson } from "./compact-json.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
 import { reduceStreams, resolutionLimits, type Resolution } from "./stream-reduction.ts";

@@ -1,18 +1,9 @@
 /**
- * Parameter schemas shared by several tools, with descriptions written for a model.
- *
- * Strings limited to a list use a plain JSON Schema `enum` (what MCP clients and the OpenClaw host
- * show best); TypeBox checks them through the `StringEnum` kind registered here.
+ * Parameter schemas shared by several tools, with descriptions written for a model. Strings limited to a
+ * list are `StringEnum`s (common/schema-check.ts).
  */
-import { Kind, Type, TypeRegistry, type SchemaOptions, type TUnsafe } from "@sinclair/typebox";
-
-TypeRegistry.Set("StringEnum", (schema: { enum: readonly string[] }, value) => {
-  return typeof value === "string" && schema.enum.includes(value);
-});
-
-export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ ...options, [Kind]: "StringEnum", type: "string", enum: [...values] });
-}
+import { Type } from "@sinclair/typebox";
+import { StringEnum } from "../common/schema-check.ts";
 
 /** Strava's `sport_type` values (the spec's list). */
 export const sportTypes = [

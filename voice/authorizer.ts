@@ -3,11 +3,11 @@
 // A missing setting is a store failure: the request is denied and the log says which setting to fix.
 
 import { SSMClient } from "@aws-sdk/client-ssm";
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { createClientTokenAuthorizer } from "./client-token-authorizer.ts";
 import { SsmClientTokenStore, type ClientTokenSource } from "./client-token-store.ts";
-import type { AuthorizerResult, RequestAuthorizerEvent } from "./lambda-types.ts";
 import { stderrLogger } from "./log.ts";
-import { readAuthorizerSettings } from "./settings.ts";
+import { readAuthorizerSettings } from "./settings-from-env.ts";
 
 let store: SsmClientTokenStore | undefined;
 
@@ -29,6 +29,6 @@ const tokens: ClientTokenSource = {
 
 const authorize = createClientTokenAuthorizer({ tokens, log: stderrLogger("voice-authorizer") });
 
-export async function handler(event: RequestAuthorizerEvent): Promise<AuthorizerResult> {
+export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   return authorize(event);
 }

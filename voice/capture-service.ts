@@ -7,7 +7,7 @@ import { ModelOutputError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import type { CaptureModel } from "./model-client.ts";
 import { retryInstruction, systemPromptFor } from "./prompts.ts";
-import type { CaptureRequest } from "./request-body.ts";
+import type { CaptureRequest } from "./capture-request.ts";
 import { ACTION_FOR_MODE, checkModelAnswer, type CaptureResponse } from "./response-schema.ts";
 
 export interface CaptureServiceOptions {

@@ -3,8 +3,8 @@
 // body) and one log line naming the denial type; the token itself is never logged.
 
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import type { ClientTokenSource } from "./client-token-store.ts";
-import type { AuthorizerResult, RequestAuthorizerEvent } from "./lambda-types.ts";
 import type { Logger } from "./log.ts";
 
 export const CLIENT_TOKEN_HEADER = "X-Client-Token";
@@ -21,9 +21,9 @@ export interface ClientTokenAuthorizerOptions {
   log: Logger;
 }
 
-export type RequestAuthorizer = (event: RequestAuthorizerEvent) => Promise<AuthorizerResult>;
+export type RequestAuthorizer = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
-function policy(effect: "Allow" | "Deny", methodArn: string): AuthorizerResult {
+function policy(effect: "Allow" | "Deny", methodArn: string): APIGatewayAuthorizerResult {
   return {
     principalId: PRINCIPAL_ID,
     policyDocument: { Version: "2012-10-17", Statement: [{ Action: "execute-api:Invoke", Effect: effect, Resource: methodArn }] },
@@ -31,7 +31,7 @@ function policy(effect: "Allow" | "Deny", methodArn: string): AuthorizerResult {
 }
 
 /** The header's value, whatever case the client (or a proxy) gave its name; undefined when absent or empty. */
-export function clientTokenFrom(event: RequestAuthorizerEvent): string | undefined {
+export function clientTokenFrom(event: APIGatewayRequestAuthorizerEvent): string | undefined {
   const wanted = CLIENT_TOKEN_HEADER.toLowerCase();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (name.toLowerCase() === wanted && value) return value;
@@ -53,9 +53,9 @@ export function tokensMatch(presented: string, stored: string): boolean {
 export function createClientTokenAuthorizer(options: ClientTokenAuthorizerOptions): RequestAuthorizer {
   const { tokens, log } = options;
   return async (event) => {
-    const requestId = event.requestContext?.requestId;
-    const sourceIp = event.requestContext?.identity?.sourceIp;
-    const deny = (denial: DenialType, fields: Record<string, string> = {}): AuthorizerResult => {
+    const { requestId, identity } = event.requestContext;
+    const sourceIp = identity.sourceIp;
+    const deny = (denial: DenialType, fields: Record<string, string> = {}): APIGatewayAuthorizerResult => {
       log.warn("request denied", { denial, requestId, sourceIp, ...fields });
       return policy("Deny", event.methodArn);
     };

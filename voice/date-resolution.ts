@@ -15,7 +15,7 @@ import * as chrono from "chrono-node";
 import type { ParsedComponents, ParsedResult } from "chrono-node";
 import { namesUnreadableDate, rewriteForParser } from "./date-phrase-rewrites.ts";
 import { readDuration } from "./event-duration.ts";
-import type { CaptureMode } from "./request-body.ts";
+import type { CaptureMode } from "./capture-request.ts";
 import {
   addCalendarDays,
   instantFromWallClock,

@@ -5,15 +5,18 @@
 // import, so a test (or the local gateway) can set the environment before the first call.
 
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import { CaptureService } from "./capture-service.ts";
 import { describeError } from "./errors.ts";
-import type { LambdaContext, ProxyEvent, ProxyResult } from "./lambda-types.ts";
 import { stderrLogger } from "./log.ts";
 import { BedrockConverseModel } from "./model-client.ts";
-import { parseRequestBody } from "./request-body.ts";
-import { readHandlerSettings } from "./settings.ts";
+import { parseCaptureRequest } from "./capture-request.ts";
+import { readHandlerSettings } from "./settings-from-env.ts";
 
 const log = stderrLogger("voice-handler");
+
+/** What the handler reads from the Lambda context. */
+export type InvocationContext = Pick<Context, "awsRequestId" | "getRemainingTimeInMillis">;
 
 /**
  * The model must answer before API Gateway gives up on the integration (29 s): stop at 27 s, or earlier
@@ -37,21 +40,19 @@ function captureService(): CaptureService {
   return service;
 }
 
-function deadlineMs(context: LambdaContext | undefined): number {
-  const remaining = context?.getRemainingTimeInMillis?.();
-  if (remaining === undefined) return MODEL_DEADLINE_MS;
-  return Math.max(500, Math.min(MODEL_DEADLINE_MS, remaining - DEADLINE_MARGIN_MS));
+function deadlineMs(context: InvocationContext): number {
+  return Math.max(500, Math.min(MODEL_DEADLINE_MS, context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS));
 }
 
-function jsonResult(statusCode: number, body: unknown): ProxyResult {
+function jsonResult(statusCode: number, body: unknown): APIGatewayProxyResult {
   return { statusCode, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
 }
 
-export async function handler(event: ProxyEvent, context?: LambdaContext): Promise<ProxyResult> {
-  const requestId = context?.awsRequestId ?? event.requestContext?.requestId;
+export async function handler(event: APIGatewayProxyEvent, context: InvocationContext): Promise<APIGatewayProxyResult> {
+  const requestId = context.awsRequestId;
   const started = Date.now();
   try {
-    const request = parseRequestBody(event.body, event.isBase64Encoded === true);
+    const request = parseCaptureRequest(event.body, event.isBase64Encoded);
     const response = await captureService().capture(request, AbortSignal.timeout(deadlineMs(context)));
     log.info("capture answered", { requestId, mode: request.mode, status: 200, ms: Date.now() - started });
     return jsonResult(200, response);

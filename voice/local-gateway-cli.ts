@@ -2,7 +2,7 @@
 // and handler locally against real Bedrock (AWS credentials from the usual places).
 
 import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
-import { readHandlerSettings } from "./settings.ts";
+import { readHandlerSettings } from "./settings-from-env.ts";
 
 function fail(message: string): never {
   console.error(message);

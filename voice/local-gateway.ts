@@ -4,13 +4,16 @@
 // authorizer denies, and 403 "Missing Authentication Token" for any other route.
 
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { readRequestBody, RequestBodyTooLargeError } from "../common/read-request-body.ts";
 import { handler as lambdaAuthorizer } from "./authorizer.ts";
 import { createClientTokenAuthorizer, type RequestAuthorizer } from "./client-token-authorizer.ts";
 import { StaticClientToken } from "./client-token-store.ts";
-import { handler as lambdaHandler } from "./handler.ts";
-import type { LambdaContext, ProxyEvent, ProxyResult, RequestAuthorizerEvent } from "./lambda-types.ts";
+import { authorizerEvent, invocationContext, proxyEvent, type GatewayRequest } from "./gateway-events.ts";
+import { handler as lambdaHandler, type InvocationContext } from "./handler.ts";
 import { stderrLogger, type Logger } from "./log.ts";
 import { TokenBucket } from "./token-bucket.ts";
 
@@ -23,11 +26,9 @@ export const MISSING_ROUTE_BODY = '{"message":"Missing Authentication Token"}';
 
 export const LOCAL_GATEWAY_DEFAULTS = { host: "127.0.0.1", port: 8787, stage: "dev", ratePerSecond: 10, burst: 20 } as const;
 
-/** The function timeout the template sets by default; the handler sees it through getRemainingTimeInMillis. */
-const FUNCTION_TIMEOUT_MS = 30_000;
 const MAX_BODY_BYTES = 1_000_000;
 
-export type CaptureHandler = (event: ProxyEvent, context?: LambdaContext) => Promise<ProxyResult>;
+export type CaptureHandler = (event: APIGatewayProxyEvent, context: InvocationContext) => Promise<APIGatewayProxyResult>;
 
 export interface LocalGatewayOptions {
   host?: string;
@@ -63,23 +64,13 @@ export function authorizerFromEnvironment(env: Record<string, string | undefined
   return { authorizer: lambdaAuthorizer, tokenSource: `the parameter store (${env.CLIENT_TOKEN_PARAMETER ?? "CLIENT_TOKEN_PARAMETER not set"})` };
 }
 
-function send(response: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "Content-Type": "application/json", ...headers });
+function send(response: http.ServerResponse, status: number, body: string, headers: APIGatewayProxyResult["headers"] = {}): void {
+  const values = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
+  response.writeHead(status, { "Content-Type": "application/json", ...values });
   response.end(body);
 }
 
-async function readBody(request: http.IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function headerRecord(request: http.IncomingMessage): { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> } {
+function headerRecord(request: http.IncomingMessage): Pick<GatewayRequest, "headers" | "multiValueHeaders"> {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   // rawHeaders keeps the client's spelling of names, as API Gateway does.
@@ -109,37 +100,28 @@ export async function startLocalGateway(options: LocalGatewayOptions = {}): Prom
       // The stage throttle applies before the authorizer runs, as in API Gateway.
       if (!limiter.tryTake()) return send(response, 429, THROTTLED_BODY);
 
-      const body = await readBody(request);
-      if (body === null) return send(response, 413, '{"message":"Request Too Long"}');
-      const { headers, multiValueHeaders } = headerRecord(request);
-      const sourceIp = request.socket.remoteAddress ?? "127.0.0.1";
-      const authorizerEvent: RequestAuthorizerEvent = {
-        type: "REQUEST",
-        methodArn: `arn:aws:execute-api:local:000000000000:local/${stage}/POST/invoke`,
-        resource: "/invoke",
-        path: invokePath,
-        httpMethod: "POST",
-        headers,
-        multiValueHeaders,
-        requestContext: { requestId, identity: { sourceIp } },
-      };
-      let allowed: boolean;
+      let body: string;
       try {
-        const result = await authorize(authorizerEvent);
-        allowed = result.policyDocument.Statement.some((statement) => statement.Effect === "Allow");
+        body = (await readRequestBody(request, MAX_BODY_BYTES)).toString("utf8");
+      } catch (error) {
+        // A client that hung up mid-body gets no answer.
+        if (!(error instanceof RequestBodyTooLargeError)) return response.destroy();
+        return send(response, 413, '{"message":"Request Too Long"}', { Connection: "close" });
+      }
+      const gatewayRequest: GatewayRequest = { ...headerRecord(request), body, requestId, sourceIp: request.socket.remoteAddress ?? "127.0.0.1", stage };
+      let principalId: string | undefined;
+      try {
+        const result = await authorize(authorizerEvent(gatewayRequest));
+        if (result.policyDocument.Statement.some((statement) => statement.Effect === "Allow")) principalId = result.principalId;
       } catch (error) {
         // API Gateway's answer when an authorizer fails rather than denies.
         log.error("authorizer failed", { requestId, error: error instanceof Error ? error.name : String(error) });
         return send(response, 500, '{"message":null}', { "x-amzn-ErrorType": "AuthorizerConfigurationException" });
       }
-      if (!allowed) return send(response, 403, EXPLICIT_DENY_BODY, { "x-amzn-ErrorType": "AccessDeniedException" });
+      if (principalId === undefined) return send(response, 403, EXPLICIT_DENY_BODY, { "x-amzn-ErrorType": "AccessDeniedException" });
 
-      const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
       try {
-        const result = await capture(
-          { body, isBase64Encoded: false, headers, requestContext: { requestId } },
-          { awsRequestId: requestId, getRemainingTimeInMillis: () => deadline - Date.now() },
-        );
+        const result = await capture(proxyEvent(gatewayRequest, principalId), invocationContext(requestId));
         send(response, result.statusCode, result.body, result.headers);
       } catch (error) {
         log.error("handler failed", { requestId, error: error instanceof Error ? error.name : String(error) });
@@ -148,10 +130,7 @@ export async function startLocalGateway(options: LocalGatewayOptions = {}): Prom
     })();
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? LOCAL_GATEWAY_DEFAULTS.port, host, () => resolve());
-  });
+  await once(server.listen(options.port ?? LOCAL_GATEWAY_DEFAULTS.port, host), "listening");
   const { port } = server.address() as AddressInfo;
   return {
     invokeUrl: `http://${host}:${port}${invokePath}`,

@@ -1,7 +1,7 @@
 // System prompts, one per mode. Each tells the model the current instant and the reference time zone (it has
 // no clock of its own), and the exact JSON object to answer with.
 
-import type { CaptureMode } from "./request-body.ts";
+import type { CaptureMode } from "./capture-request.ts";
 import { ACTION_FOR_MODE, RESPONSE_FIELDS } from "./response-schema.ts";
 import { offsetMinutesAt, toIsoUtc } from "../common/time-zone.ts";
 

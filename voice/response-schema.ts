@@ -1,29 +1,38 @@
-// The response object (spec: "Response body") and the check of the model's answer against it. The model is
-// asked for exactly this object; what it sends back is parsed here, and anything that does not fit is
-// rejected with a reason (the caller retries once, then answers 502).
+// The response object (spec: "Response body") as a TypeBox schema, and the check of the model's answer
+// against it (the core's TypeBox check). The model is asked for exactly this object; what it sends back is
+// parsed here, and anything that does not fit is rejected with a reason (the caller retries once, then
+// answers 502).
 
-import type { CaptureMode } from "./request-body.ts";
+import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import { describeValue, schemaViolations, StringEnum, type SchemaViolation } from "../common/schema-check.ts";
+import { CAPTURE_MODES, type CaptureMode } from "./capture-request.ts";
 
-export type CaptureAction = "note" | "reminder" | "event";
+export const CAPTURE_ACTIONS = ["note", "reminder", "event"] as const;
+export type CaptureAction = (typeof CAPTURE_ACTIONS)[number];
 
-/** The 200 response body: every field always present, null where it does not apply. */
-export interface CaptureResponse {
-  markdown: string;
-  action: CaptureAction;
-  title: string;
-  dueISO: string | null;
-  startISO: string | null;
-  endISO: string | null;
-  location: string | null;
-  url: string | null;
-  notes: string | null;
-  tags: string[];
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+function responseObject<Action extends TSchema>(action: Action) {
+  return Type.Object({
+    markdown: Type.String({ format: "not-blank" }),
+    action,
+    title: Type.String({ format: "not-blank" }),
+    dueISO: NullableString,
+    startISO: NullableString,
+    endISO: NullableString,
+    location: NullableString,
+    url: NullableString,
+    notes: NullableString,
+    tags: Type.Array(Type.String()),
+  });
 }
 
+/** The 200 response body: every field always present, null where it does not apply. */
+export const CaptureResponseSchema = responseObject(StringEnum(CAPTURE_ACTIONS));
+export type CaptureResponse = Static<typeof CaptureResponseSchema>;
+
 /** Field order of the response, as documented. */
-export const RESPONSE_FIELDS = [
-  "markdown", "action", "title", "dueISO", "startISO", "endISO", "location", "url", "notes", "tags",
-] as const satisfies ReadonlyArray<keyof CaptureResponse>;
+export const RESPONSE_FIELDS = Object.keys(CaptureResponseSchema.properties) as ReadonlyArray<keyof CaptureResponse>;
 
 export const ACTION_FOR_MODE: Record<CaptureMode, CaptureAction> = {
   note: "note",
@@ -32,6 +41,12 @@ export const ACTION_FOR_MODE: Record<CaptureMode, CaptureAction> = {
   research: "note",
   deepthink: "note",
 };
+
+/** What the model must answer in each mode: the response object with that mode's action. */
+const ANSWER_FOR_MODE = {} as Record<CaptureMode, TObject>;
+for (const mode of CAPTURE_MODES) {
+  ANSWER_FOR_MODE[mode] = responseObject(Type.Literal(ACTION_FOR_MODE[mode], { description: `for mode ${mode}` }));
+}
 
 /** Fields that only some actions carry; the others get null whatever the model said. */
 const ACTION_ONLY_FIELDS: Record<"dueISO" | "startISO" | "endISO" | "location" | "url", CaptureAction> = {
@@ -43,8 +58,6 @@ const ACTION_ONLY_FIELDS: Record<"dueISO" | "startISO" | "endISO" | "location" |
 };
 
 export type ModelAnswerCheck = { ok: true; answer: CaptureResponse } | { ok: false; problem: string };
-
-const NULLABLE_STRING_FIELDS = ["dueISO", "startISO", "endISO", "location", "url", "notes"] as const;
 
 // Models sometimes wrap JSON in a Markdown fence or add a sentence around it; the object itself is what counts.
 function extractJsonObject(text: string): string {
@@ -69,42 +82,37 @@ export function checkModelAnswer(text: string, mode: CaptureMode): ModelAnswerCh
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     return { ok: false, problem: "the answer is not a JSON object" };
   }
-  const body = parsed as Record<string, unknown>;
-  const missing = RESPONSE_FIELDS.filter((field) => !(field in body));
+  const violations = schemaViolations(ANSWER_FOR_MODE[mode], parsed);
+  const missing = [...new Set(violations.filter((v) => v.missing && v.path.length === 1).map((v) => v.field))];
   if (missing.length > 0) return { ok: false, problem: `fields missing: ${missing.join(", ")}` };
+  const [first] = violations;
+  if (first !== undefined) return { ok: false, problem: explain(first) };
 
-  const action = ACTION_FOR_MODE[mode];
-  if (body.action !== action) return { ok: false, problem: `"action" must be "${action}" for mode ${mode}` };
-  for (const field of ["markdown", "title"] as const) {
-    const value = body[field];
-    if (typeof value !== "string" || value.trim() === "") return { ok: false, problem: `"${field}" must be a non-empty string` };
-  }
-  for (const field of NULLABLE_STRING_FIELDS) {
-    const value = body[field];
-    if (value !== null && typeof value !== "string") return { ok: false, problem: `"${field}" must be a string or null` };
-  }
-  const tags = body.tags;
-  if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === "string")) {
-    return { ok: false, problem: `"tags" must be an array of strings` };
-  }
-
-  const text_ = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
+  const body = parsed as CaptureResponse;
+  const text_ = (value: string | null): string | null => (value !== null && value.trim() !== "" ? value.trim() : null);
   const answer: CaptureResponse = {
-    markdown: String(body.markdown),
-    action,
-    title: String(body.title).trim(),
+    markdown: body.markdown,
+    action: ACTION_FOR_MODE[mode],
+    title: body.title.trim(),
     dueISO: text_(body.dueISO),
     startISO: text_(body.startISO),
     endISO: text_(body.endISO),
     location: text_(body.location),
     url: webAddress(text_(body.url)),
     notes: text_(body.notes),
-    tags: [...new Set((tags as string[]).map((tag) => tag.trim()).filter((tag) => tag !== ""))],
+    tags: [...new Set(body.tags.map((tag) => tag.trim()).filter((tag) => tag !== ""))],
   };
   for (const [field, onlyFor] of Object.entries(ACTION_ONLY_FIELDS) as Array<[keyof typeof ACTION_ONLY_FIELDS, CaptureAction]>) {
-    if (action !== onlyFor) answer[field] = null;
+    if (answer.action !== onlyFor) answer[field] = null;
   }
   return { ok: true, answer };
+}
+
+// The problem goes into the retry prompt and the log: the model's strings (drawn from the dictated words)
+// are never repeated in it.
+function explain(problem: SchemaViolation): string {
+  const given = typeof problem.value === "string" ? "" : `; got ${describeValue(problem.value)}`;
+  return `"${problem.field}" must be ${problem.expected}${given}`;
 }
 
 // The Shortcut opens `url` as a link: only http(s) addresses are passed on.

@@ -5,14 +5,15 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import fc from "fast-check";
-import type { ProxyEvent, ProxyResult } from "../../voice/lambda-types.ts";
+import { invocationContext, proxyEvent } from "../../voice/gateway-events.ts";
+import type { handler as Handler } from "../../voice/handler.ts";
 import { bedrockFakeEnv, startBedrockFake, type BedrockFake } from "../voice/bedrock-fake.ts";
-import { TEXT_MAX_CHARS } from "../../voice/request-body.ts";
+import { TEXT_MAX_CHARS } from "../../voice/capture-request.ts";
 import { captureStderr, type StderrCapture } from "../voice/stderr-capture.ts";
 
 let fake: BedrockFake;
 let stderr: StderrCapture;
-let handler: (event: ProxyEvent) => Promise<ProxyResult>;
+let handler: typeof Handler;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
@@ -62,7 +63,7 @@ it("malformed bodies get a 400 naming the problem and never reach the model", as
   fake.reset();
   await fc.assert(
     fc.asyncProperty(badBody, async ({ body, mentions }) => {
-      const result = await handler({ body, requestContext: { requestId: "fuzz" } } as ProxyEvent);
+      const result = await handler(proxyEvent({ body, requestId: "fuzz" }), invocationContext("fuzz"));
       expect(result.statusCode, result.body).toBe(400);
       const parsed = JSON.parse(result.body) as { message?: unknown };
       expect(typeof parsed.message).toBe("string");

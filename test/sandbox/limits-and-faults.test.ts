@@ -2,6 +2,7 @@
  * 404 Faults for unknown ids and paths, Strava's rate-limit headers on every answer with 429 past each
  * limit (windows turning by the sandbox's clock), the injectable faults, and the HTTP test controls.
  */
+import { request } from "node:http";
 import { afterEach, describe, expect, test } from "vitest";
 import { form, manualClock, openSession, type RawAnswer, type SandboxSession } from "./sandbox-client.ts";
 
@@ -199,6 +200,40 @@ describe("injected faults", () => {
     expect(() => s.sandbox.injectFault({ kind: "status" })).toThrow(/needs "status"/);
     expect(() => s.sandbox.injectFault({ kind: "explode" as "status" })).toThrow(/must be one of/);
     expect(() => s.sandbox.injectFault({ kind: "delay", delayMs: -1 })).toThrow(/delayMs/);
+  });
+});
+
+describe("request bodies over Strava's 25 MB upload limit", () => {
+  /** POSTs `headers` and then `chunks` of 1 MiB (none: the client only declares its length); resolves with the answer or the connection error. */
+  function post(url: string, headers: Record<string, string>, chunks: number): Promise<{ status: number; connection: string | undefined; text: string } | { error: string }> {
+    return new Promise((resolve) => {
+      const outgoing = request(url, { method: "POST", headers }, (answer) => {
+        let text = "";
+        answer.setEncoding("utf8").on("data", (part: string) => (text += part));
+        answer.on("end", () => resolve({ status: answer.statusCode ?? 0, connection: answer.headers.connection, text }));
+      });
+      outgoing.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+      const chunk = Buffer.alloc(1024 * 1024, 97);
+      for (let i = 0; i < chunks; i += 1) outgoing.write(chunk);
+      if (chunks > 0) outgoing.end();
+      else outgoing.flushHeaders();
+    });
+  }
+
+  test("a declared length over 26 MiB gets a 413 Fault before any of it is read, and the connection closes; a streamed one is read no further", async () => {
+    const s = await session();
+    const auth = { Authorization: `Bearer ${await s.token()}`, "Content-Type": "multipart/form-data; boundary=x" };
+    const declared = await post(`${s.sandbox.apiBase}/uploads`, { ...auth, "Content-Length": String(27 * 1024 * 1024) }, 0);
+    expect(declared).toEqual({
+      status: 413,
+      connection: "close",
+      text: '{"message":"Payload Too Large","errors":[{"resource":"Upload","field":"file","code":"too large"}]}',
+    });
+    // Chunked, so the length is only known as it arrives: the sandbox stops reading there (a 413 if the
+    // connection still stands, else the client sees it drop) and keeps serving.
+    const streamed = await post(`${s.sandbox.apiBase}/uploads`, { ...auth, "Transfer-Encoding": "chunked" }, 27);
+    expect("error" in streamed || streamed.status === 413, JSON.stringify(streamed)).toBe(true);
+    expect((await s.get("/athlete")).status).toBe(200);
   });
 });
 

@@ -5,7 +5,8 @@ import { DeleteParameterCommand, PutParameterCommand, SSMClient } from "@aws-sdk
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClientTokenAuthorizer } from "../../voice/client-token-authorizer.ts";
 import { CLIENT_TOKEN_CACHE_MS, SsmClientTokenStore } from "../../voice/client-token-store.ts";
-import type { AuthorizerResult, RequestAuthorizerEvent } from "../../voice/lambda-types.ts";
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
+import { authorizerEvent } from "../../voice/gateway-events.ts";
 import type { LogFields, Logger } from "../../voice/log.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { captureStderr, type StderrCapture } from "./stderr-capture.ts";
@@ -18,23 +19,14 @@ const METHOD_ARN = "arn:aws:execute-api:us-west-2:123456789012:abc123defg/prod/P
 
 let moto: MotoServer;
 let ssm: SSMClient;
-let handler: (event: RequestAuthorizerEvent) => Promise<AuthorizerResult>;
+let handler: (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 let stderr: StderrCapture;
 
-function eventWith(headers: Record<string, string>): RequestAuthorizerEvent {
-  return {
-    type: "REQUEST",
-    methodArn: METHOD_ARN,
-    resource: "/invoke",
-    path: "/invoke",
-    httpMethod: "POST",
-    headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
-    requestContext: { requestId: "req-123", identity: { sourceIp: "203.0.113.7" } },
-  };
+function eventWith(headers: Record<string, string>): APIGatewayRequestAuthorizerEvent {
+  return { ...authorizerEvent({ headers, requestId: "req-123", sourceIp: "203.0.113.7", stage: "prod" }), methodArn: METHOD_ARN };
 }
 
-function effectOf(result: AuthorizerResult): string | undefined {
+function effectOf(result: APIGatewayAuthorizerResult): string | undefined {
   return result.policyDocument.Statement[0]?.Effect;
 }
 
@@ -220,11 +212,7 @@ describe("rotation through the authorizer (moto SSM, injected clock)", () => {
     await putToken("first-token-aaaaaaaaaaaaaaaa", ROTATION_PARAMETER);
   });
 
-  const event = (token: string) => ({
-    type: "REQUEST" as const,
-    methodArn: "arn:aws:execute-api:us-west-2:123456789012:abc/prod/POST/invoke",
-    headers: { "X-Client-Token": token },
-  });
+  const event = (token: string) => authorizerEvent({ headers: { "X-Client-Token": token } });
 
   it("accepts a rotated token once the cached copy is 5 s old, while the old one lasts until the cache expires", async () => {
     const store = new SsmClientTokenStore({ client: countingClient(), parameterName: ROTATION_PARAMETER, now: () => clock });

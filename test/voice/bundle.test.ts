@@ -6,7 +6,10 @@ import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildVoiceBundles, type BundleReport } from "../../voice/build.ts";
-import type { AuthorizerResult, ProxyResult } from "../../voice/lambda-types.ts";
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from "aws-lambda";
+import { authorizerEvent, invocationContext, proxyEvent } from "../../voice/gateway-events.ts";
+import type { handler as Authorizer } from "../../voice/authorizer.ts";
+import type { handler as Handler } from "../../voice/handler.ts";
 import { bedrockFakeEnv, startBedrockFake, type BedrockFake } from "./bedrock-fake.ts";
 import { captureStderr } from "./stderr-capture.ts";
 
@@ -49,12 +52,10 @@ describe("voice bundles", () => {
   });
 
   it("the authorizer bundle denies a request without a token (missing_token)", async () => {
-    const { handler } = (await import(pathToFileURL(report("authorizer").file).href)) as {
-      handler: (event: unknown) => Promise<AuthorizerResult>;
-    };
+    const { handler } = (await import(pathToFileURL(report("authorizer").file).href)) as { handler: typeof Authorizer };
     const stderr = captureStderr();
     try {
-      const result = await handler({ type: "REQUEST", methodArn: "arn:aws:execute-api:us-west-2:1:a/prod/POST/invoke", headers: {} });
+      const result: APIGatewayAuthorizerResult = await handler(authorizerEvent({ headers: {} }));
       expect(result.policyDocument.Statement[0]?.Effect).toBe("Deny");
       expect(stderr.lines().map((line) => line.denial)).toEqual(["missing_token"]);
     } finally {
@@ -63,18 +64,17 @@ describe("voice bundles", () => {
   });
 
   it("the handler bundle validates and answers a capture", async () => {
-    const { handler } = (await import(pathToFileURL(report("handler").file).href)) as {
-      handler: (event: unknown) => Promise<ProxyResult>;
-    };
+    const { handler } = (await import(pathToFileURL(report("handler").file).href)) as { handler: typeof Handler };
+    const capture = (body: unknown): Promise<APIGatewayProxyResult> => handler(proxyEvent({ body: JSON.stringify(body) }), invocationContext());
     const stderr = captureStderr();
     try {
-      const bad = await handler({ body: JSON.stringify({ text: "buy milk", mode: "shopping" }) });
+      const bad = await capture({ text: "buy milk", mode: "shopping" });
       expect(bad.statusCode).toBe(400);
       fake.queue({
         kind: "text",
         text: JSON.stringify({ markdown: "- milk", action: "note", title: "Milk", dueISO: null, startISO: null, endISO: null, location: null, url: null, notes: null, tags: [] }),
       });
-      const good = await handler({ body: JSON.stringify({ text: "buy milk", mode: "note" }) });
+      const good = await capture({ text: "buy milk", mode: "note" });
       expect(good.statusCode).toBe(200);
       expect(JSON.parse(good.body)).toMatchObject({ action: "note", title: "Milk" });
       expect(fake.requests).toHaveLength(1);

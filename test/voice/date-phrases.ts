@@ -5,7 +5,7 @@
 // Expected values were worked out by hand from the zone rules (2026: US DST Mar 8 / Nov 1, EU Mar 29 /
 // Oct 25, Sydney ends Apr 5 / starts Oct 4), not produced by the code under test.
 
-import type { CaptureMode } from "../../voice/request-body.ts";
+import type { CaptureMode } from "../../voice/capture-request.ts";
 
 export interface DatePhraseCase {
   phrase: string;

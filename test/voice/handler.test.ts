@@ -2,7 +2,9 @@
 // with the current time, maxTokens, thinking), the response object for every mode, date reconciliation,
 // the retry on malformed output, and every error path. "Now" is fixed with a fake Date only.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { LambdaContext, ProxyEvent, ProxyResult } from "../../voice/lambda-types.ts";
+import type { APIGatewayProxyResult } from "aws-lambda";
+import { invocationContext, proxyEvent } from "../../voice/gateway-events.ts";
+import type { handler as Handler, InvocationContext } from "../../voice/handler.ts";
 import { bedrockFakeEnv, startBedrockFake, type BedrockFake, type FakeAnswer } from "./bedrock-fake.ts";
 import { captureStderr, type StderrCapture } from "./stderr-capture.ts";
 
@@ -10,15 +12,15 @@ const MODEL_ID = "us.anthropic.claude-sonnet-4-20250514-v1:0";
 const NOW = "2026-03-07T18:00:00Z"; // Saturday 10:00 in Los Angeles (PST); DST starts tomorrow
 
 let fake: BedrockFake;
-let handler: (event: ProxyEvent, context?: LambdaContext) => Promise<ProxyResult>;
+let handler: typeof Handler;
 let stderr: StderrCapture;
 
-function post(body: unknown, context?: LambdaContext): Promise<ProxyResult> {
-  return handler({ body: typeof body === "string" ? body : JSON.stringify(body), requestContext: { requestId: "req-1" } }, context);
+function post(body: unknown, context: InvocationContext = invocationContext("req-1")): Promise<APIGatewayProxyResult> {
+  return handler(proxyEvent({ body: typeof body === "string" ? body : JSON.stringify(body), requestId: "req-1" }), context);
 }
 
-function json(result: ProxyResult): Record<string, unknown> {
-  expect(result.headers["Content-Type"]).toBe("application/json");
+function json(result: APIGatewayProxyResult): Record<string, unknown> {
+  expect(result.headers?.["Content-Type"]).toBe("application/json");
   return JSON.parse(result.body) as Record<string, unknown>;
 }
 
@@ -32,7 +34,7 @@ function logLines(msg: string): Array<Record<string, unknown>> {
   return stderr.lines().filter((line) => line.msg === msg);
 }
 
-function expectNoStackTrace(result: ProxyResult): void {
+function expectNoStackTrace(result: APIGatewayProxyResult): void {
   expect(result.body).not.toMatch(/\n\s+at |\.ts:\d+|node_modules/);
 }
 
@@ -260,7 +262,7 @@ describe("the response object", () => {
   it("accepts a base64-encoded body as API Gateway may send it", async () => {
     fake.queue(answer({ action: "note" }));
     const body = Buffer.from(JSON.stringify({ text: "Buy milk", mode: "note" })).toString("base64");
-    const result = await handler({ body, isBase64Encoded: true });
+    const result = await handler({ ...proxyEvent({ body }), isBase64Encoded: true }, invocationContext());
     expect(result.statusCode).toBe(200);
   });
 
@@ -342,7 +344,7 @@ describe("Bedrock errors", () => {
 
   it("answers 504 when the model does not answer before the function's deadline", async () => {
     fake.queue({ kind: "hang" });
-    const result = await post({ text: "Buy milk", mode: "note" }, { getRemainingTimeInMillis: () => 2_000 });
+    const result = await post({ text: "Buy milk", mode: "note" }, invocationContext("req-1", 2_000));
     expect(result.statusCode).toBe(504);
     expect(String(json(result).message)).toMatch(/did not answer in time/);
   });

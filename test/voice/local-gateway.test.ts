@@ -94,6 +94,13 @@ describe("with VOICE_LOCAL_CLIENT_TOKEN", () => {
     expect(JSON.parse(result.text).message).toContain('"mode"');
   });
 
+  it("answers 413 for a body over 1 MB without running the authorizer, and closes the connection", async () => {
+    const result = await fetch(gateway.invokeUrl, { method: "POST", headers: { "X-Client-Token": TOKEN }, body: "x".repeat(1_000_001) });
+    expect([result.status, result.headers.get("connection"), await result.text()]).toEqual([413, "close", '{"message":"Request Too Long"}']);
+    expect(stderr.lines().filter((l) => l.msg === "request denied" || l.msg === "request allowed")).toEqual([]);
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("answers other routes and methods the way API Gateway does", async () => {
     const get = await fetch(gateway.invokeUrl, { headers: { "X-Client-Token": TOKEN } });
     expect([get.status, await get.text()]).toEqual([403, '{"message":"Missing Authentication Token"}']);

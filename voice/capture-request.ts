@@ -1,8 +1,10 @@
-// The request body: parsing, validation with messages that name the field, and the token budgets that
-// follow from it. Bounds and defaults are documented in README.md ("Voice capture API").
+// The capture request: its schema, the reading of the raw body against it (the core's TypeBox check, with
+// messages that name the field, the rule and the value given) and the token budgets that follow from it.
+// Bounds and defaults are documented in README.md ("Voice capture API").
 
+import { Type } from "@sinclair/typebox";
+import { describeValue, schemaViolations, StringEnum, type SchemaViolation } from "../common/schema-check.ts";
 import { RequestBodyError } from "./errors.ts";
-import { isValidTimeZone } from "../common/time-zone.ts";
 
 export const CAPTURE_MODES = ["note", "reminder", "event", "research", "deepthink"] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
@@ -40,10 +42,21 @@ export interface CaptureRequest {
   timeZone: string | null;
 }
 
+/** The body's fields (spec: "Request body"). Other fields are ignored, and a null field counts as absent. */
+export const CaptureRequestBody = Type.Object({
+  text: Type.String({ format: "not-blank", maxLength: TEXT_MAX_CHARS, description: "the dictated words" }),
+  mode: StringEnum(CAPTURE_MODES),
+  maxTokens: Type.Optional(Type.Integer({ minimum: MAX_TOKENS_BOUNDS.min, maximum: MAX_TOKENS_BOUNDS.max })),
+  thinkingTokens: Type.Optional(
+    Type.Union([Type.Literal(0, { description: "off" }), Type.Integer({ minimum: THINKING_TOKENS_BOUNDS.min, maximum: THINKING_TOKENS_BOUNDS.max })]),
+  ),
+  timezone: Type.Optional(Type.String({ format: "iana-time-zone" })),
+});
+
 const EXAMPLE = `Send JSON such as {"text":"Remind me to call Sam tomorrow at 9am","mode":"reminder"}.`;
 
 /** Reads the raw HTTP body (possibly base64, as API Gateway may send it) into a validated request. */
-export function parseRequestBody(body: string | null | undefined, isBase64Encoded = false): CaptureRequest {
+export function parseCaptureRequest(body: string | null | undefined, isBase64Encoded = false): CaptureRequest {
   if (body === null || body === undefined || body.trim() === "") {
     throw new RequestBodyError(null, `The request body is empty. ${EXAMPLE}`);
   }
@@ -57,53 +70,18 @@ export function parseRequestBody(body: string | null | undefined, isBase64Encode
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new RequestBodyError(null, `The request body must be a JSON object. ${EXAMPLE}`);
   }
-  return validateRequest(parsed as Record<string, unknown>);
+  const fields = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== null));
+  const [problem] = schemaViolations(CaptureRequestBody, fields, 1);
+  if (problem !== undefined) throw new RequestBodyError(problem.field, explain(problem));
+  const { text, mode, maxTokens, thinkingTokens, timezone } = fields as typeof CaptureRequestBody.static;
+  return { text, mode, ...tokenBudgets(mode, maxTokens, thinkingTokens), timeZone: timezone ?? null };
 }
 
-function optionalInteger(body: Record<string, unknown>, field: string, describe: string): number | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value)) {
-    throw new RequestBodyError(field, `"${field}" must be an integer ${describe}.`);
-  }
-  return value;
-}
-
-export function validateRequest(body: Record<string, unknown>): CaptureRequest {
-  const { text, mode } = body;
-  if (typeof text !== "string" || text.trim() === "") {
-    throw new RequestBodyError("text", `"text" is required: a non-empty string with the dictated words. ${EXAMPLE}`);
-  }
-  if (text.length > TEXT_MAX_CHARS) {
-    throw new RequestBodyError("text", `"text" is ${text.length} characters long; the limit is ${TEXT_MAX_CHARS}.`);
-  }
-  if (typeof mode !== "string" || !(CAPTURE_MODES as readonly string[]).includes(mode)) {
-    throw new RequestBodyError("mode", `"mode" must be one of ${CAPTURE_MODES.join(", ")}.`);
-  }
-  const captureMode = mode as CaptureMode;
-
-  const tokenRange = `from ${MAX_TOKENS_BOUNDS.min} to ${MAX_TOKENS_BOUNDS.max}`;
-  const maxTokens = optionalInteger(body, "maxTokens", tokenRange);
-  if (maxTokens !== undefined && (maxTokens < MAX_TOKENS_BOUNDS.min || maxTokens > MAX_TOKENS_BOUNDS.max)) {
-    throw new RequestBodyError("maxTokens", `"maxTokens" must be an integer ${tokenRange}; got ${maxTokens}.`);
-  }
-  const thinkingRange = `0 (off) or from ${THINKING_TOKENS_BOUNDS.min} to ${THINKING_TOKENS_BOUNDS.max}`;
-  const thinkingTokens = optionalInteger(body, "thinkingTokens", thinkingRange);
-  if (
-    thinkingTokens !== undefined &&
-    thinkingTokens !== 0 &&
-    (thinkingTokens < THINKING_TOKENS_BOUNDS.min || thinkingTokens > THINKING_TOKENS_BOUNDS.max)
-  ) {
-    throw new RequestBodyError("thinkingTokens", `"thinkingTokens" must be ${thinkingRange}; got ${thinkingTokens}.`);
-  }
-
-  const { timezone } = body;
-  if (timezone !== undefined && timezone !== null && (typeof timezone !== "string" || !isValidTimeZone(timezone))) {
-    throw new RequestBodyError("timezone", `"timezone" must be an IANA time zone name such as Europe/Berlin; got ${JSON.stringify(timezone)}.`);
-  }
-
-  const budgets = tokenBudgets(captureMode, maxTokens, thinkingTokens);
-  return { text, mode: captureMode, ...budgets, timeZone: typeof timezone === "string" ? timezone : null };
+function explain(problem: SchemaViolation): string {
+  if (problem.missing) return `"${problem.field}" is required: ${problem.expected}. ${EXAMPLE}`;
+  // The dictated words are personal: error messages (which are logged) give their length, never the words.
+  const given = problem.field === "text" && typeof problem.value === "string" ? `${problem.value.length} characters` : describeValue(problem.value);
+  return `"${problem.field}" must be ${problem.expected}; got ${given}.`;
 }
 
 /**

@@ -1,27 +1,8 @@
 /**
- * Reading and decoding request bodies the way Strava's endpoints take them: form-encoded
- * (POST /activities, the token endpoint), JSON (PUT /activities/{id}) and multipart/form-data
- * (POST /uploads, and POST /activities). Multipart is decoded by the platform's own parser
- * (undici's Request.formData) rather than a dependency.
+ * Decoding request bodies the way Strava's endpoints take them: form-encoded (POST /activities, the token
+ * endpoint), JSON (PUT /activities/{id}) and multipart/form-data (POST /uploads, and POST /activities).
+ * Multipart is decoded by the platform's own parser (undici's Request.formData) rather than a dependency.
  */
-import type { IncomingMessage } from "node:http";
-
-/** Strava's upload limit is 25 MB; a little room for the multipart framing. */
-export const maxBodyBytes = 26 * 1024 * 1024;
-
-export class BodyTooLargeError extends Error {}
-
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBodyBytes) throw new BodyTooLargeError(`request body over ${maxBodyBytes} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 export type BodyKind = "form" | "json" | "multipart" | "none" | "other";
 
 export function bodyKind(contentType: string | undefined): BodyKind {
