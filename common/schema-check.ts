@@ -5,7 +5,6 @@
  */
 import { FormatRegistry, Kind, Type, TypeRegistry, type SchemaOptions, type TSchema, type TUnsafe } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { Value } from "@sinclair/typebox/value";
 import { isValidTimeZone } from "./time-zone.ts";
 
 /**
@@ -56,11 +55,12 @@ function compiledCheck(schema: TSchema): TypeCheck<TSchema> {
 
 /** The ways `value` breaks `schema`, in schema order, at most `limit` of them; [] when it conforms. */
 export function schemaViolations(schema: TSchema, value: unknown, limit = Number.POSITIVE_INFINITY): SchemaViolation[] {
-  // The compiled check answers the common case (a valid value) in about a microsecond; the error walk runs
-  // only to explain a failure.
-  if (compiledCheck(schema).Check(value)) return [];
+  // The compiled check answers the common case (a valid value); the slower error walk runs only to explain
+  // a failure.
+  const check = compiledCheck(schema);
+  if (check.Check(value)) return [];
   const found: SchemaViolation[] = [];
-  for (const error of Value.Errors(schema, value)) {
+  for (const error of check.Errors(value)) {
     if (found.length >= limit) break;
     // The path is a JSON Pointer: "/keys/0", with "/" and "~" in key names escaped as ~1 and ~0.
     const path = error.path.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));

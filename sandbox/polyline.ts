@@ -16,30 +16,6 @@ export function encodePolyline(points: ReadonlyArray<readonly [number, number]>)
   return out;
 }
 
-export function decodePolyline(encoded: string): Array<[number, number]> {
-  const points: Array<[number, number]> = [];
-  let index = 0;
-  let lat = 0;
-  let lng = 0;
-  const readValue = (): number => {
-    let result = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = encoded.charCodeAt(index++) - 63;
-      result |= (byte & 0x1f) << shift;
-      shift += 5;
-    } while (byte >= 0x20);
-    return result & 1 ? ~(result >> 1) : result >> 1;
-  };
-  while (index < encoded.length) {
-    lat += readValue();
-    lng += readValue();
-    points.push([lat / 1e5, lng / 1e5]);
-  }
-  return points;
-}
-
 function encodeSigned(value: number): string {
   let v = value < 0 ? ~(value << 1) : value << 1;
   let out = "";

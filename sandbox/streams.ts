@@ -4,7 +4,7 @@
  * heart-rate stream's mean and peak are its average and max...). Generated on first use and cached, so
  * start-up stays fast even with a 6-hour ride (21,600 points per stream).
  */
-import type { Activity, RecordingPlan, StreamKey } from "./activity-model.ts";
+import type { Activity, RecordingPlan } from "./activity-model.ts";
 import { round, routeEvaluator } from "./route-geometry.ts";
 import { rawSpeedProfile } from "./speed-model.ts";
 import { createPrng } from "./prng.ts";
@@ -247,9 +247,4 @@ function mapToArray<T>(values: Float64Array, f: (v: number) => T): T[] {
 
 function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
-}
-
-/** The stream keys this activity has, in Strava's order. */
-export function availableStreams(activity: Activity): readonly StreamKey[] {
-  return activity.recording?.streams ?? [];
 }

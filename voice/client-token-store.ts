@@ -1,5 +1,11 @@
 // Where the authorizer gets the shared client token: an SSM SecureString read with decryption and kept in
 // the container for a short time, or (for the local gateway only) a fixed value.
+//
+// Not AWS Powertools Parameters (SSMProvider with maxAge 60): its cache would not keep the rotation
+// behaviour. It cannot say how old a cached value is, so "re-read after a mismatch only if our copy is at
+// least 5 s old" would need a second clock kept beside its own; concurrent reads on a cold container are
+// not shared (each calls SSM); and its expiry runs on Date.now with no clock to inject. Failures are not
+// cached there either, but what would be left of ours is all of the above.
 
 import { GetParameterCommand, type SSMClient } from "@aws-sdk/client-ssm";
 

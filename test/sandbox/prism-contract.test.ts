@@ -6,9 +6,9 @@
  * server plays Strava's /oauth/token.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,7 @@ import { silentLogger } from "../../tools/logger.ts";
 import { runTool } from "../../tools/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
+import { freePort } from "../support/free-port.ts";
 import { locateStravaSpec, specPresence } from "./strava-spec.ts";
 import { gpxTrack } from "./activity-file-fixtures.ts";
 
@@ -82,17 +83,6 @@ interface Exchange {
   body: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createNetServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 describe.runIf(presence.run)("the upstream client against a Prism mock of Strava's contract", () => {
   let prism: ChildProcess | null = null;
   let tokenServer: Server | null = null;
@@ -109,7 +99,7 @@ describe.runIf(presence.run)("the upstream client against a Prism mock of Strava
         res.end(JSON.stringify({ token_type: "Bearer", access_token: "a".repeat(40), expires_at: now + 21_600, expires_in: 21_600, refresh_token: "r".repeat(40) }));
       });
     });
-    await new Promise<void>((done) => tokenServer!.listen(0, "127.0.0.1", done));
+    await once(tokenServer.listen(0, "127.0.0.1"), "listening");
     const tokenPort = (tokenServer.address() as { port: number }).port;
 
     const port = await freePort();

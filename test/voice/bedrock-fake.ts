@@ -1,6 +1,7 @@
 // A local stand-in for Bedrock Runtime's Converse operation, at the network edge: a cleartext HTTP/2
 // server (the SDK's Bedrock client speaks HTTP/2; nock cannot see that traffic). Tests point the real SDK at
 // it with AWS_ENDPOINT_URL_BEDROCK_RUNTIME, queue answers, and read back the requests it received.
+import { once } from "node:events";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 
@@ -102,7 +103,7 @@ export async function startBedrockFake(): Promise<BedrockFake> {
     stream.on("error", () => {});
   });
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   fake.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }
