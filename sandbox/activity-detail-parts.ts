@@ -105,31 +105,45 @@ function lapSpans(activity: Activity, series: Series): Span[] {
   return spans;
 }
 
+// Laps, segment efforts and best efforts describe a stretch of the activity the same way; these are the
+// fields they share, in Strava's order (the fields after them differ).
+function effortStretch(activity: Activity, span: Span, m: ReturnType<typeof measure>, id: number | bigint, name: string): Json {
+  return {
+    id,
+    resource_state: 2,
+    name,
+    activity: { id: activity.id, resource_state: 1 },
+    athlete: { id: activity.athleteId, resource_state: 1 },
+    elapsed_time: m.elapsed,
+    moving_time: m.moving,
+    ...dates(activity, span.startIndex),
+    distance: m.distance,
+    start_index: span.startIndex,
+    end_index: span.endIndex,
+  };
+}
+
+function effortSensors(series: Series, span: Span): Json {
+  return {
+    average_cadence: mean(series.cadence, span, true) ?? undefined,
+    device_watts: series.watts.length > 0 ? true : undefined,
+    average_watts: mean(series.watts, span, false) ?? undefined,
+    average_heartrate: mean(series.heartrate, span, false) ?? undefined,
+    max_heartrate: max(series.heartrate, span) ?? undefined,
+  };
+}
+
 export function buildLaps(activity: Activity, series: Series | null): JsonValue[] {
   if (!series) return [];
   const isRun = activity.type === "Run";
   return lapSpans(activity, series).map((span, i) => {
     const m = measure(series, span);
     const lap: Json = {
-      id: 40_000_000_000 + (activity.id - 15_000_000_000) * 4 + i,
-      resource_state: 2,
-      name: `Lap ${i + 1}`,
-      activity: { id: activity.id, resource_state: 1 },
-      athlete: { id: activity.athleteId, resource_state: 1 },
-      elapsed_time: m.elapsed,
-      moving_time: m.moving,
-      ...dates(activity, span.startIndex),
-      distance: m.distance,
-      start_index: span.startIndex,
-      end_index: span.endIndex,
+      ...effortStretch(activity, span, m, 40_000_000_000 + (activity.id - 15_000_000_000) * 4 + i, `Lap ${i + 1}`),
       total_elevation_gain: series.altitude.length > 0 ? climb(series, span) : 0,
       average_speed: m.moving > 0 ? round(m.distance / m.moving, 2) : 0,
       max_speed: m.maxSpeed,
-      average_cadence: mean(series.cadence, span, true) ?? undefined,
-      device_watts: series.watts.length > 0 ? true : undefined,
-      average_watts: mean(series.watts, span, false) ?? undefined,
-      average_heartrate: mean(series.heartrate, span, false) ?? undefined,
-      max_heartrate: max(series.heartrate, span) ?? undefined,
+      ...effortSensors(series, span),
       lap_index: i + 1,
       split: i + 1,
       pace_zone: isRun ? paceZone(m.moving > 0 ? m.distance / m.moving : 0) : undefined,
@@ -195,24 +209,9 @@ export function buildSegmentEfforts(activity: Activity, series: Series | null, i
 }
 
 function segmentEffort(activity: Activity, series: Series, span: Span, segment: Segment, id: bigint, hidden: boolean): Json {
-  const m = measure(series, span);
   return {
-    id,
-    resource_state: 2,
-    name: segment.name,
-    activity: { id: activity.id, resource_state: 1 },
-    athlete: { id: activity.athleteId, resource_state: 1 },
-    elapsed_time: m.elapsed,
-    moving_time: m.moving,
-    ...dates(activity, span.startIndex),
-    distance: m.distance,
-    start_index: span.startIndex,
-    end_index: span.endIndex,
-    average_cadence: mean(series.cadence, span, true) ?? undefined,
-    device_watts: series.watts.length > 0 ? true : undefined,
-    average_watts: mean(series.watts, span, false) ?? undefined,
-    average_heartrate: mean(series.heartrate, span, false) ?? undefined,
-    max_heartrate: max(series.heartrate, span) ?? undefined,
+    ...effortStretch(activity, span, measure(series, span), id, segment.name),
+    ...effortSensors(series, span),
     segment: {
       id: segment.id,
       resource_state: 2,
@@ -271,19 +270,9 @@ export function buildBestEfforts(activity: Activity, series: Series | null): Jso
       }
     }
     if (!best) return;
-    const m = measure(series, best);
     efforts.push({
-      id: segmentEffortId(activity.id, 16 + k),
-      resource_state: 2,
-      name,
-      activity: { id: activity.id, resource_state: 1 },
-      athlete: { id: activity.athleteId, resource_state: 1 },
-      elapsed_time: m.elapsed,
-      moving_time: m.moving,
-      ...dates(activity, best.startIndex),
-      distance: length,
-      start_index: best.startIndex,
-      end_index: best.endIndex,
+      // A best effort's distance is the standard one, not the stretch's (which is at least as long).
+      ...effortStretch(activity, best, { ...measure(series, best), distance: length }, segmentEffortId(activity.id, 16 + k), name),
       pr_rank: null,
       achievements: [],
     });

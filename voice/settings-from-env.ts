@@ -14,6 +14,13 @@ function nonEmpty(env: Env, name: string): string | undefined {
   return value ? value : undefined;
 }
 
+/** The variable's value, or a ConfigurationError saying what to set it to. */
+function required(env: Env, name: string, setItTo: string): string {
+  const value = nonEmpty(env, name);
+  if (!value) throw new ConfigurationError(`${name} is not set: set it to ${setItTo}.`);
+  return value;
+}
+
 /** AWS region for the SDK clients: `AWS_REGION` (Lambda sets it), default us-west-2. */
 export function readRegion(env: Env = process.env): string {
   return nonEmpty(env, "AWS_REGION") ?? DEFAULT_REGION;
@@ -26,12 +33,7 @@ export interface HandlerSettings {
 }
 
 export function readHandlerSettings(env: Env = process.env): HandlerSettings {
-  const modelId = nonEmpty(env, "VOICE_MODEL_ID");
-  if (!modelId) {
-    throw new ConfigurationError(
-      "VOICE_MODEL_ID is not set: set it to a Bedrock model or inference profile id (e.g. us.anthropic.claude-sonnet-4-20250514-v1:0).",
-    );
-  }
+  const modelId = required(env, "VOICE_MODEL_ID", "a Bedrock model or inference profile id (e.g. us.anthropic.claude-sonnet-4-20250514-v1:0)");
   const timeZone = nonEmpty(env, "VOICE_TIMEZONE") ?? DEFAULT_TIME_ZONE;
   if (!isValidTimeZone(timeZone)) {
     throw new ConfigurationError(
@@ -47,11 +49,6 @@ export interface AuthorizerSettings {
 }
 
 export function readAuthorizerSettings(env: Env = process.env): AuthorizerSettings {
-  const clientTokenParameter = nonEmpty(env, "CLIENT_TOKEN_PARAMETER");
-  if (!clientTokenParameter) {
-    throw new ConfigurationError(
-      "CLIENT_TOKEN_PARAMETER is not set: set it to the name of the SSM SecureString holding the client token (e.g. /voice/client-token).",
-    );
-  }
+  const clientTokenParameter = required(env, "CLIENT_TOKEN_PARAMETER", "the name of the SSM SecureString holding the client token (e.g. /voice/client-token)");
   return { clientTokenParameter, region: readRegion(env) };
 }
