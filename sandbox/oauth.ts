@@ -188,13 +188,8 @@ export class OAuthServer {
 
 /** Only loopback redirect targets: the sandbox must never become an open redirector. */
 function parseLoopbackRedirect(value: string | null): URL | null {
-  if (!value) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
+  const url = value ? URL.parse(value) : null;
+  if (url === null) return null;
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
   if (!["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) return null;
   return url;

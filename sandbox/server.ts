@@ -20,8 +20,8 @@ import type { ApiState } from "./api-routes.ts";
 import { summaryAthleteObject } from "./athlete-json.ts";
 import { memberActivities, seedClub } from "./clubs.ts";
 import { faultReply, pathNotFound, rateLimitExceeded, serverError } from "./fault-bodies.ts";
-import { FaultQueue, nonJsonBody, resetConnection, validateFault, writeTruncated } from "./faults.ts";
-import type { Fault } from "./faults.ts";
+import { FaultQueue, nonJsonBody, resetConnection, validateFault, writeTruncated } from "./injected-faults.ts";
+import type { Fault } from "./injected-faults.ts";
 import { serializeJson } from "./json.ts";
 import { OAuthServer, seededHex } from "./oauth.ts";
 import { RateLimiter, stravaDefaultLimits } from "./rate-limits.ts";
@@ -33,7 +33,7 @@ import { activityIdForStart, seedActivities } from "./seed-activities.ts";
 import { seedAthlete } from "./seed-athlete.ts";
 import { UploadProcessor } from "./uploads.ts";
 
-export type { Fault } from "./faults.ts";
+export type { Fault } from "./injected-faults.ts";
 
 /** Strava's upload limit is 25 MB; a little room for the multipart framing. */
 const maxBodyBytes = 26 * 1024 * 1024;
