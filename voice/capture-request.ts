@@ -2,7 +2,7 @@
 // messages that name the field, the rule and the value given) and the token budgets that follow from it.
 // Bounds and defaults are documented in README.md ("Voice capture API").
 
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { describeValue, schemaViolations, StringEnum, type SchemaViolation } from "../common/schema-check.ts";
 import { RequestBodyError } from "./errors.ts";
 
@@ -43,7 +43,7 @@ export interface CaptureRequest {
 }
 
 /** The body's fields (spec: "Request body"). Other fields are ignored, and a null field counts as absent. */
-export const CaptureRequestBody = Type.Object({
+const CaptureRequestBody = Type.Object({
   text: Type.String({ format: "not-blank", maxLength: TEXT_MAX_CHARS, description: "the dictated words" }),
   mode: StringEnum(CAPTURE_MODES),
   maxTokens: Type.Optional(Type.Integer({ minimum: MAX_TOKENS_BOUNDS.min, maximum: MAX_TOKENS_BOUNDS.max })),
@@ -73,7 +73,7 @@ export function parseCaptureRequest(body: string | null | undefined, isBase64Enc
   const fields = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== null));
   const [problem] = schemaViolations(CaptureRequestBody, fields, 1);
   if (problem !== undefined) throw new RequestBodyError(problem.field, explain(problem));
-  const { text, mode, maxTokens, thinkingTokens, timezone } = fields as typeof CaptureRequestBody.static;
+  const { text, mode, maxTokens, thinkingTokens, timezone } = fields as Static<typeof CaptureRequestBody>;
   return { text, mode, ...tokenBudgets(mode, maxTokens, thinkingTokens), timeZone: timezone ?? null };
 }
 

@@ -7,7 +7,7 @@ import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox
 import { describeValue, schemaViolations, StringEnum, type SchemaViolation } from "../common/schema-check.ts";
 import { CAPTURE_MODES, type CaptureMode } from "./capture-request.ts";
 
-export const CAPTURE_ACTIONS = ["note", "reminder", "event"] as const;
+const CAPTURE_ACTIONS = ["note", "reminder", "event"] as const;
 export type CaptureAction = (typeof CAPTURE_ACTIONS)[number];
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -28,7 +28,7 @@ function responseObject<Action extends TSchema>(action: Action) {
 }
 
 /** The 200 response body: every field always present, null where it does not apply. */
-export const CaptureResponseSchema = responseObject(StringEnum(CAPTURE_ACTIONS));
+const CaptureResponseSchema = responseObject(StringEnum(CAPTURE_ACTIONS));
 export type CaptureResponse = Static<typeof CaptureResponseSchema>;
 
 /** Field order of the response, as documented. */
