@@ -2,11 +2,17 @@
  * The answers this edge writes itself (everything the SDK's MCP handler does not: refusals before it,
  * /health, 404), with a JSON body and an exact Content-Length.
  *
- * An answer to a request whose body nobody read closes the connection instead of reading the body:
- * with `Connection: close` Node ends the socket once the answer is out, so a client sending a body that
- * was never going to be used (a wrong bearer token with 4 GB behind it) costs one answer, not the
- * transfer. Refusals (403, 401) pass `connection: close` themselves, so a refused client cannot keep
- * idle connections either.
+ * An answer to a request whose body nobody read closes the connection instead of reading the body, so
+ * a client sending a body that was never going to be used (a wrong bearer token with 4 GB behind it)
+ * costs one answer, not the transfer. Refusals (403, 401) pass `connection: close` themselves, so a
+ * refused client cannot keep idle connections either.
+ *
+ * How the connection is closed matters when the client is still sending: Node would read and discard
+ * the rest of the body to finish the exchange, or, told to close, destroy the socket at once, and the
+ * reset that closing with unread data sends makes many clients (Node's fetch among them) report a
+ * broken connection instead of the answer. So the answer goes out in full, the server's side is closed
+ * (FIN) without another byte read (an unread request body stops Node reading the socket), and the
+ * socket is destroyed when the client closes it or after `lingerMs`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -18,15 +24,29 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   const text = JSON.stringify(body);
-  const closing = headers["connection"] === "close" || hasUnreadBody(request);
+  const unread = hasUnreadBody(request);
+  const closing = headers["connection"] === "close" || unread;
   response.writeHead(status, {
     ...headers,
     "content-type": "application/json",
     "content-length": String(Buffer.byteLength(text)),
     ...(closing ? { connection: "close" } : {}),
   });
-  response.end(text);
+  if (!unread || response.socket === null) {
+    response.end(text);
+    return;
+  }
+  // The exchange is never ended for Node (that would read or reset): the answer is written whole, then
+  // the connection is closed from this side.
+  const socket = response.socket;
+  response.write(text);
+  socket.end();
+  const lingering = setTimeout(() => socket.destroy(), lingerMs).unref();
+  socket.once("close", () => clearTimeout(lingering));
 }
+
+/** How long a refused client that is still sending gets to read its answer before the connection is reset. */
+export const lingerMs = 1_000;
 
 /** A JSON-RPC error that belongs to no request (refused before any message was read). */
 export function sendJsonRpcError(

@@ -405,9 +405,23 @@ describe("Form A over streamable HTTP", () => {
     }
   });
 
-  test("SIGTERM stops the server cleanly (exit 0)", async () => {
+  test("SIGTERM while a call waits on the upstream: the call is answered, new connections are refused, then exit 0", async () => {
     await client.close();
-    expect(await server.stop("SIGTERM")).toBe(0);
+    const activities = JSON.parse(await upstreamText("/athlete/activities?per_page=3")) as { id: number }[];
+    const id = activities[2]!.id;
+    sandbox.injectFault({ match: `GET /activities/${id}`, kind: "delay", delayMs: 1_200 });
+    const inFlight = fetch(mcpUrl, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` }, body: toolCallBody(id) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.process.kill("SIGTERM");
+    await server.waitForEvent("stopping");
+    await expect(fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${authToken}` } })).rejects.toThrow();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    const reply = jsonRpcReply<{ result: CallToolResult }>(await answer.text());
+    expect(reply.result.isError).toBeUndefined();
+    expect(textOf(reply.result)).toBe(await upstreamText(`/activities/${id}`));
+    expect(await server.exited).toBe(0);
+    expect(server.stderrLines.find((line) => line.includes('"event":"stopping"'))).toContain('"calls_in_flight":1');
     expect(server.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
   });
 });

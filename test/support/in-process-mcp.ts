@@ -15,7 +15,8 @@ import { CallsInFlight } from "../../mcp-adapter/calls-in-flight.ts";
 import { createMcpServerFactory } from "../../mcp-adapter/create-mcp-server.ts";
 import { healthBody } from "../../mcp-adapter/health.ts";
 import { createMcpHttpRoutes } from "../../mcp-adapter/http-routes.ts";
-import { listenHttp } from "../../mcp-adapter/http-server.ts";
+import type { BodyBudget } from "../../mcp-adapter/body-budget.ts";
+import { listenHttp, type HttpLimits } from "../../mcp-adapter/http-server.ts";
 import { createNodeHttpFetch } from "../../mcp-adapter/node-http-fetch.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
 import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
@@ -26,7 +27,10 @@ export interface InProcessMcp {
   close(): Promise<void>;
 }
 
-export async function startInProcessMcp(sandbox: RunningSandbox, options: { logger?: Logger; authToken?: string } = {}): Promise<InProcessMcp> {
+export async function startInProcessMcp(
+  sandbox: RunningSandbox,
+  options: { logger?: Logger; authToken?: string; budget?: BodyBudget; limits?: HttpLimits } = {},
+): Promise<InProcessMcp> {
   const authToken = options.authToken ?? "in-process-token";
   const directory = await mkdtemp(join(tmpdir(), "mcp-in-process-"));
   const path = join(directory, "tokens.json");
@@ -41,7 +45,7 @@ export async function startInProcessMcp(sandbox: RunningSandbox, options: { logg
   });
   const identity = readServerIdentity();
   const settings = httpSettingsFromEnv({ HOST: "127.0.0.1", PORT: "0" });
-  const listening = await listenHttp(settings, logger);
+  const listening = await listenHttp(settings, logger, options.limits);
   const exchanges = new CallsInFlight();
   const routes = createMcpHttpRoutes({
     factory: createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls: new CallsInFlight(), logger }),
@@ -51,6 +55,7 @@ export async function startInProcessMcp(sandbox: RunningSandbox, options: { logg
     health: () => healthBody({ identity, upstream: "sandbox" }),
     exchanges,
     logger,
+    budget: options.budget,
   });
   listening.serve(routes.listener);
   return {
