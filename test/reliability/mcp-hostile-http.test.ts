@@ -20,7 +20,6 @@ import { createRateLimitedLog } from "../../mcp-adapter/rate-limited-log.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
 import { capturingLogger } from "../support/core-harness.ts";
 import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
-import { jsonRpcReply } from "../support/mcp-replies.ts";
 import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
 
 const authToken = `hostile-${randomBytes(16).toString("hex")}`;
