@@ -1,20 +1,24 @@
 /**
  * Builds Form A's TypeScript (mcp-adapter/cli.ts and what it imports) into the JavaScript that
- * mcp-adapter/start.mjs runs: one ESM bundle for Node 24 with esbuild, dependencies left in node_modules,
- * code splitting so dynamic imports stay lazy (the AWS SDK loads only with FITNESS_SECRET_NAME, the
- * sandbox only without credentials).
+ * mcp-adapter/start.mjs runs: an ESM bundle for Node 24 made with esbuild, with code splitting so
+ * dynamic imports stay lazy (each transport's modules, the sandbox only without credentials).
+ *
+ * The dependencies are bundled in too, except the AWS SDK (loaded only with FITNESS_SECRET_NAME, from
+ * node_modules): start-up is what a stdio client waits for, and resolving and reading a few hundred
+ * small files of the MCP SDK, zod and TypeBox one by one took about half of it.
  *
  * Output: dist/mcp-server/<content hash>/cli.mjs (+ chunks) and dist/mcp-server/manifest.json, which
- * names the current build and every source file that went into it (size, modification time, SHA-256),
- * so the launcher can tell in a few stat calls whether the sources changed since. A build is written to a
- * directory of its own and renamed into place, and the manifest is replaced atomically, so a server
- * starting meanwhile never loads half a build; builds of older sources are removed after a day.
+ * names the current build and every file of ours that went into it (size, modification time, SHA-256),
+ * plus npm's record of the installed dependencies (node_modules/.package-lock.json), so the launcher can
+ * tell in a few stat calls whether anything changed since. A build is written to a directory of its own
+ * and renamed into place, and the manifest is replaced atomically, so a server starting meanwhile never
+ * loads half a build; builds of older sources are removed after a day.
  *
  * Runs on `npm install` / `npm ci` (the `prepare` script), in `npm run build`, and from the launcher
  * when the sources changed since the last build. By hand: `node mcp-adapter/build-server.mjs`.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -31,8 +35,13 @@ export const serverBundleOptions = {
   platform: "node",
   format: "esm",
   target: "node24",
-  packages: "external",
+  external: ["@aws-sdk/*", "@smithy/*"],
+  // Bundled CommonJS dependencies (ajv) require Node's built-in modules: give them a real `require`.
+  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
 };
+
+/** npm rewrites this on every install: a changed dependency changes it. */
+const installedDependencies = "node_modules/.package-lock.json";
 
 /**
  * Builds and returns the new manifest: `{ build, entry, sources: { path: { size, mtimeMs, sha256 } } }`,
@@ -72,7 +81,9 @@ export async function buildServer() {
   utimesSync(target, now, now);
 
   const sources = {};
-  for (const input of Object.keys(result.metafile.inputs).sort()) {
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
+  if (existsSync(join(root, installedDependencies))) inputs.push(installedDependencies);
+  for (const input of inputs.sort()) {
     const path = join(root, input);
     const { size, mtimeMs } = statSync(path);
     sources[input] = { size, mtimeMs, sha256: sha256(readFileSync(path)) };

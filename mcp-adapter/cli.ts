@@ -5,7 +5,8 @@
  * Start-up order: settings first (a bad one exits non-zero before anything starts), then the HTTP port
  * (a busy PORT is named before anything else starts), the bearer token, the upstream (Strava
  * credentials, or the embedded sandbox), and the transport serving the one server factory. SIGINT,
- * SIGTERM and (stdio) the end of standard input run the one shutdown sequence (shutdown.ts).
+ * SIGTERM and (stdio) the end of standard input run the one shutdown sequence (shutdown.ts). Each
+ * transport's modules load only when it is chosen: a stdio client waits for nothing HTTP needs.
  * Every line this process writes on standard error is one JSON log event, except the short help text
  * for a person when standard error is a terminal; standard output is protocol only.
  */
@@ -14,18 +15,11 @@ import { createJsonLogger, type Logger } from "../tools/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
-import { resolveAuthToken } from "./auth-token.ts";
-import { maxRequestBodyBytes } from "./body-budget.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
 import { createMcpServerFactory } from "./create-mcp-server.ts";
-import { healthBody } from "./health.ts";
-import { createMcpHttpRoutes } from "./http-routes.ts";
-import { listenHttp } from "./http-server.ts";
 import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { readServerIdentity } from "./server-identity.ts";
 import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
-import { startStdioServer } from "./stdio-server.ts";
-import { httpBanner, stdioBanner } from "./terminal-banner.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 
@@ -44,8 +38,9 @@ async function main(): Promise<void> {
     logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });
     const http = command.run === "http" ? httpSettingsFromEnv(process.env) : undefined;
     const identity = readServerIdentity();
-    const listening = http ? await listenHttp(http, logger) : undefined;
-    const auth = http ? await resolveAuthToken(process.env, logger) : undefined;
+    const web = http ? await loadHttpTransport() : undefined;
+    const listening = http && web ? await web.listenHttp(http, logger) : undefined;
+    const auth = http && web ? await web.resolveAuthToken(process.env, logger) : undefined;
 
     upstream = await chooseUpstream(process.env, logger);
     const chosen = upstream;
@@ -54,14 +49,14 @@ async function main(): Promise<void> {
     const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls, logger });
 
     let steps: ShutdownSteps;
-    if (listening && http && auth) {
+    if (listening && http && auth && web) {
       const exchanges = new CallsInFlight();
-      const routes = createMcpHttpRoutes({
+      const routes = web.createMcpHttpRoutes({
         factory,
         authToken: auth.token,
         allowedHostnames: http.allowedHostnames,
         allowedOriginHostnames: http.allowedOriginHostnames,
-        health: () => healthBody({ identity, upstream: chosen.kind }),
+        health: () => web.healthBody({ identity, upstream: chosen.kind }),
         exchanges,
         logger,
       });
@@ -75,7 +70,7 @@ async function main(): Promise<void> {
       logger.info("listening", { transport: "http", url: listening.mcpUrl, port: listening.port, upstream: upstream.kind, version: identity.version });
       if (process.stderr.isTTY) {
         logLines.flush();
-        process.stderr.write(httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
+        process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
       }
       steps = {
         stopAccepting: () => listening.stopAccepting(),
@@ -88,6 +83,7 @@ async function main(): Promise<void> {
         closeUpstream: () => chosen.close(),
       };
     } else {
+      const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
       logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });
       if (process.stdin.isTTY && process.stderr.isTTY) {
@@ -111,6 +107,30 @@ async function main(): Promise<void> {
     await upstream?.close().catch(() => {});
     process.exit(1);
   }
+}
+
+/** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */
+async function loadHttpTransport() {
+  const [server, routes, token, health, banner] = await Promise.all([
+    import("./http-server.ts"),
+    import("./http-routes.ts"),
+    import("./auth-token.ts"),
+    import("./health.ts"),
+    import("./terminal-banner.ts"),
+  ]);
+  return {
+    listenHttp: server.listenHttp,
+    createMcpHttpRoutes: routes.createMcpHttpRoutes,
+    resolveAuthToken: token.resolveAuthToken,
+    healthBody: health.healthBody,
+    httpBanner: banner.httpBanner,
+  };
+}
+
+/** What stdio needs, loaded only for stdio. */
+async function loadStdioTransport() {
+  const [stdio, budget, banner] = await Promise.all([import("./stdio-server.ts"), import("./body-budget.ts"), import("./terminal-banner.ts")]);
+  return { startStdioServer: stdio.startStdioServer, maxRequestBodyBytes: budget.maxRequestBodyBytes, stdioBanner: banner.stdioBanner };
 }
 
 process.on("uncaughtException", (error) => {

@@ -29,7 +29,11 @@ const idempotent = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
  */
 export const maxUpstreamSockets = defaultMaxConcurrentRequests;
 
-export function createNodeHttpFetch(fallback: typeof fetch = globalThis.fetch): typeof fetch {
+export function createNodeHttpFetch(
+  // Looked up when first needed: reading `globalThis.fetch` loads Node's fetch implementation, which a
+  // server that never uploads need not pay for at start-up.
+  fallback: typeof fetch = (input, init) => globalThis.fetch(input, init),
+): typeof fetch {
   const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });
   const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });
 
