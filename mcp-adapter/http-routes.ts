@@ -6,22 +6,26 @@
  * 2. OAuth discovery probes (`/.well-known/...`, which clients try before connecting): 404, logged at
  *    debug only, since this server takes a static bearer token and has no OAuth metadata;
  * 3. the bearer token: 401;
- * 4. `GET /health`; `POST /mcp` to the SDK's handler (`createMcpHandler`, which serves 2026-07-28 and
- *    2025-era clients statelessly, and answers 405 for GET and DELETE); anything else 404.
+ * 4. `GET /health`; `/mcp` to the SDK's handler (`createMcpHandler`, which serves 2026-07-28 and
+ *    2025-era clients statelessly and answers 405 for GET and DELETE; 2025-era POSTs get a JSON body,
+ *    see mcp-http-handler.ts); anything else 404.
  *
  * Every refusal in 1 to 3 closes the connection without reading the request's body. Before the SDK's
  * handler reads a body, the cheap header checks that need no body (Content-Type 415, a declared length
  * over the limit 413) answer first, and the body reserves its bytes from the shared budget.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import pLimit from "p-limit";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler, isJsonContentType, validateHostHeader, validateOriginHeader, type Server } from "@modelcontextprotocol/server";
+import { isJsonContentType, validateHostHeader, validateOriginHeader, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../tools/logger.ts";
+import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
 import { createBearerCheck } from "./bearer-check.ts";
 import { BodyBudget, maxRequestBodyBytes, meteredRequest } from "./body-budget.ts";
 import type { CallsInFlight } from "./calls-in-flight.ts";
 import { sendJson, sendJsonRpcError } from "./http-answers.ts";
 import type { RequestListener } from "./http-server.ts";
+import { createMcpHttpHandler } from "./mcp-http-handler.ts";
 import { createRateLimitedLog } from "./rate-limited-log.ts";
 
 export interface McpHttpRoutesOptions {
@@ -56,7 +60,7 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   const rejected = createRateLimitedLog({ logger, event: "mcp_request_rejected" });
   const checkBearer = createBearerCheck({ token: options.authToken, failures: unauthorized });
 
-  const handler = createMcpHandler(options.factory, {
+  const handler = createMcpHttpHandler(options.factory, {
     maxRequestBodySize: maxBodyBytes,
     // Requests the SDK refused (a bad protocol version, a malformed envelope): the client got the answer.
     onerror: (error) => rejected.record(error.name, { message: error.message }),
@@ -65,6 +69,11 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
     maxRequestBodySize: maxBodyBytes,
     onerror: (error) => logger.error("http_internal_error", { path: "/mcp", error }),
   });
+
+  // As many MCP exchanges inside the SDK at once as the core sends upstream at once (tools/upstream-client.ts):
+  // the rest wait here, holding a request object each and their bodies unread, instead of each holding
+  // a server instance and a parsed body while waiting for the upstream anyway.
+  const admit = pLimit(defaultMaxConcurrentRequests);
 
   const refuse = (request: IncomingMessage, response: ServerResponse, message: string): void => {
     sendJsonRpcError(request, response, 403, -32000, message, { connection: "close" });
@@ -81,7 +90,10 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       return;
     }
     const left = new AbortController();
-    response.once("close", () => left.abort());
+    response.once("close", () => {
+      // Only a client that left before its answer aborts (an abort builds a DOMException with a stack).
+      if (!response.writableFinished) left.abort();
+    });
     const metered = await meteredRequest(request, budget, left.signal);
     if (metered === undefined) {
       if (response.destroyed) return;
@@ -92,8 +104,11 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       return;
     }
     response.once("close", metered.release);
-    if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
-    await serveMcp(metered.request, response);
+    await admit(async () => {
+      if (response.destroyed) return; // the client gave up while it waited
+      if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
+      await serveMcp(metered.request, response);
+    });
   };
 
   const listener: RequestListener = (request, response) => {

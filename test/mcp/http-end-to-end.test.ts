@@ -351,11 +351,12 @@ describe("Form A over streamable HTTP", () => {
     expect(notification.status).toBe(202);
     expect(await notification.text()).toBe("");
 
-    // A 2025-era request is answered the way the SDK's stateless transport answers it: one SSE event.
+    // A 2025-era request is answered with one JSON body (no SSE), its length declared.
     const single = await post({ ...mcpHeaders, "mcp-protocol-version": "2025-06-18" }, list);
     expect(single.status).toBe(200);
     expect(single.headers.get("mcp-session-id")).toBeNull();
-    expect(single.headers.get("content-type")).toContain("text/event-stream");
+    expect(single.headers.get("content-type")).toContain("application/json");
+    expect(single.headers.get("content-length")).toMatch(/^\d+$/);
     expect(jsonRpcReply<{ id: number; result: { tools: unknown[] } }>(await single.text()).result.tools).toHaveLength(11);
 
     const batch = await post(mcpHeaders, JSON.stringify([{ jsonrpc: "2.0", id: "a", method: "tools/list" }, { jsonrpc: "2.0", id: "b", method: "ping" }]));

@@ -1,7 +1,7 @@
 /**
- * The JSON-RPC messages in the body of an MCP HTTP answer, whichever shape the SDK chose: a JSON body
- * (2026-07-28 answers and every error) or the SSE events of a 2025-era answer (`event: message` /
- * `data: {...}`), so raw-HTTP tests and benchmarks read both.
+ * The JSON-RPC messages in the body of an MCP HTTP answer, in either shape the transport allows: a JSON
+ * body (what this server sends) or SSE events (`event: message` / `data: {...}`, what the SDK sends
+ * when a handler streams), so raw-HTTP tests and benchmarks keep reading answers if that changes.
  */
 export function jsonRpcMessages(body: string): unknown[] {
   const text = body.trimStart();
