@@ -13,6 +13,10 @@
  *   server is rebuilt first (about a second, logged), so a stale build never runs. `npm install` builds
  *   it (`prepare`), so normally nothing is built here. An installed package has no sources and runs its
  *   packaged build;
+ * - over HTTP, which serves many clients at once, replaces itself (`process.execve`, same process id,
+ *   same standard streams) with a Node started with the heap settings of heap-settings.mjs, which V8
+ *   reads only when it starts (set from inside, they do not take). Over stdio (one client, whose
+ *   start-up is what it feels) the process runs as started;
  * - turns on Node's compile cache (compiled code kept on disk between starts: faster start-up).
  * Nothing is printed on standard output, which is protocol only in stdio mode.
  */
@@ -22,6 +26,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { httpHeapFlags } from "./heap-settings.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const minimum = [24, 11];
@@ -41,6 +46,15 @@ if (major < minimum[0] || (major === minimum[0] && minor < minimum[1])) {
         ? `Start it with the Node 24 that npm install put in this checkout: ${pinned} ${fileURLToPath(import.meta.url)} [--stdio] (README: Connecting clients).`
         : "Install Node 24 (https://nodejs.org), or run npm install in the checkout, which brings Node 24 for its scripts."),
   );
+}
+
+// An operator's own choice of these settings, given to node or in NODE_OPTIONS, is kept.
+const args = process.argv.slice(2);
+const serving = !args.some((arg) => arg === "--stdio" || arg === "--help" || arg === "-h" || arg === "--version");
+const given = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)];
+const missing = httpHeapFlags.filter((flag) => !given.some((option) => option.startsWith(flag.split("=")[0])));
+if (serving && missing.length > 0 && typeof process.execve === "function") {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, fileURLToPath(import.meta.url), ...args], process.env);
 }
 
 const manifestPath = join(root, "dist", "mcp-server", "manifest.json");
