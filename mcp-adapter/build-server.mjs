@@ -5,7 +5,7 @@
  *
  * The dependencies are bundled in too, except the AWS SDK (loaded only with FITNESS_SECRET_NAME, from
  * node_modules): start-up is what a stdio client waits for, and resolving and reading a few hundred
- * small files of the MCP SDK, zod and TypeBox one by one took about half of it.
+ * small files of the MCP SDK, zod and TypeBox one by one was a large share of it (BENCHMARKS.md).
  *
  * Output: dist/mcp-server/<content hash>/cli.mjs (+ chunks) and dist/mcp-server/manifest.json, which
  * names the current build and every file of ours that went into it (size, modification time, SHA-256),

@@ -7,8 +7,7 @@
  * entry (`isLegacyRequest` in front, the same factory behind both legs). Why not the SDK's built-in
  * stateless fallback: it answers every 2025-era request as an SSE stream, which this server never needs
  * (its tools send no progress or notifications before their result), which curl users and this
- * project's documentation read as JSON, and which costs about 40% more CPU per call (measured in
- * BENCHMARKS.md). The leg is the SDK's own streamable HTTP transport, stateless, in its JSON response
+ * project's documentation read as JSON, and which costs markedly more CPU per call (BENCHMARKS.md). The leg is the SDK's own streamable HTTP transport, stateless, in its JSON response
  * mode; the body is parsed once here and handed to both legs as `parsedBody`.
  *
  * JSON answers leave with a Content-Length: without one, Node's adapter sends them chunked, and the

@@ -10,7 +10,7 @@
  *   file is plain JavaScript any Node can parse, so the message is what an old Node prints);
  * - in a checkout (the TypeScript sources are beside it), makes sure the build is current: the build's
  *   manifest names every source file with its size, time and hash, and when one changed since, the
- *   server is rebuilt first (about a second, logged), so a stale build never runs. `npm install` builds
+ *   server is rebuilt first (logged as `server_built`), so a stale build never runs. `npm install` builds
  *   it (`prepare`), so normally nothing is built here. An installed package has no sources and runs its
  *   packaged build;
  * - over HTTP, which serves many clients at once, replaces itself (`process.execve`, same process id,
