@@ -94,18 +94,18 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       // Only a client that left before its answer aborts (an abort builds a DOMException with a stack).
       if (!response.writableFinished) left.abort();
     });
-    const metered = await meteredRequest(request, budget, left.signal);
-    if (metered === undefined) {
-      if (response.destroyed) return;
-      overBudget.record("wait_over", { budget_bytes: budget.capacity, wait_ms: budget.maxWaitMs });
-      sendJsonRpcError(request, response, 503, -32000, "Service Unavailable: the server is busy receiving other large requests; try again shortly.", {
-        "retry-after": "5",
-      });
-      return;
-    }
-    response.once("close", metered.release);
     await admit(async () => {
       if (response.destroyed) return; // the client gave up while it waited
+      const metered = await meteredRequest(request, budget, left.signal);
+      if (metered === undefined) {
+        if (response.destroyed) return;
+        overBudget.record("wait_over", { budget_bytes: budget.capacity, wait_ms: budget.maxWaitMs });
+        sendJsonRpcError(request, response, 503, -32000, "Service Unavailable: the server is busy receiving other large requests; try again shortly.", {
+          "retry-after": "5",
+        });
+        return;
+      }
+      response.once("close", metered.release);
       if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
       await serveMcp(metered.request, response);
     });
