@@ -3,35 +3,38 @@
  *
  * Processes: this one (the load generator, bench/lean-http-client.ts: raw JSON-RPC POSTs over keep-alive
  * node:http, with the sandbox running in it, rate limits out of the way) and the servers under test, all
- * started up front and measured in turns. The first is Form A exactly as `npm start` runs it (the start
- * script's node flags and mcp-adapter/start.mjs, pointed at the sandbox by the STRAVA_* variables); the
- * others are comparisons: Form A through tsx, with V8's default heap settings, without its router
- * shortcut, with Node's built-in fetch, the SDK's documented per-request pattern (bench/variant-server.ts),
- * the issue's yardstick of a plain express pass-through (bench/express-proxy-server.ts), and a bare
- * node:http pass-through as the floor for any extra hop (bench/raw-proxy-server.ts). Every build runs as
- * bundled JavaScript on plain node with the start script's flags unless its name says otherwise.
+ * started up front and measured in turns. The first is Form A exactly as its bin and `npm start` run it
+ * (`node mcp-adapter/start.mjs`: the build in dist/mcp-server, pointed at the sandbox by the STRAVA_*
+ * variables); the others are comparisons: Form A with Node's built-in fetch for the upstream instead of
+ * ours on node:http (bench/variant-server.ts), the issue's yardstick of a plain express pass-through
+ * (bench/express-proxy-server.ts), and a bare node:http pass-through as the floor for any extra hop
+ * (bench/raw-proxy-server.ts). The comparison builds are bundled like Form A's and run on plain node
+ * with the V8 heap settings Form A's launcher gives itself (mcp-adapter/heap-settings.mjs), so every
+ * build has the same memory budget.
  *
  * Why the sandbox shares the load generator's process: in use, the server's machine runs neither the
  * MCP client nor Strava. On two cores, the closest model is the server on one core and "the rest of the
  * world" (client and upstream) on the other. With the sandbox in a third process, the direct path gets
  * both cores while the MCP path shares them three ways, and the ratio then measures the scheduler more
- * than the server (`--sandbox-process` runs that layout; BENCHMARKS.md reports both). Either way both
- * paths reach the sandbox over loopback TCP, so "added" latency is the cost of the extra hop through the
- * server. This machine is shared, so every MCP run is paired with a direct run made right before it, the
- * builds take turns, and each figure is the median over the rounds. Measured:
+ * than the server (`--sandbox-process` runs that layout). Either way both paths reach the sandbox over
+ * loopback TCP, so "added" latency is the cost of the extra hop through the server. This machine is
+ * shared, so every MCP run is paired with a direct run made right before it, the builds take turns, and
+ * each figure is the median over the rounds. Measured:
  *
- * 1. tools/call get_activity_by_id through POST /mcp against GET /api/v3/activities/{id} sent straight
- *    to the sandbox with the same access token, at concurrency 1, 16 and 64: p50/p95/p99 latency, calls
- *    per second, and the CPU time (user + system, from /proc) each process spent per call;
+ * 1. tools/call get_activity_by_id through POST /mcp (a 2025-era request, as most clients still send)
+ *    against GET /api/v3/activities/{id} sent straight to the sandbox with the same access token, at
+ *    concurrency 1, 16 and 64: p50/p95/p99 latency, calls per second, and the CPU time (user + system,
+ *    from /proc) each process spent per call;
  * 2. the bytes of the 6-hour ride's streams through get_activity_streams against the upstream's bodies;
  * 3. per server, a burst of 1,000 concurrent calls right after every access token expired: token
  *    requests counted by the sandbox (exactly 1 expected);
  * 4. per server, peak resident memory (VmHWM) over the whole run, burst included.
  *
+ * Start-up over stdio is bench/stdio-startup.ts; hostile clients are bench/hostile-http.ts.
  * Options: --quick (one short round), --rounds N (default 3), --only-form-a, --sandbox-process, --json FILE.
  */
 import { execSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -40,6 +43,8 @@ import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
 import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse, type LoadResult } from "./lean-http-client.ts";
+import { jsonRpcReply } from "../test/support/mcp-replies.ts";
+import { httpHeapFlags } from "../mcp-adapter/heap-settings.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -56,8 +61,6 @@ const callsAt: Record<number, number> = flags.quick ? { 1: 300, 16: 1_000, 64: 2
 const rounds = flags.rounds ? Number(flags.rounds) : flags.quick ? 1 : 3;
 const warmupCalls = flags.quick ? 500 : 3_000;
 const authToken = "bench-auth-token-0123456789abcdef";
-/** The Node/V8 flags `npm start` gives the server (`node FLAGS mcp-adapter/start.mjs`), so the builds run as it does. */
-const startFlags = startScriptFlags();
 const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
 
 interface Build {
@@ -65,12 +68,12 @@ interface Build {
   script: string;
   args: string[];
   /**
-   * "bundled": the TypeScript entry `script` bundled like npm start's (bench/compile-server.ts), on plain
-   * node; "tsx": `script` through tsx; "as-is": `script` on plain node (mcp-adapter/start.mjs, what
-   * `npm start` runs).
+   * "bundled": the TypeScript entry `script` bundled like Form A's (bench/compile-server.ts), on plain
+   * node; "as-is": `script` on plain node (mcp-adapter/start.mjs, what the bin and `npm start` run).
    */
-  run: "bundled" | "tsx" | "as-is";
-  nodeFlags: string[];
+  run: "bundled" | "as-is";
+  /** Node/V8 flags for a comparison build (Form A's launcher sets its own). */
+  nodeFlags?: readonly string[];
   /** The bare pass-through has no token handling: no burst for it. */
   burst: boolean;
 }
@@ -153,20 +156,15 @@ try {
   const mcpOk = (response: LeanResponse): boolean => response.status === 200 && !response.body.includes('"isError":true') && response.body.includes('"result"');
 
   // --- the servers
-  const flagNote = startFlags.length > 0 ? ` ${startFlags.join(" ")}` : "";
-  const builds: Build[] = [{ name: `Form A as npm start runs it (node${flagNote} mcp-adapter/start.mjs)`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", nodeFlags: startFlags, burst: true }];
+  const builds: Build[] = [{ name: "Form A as its bin runs it (node mcp-adapter/start.mjs)", script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
   if (!flags["only-form-a"]) {
     builds.push(
-      { name: `Form A through tsx${flagNote} (TypeScript loader in the process)`, script: "mcp-adapter/cli.ts", args: [], run: "tsx", nodeFlags: startFlags, burst: true },
-      ...(startFlags.length > 0 ? [{ name: "Form A with V8's default heap settings (no flags)", script: "mcp-adapter/start.mjs", args: [], run: "as-is" as const, nodeFlags: [], burst: true }] : []),
-      { name: "Form A without its POST /mcp shortcut (express router)", script: "bench/variant-server.ts", args: ["--shortcut", "off"], run: "bundled", nodeFlags: startFlags, burst: true },
-      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], run: "bundled", nodeFlags: startFlags, burst: true },
-      { name: "SDK per request (new Server + transport per POST), built-in fetch", script: "bench/variant-server.ts", args: ["--transport", "sdk-per-request", "--fetch", "builtin"], run: "bundled", nodeFlags: startFlags, burst: true },
-      { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], run: "bundled", nodeFlags: startFlags, burst: false },
-      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], run: "bundled", nodeFlags: startFlags, burst: false },
+      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], run: "bundled", burst: true, nodeFlags: httpHeapFlags },
+      { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
+      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
     );
   }
-  // Bundled once per entry point, as mcp-adapter/start.mjs bundles cli.ts for npm start.
+  // Bundled once per entry point, as mcp-adapter/build-server.mjs bundles cli.ts for Form A.
   const bundles = new Map<string, string>();
   for (const build of builds) {
     if (build.run !== "bundled" || bundles.has(build.script)) continue;
@@ -196,8 +194,8 @@ try {
       cwd: root,
       stream: "stderr",
       ready: (line) => line.includes('"event":"listening"'),
-      plainNode: build.run !== "tsx",
-      nodeFlags: build.nodeFlags,
+      plainNode: true,
+      nodeFlags: [...(build.nodeFlags ?? [])],
     });
     children.push(child);
     const port = (JSON.parse(child.readyLine) as { port: number }).port;
@@ -207,7 +205,7 @@ try {
 
   // Same data on both paths: the tool's text is the upstream body.
   const viaDirect = (await upstream.send(directRequest())).body;
-  const viaMcp = JSON.parse((await formA.client.send(mcpRequest())).body) as { result: { content: { text: string }[] } };
+  const viaMcp = jsonRpcReply<{ result: { content: { text: string }[] } }>((await formA.client.send(mcpRequest())).body);
   const sameBytes = viaMcp.result.content[0]!.text === viaDirect;
   console.log(`get_activity_by_id ${typical.id}: tool text identical to the upstream body: ${sameBytes} (${Buffer.byteLength(viaDirect)} bytes)`);
   report["identicalBody"] = { identical: sameBytes, bytes: Buffer.byteLength(viaDirect) };
@@ -268,7 +266,7 @@ try {
   const arrayForm = (await upstream.send({ method: "GET", path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}`, headers: apiHeaders() })).body;
   const streamsCall = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_streams", arguments: { id: longRide.id } } });
   const streamsHttp = (await formA.client.send({ method: "POST", path: "/mcp", headers: mcpHeaders, body: streamsCall })).body;
-  const streamsText = (JSON.parse(streamsHttp) as { result: { content: { text: string }[] } }).result.content[0]!.text;
+  const streamsText = jsonRpcReply<{ result: { content: { text: string }[] } }>(streamsHttp).result.content[0]!.text;
   const points = (JSON.parse(streamsText) as { type: string; data: unknown[] }[]).find((s) => s.type === "time")?.data.length;
   const streams = {
     activityId: longRide.id,
@@ -358,14 +356,6 @@ function ms(value: number): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-function startScriptFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
-  const words = (scripts["start"] ?? "").split(/\s+/);
-  const entry = words.indexOf("mcp-adapter/start.mjs");
-  if (words[0] !== "node" || entry === -1) throw new Error(`the start script is not "node [FLAGS] mcp-adapter/start.mjs": ${scripts["start"]}`);
-  return words.slice(1, entry).filter((word) => word.startsWith("--"));
 }
 
 function gitCommit(): string {

@@ -9,6 +9,7 @@
 import { startSandbox, type Fault } from "../sandbox/server.ts";
 import { LeanHttpClient } from "./lean-http-client.ts";
 import { garbageCollector, startInProcessMcp } from "../test/support/in-process-mcp.ts";
+import { jsonRpcReply } from "../test/support/mcp-replies.ts";
 
 const minutes = Number(process.argv[2] ?? 3);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -22,7 +23,7 @@ const headers = { accept: "application/json, text/event-stream", "content-type":
 let nextId = 1;
 const call = async (name: string, args: Record<string, unknown>) => {
   const answer = await http.send({ method: "POST", path: "/mcp", headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } }) });
-  const reply = JSON.parse(answer.body) as { result?: { isError?: boolean; content: Array<{ text: string }> } };
+  const reply = jsonRpcReply<{ result?: { isError?: boolean; content: Array<{ text: string }> } }>(answer.body);
   return { ok: answer.status === 200 && reply.result !== undefined && !reply.result.isError, text: reply.result?.content[0]?.text ?? answer.body };
 };
 

@@ -9,10 +9,12 @@ export interface HttpSettings {
   host: string;
   /** 0 picks a free port (it is logged in the `listening` line). */
   port: number;
-  /** undefined: the server makes one up and prints it once. */
+  /** undefined: the one kept in the config directory (auth-token.ts). */
   authToken: string | undefined;
   /** Host header names accepted (DNS rebinding protection), or undefined when bound beyond loopback. */
   allowedHostnames: string[] | undefined;
+  /** Host names accepted in an Origin header (sent by browsers): loopback pages only, wherever the server is bound. */
+  allowedOriginHostnames: string[];
 }
 
 export const defaultHost = "127.0.0.1";
@@ -20,13 +22,30 @@ export const defaultPort = 3000;
 
 export type TransportMode = "http" | "stdio";
 
-export function transportFromArgs(args: readonly string[]): TransportMode {
+/** What the command line asks for: a transport, or just the usage text or the version. */
+export type CommandLine = { run: TransportMode } | { print: "help" | "version" };
+
+export function commandFromArgs(args: readonly string[]): CommandLine {
+  if (args.includes("--help") || args.includes("-h")) return { print: "help" };
+  if (args.includes("--version")) return { print: "version" };
   const unknown = args.filter((arg) => arg !== "--stdio");
   if (unknown.length > 0) {
-    throw new StartupError(`Unknown argument ${unknown.map((arg) => `"${arg}"`).join(", ")}. Use no argument for HTTP, or --stdio.`);
+    throw new StartupError(`Unknown argument ${unknown.map((arg) => `"${arg}"`).join(", ")}. Use no argument for HTTP, --stdio for stdio, or --help.`);
   }
-  return args.includes("--stdio") ? "stdio" : "http";
+  return { run: args.includes("--stdio") ? "stdio" : "http" };
 }
+
+export const usage = `Usage: openclaw-fitness-mcp [--stdio]
+
+The Strava fitness tools as an MCP server.
+  (no argument)  streamable HTTP on http://HOST:PORT/mcp behind a bearer token (default 127.0.0.1:3000)
+  --stdio        JSON-RPC on standard input and output, for clients that start the server themselves
+  --help         this text;  --version  the version
+
+Settings are environment variables: PORT, HOST, AUTH_TOKEN, LOG_LEVEL, STRAVA_CLIENT_ID,
+STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN, FITNESS_TOKEN_FILE, FITNESS_SECRET_NAME, AWS_REGION.
+With no Strava credentials it serves a built-in sandbox (a simulated athlete). See the README.
+`;
 
 export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
   const value = env["LOG_LEVEL"]?.trim().toLowerCase();
@@ -46,7 +65,7 @@ export function httpSettingsFromEnv(env: NodeJS.ProcessEnv): HttpSettings {
     }
   }
   const authToken = env["AUTH_TOKEN"]?.trim() || undefined;
-  return { host, port, authToken, allowedHostnames: loopbackHostnames(host) };
+  return { host, port, authToken, allowedHostnames: loopbackHostnames(host), allowedOriginHostnames: ["localhost", "127.0.0.1", "[::1]"] };
 }
 
 /**

@@ -1,22 +1,25 @@
 /**
- * `npm start` (HTTP on HOST:PORT, default 127.0.0.1:3000) and `npm start --silent -- --stdio`.
+ * Form A's entry: HTTP on HOST:PORT (default 127.0.0.1:3000), or stdio with --stdio. Started by
+ * mcp-adapter/start.mjs from the built JavaScript (`npm start`, the package's bin, MCP clients).
  *
- * Start-up order: settings first (a bad one exits non-zero before anything starts), then the upstream
- * (Strava credentials, or the embedded sandbox), then the one MCP server and its transport. SIGINT and
- * SIGTERM stop accepting, let running calls finish briefly, close everything and exit 0.
- * Every line this process writes on standard error is one JSON log event; standard output is protocol only.
+ * Start-up order: settings first (a bad one exits non-zero before anything starts), then the HTTP port
+ * (a busy PORT is named before anything else starts), the bearer token, the upstream (Strava
+ * credentials, or the embedded sandbox), and the transport serving the one server factory. SIGINT,
+ * SIGTERM and (stdio) the end of standard input run the one shutdown sequence (shutdown.ts). Each
+ * transport's modules load only when it is chosen: a stdio client waits for nothing HTTP needs.
+ * Every line this process writes on standard error is one JSON log event, except the short help text
+ * for a person when standard error is a terminal; standard output is protocol only.
  */
-import { randomBytes } from "node:crypto";
 import { createBatchedLineWriter } from "../tools/batched-line-writer.ts";
 import { createJsonLogger, type Logger } from "../tools/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
-import { httpSettingsFromEnv, logLevelFromEnv, transportFromArgs } from "./adapter-settings.ts";
-import { createMcpServer } from "./create-mcp-server.ts";
+import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
+import { CallsInFlight } from "./calls-in-flight.ts";
+import { createMcpServerFactory } from "./create-mcp-server.ts";
 import { createNodeHttpFetch } from "./node-http-fetch.ts";
-import { startHttpServer } from "./http-server.ts";
 import { readServerIdentity } from "./server-identity.ts";
-import { startStdioServer } from "./stdio-server.ts";
+import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 
@@ -27,53 +30,76 @@ async function main(): Promise<void> {
   let logger: Logger = createJsonLogger(logLines, "info", { service: "mcp" });
   let upstream: UpstreamChoice | undefined;
   try {
+    const command = commandFromArgs(process.argv.slice(2));
+    if ("print" in command) {
+      process.stdout.write(command.print === "help" ? usage : `${readServerIdentity().version}\n`);
+      return;
+    }
     logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });
-    const mode = transportFromArgs(process.argv.slice(2));
-    const http = mode === "http" ? httpSettingsFromEnv(process.env) : undefined;
+    const http = command.run === "http" ? httpSettingsFromEnv(process.env) : undefined;
     const identity = readServerIdentity();
+    const web = http ? await loadHttpTransport() : undefined;
+    const listening = http && web ? await web.listenHttp(http, logger) : undefined;
+    const auth = http && web ? await web.resolveAuthToken(process.env, logger) : undefined;
 
     upstream = await chooseUpstream(process.env, logger);
-    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings, fetch: createNodeHttpFetch() });
-    const mcpServer = createMcpServer({ identity, catalog: buildToolCatalog(toolTable), deps });
-    mcpServer.onerror = (error) => logger.warn("mcp_protocol_error", { error });
-
-    let stop: () => Promise<void> = async () => {};
-    let stopping = false;
     const chosen = upstream;
-    const shutdown = async (reason: string): Promise<void> => {
-      if (stopping) return;
-      stopping = true;
-      logger.info("stopping", { reason });
-      try {
-        await stop();
-        await chosen.close();
-        logger.info("stopped", { reason });
-        process.exit(0);
-      } catch (error) {
-        logger.error("shutdown_failed", { error });
-        process.exit(1);
-      }
-    };
+    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings, fetch: createNodeHttpFetch() });
+    const calls = new CallsInFlight();
+    const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls, logger });
 
-    if (http) {
-      let authToken = http.authToken;
-      if (authToken === undefined) {
-        authToken = randomBytes(32).toString("base64url");
-        // Printed once, on purpose: without it nobody could call this server. Set AUTH_TOKEN to avoid it.
-        logger.warn("auth_token_generated", {
-          auth_token: authToken,
-          message: "AUTH_TOKEN is not set, so this token was generated for this run; clients must send Authorization: Bearer <auth_token>. Set AUTH_TOKEN to choose your own.",
+    let steps: ShutdownSteps;
+    if (listening && http && auth && web) {
+      const exchanges = new CallsInFlight();
+      const routes = web.createMcpHttpRoutes({
+        factory,
+        authToken: auth.token,
+        allowedHostnames: http.allowedHostnames,
+        allowedOriginHostnames: http.allowedOriginHostnames,
+        health: () => web.healthBody({ identity, upstream: chosen.kind }),
+        exchanges,
+        logger,
+      });
+      listening.serve(routes.listener);
+      if (!http.allowedHostnames) {
+        logger.warn("host_check_off", {
+          host: http.host,
+          message: "Bound beyond loopback: the Host header is not checked; the bearer token is the only protection. Put TLS in front.",
         });
       }
-      const running = await startHttpServer({ mcpServer, settings: { ...http, authToken }, identity, upstream: upstream.kind, logger });
-      logger.info("listening", { transport: "http", url: running.mcpUrl, port: running.port, upstream: upstream.kind, version: identity.version });
-      stop = () => running.close();
+      logger.info("listening", { transport: "http", url: listening.mcpUrl, port: listening.port, upstream: upstream.kind, version: identity.version });
+      if (process.stderr.isTTY) {
+        logLines.flush();
+        process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
+      }
+      steps = {
+        stopAccepting: () => listening.stopAccepting(),
+        finishCalls: (graceMs) => exchanges.finished(graceMs),
+        callsRunning: () => exchanges.running,
+        closeTransport: () => {
+          listening.closeAllConnections();
+          return routes.close();
+        },
+        closeUpstream: () => chosen.close(),
+      };
     } else {
-      const running = await startStdioServer(mcpServer);
+      const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
+      const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
       logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });
-      stop = () => running.close();
-      void running.ended.then(() => shutdown("stdin closed"));
+      if (process.stdin.isTTY && process.stderr.isTTY) {
+        logLines.flush();
+        process.stderr.write(stdioBanner);
+      }
+      steps = {
+        stopAccepting: () => stdio.stopReading(),
+        finishCalls: (graceMs) => calls.finished(graceMs),
+        callsRunning: () => calls.running,
+        closeTransport: () => stdio.close(),
+        closeUpstream: () => chosen.close(),
+      };
+      void stdio.ended.then(() => shutdown("stdin closed"));
     }
+    const shutdown = createShutdown({ steps, logger });
     process.once("SIGINT", () => void shutdown("SIGINT"));
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
   } catch (error) {
@@ -81,6 +107,30 @@ async function main(): Promise<void> {
     await upstream?.close().catch(() => {});
     process.exit(1);
   }
+}
+
+/** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */
+async function loadHttpTransport() {
+  const [server, routes, token, health, banner] = await Promise.all([
+    import("./http-server.ts"),
+    import("./http-routes.ts"),
+    import("./auth-token.ts"),
+    import("./health.ts"),
+    import("./terminal-banner.ts"),
+  ]);
+  return {
+    listenHttp: server.listenHttp,
+    createMcpHttpRoutes: routes.createMcpHttpRoutes,
+    resolveAuthToken: token.resolveAuthToken,
+    healthBody: health.healthBody,
+    httpBanner: banner.httpBanner,
+  };
+}
+
+/** What stdio needs, loaded only for stdio. */
+async function loadStdioTransport() {
+  const [stdio, budget, banner] = await Promise.all([import("./stdio-server.ts"), import("./body-budget.ts"), import("./terminal-banner.ts")]);
+  return { startStdioServer: stdio.startStdioServer, maxRequestBodyBytes: budget.maxRequestBodyBytes, stdioBanner: banner.stdioBanner };
 }
 
 process.on("uncaughtException", (error) => {

@@ -1,26 +1,27 @@
 /**
- * The MCP server itself, independent of any transport: the SDK's low-level `Server` (it takes JSON
- * Schema as is, which is what TypeBox produces) answering tools/list from the catalog and tools/call
- * through the core's `runTool`. The HTTP and stdio front ends each connect one of these, once.
+ * The one server factory both transports serve: each call makes a fresh SDK `Server` (the low-level
+ * one: it takes JSON Schema as is, which is what TypeBox produces) answering tools/list from the catalog
+ * and tools/call through the core's `runTool`. The SDK's serving entries call it per HTTP request
+ * (`createMcpHandler`) or per stdio connection (`serveStdio`), for 2026-07-28 and 2025-era clients alike,
+ * so it stays cheap: the listing is built once, and nothing here compiles a schema.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type ListToolsResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ListToolsResult, type Server } from "@modelcontextprotocol/server";
+import type { Logger } from "../tools/logger.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { ToolDeps } from "../tools/create-tool-deps.ts";
 import type { ToolResult } from "../tools/tool-result.ts";
+import type { CallsInFlight } from "./calls-in-flight.ts";
+import { ReadableErrorsServer } from "./readable-protocol-errors.ts";
 import type { ServerIdentity } from "./server-identity.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
-export interface McpServerOptions {
+export interface McpServerFactoryOptions {
   identity: ServerIdentity;
   catalog: ToolCatalog;
   deps: ToolDeps;
+  /** Counts tool calls, so shutdown can let them finish. */
+  calls: CallsInFlight;
+  logger: Logger;
 }
 
 const instructions =
@@ -29,35 +30,41 @@ const instructions =
   "activity files. Results are Strava's own JSON. Read an activity before updating it, and confirm " +
   "changes with the user first.";
 
-export function createMcpServer(options: McpServerOptions): Server {
-  const { catalog, deps } = options;
-  const server = new Server(
-    { name: options.identity.name, version: options.identity.version, title: "Strava fitness tools" },
-    { capabilities: { tools: { listChanged: false } }, instructions },
-  );
-  // The same frozen object for every listing: nothing to build per request.
+/**
+ * How long a 2026-07-28 client may keep tools/list and server/discover: the list only changes with a
+ * new version of this server, and it is the same for every caller (no per-user tools), so shared caches
+ * may keep it too.
+ */
+const listCacheHint = { ttlMs: 5 * 60 * 1000, cacheScope: "public" } as const;
+
+export function createMcpServerFactory(options: McpServerFactoryOptions): () => Server {
+  const { catalog, deps, calls, logger } = options;
+  const serverInfo = { name: options.identity.name, version: options.identity.version, title: "Strava fitness tools" };
+  const serverOptions = {
+    capabilities: { tools: { listChanged: false } },
+    instructions,
+    cacheHints: { "tools/list": listCacheHint, "server/discover": listCacheHint },
+  };
   const listing: ListToolsResult = { tools: [...catalog.tools] };
-  server.setRequestHandler(ListToolsRequestSchema, () => listing);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = catalog.byName.get(request.params.name);
-    if (tool === undefined) {
-      // A protocol error, as the MCP specification asks for unknown tools.
-      throw protocolError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Available tools: ${[...catalog.byName.keys()].join(", ")}.`,
-      );
-    }
-    return callToolResult(await runTool(tool, request.params.arguments ?? {}, deps, extra.signal));
-  });
-  return server;
+  const toolNames = [...catalog.byName.keys()].join(", ");
+
+  return () => {
+    const server = new ReadableErrorsServer(serverInfo, serverOptions);
+    server.onerror = (error) => logger.debug("mcp_protocol_error", { error });
+    server.setRequestHandler("tools/list", () => listing);
+    server.setRequestHandler("tools/call", (request, ctx) => {
+      const tool = catalog.byName.get(request.params.name);
+      if (tool === undefined) {
+        // A protocol error, as the MCP specification asks for unknown tools.
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available tools: ${toolNames}.`);
+      }
+      return calls.track(async () => callToolResult(await runTool(tool, request.params.arguments ?? {}, deps, ctx.mcpReq.signal)));
+    });
+    return server;
+  };
 }
 
 /** The MCP shape of a tool result: content and, on failure, `isError` (the upstream status stays internal). */
 export function callToolResult(result: ToolResult): CallToolResult {
   return result.isError ? { content: result.content, isError: true } : { content: result.content };
-}
-
-/** An error the SDK answers as a JSON-RPC error with this code and exactly this message. */
-function protocolError(code: number, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
 }

@@ -1,82 +1,115 @@
 /**
- * Form A over streamable HTTP: one `Server` connected once to the stateless transport, the express app
- * in front, and a listening `http.Server` with keep-alive tuned for clients behind load balancers.
+ * The listening socket of Form A over HTTP, bound before anything else starts (a busy PORT is reported
+ * at once, naming PORT, before the sandbox or the upstream is touched), with the limits that keep file
+ * descriptors and memory for legitimate clients when others misbehave:
+ *
+ * - a connection cap: past it, new connections are closed at once (counted in the log) instead of
+ *   exhausting the process's file descriptors, which the upstream connections and the token file need;
+ * - a header timeout: a connection that has not sent its complete headers within 10 s is closed (408),
+ *   so slow connections cannot hold the cap (checked every second, not Node's default 30 s);
+ * - a request timeout: the whole request, body included, within 2 minutes (a 40 MiB upload needs about
+ *   30 s at 10 Mbit/s);
+ * - keep-alive longer than common load-balancer idle timeouts (60 s), so the balancer closes first.
+ *
+ * Requests that arrive between binding and `serve` wait for the server to be ready.
  */
-import { createServer, type Server as HttpServer } from "node:http";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "../tools/logger.ts";
 import type { HttpSettings } from "./adapter-settings.ts";
-import { createHttpApp } from "./http-app.ts";
-import type { ServerIdentity } from "./server-identity.ts";
-import { StatelessHttpTransport } from "./stateless-http-transport.ts";
-import type { UpstreamKind } from "./upstream-choice.ts";
+import { createRateLimitedLog } from "./rate-limited-log.ts";
+import { StartupError } from "./startup-error.ts";
 
-export interface RunningHttpServer {
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+export interface HttpLimits {
+  maxConnections: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export function defaultHttpLimits(): HttpLimits {
+  return { maxConnections: connectionCap(), headersTimeoutMs: 10_000, requestTimeoutMs: 120_000 };
+}
+
+export interface ListeningHttp {
   /** e.g. http://127.0.0.1:3000/mcp */
   readonly mcpUrl: string;
   readonly port: number;
-  /** Stops accepting, lets running calls finish (up to `graceMs`), then closes the MCP server. */
-  close(graceMs?: number): Promise<void>;
+  /** Starts answering requests (those that arrived before wait for this). */
+  serve(listener: RequestListener): void;
+  /** Stops accepting connections and closes the idle ones; requests under way continue. */
+  stopAccepting(): void;
+  /** Closes every connection, idle or not. */
+  closeAllConnections(): void;
 }
 
-export interface HttpServerOptions {
-  mcpServer: Server;
-  settings: HttpSettings & { authToken: string };
-  identity: ServerIdentity;
-  upstream: UpstreamKind;
-  logger: Logger;
-  /** See createHttpApp; the benchmark turns it off to measure what it saves. */
-  shortcut?: boolean;
-}
-
-export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const { settings, logger } = options;
-  const transport = new StatelessHttpTransport({ logger });
-  await options.mcpServer.connect(transport);
-  const listener = createHttpApp({
-    shortcut: options.shortcut,
-    identity: options.identity,
-    upstream: options.upstream,
-    authToken: settings.authToken,
-    transport,
-    logger,
-    allowedHostnames: settings.allowedHostnames,
-  });
-  const server: HttpServer = createServer(listener);
-  // Longer than common load-balancer idle timeouts (60 s), so the balancer closes idle connections first.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+export async function listenHttp(settings: HttpSettings, logger: Logger, limits: HttpLimits = defaultHttpLimits()): Promise<ListeningHttp> {
+  const ready = Promise.withResolvers<RequestListener>();
+  const server: HttpServer = createServer(
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1_000, keepAliveTimeout: 65_000 },
+    (request, response) => void ready.promise.then((listener) => listener(request, response)),
+  );
+  server.maxConnections = limits.maxConnections;
+  const dropped = createRateLimitedLog({ logger, event: "http_connection_dropped", level: "warn" });
+  server.on("drop", (data?: { remoteAddress?: string }) =>
+    dropped.record("max_connections", { max_connections: limits.maxConnections, remote: data?.remoteAddress }),
+  );
+  // Expect: 100-continue is answered by the listener once the headers passed its checks, so a refused
+  // upload is never sent (Node would otherwise ask for every body at once).
+  server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => server.emit("request", request, response));
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
+    server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, settings)));
+    server.listen(settings.port, settings.host, () => resolve());
   });
+  server.on("error", (error) => logger.error("http_server_error", { error }));
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = settings.host.includes(":") && !settings.host.startsWith("[") ? `[${settings.host}]` : settings.host;
-  const mcpUrl = `http://${hostInUrl}:${port}/mcp`;
-  if (!settings.allowedHostnames) {
-    logger.warn("host_check_off", {
-      host: settings.host,
-      message: "Bound beyond loopback: the Host header is not checked; the bearer token is the only protection. Put TLS in front.",
-    });
-  }
-
-  let closing: Promise<void> | undefined;
   return {
-    mcpUrl,
+    mcpUrl: `http://${hostInUrl}:${port}/mcp`,
     port,
-    close: (graceMs = 5_000) =>
-      (closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-        await Promise.race([stopped, grace]);
-        server.closeAllConnections();
-        await options.mcpServer.close();
-      })()),
+    serve: (listener) => ready.resolve(listener),
+    stopAccepting: () => {
+      server.close();
+      server.closeIdleConnections();
+      dropped.flush();
+    },
+    closeAllConnections: () => server.closeAllConnections(),
   };
+}
+
+function listenError(error: NodeJS.ErrnoException, settings: HttpSettings): Error {
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new StartupError(
+        `PORT ${settings.port} is already in use on ${settings.host}: another process (perhaps another copy of this server) listens there. ` +
+          "Stop it, or set PORT to a free port (PORT=0 picks one and logs it).",
+      );
+    case "EACCES":
+      return new StartupError(`PORT ${settings.port} on ${settings.host} needs privileges this process does not have; set PORT to 1024 or above.`);
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new StartupError(`HOST ${settings.host} is not an address of this machine; set HOST to one of its addresses (default 127.0.0.1).`);
+    default:
+      return new StartupError(`Could not listen on ${settings.host}:${settings.port} (HOST, PORT): ${error.message}.`);
+  }
+}
+
+/**
+ * Connections at once: 4,096, or half the open-file limit when that is lower, so the rest stays for
+ * upstream connections and files. (Node raises its soft limit to the hard limit at start; this reads
+ * what it got.)
+ */
+function connectionCap(): number {
+  const fallback = 4096;
+  try {
+    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((text) => text.startsWith("Max open files"));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    return Number.isFinite(soft) && soft > 0 ? Math.max(64, Math.min(fallback, Math.floor(soft / 2))) : fallback;
+  } catch {
+    return fallback;
+  }
 }

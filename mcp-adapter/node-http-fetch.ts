@@ -2,9 +2,10 @@
  * The `fetch` Form A hands to the core (`createToolDeps({ fetch })`): the subset of fetch the upstream
  * client and token manager use, on `node:http`/`node:https` keep-alive agents.
  *
- * Why: on Node 20 the built-in fetch (undici behind WHATWG Request/Response/streams) costs about four
- * times the CPU of a plain `http.request` per call (measured here: ~570 µs against ~150-210 µs for the
- * same GET), and the upstream request is most of what a tool call costs this server (BENCHMARKS.md).
+ * Why: the built-in fetch (undici behind WHATWG Request/Response/streams) still costs more CPU per call
+ * than a plain `http.request` on Node 24, and Form A with it measured worse per call and in throughput
+ * in the same benchmark run (BENCHMARKS.md, "Form A with Node's built-in fetch upstream"). The core's own
+ * network seam is not this file's business: it takes any fetch.
  *
  * What it keeps from fetch: the same call shape; `Accept-Encoding: gzip, deflate, br` with transparent
  * decompression; `signal` aborts the request and rejects with the signal's reason; network failures
@@ -29,7 +30,11 @@ const idempotent = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
  */
 export const maxUpstreamSockets = defaultMaxConcurrentRequests;
 
-export function createNodeHttpFetch(fallback: typeof fetch = globalThis.fetch): typeof fetch {
+export function createNodeHttpFetch(
+  // Looked up when first needed: reading `globalThis.fetch` loads Node's fetch implementation, which a
+  // server that never uploads need not pay for at start-up.
+  fallback: typeof fetch = (input, init) => globalThis.fetch(input, init),
+): typeof fetch {
   const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });
   const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: maxUpstreamSockets });
 

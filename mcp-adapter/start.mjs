@@ -1,85 +1,88 @@
+#!/usr/bin/env node
 /**
- * What `npm start` runs: Form A (mcp-adapter/cli.ts) as plain JavaScript on Node, with no TypeScript
- * loader living in the server process.
+ * Starts Form A from its built JavaScript: HTTP by default, stdio with --stdio. This is the package's
+ * `bin` (openclaw-fitness-mcp) and what `npm start` runs; MCP clients start it as
+ * `<checkout>/node_modules/node/bin/node <checkout>/mcp-adapter/start.mjs --stdio`, with no npm and no
+ * build in between.
  *
- * Why not `tsx mcp-adapter/cli.ts`: tsx keeps a module-loader thread and its transpiled sources in the
- * process for its whole life, about 20 MB of a server whose memory target is 120 MB, and its loader hooks
- * sit in front of every import (BENCHMARKS.md). Why not a prebuilt dist/: a fresh clone would need a
- * build step before `npm start`, and a stale build would run old code. So each start bundles the
- * sources with esbuild (about a quarter of a second; dependencies stay in node_modules) into
- * .cache/mcp-server/<content hash>/ and imports it. Code splitting keeps cli.ts's dynamic imports lazy (the
- * AWS SDK loads only with FITNESS_SECRET_NAME, the sandbox only without credentials), as they are in the
- * sources. Arguments (`--stdio`) and signals reach the server as usual;
- * nothing is printed on standard output, which is protocol only in stdio mode.
+ * What it does before the server's own code loads:
+ * - refuses a Node older than 24.11 with a message naming the Node 24 this checkout installed (this
+ *   file is plain JavaScript any Node can parse, so the message is what an old Node prints);
+ * - in a checkout (the TypeScript sources are beside it), makes sure the build is current: the build's
+ *   manifest names every source file with its size, time and hash, and when one changed since, the
+ *   server is rebuilt first (logged as `server_built`), so a stale build never runs. `npm install` builds
+ *   it (`prepare`), so normally nothing is built here. An installed package has no sources and runs its
+ *   packaged build;
+ * - over HTTP, which serves many clients at once, replaces itself (`process.execve`, same process id,
+ *   same standard streams) with a Node started with the heap settings of heap-settings.mjs, which V8
+ *   reads only when it starts (set from inside, they do not take). Over stdio (one client, whose
+ *   start-up is what it feels) the process runs as started;
+ * - turns on Node's compile cache (compiled code kept on disk between starts: faster start-up).
+ * Nothing is printed on standard output, which is protocol only in stdio mode.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import module from "node:module";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, stop } from "esbuild";
-import { serverBundleOptions } from "./bundle-options.mjs";
+import { httpHeapFlags } from "./heap-settings.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const entry = join(root, "mcp-adapter", "cli.ts");
-const cacheDirectory = join(root, ".cache", "mcp-server");
-const scratch = join(cacheDirectory, `building-${process.pid}`);
+const minimum = [24, 11];
 
-let files;
-try {
-  // The async API runs esbuild as a child process, stopped right after; the synchronous one would keep a
-  // worker thread (a V8 isolate of its own, about 14 MB) alive in the server for its whole life.
-  const result = await build({ ...serverBundleOptions, entryPoints: { cli: entry }, outdir: scratch, write: false, logLevel: "silent" });
-  files = result.outputFiles;
-  if (files.length === 0) throw new Error("esbuild produced no output");
-  await stop();
-} catch (error) {
-  const problems = Array.isArray(error?.errors)
-    ? error.errors.slice(0, 5).map((problem) => {
-        const where = problem.location ? `${relative(root, problem.location.file)}:${problem.location.line}:${problem.location.column}: ` : "";
-        return `${where}${problem.text}`;
-      })
-    : [error instanceof Error ? error.message : String(error)];
-  const line = {
-    time: new Date().toISOString(),
-    level: "error",
-    event: "startup_failed",
-    service: "mcp",
-    message: `Could not compile ${relative(root, entry)} to start the server: ${problems.join("; ")}. Fix the source, or run npm ci if esbuild is missing.`,
-  };
+function fail(message) {
+  const line = { time: new Date().toISOString(), level: "error", event: "startup_failed", service: "mcp", message };
   process.stderr.write(`${JSON.stringify(line)}\n`);
   process.exit(1);
 }
 
-// Written to a directory of its own, then renamed to the content's hash: a server never imports half a
-// build, and servers started at once from the same sources share one directory.
-const hash = createHash("sha256");
-for (const file of files) hash.update(relative(scratch, file.path)).update(file.contents);
-const built = join(cacheDirectory, hash.digest("hex").slice(0, 16));
-rmSync(scratch, { recursive: true, force: true }); // left by a crashed start with this process id
-for (const file of files) {
-  mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, file.contents);
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < minimum[0] || (major === minimum[0] && minor < minimum[1])) {
+  const pinned = join(root, "node_modules", "node", "bin", "node");
+  fail(
+    `This server needs Node ${minimum.join(".")} or newer; this is Node ${process.versions.node} (${process.execPath}). ` +
+      (existsSync(pinned)
+        ? `Start it with the Node 24 that npm install put in this checkout: ${pinned} ${fileURLToPath(import.meta.url)} [--stdio] (README: Connecting clients).`
+        : "Install Node 24 (https://nodejs.org), or run npm install in the checkout, which brings Node 24 for its scripts."),
+  );
 }
-try {
-  renameSync(scratch, built);
-} catch {
-  rmSync(scratch, { recursive: true, force: true }); // the same build is already there
-}
-const now = new Date();
-utimesSync(built, now, now); // in use: not stale
-removeStaleBuilds(built);
-await import(pathToFileURL(join(built, "cli.mjs")).href);
 
-/** Builds of older sources, untouched for a day (a server that started from one has long loaded it). */
-function removeStaleBuilds(keep) {
-  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-  for (const name of readdirSync(cacheDirectory)) {
-    const path = join(cacheDirectory, name);
+// An operator's own choice of these settings, given to node or in NODE_OPTIONS, is kept.
+const args = process.argv.slice(2);
+const serving = !args.some((arg) => arg === "--stdio" || arg === "--help" || arg === "-h" || arg === "--version");
+const given = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)];
+const missing = httpHeapFlags.filter((flag) => !given.some((option) => option.startsWith(flag.split("=")[0])));
+if (serving && missing.length > 0 && typeof process.execve === "function") {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, fileURLToPath(import.meta.url), ...args], process.env);
+}
+
+const manifestPath = join(root, "dist", "mcp-server", "manifest.json");
+let manifest;
+try {
+  manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+} catch {
+  manifest = undefined;
+}
+if (existsSync(join(root, "mcp-adapter", "cli.ts"))) {
+  const { buildServer, describeBuildError, sourcesChanged } = await import("./build-server.mjs");
+  const reason = manifest === undefined ? "no build yet" : sourcesChanged(manifest) ? "the sources changed since the last build" : undefined;
+  if (reason !== undefined) {
+    const started = performance.now();
     try {
-      if (path !== keep && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // another server removed it first
+      manifest = await buildServer();
+    } catch (error) {
+      fail(
+        error?.code === "ERR_MODULE_NOT_FOUND"
+          ? `The server must be rebuilt (${reason}) but esbuild is not installed: run npm install in ${root}.`
+          : `Could not build the server (${reason}): ${describeBuildError(error)}. Fix the source, or run npm install if esbuild is missing.`,
+      );
     }
+    const line = { time: new Date().toISOString(), level: "info", event: "server_built", service: "mcp", reason, ms: Math.round(performance.now() - started) };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
   }
 }
+if (manifest === undefined) fail(`The server is not built (${manifestPath} is missing): run npm run build in ${root}.`);
+
+module.enableCompileCache?.();
+await import(pathToFileURL(join(root, "dist", "mcp-server", manifest.entry)).href);

@@ -6,7 +6,7 @@
  * that are meaningless outside TypeBox; a JSON round trip drops them so the listing is exactly what
  * goes over the wire. `required` is always present (some clients index it without checking).
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import type { ToolDefinition } from "../tools/tool-definition.ts";
 
 export interface ToolCatalog {

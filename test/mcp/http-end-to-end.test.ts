@@ -1,7 +1,8 @@
 /**
  * Form A over streamable HTTP, end to end: the server runs as a child process (as `npm start` runs
  * it) against a sandbox started here, so every upstream request it makes is counted. One server
- * serves the whole file; the SDK's own client, raw HTTP requests and the MCP Inspector CLI talk to it.
+ * serves the whole file; the v1 SDK's client (a 2025-era client), raw HTTP requests and the MCP
+ * Inspector CLI talk to it. The current protocol revision's client is in protocol-versions.test.ts.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -15,6 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
+import { jsonRpcMessages, jsonRpcReply } from "../support/mcp-replies.ts";
 import { repositoryRoot, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const packageJson = JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "utf8")) as { name: string; version: string };
@@ -265,6 +267,18 @@ describe("Form A over streamable HTTP", () => {
     expect(sandbox.counters().requests).toBe(before);
   });
 
+  test("OAuth discovery probes (what clients try before connecting) get 404 and leave nothing in the log", async () => {
+    const paths = ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"];
+    for (let round = 0; round < 5; round++) {
+      for (const path of paths) {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`);
+        expect(response.status, path).toBe(404);
+        expect(await response.json()).toMatchObject({ error: "not_found", error_description: expect.stringContaining("bearer token") });
+      }
+    }
+    expect(server.stderrLines.filter((line) => line.includes("well-known"))).toEqual([]);
+  });
+
   test("GET /health answers the status, name, version and upstream kind", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${authToken}` } });
     expect(response.status).toBe(200);
@@ -297,6 +311,29 @@ describe("Form A over streamable HTTP", () => {
     expect(sandbox.counters().requests).toBe(before);
   });
 
+  test("an Origin from another site is refused (a web page reaching the server through the browser), a loopback one accepted", async () => {
+    const before = sandbox.counters().requests;
+    for (const origin of ["https://evil.example", `http://evil.example:${port}`, "null"]) {
+      const response = await rawRequest({
+        method: "POST",
+        path: "/mcp",
+        headers: { ...mcpHeaders, origin, authorization: `Bearer ${authToken}` },
+        body: toolCallBody(123),
+      });
+      expect(response.status, origin).toBe(403);
+      expect(response.headers["connection"]).toBe("close");
+      expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("Origin") } });
+    }
+    // Refused before the bearer check: a foreign page learns nothing about the token either.
+    const noToken = await rawRequest({ method: "GET", path: "/health", headers: { origin: "https://evil.example" } });
+    expect(noToken.status).toBe(403);
+    for (const origin of [`http://localhost:${port}`, "http://127.0.0.1:6274", "http://[::1]:8080"]) {
+      const local = await rawRequest({ method: "GET", path: "/health", headers: { origin, authorization: `Bearer ${authToken}` } });
+      expect(local.status, origin).toBe(200);
+    }
+    expect(sandbox.counters().requests).toBe(before);
+  });
+
   test("transport rules: Accept, Content-Type, JSON, protocol version, body limit, notifications, batches", async () => {
     const post = (headers: Record<string, string>, body: string) =>
       fetch(mcpUrl, { method: "POST", headers: { authorization: `Bearer ${authToken}`, ...headers }, body });
@@ -314,13 +351,16 @@ describe("Form A over streamable HTTP", () => {
     expect(notification.status).toBe(202);
     expect(await notification.text()).toBe("");
 
+    // A 2025-era request is answered with one JSON body (no SSE), its length declared.
     const single = await post({ ...mcpHeaders, "mcp-protocol-version": "2025-06-18" }, list);
     expect(single.status).toBe(200);
     expect(single.headers.get("mcp-session-id")).toBeNull();
-    expect(((await single.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(11);
+    expect(single.headers.get("content-type")).toContain("application/json");
+    expect(single.headers.get("content-length")).toMatch(/^\d+$/);
+    expect(jsonRpcReply<{ id: number; result: { tools: unknown[] } }>(await single.text()).result.tools).toHaveLength(11);
 
     const batch = await post(mcpHeaders, JSON.stringify([{ jsonrpc: "2.0", id: "a", method: "tools/list" }, { jsonrpc: "2.0", id: "b", method: "ping" }]));
-    const answers = (await batch.json()) as { id: string }[];
+    const answers = jsonRpcMessages(await batch.text()) as { id: string }[];
     expect(answers.map((answer) => answer.id)).toEqual(["a", "b"]);
 
     // Declared over 40 MiB: refused from the headers, before the body is read.
@@ -331,7 +371,8 @@ describe("Form A over streamable HTTP", () => {
       body: "{",
     });
     expect(tooLarge.status).toBe(413);
-    expect(JSON.parse(tooLarge.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+    expect(tooLarge.headers["connection"]).toBe("close");
+    expect(JSON.parse(tooLarge.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("Payload Too Large") } });
   });
 
   test("a third-party client, the MCP Inspector CLI, lists the tools and calls one", async () => {
@@ -365,9 +406,23 @@ describe("Form A over streamable HTTP", () => {
     }
   });
 
-  test("SIGTERM stops the server cleanly (exit 0)", async () => {
+  test("SIGTERM while a call waits on the upstream: the call is answered, new connections are refused, then exit 0", async () => {
     await client.close();
-    expect(await server.stop("SIGTERM")).toBe(0);
+    const activities = JSON.parse(await upstreamText("/athlete/activities?per_page=3")) as { id: number }[];
+    const id = activities[2]!.id;
+    sandbox.injectFault({ match: `GET /activities/${id}`, kind: "delay", delayMs: 1_200 });
+    const inFlight = fetch(mcpUrl, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` }, body: toolCallBody(id) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.process.kill("SIGTERM");
+    await server.waitForEvent("stopping");
+    await expect(fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${authToken}` } })).rejects.toThrow();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    const reply = jsonRpcReply<{ result: CallToolResult }>(await answer.text());
+    expect(reply.result.isError).toBeUndefined();
+    expect(textOf(reply.result)).toBe(await upstreamText(`/activities/${id}`));
+    expect(await server.exited).toBe(0);
+    expect(server.stderrLines.find((line) => line.includes('"event":"stopping"'))).toContain('"calls_in_flight":1');
     expect(server.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
   });
 });

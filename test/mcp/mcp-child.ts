@@ -1,7 +1,8 @@
 /**
- * Starts Form A as a child process, the way `npm start` does (node running mcp-adapter/start.mjs), with an
- * environment built from scratch (so a developer's own STRAVA_* or AUTH_TOKEN never leak in), and keeps
- * every standard error line for the assertions on logs and secrets.
+ * Starts Form A as a child process, the way `npm start` and MCP clients do (node running
+ * mcp-adapter/start.mjs), with an environment built from scratch (so a developer's own STRAVA_* or
+ * AUTH_TOKEN never leak in, and a generated bearer token is kept in a scratch config directory, never in
+ * the developer's own), and keeps every standard error line for the assertions on logs and secrets.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,9 +13,13 @@ import type { RunningSandbox } from "../../sandbox/server.ts";
 
 export const repositoryRoot = resolve(import.meta.dirname, "../..");
 
+/** This test process's config directory for its children (XDG_CONFIG_HOME), removed when it exits. */
+const scratchConfigHome = mkdtempSync(join(tmpdir(), "mcp-config-"));
+process.once("exit", () => rmSync(scratchConfigHome, { recursive: true, force: true }));
+
 /** What a child needs from the parent's environment to run at all; nothing else is passed on. */
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { XDG_CONFIG_HOME: scratchConfigHome };
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "NODE_OPTIONS"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;

@@ -1,13 +1,19 @@
 /**
  * How Form A starts and stops: incomplete Strava credentials stop it with a message naming what is
- * missing; with no credentials and no AUTH_TOKEN it serves the embedded sandbox behind a generated
- * token printed once; SIGINT stops it cleanly.
+ * missing; a bad or busy PORT is named before anything else starts; with no credentials and no
+ * AUTH_TOKEN it serves the embedded sandbox behind a token kept in the config directory (never logged),
+ * the same after a restart; an older Node gets a message naming the Node 24 to use; SIGINT stops it
+ * cleanly.
  */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { baseEnv, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 let child: McpChild | undefined;
 afterEach(async () => {
@@ -15,15 +21,21 @@ afterEach(async () => {
   child = undefined;
 });
 
+function startupFailure(running: McpChild): string {
+  const line = running.stderrLines.find((text) => text.includes('"event":"startup_failed"'));
+  if (line === undefined) throw new Error(`no startup_failed line:\n${running.stderrLines.join("\n")}`);
+  return String((JSON.parse(line) as { message: string }).message);
+}
+
 describe("Form A start-up", () => {
   test("some but not all STRAVA_* variables: exits non-zero naming the missing ones", async () => {
     child = spawnMcpChild({ env: baseEnv({ PORT: "0", STRAVA_CLIENT_ID: "12345", AUTH_TOKEN: "irrelevant-token-value" }) });
     const code = await child.exited;
     expect(code).not.toBe(0);
-    const failure = JSON.parse(child.stderrLines.find((line) => line.includes('"event":"startup_failed"'))!) as { message: string };
-    expect(failure.message).toContain("STRAVA_CLIENT_SECRET");
-    expect(failure.message).toContain("STRAVA_REFRESH_TOKEN");
-    expect(failure.message).not.toContain("STRAVA_CLIENT_ID is");
+    const failure = startupFailure(child);
+    expect(failure).toContain("STRAVA_CLIENT_SECRET");
+    expect(failure).toContain("STRAVA_REFRESH_TOKEN");
+    expect(failure).not.toContain("STRAVA_CLIENT_ID is");
     expect(child.stderrLines.join("\n")).not.toContain("irrelevant-token-value");
     expect(child.stdout()).toBe("");
   });
@@ -34,30 +46,96 @@ describe("Form A start-up", () => {
     expect(child.stderrLines.join("\n")).toMatch(/PORT must be a whole number/);
   });
 
-  test("no credentials and no AUTH_TOKEN: the embedded sandbox behind a generated token, printed once; SIGINT exits 0", async () => {
-    child = spawnMcpChild({ env: baseEnv({ PORT: "0" }) });
-    const generated = await child.waitForEvent("auth_token_generated");
-    const token = String(generated["auth_token"]);
-    expect(token.length).toBeGreaterThanOrEqual(32);
-    const listening = await child.waitForEvent("listening");
-    expect(listening["upstream"]).toBe("sandbox");
-    const notice = await child.waitForEvent("upstream_sandbox");
-    expect(String(notice["message"])).toContain("NOT your Strava account");
-
-    const base = `http://127.0.0.1:${Number(listening["port"])}`;
-    const health = await fetch(`${base}/health`, { headers: { authorization: `Bearer ${token}` } });
-    expect(await health.json()).toMatchObject({ status: "ok", upstream: "sandbox" });
-    expect((await fetch(`${base}/health`, { headers: { authorization: "Bearer not-it" } })).status).toBe(401);
-
-    const client = new Client({ name: "startup-e2e", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(String(listening["url"])), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-    const athlete = (await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult;
-    expect(athlete.isError).toBeUndefined();
-    await client.close();
-
-    expect(await child.stop("SIGINT")).toBe(0);
-    const mentions = child.stderrLines.filter((line) => line.includes(token));
-    expect(mentions).toHaveLength(1);
-    expect(mentions[0]).toContain('"event":"auth_token_generated"');
+  test("a busy PORT: exits non-zero naming PORT, before the sandbox or the token file is touched", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const busy = (holder.address() as { port: number }).port;
+    const config = scratchDirectory();
+    try {
+      child = spawnMcpChild({ env: baseEnv({ PORT: String(busy), XDG_CONFIG_HOME: config.path }) });
+      expect(await child.exited).toBe(1);
+      const failure = startupFailure(child);
+      expect(failure).toContain(`PORT ${busy} is already in use on 127.0.0.1`);
+      expect(failure).toContain("PORT=0");
+      const events = child.stderrLines.map((line) => (JSON.parse(line) as { event: string }).event);
+      expect(events).not.toContain("upstream_sandbox");
+      expect(events).not.toContain("auth_token_generated");
+      expect(() => statSync(join(config.path, "openclaw-fitness", "mcp-auth-token"))).toThrow();
+    } finally {
+      holder.close();
+      config.remove();
+    }
   });
+
+  test("no credentials and no AUTH_TOKEN: the sandbox behind a token kept in the config directory (0600, never logged), the same after a restart", async () => {
+    const config = scratchDirectory();
+    const tokenFile = join(config.path, "openclaw-fitness", "mcp-auth-token");
+    try {
+      child = spawnMcpChild({ env: baseEnv({ PORT: "0", XDG_CONFIG_HOME: config.path }) });
+      const generated = await child.waitForEvent("auth_token_generated");
+      expect(generated["file"]).toBe(tokenFile);
+      expect(generated).not.toHaveProperty("auth_token");
+      const token = readFileSync(tokenFile, "utf8").trim();
+      expect(token.length).toBeGreaterThanOrEqual(32);
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      expect(statSync(join(config.path, "openclaw-fitness")).mode & 0o777).toBe(0o700);
+      const listening = await child.waitForEvent("listening");
+      expect(listening["upstream"]).toBe("sandbox");
+      const notice = await child.waitForEvent("upstream_sandbox");
+      expect(String(notice["message"])).toContain("NOT your Strava account");
+
+      const base = `http://127.0.0.1:${Number(listening["port"])}`;
+      const health = await fetch(`${base}/health`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await health.json()).toMatchObject({ status: "ok", upstream: "sandbox" });
+      expect((await fetch(`${base}/health`, { headers: { authorization: "Bearer not-it" } })).status).toBe(401);
+
+      const client = new Client({ name: "startup-e2e", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(String(listening["url"])), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const athlete = (await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult;
+      expect(athlete.isError).toBeUndefined();
+      await client.close();
+
+      expect(await child.stop("SIGINT")).toBe(0);
+      expect(child.stderrLines.filter((line) => line.includes(token))).toEqual([]);
+
+      // Restarted: the same token, read from the file, so saved client configurations keep working.
+      child = spawnMcpChild({ env: baseEnv({ PORT: "0", XDG_CONFIG_HOME: config.path }) });
+      const loaded = await child.waitForEvent("auth_token_loaded");
+      expect(loaded["file"]).toBe(tokenFile);
+      const again = await child.waitForEvent("listening");
+      const reused = await fetch(`http://127.0.0.1:${Number(again["port"])}/health`, { headers: { authorization: `Bearer ${token}` } });
+      expect(reused.status).toBe(200);
+      expect(await child.stop("SIGINT")).toBe(0);
+      expect(child.stderrLines.filter((line) => line.includes(token))).toEqual([]);
+    } finally {
+      config.remove();
+    }
+  });
+
+  test("--help and --version print to standard output and exit 0", () => {
+    const version = (JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "utf8")) as { version: string }).version;
+    const run = (arg: string) => execFileSync(process.execPath, ["mcp-adapter/start.mjs", arg], { cwd: repositoryRoot, env: baseEnv({}), encoding: "utf8" });
+    expect(run("--version").trim()).toBe(version);
+    expect(run("--help")).toContain("--stdio");
+  });
+});
+
+describe("on a Node older than 24.11", () => {
+  // The system's own Node, when it is an older one (this project's machines have Node 20 on PATH and
+  // Node 24 from the node package in node_modules). Without an older Node there is nothing to run.
+  const systemNode = spawnSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "node", "--version"], { encoding: "utf8" });
+  const olderNode = systemNode.status === 0 && !/^v(2[4-9]|[3-9]\d)\./.test(systemNode.stdout.trim());
+  test.skipIf(!olderNode)(`the launcher exits 1 with a message naming the Node 24 to use (system Node: ${systemNode.stdout.trim() || "none"})`, () => {
+    const result = spawnSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "node", "mcp-adapter/start.mjs", "--stdio"], {
+      cwd: repositoryRoot,
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    const line = JSON.parse(result.stderr.trim()) as { event: string; message: string };
+    expect(line.event).toBe("startup_failed");
+    expect(line.message).toContain("needs Node 24.11 or newer");
+    expect(line.message).toContain(join(repositoryRoot, "node_modules", "node", "bin", "node"));
+  });
+  if (!olderNode) console.warn(`SKIPPED: no Node older than 24 on the system PATH (found: ${systemNode.stdout.trim() || "none"}), so the old-Node message is not exercised here.`);
 });

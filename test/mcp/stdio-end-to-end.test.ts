@@ -1,7 +1,8 @@
 /**
  * Form A over stdio, end to end: once with the SDK's StdioClientTransport against a counted sandbox,
  * once through the documented command (`npm start --silent -- --stdio`) with no credentials at all, so
- * the embedded sandbox serves it, reading raw standard output to prove it carries protocol only.
+ * the embedded sandbox serves it, reading raw standard output to prove it carries protocol only; and
+ * shutdown: a call in flight when standard input closes, or when SIGTERM arrives, is still answered.
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { JSONRPCMessageSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
-import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild } from "./mcp-child.ts";
+import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 function textOf(result: CallToolResult): string {
   const item = result.content[0];
@@ -145,5 +146,80 @@ describe("npm start --silent -- --stdio without credentials: the embedded sandbo
     } finally {
       await child.stop();
     }
+  });
+});
+
+describe("stdio shutdown: calls in flight are answered, then exit 0", () => {
+  let sandbox: RunningSandbox;
+  let scratch: ReturnType<typeof scratchDirectory>;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ uploadProcessingMs: 50 });
+    scratch = scratchDirectory();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    scratch?.remove();
+  });
+
+  /** A server on the counted sandbox whose GET /activities/{id} answers only after `delayMs`. */
+  async function slowCallUnderWay(delayMs: number): Promise<{ child: McpChild; id: number }> {
+    const child = spawnMcpChild({
+      args: ["--stdio"],
+      stdin: "pipe",
+      env: baseEnv({
+        STRAVA_CLIENT_ID: sandbox.clientId,
+        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
+        STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
+        STRAVA_API_BASE: sandbox.apiBase,
+        STRAVA_TOKEN_URL: sandbox.tokenUrl,
+        FITNESS_TOKEN_FILE: join(scratch.path, `tokens-${delayMs}.json`),
+      }),
+    });
+    await child.waitForEvent("listening");
+    const send = (message: unknown): boolean => child.process.stdin!.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_activities", arguments: { per_page: 1 } } });
+    const listed = await answerTo(child, 2);
+    const id = (JSON.parse(textOf(listed as CallToolResult)) as { id: number }[])[0]!.id;
+    sandbox.injectFault({ match: `GET /activities/${id}`, kind: "delay", delayMs });
+    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id } } });
+    return { child, id };
+  }
+
+  async function answerTo(child: McpChild, id: number, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+    for (let waited = 0; waited < timeoutMs; waited += 50) {
+      for (const line of child.stdout().split("\n").filter(Boolean)) {
+        const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown> };
+        if (message.id === id && message.result) return message.result;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no answer to ${id}; stdout:\n${child.stdout()}\nstderr:\n${child.stderrLines.join("\n")}`);
+  }
+
+  test("standard input closes while a call waits on the upstream: the call is answered, then the server exits 0", async () => {
+    const { child, id } = await slowCallUnderWay(1_500);
+    // Give the call time to reach the upstream, then hang up the way a client does.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.process.stdin!.end();
+    expect(await child.exited).toBe(0);
+    const answer = await answerTo(child, 3, 1_000);
+    expect(answer["isError"]).toBeUndefined();
+    expect((JSON.parse(textOf(answer as unknown as CallToolResult)) as { id: number }).id).toBe(id);
+    const stopping = child.stderrLines.find((line) => line.includes('"event":"stopping"'));
+    expect(stopping).toContain('"reason":"stdin closed"');
+    expect(stopping).toContain('"calls_in_flight":1');
+  });
+
+  test("SIGTERM while a call waits on the upstream: the call is answered, then the server exits 0", async () => {
+    const { child, id } = await slowCallUnderWay(1_200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.process.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+    const answer = await answerTo(child, 3, 1_000);
+    expect((JSON.parse(textOf(answer as unknown as CallToolResult)) as { id: number }).id).toBe(id);
+    expect(child.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
 import { badCall } from "../support/bad-arguments.ts";
+import { jsonRpcReply } from "../support/mcp-replies.ts";
 
 const authToken = `hardening-${randomBytes(16).toString("hex")}`;
 const headers = { accept: "application/json, text/event-stream", "content-type": "application/json", authorization: `Bearer ${authToken}` };
@@ -67,12 +68,13 @@ describe("bad input", () => {
         cases++;
         const answer = await callTool(tool.name, args);
         expect(answer.status).toBe(200);
-        const reply = JSON.parse(answer.body) as { result?: { isError?: boolean; content: Array<{ text: string }> }; error?: { code: number; message: string } };
+        const reply = jsonRpcReply<{ result?: { isError?: boolean; content: Array<{ text: string }> }; error?: { code: number; message: string } }>(answer.body);
         if (typeof args !== "object" || args === null || Array.isArray(args)) {
-          // `arguments` that are not an object break the MCP request shape itself: the SDK answers a
-          // JSON-RPC error that names params.arguments (our tools never see the call).
-          expect(reply.error?.code, answer.body).toBeLessThan(-32600);
-          expect(reply.error?.message).toContain("arguments");
+          // `arguments` that are not an object break the MCP request shape itself: a JSON-RPC error
+          // (invalid params) in a sentence naming params.arguments, not the validator's raw JSON.
+          expect(reply.error?.code, answer.body).toBe(-32602);
+          expect(reply.error?.message).toContain("params.arguments must be an object");
+          expect(reply.error?.message).not.toContain('"expected"');
           return;
         }
         expect(reply.result?.isError, answer.body).toBe(true);
@@ -89,10 +91,10 @@ describe("bad input", () => {
   it.each([
     ["not JSON", "{not json", 400, -32700],
     ["truncated JSON", '{"jsonrpc":"2.0","id":1,"method":"tools/li', 400, -32700],
-    ["a JSON string", '"hello"', 400, -32700],
+    ["a JSON string", '"hello"', 400, -32600],
     ["an empty batch", "[]", 400, -32600],
-    ["a message without jsonrpc", '{"id":1,"method":"tools/list"}', 400, -32700],
-    ["a batch with garbage", '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}, 42]', 400, -32700],
+    ["a message without jsonrpc", '{"id":1,"method":"tools/list"}', 400, -32600],
+    ["a batch with garbage", '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}, 42]', 400, -32600],
     ["an over-long batch", JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" }))), 400, -32600],
   ])("malformed JSON-RPC (%s) gets 400 with a JSON-RPC error", async (_label, body, status, code) => {
     const answer = await post(body);
@@ -101,9 +103,9 @@ describe("bad input", () => {
   });
 
   it("an unknown method and an unknown tool are JSON-RPC or tool errors, not crashes", async () => {
-    const unknownMethod = JSON.parse((await post('{"jsonrpc":"2.0","id":7,"method":"tools/destroy"}')).body) as { error: { code: number } };
+    const unknownMethod = jsonRpcReply<{ error: { code: number } }>((await post('{"jsonrpc":"2.0","id":7,"method":"tools/destroy"}')).body);
     expect(unknownMethod.error.code).toBe(-32601);
-    const unknownTool = JSON.parse((await callTool("delete_everything", {})).body) as { result?: { isError: boolean; content: Array<{ text: string }> }; error?: { message: string } };
+    const unknownTool = jsonRpcReply<{ result?: { isError: boolean; content: Array<{ text: string }> }; error?: { message: string } }>((await callTool("delete_everything", {})).body);
     expect(unknownTool.result?.isError ?? Boolean(unknownTool.error)).toBe(true);
     expect(unknownTool.result?.content[0]?.text ?? unknownTool.error?.message).toMatch(/delete_everything/);
     await expectServerHealthy();
@@ -161,13 +163,18 @@ describe("bearer brute force", () => {
     // near zero (measured: -2 to +30 us on a loaded 2-core machine); 0.15 ms leaves room for noise while
     // catching any check whose cost depends on how much of the token matched (an early return, a lookup).
     expect(difference).toBeLessThan(0.15);
+    // 800 failures, and the log holds one line about them: the first, in full; the rest are counted
+    // into a summary line per minute instead of a line each.
+    const unauthorizedLines = server.stderrLines.filter((line) => line.includes('"event":"http_unauthorized"'));
+    expect(unauthorizedLines).toHaveLength(1);
+    expect(unauthorizedLines[0]).toContain('"reason":"invalid_token"');
   });
 });
 
 describe("secrets and files", () => {
   it("the rotated tokens are in a 0600 file, and no secret ever reached the server's logs", async () => {
     // A valid call makes the server refresh and save its tokens (bad input above never did).
-    expect((JSON.parse((await callTool("get_athlete", {})).body) as { result: { isError?: boolean } }).result.isError).toBeUndefined();
+    expect(jsonRpcReply<{ result: { isError?: boolean } }>((await callTool("get_athlete", {})).body).result.isError).toBeUndefined();
     const tokenFile = join(scratch.path, "tokens.json");
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(readFileSync(tokenFile, "utf8")) as { access_token: string; refresh_token: string };

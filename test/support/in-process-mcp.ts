@@ -10,11 +10,16 @@ import { createToolDeps } from "../../tools/create-tool-deps.ts";
 import { silentLogger, type Logger } from "../../tools/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
-import { createMcpServer } from "../../mcp-adapter/create-mcp-server.ts";
-import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
-import { startHttpServer } from "../../mcp-adapter/http-server.ts";
+import { httpSettingsFromEnv } from "../../mcp-adapter/adapter-settings.ts";
+import { CallsInFlight } from "../../mcp-adapter/calls-in-flight.ts";
+import { createMcpServerFactory } from "../../mcp-adapter/create-mcp-server.ts";
+import { healthBody } from "../../mcp-adapter/health.ts";
+import { createMcpHttpRoutes } from "../../mcp-adapter/http-routes.ts";
+import type { BodyBudget } from "../../mcp-adapter/body-budget.ts";
+import { listenHttp, type HttpLimits } from "../../mcp-adapter/http-server.ts";
 import { createNodeHttpFetch } from "../../mcp-adapter/node-http-fetch.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
+import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
 
 export interface InProcessMcp {
   mcpUrl: string;
@@ -22,7 +27,10 @@ export interface InProcessMcp {
   close(): Promise<void>;
 }
 
-export async function startInProcessMcp(sandbox: RunningSandbox, options: { logger?: Logger; authToken?: string } = {}): Promise<InProcessMcp> {
+export async function startInProcessMcp(
+  sandbox: RunningSandbox,
+  options: { logger?: Logger; authToken?: string; budget?: BodyBudget; limits?: HttpLimits } = {},
+): Promise<InProcessMcp> {
   const authToken = options.authToken ?? "in-process-token";
   const directory = await mkdtemp(join(tmpdir(), "mcp-in-process-"));
   const path = join(directory, "tokens.json");
@@ -36,18 +44,27 @@ export async function startInProcessMcp(sandbox: RunningSandbox, options: { logg
     fetch: createNodeHttpFetch(),
   });
   const identity = readServerIdentity();
-  const server = await startHttpServer({
-    mcpServer: createMcpServer({ identity, catalog: buildToolCatalog(toolTable), deps }),
-    settings: { host: "127.0.0.1", port: 0, authToken, allowedHostnames: ["127.0.0.1", "localhost"] },
-    identity,
-    upstream: "sandbox",
+  const settings = httpSettingsFromEnv({ HOST: "127.0.0.1", PORT: "0" });
+  const listening = await listenHttp(settings, logger, options.limits);
+  const exchanges = new CallsInFlight();
+  const routes = createMcpHttpRoutes({
+    factory: createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls: new CallsInFlight(), logger }),
+    authToken,
+    allowedHostnames: settings.allowedHostnames,
+    allowedOriginHostnames: settings.allowedOriginHostnames,
+    health: () => healthBody({ identity, upstream: "sandbox" }),
+    exchanges,
     logger,
+    budget: options.budget,
   });
+  listening.serve(routes.listener);
   return {
-    mcpUrl: server.mcpUrl,
+    mcpUrl: listening.mcpUrl,
     authToken,
     close: async () => {
-      await server.close(0);
+      listening.stopAccepting();
+      listening.closeAllConnections();
+      await routes.close();
       await rm(directory, { recursive: true, force: true });
     },
   };

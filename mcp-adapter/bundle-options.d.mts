@@ -1,4 +1,0 @@
-import type { BuildOptions } from "esbuild";
-
-/** See bundle-options.mjs. */
-export declare const serverBundleOptions: BuildOptions;

@@ -1,0 +1,2 @@
+/** See heap-settings.mjs. */
+export declare const httpHeapFlags: readonly string[];

@@ -1,0 +1,55 @@
+/**
+ * The one shutdown sequence of Form A, whatever asked for it (SIGINT, SIGTERM, the stdio client closing
+ * standard input), in this order:
+ *
+ * 1. stop accepting: no new connections (HTTP) or messages (stdio);
+ * 2. let the calls in flight finish and be answered, for at most `graceMs` (documented: 5 s);
+ * 3. close the transport (what is still open after the grace is cut off);
+ * 4. close the upstream (the embedded sandbox), after the core has nothing left to do with it;
+ * 5. exit 0 (1 only if a step itself failed).
+ *
+ * Anything the core must finish before the process ends (a token refresh being saved) belongs between
+ * 3 and 4, bounded like step 2.
+ */
+import type { Logger } from "../tools/logger.ts";
+
+export const shutdownGraceMs = 5_000;
+
+export interface ShutdownSteps {
+  stopAccepting(): void;
+  /** Resolves true when every call was answered, false when the grace ran out first. */
+  finishCalls(graceMs: number): Promise<boolean>;
+  /** How many calls are still running (logged when the grace runs out). */
+  callsRunning(): number;
+  closeTransport(): Promise<void>;
+  closeUpstream(): Promise<void>;
+}
+
+export function createShutdown(options: { steps: ShutdownSteps; logger: Logger; graceMs?: number }): (reason: string) => Promise<void> {
+  const { steps, logger } = options;
+  const graceMs = options.graceMs ?? shutdownGraceMs;
+  let started: Promise<void> | undefined;
+  return (reason) =>
+    (started ??= (async () => {
+      logger.info("stopping", { reason, calls_in_flight: steps.callsRunning(), grace_ms: graceMs });
+      try {
+        steps.stopAccepting();
+        if (!(await steps.finishCalls(graceMs))) {
+          logger.warn("calls_cut_off", { calls: steps.callsRunning(), grace_ms: graceMs, message: "These calls were still running when the grace ran out." });
+        }
+        await steps.closeTransport();
+        await steps.closeUpstream();
+        logger.info("stopped", { reason });
+        await flushStandardOutput();
+        process.exit(0);
+      } catch (error) {
+        logger.error("shutdown_failed", { error });
+        process.exit(1);
+      }
+    })());
+}
+
+/** Waits until everything written to standard output (the last stdio answers) has been handed to the OS. */
+function flushStandardOutput(): Promise<void> {
+  return new Promise((resolve) => process.stdout.write("", () => resolve()));
+}

@@ -1,0 +1,51 @@
+/**
+ * What a person who started the server in a terminal reads besides the JSON log lines: where it is, what
+ * it serves, and a line to paste into a client. Written only when standard error is a terminal (a log
+ * file or a client's pipe gets the JSON lines alone). The token is not shown: the client line reads it
+ * from where it is kept when pasted into a shell.
+ */
+import type { AuthTokenSource } from "./auth-token.ts";
+import type { UpstreamKind } from "./upstream-choice.ts";
+
+export function httpBanner(options: { mcpUrl: string; version: string; upstream: UpstreamKind; token: AuthTokenSource }): string {
+  const { mcpUrl } = options;
+  const healthUrl = mcpUrl.replace(/\/mcp$/, "/health");
+  const bearer =
+    options.token.kind === "file"
+      ? `$(cat ${shellQuote(options.token.path)})`
+      : options.token.kind === "env"
+        ? "$AUTH_TOKEN"
+        : "<the auth_token in the log line above>";
+  const tokenLine =
+    options.token.kind === "file"
+      ? `bearer token: kept in ${options.token.path} (the same across restarts; set AUTH_TOKEN to choose your own)`
+      : options.token.kind === "env"
+        ? "bearer token: AUTH_TOKEN"
+        : "bearer token: made for this run only (see the log line above)";
+  const upstream =
+    options.upstream === "sandbox"
+      ? "the built-in SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data)"
+      : "Strava";
+  return [
+    "",
+    `  Strava fitness MCP server ${options.version} at ${mcpUrl}`,
+    `  upstream: ${upstream}`,
+    `  ${tokenLine}`,
+    "",
+    "  Add it to Claude Code:",
+    `    claude mcp add --transport http strava-fitness ${mcpUrl} --header "Authorization: Bearer ${bearer}"`,
+    "  Check it:",
+    `    curl -s ${healthUrl} -H "Authorization: Bearer ${bearer}"`,
+    "  Other clients (Claude Desktop, Cursor, the Inspector): README, Connecting clients. Stop with Ctrl-C.",
+    "",
+    "",
+  ].join("\n");
+}
+
+export const stdioBanner =
+  "\n  This is the stdio transport: it reads JSON-RPC messages on standard input, as an MCP client that\n" +
+  "  starts the server sends them. To serve clients that connect over HTTP, start it without --stdio.\n\n";
+
+function shellQuote(path: string): string {
+  return /^[\w./~-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
