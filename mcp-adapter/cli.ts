@@ -3,7 +3,8 @@
  *
  * Start-up order: settings first (a bad one exits non-zero before anything starts), then the upstream
  * (Strava credentials, or the embedded sandbox), then the one MCP server and its transport. SIGINT and
- * SIGTERM stop accepting, let running calls finish briefly, close everything and exit 0.
+ * SIGTERM (and, over stdio, standard input closing) stop accepting, let running calls finish briefly, wait
+ * for a token refresh in progress and its save (at most tokens.settleBoundMs), close everything and exit 0.
  * Every line this process writes on standard error is one JSON log event; standard output is protocol only.
  */
 import { randomBytes } from "node:crypto";
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
       stopping = true;
       logger.info("stopping", { reason });
       try {
-        await stop();
+        // Calls get their grace period while a token refresh in progress finishes and is saved (bounded: tokens.settleBoundMs).
+        await Promise.all([stop(), deps.tokens.settle()]);
         await chosen.close();
         logger.info("stopped", { reason });
         process.exit(0);
@@ -65,7 +67,14 @@ async function main(): Promise<void> {
           message: "AUTH_TOKEN is not set, so this token was generated for this run; clients must send Authorization: Bearer <auth_token>. Set AUTH_TOKEN to choose your own.",
         });
       }
-      const running = await startHttpServer({ mcpServer, settings: { ...http, authToken }, identity, upstream: upstream.kind, logger });
+      const running = await startHttpServer({
+        mcpServer,
+        settings: { ...http, authToken },
+        identity,
+        upstream: upstream.kind,
+        logger,
+        credentialHealth: () => deps.tokens.health(),
+      });
       logger.info("listening", { transport: "http", url: running.mcpUrl, port: running.port, upstream: upstream.kind, version: identity.version });
       stop = () => running.close();
     } else {

@@ -13,6 +13,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "../tools/logger.ts";
+import { healthAnswer } from "../tools/service-health.ts";
+import type { CredentialHealth } from "../tools/token-manager.ts";
 import { createBearerCheck, createBearerVerifier } from "./bearer-check.ts";
 import { createHostCheck } from "./host-check.ts";
 import { sendJson, sendJsonRpcError } from "./json-rpc-reply.ts";
@@ -32,6 +34,8 @@ export interface HttpAppOptions {
   maxBodyBytes?: number;
   /** Take the POST /mcp shortcut past the router (default true; the benchmark compares both). */
   shortcut?: boolean;
+  /** The stored credentials' state for /health (TokenManager.health()). */
+  credentialHealth?: (() => Promise<CredentialHealth>) | undefined;
 }
 
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -45,13 +49,14 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
   if (hostCheck) app.use(hostCheck.middleware);
   app.use(createBearerCheck({ token: options.authToken, logger }));
 
-  const health = JSON.stringify({
-    status: "ok",
-    name: options.identity.name,
-    version: options.identity.version,
-    upstream: options.upstream,
+  const identity = { name: options.identity.name, version: options.identity.version, upstream: options.upstream };
+  app.get("/health", (_request, response, next) => {
+    // The stored credentials' state comes from the core (a dead refresh token answers 503; tools/service-health.ts).
+    (options.credentialHealth?.() ?? Promise.resolve(undefined)).then((credentials) => {
+      const answer = healthAnswer(identity, credentials);
+      sendJson(response, answer.httpStatus, JSON.stringify(answer.body), { "cache-control": "no-store" });
+    }, next);
   });
-  app.get("/health", (_request, response) => sendJson(response, 200, health, { "cache-control": "no-store" }));
 
   const handlePost = createMcpPostHandler({ transport: options.transport, logger, maxBodyBytes: options.maxBodyBytes });
   app.post("/mcp", (request, response, next) => {

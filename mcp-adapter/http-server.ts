@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Logger } from "../tools/logger.ts";
 import type { HttpSettings } from "./adapter-settings.ts";
-import { createHttpApp } from "./http-app.ts";
+import { createHttpApp, type HttpAppOptions } from "./http-app.ts";
 import type { ServerIdentity } from "./server-identity.ts";
 import { StatelessHttpTransport } from "./stateless-http-transport.ts";
 import type { UpstreamKind } from "./upstream-choice.ts";
@@ -28,6 +28,8 @@ export interface HttpServerOptions {
   logger: Logger;
   /** See createHttpApp; the benchmark turns it off to measure what it saves. */
   shortcut?: boolean;
+  /** See createHttpApp: the stored credentials' state for /health. */
+  credentialHealth?: HttpAppOptions["credentialHealth"];
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
@@ -36,6 +38,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   await options.mcpServer.connect(transport);
   const listener = createHttpApp({
     shortcut: options.shortcut,
+    credentialHealth: options.credentialHealth,
     identity: options.identity,
     upstream: options.upstream,
     authToken: settings.authToken,

@@ -11,10 +11,12 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "./logger.ts";
 import type { UpstreamSettings } from "./settings.ts";
-import { networkCause, type TokenManager } from "./token-manager.ts";
+import type { TokenManager } from "./token-manager.ts";
 import { describeRequest, type UpstreamRequest, type UpstreamResponse } from "./upstream-request.ts";
 import {
   CallCancelledError,
+  isApplicationInactive,
+  networkCause,
   parseFault,
   statusErrorFor,
   UpstreamNetworkError,
@@ -78,6 +80,9 @@ export class UpstreamClient {
       response = await this.#attempt(request, token, signal);
     }
     if (response.status < 200 || response.status >= 300) {
+      if (response.status === 403 && isApplicationInactive(403, parseFault(response.bodyText))) {
+        this.#tokens.noteApplicationInactive(true, `Strava answered 403 Application Status Inactive to ${describeRequest(request)}.`);
+      }
       throw statusErrorFor({
         request: describeRequest(request),
         status: response.status,
@@ -87,6 +92,7 @@ export class UpstreamClient {
         hint: options.errorHint?.(response.status),
       });
     }
+    this.#tokens.noteApplicationInactive(false);
     return response;
   }
 

@@ -48,7 +48,8 @@ export async function startHostServices(): Promise<HostServices> {
       STRAVA_TOKEN_URL: sandbox.tokenUrl,
     },
     async readSecret() {
-      const answer = await client.send(new GetSecretValueCommand({ SecretId: secretName }));
+      // By stage: the plugin makes a new version current by moving AWSCURRENT, and moto answers an old version when no stage is named.
+      const answer = await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }));
       return JSON.parse(answer.SecretString ?? "null") as Record<string, unknown>;
     },
     async reseedSecret() {

@@ -46,6 +46,7 @@ function optionsFor(upstream: RunningSandbox, target: CredentialTarget, override
     target,
     authorizeUrl: upstream.authorizeUrl,
     tokenUrl: upstream.tokenUrl,
+    revokeUrl: upstream.revokeUrl,
     port: 0,
     timeoutMs: 10_000,
     ...overrides,
@@ -86,7 +87,7 @@ function authorizeWithBrowser(
 }
 
 async function readSecret(name: string): Promise<Record<string, unknown>> {
-  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: name }));
+  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: name, VersionStage: "AWSCURRENT" }));
   return JSON.parse(answer.SecretString ?? "null") as Record<string, unknown>;
 }
 
@@ -284,6 +285,7 @@ describe("authorize options", () => {
       target: { kind: "secrets-manager", secretName: "fitness-credentials", region: "us-west-2" },
       authorizeUrl: "https://www.strava.com/oauth/authorize",
       tokenUrl: "https://www.strava.com/oauth/token",
+      revokeUrl: "https://www.strava.com/oauth/revoke",
       port: 0,
       timeoutMs: 300_000,
     });
