@@ -65,6 +65,11 @@ export class OAuthServer {
     return this.chainHeads.get("seed") ?? this.settings.initialRefreshToken;
   }
 
+  /** Whether `refreshToken` would be accepted right now (not spent by a rotation, not revoked). */
+  acceptsRefreshToken(refreshToken: string): boolean {
+    return this.refreshTokens.has(refreshToken);
+  }
+
   /** Every access token issued so far is expired from now on. */
   expireAccessTokens(): void {
     const now = Math.floor(this.settings.clock() / 1000);

@@ -89,6 +89,8 @@ export interface RunningSandbox {
   clientSecret: string;
   /** The refresh token that works right now (follows rotation). */
   refreshToken(): string;
+  /** Whether this refresh token (of any grant) would be accepted now: not spent by a rotation, not revoked. */
+  acceptsRefreshToken(refreshToken: string): boolean;
   athleteId: number;
   /** The club whose feed the sandbox serves. */
   clubId: number;
@@ -319,6 +321,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clientId: sandboxClientId,
     clientSecret,
     refreshToken: () => oauth.seededRefreshToken(),
+    acceptsRefreshToken: (refreshToken) => oauth.acceptsRefreshToken(refreshToken),
     athleteId: seedAthlete.id,
     clubId: seedClub.id,
     activityCount: () => store.all().length,

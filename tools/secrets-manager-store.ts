@@ -128,45 +128,70 @@ export class SecretsManagerStore implements AuthorizationStore {
   }
 
   async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
-    let exists = true;
-    let record: SecretRecord = {};
-    try {
-      const now = await this.#readStage(current, signal);
-      exists = now !== undefined;
-      record = now?.record ?? {};
-    } catch (error) {
-      // A secret holding something else is replaced by the new authorization, not a reason to refuse it.
-      if (!(error instanceof MalformedSecretError)) throw error;
-    }
-    const { [lineageField]: _lineage, ...kept } = record;
-    await this.#writeCurrent({ ...kept, ...credentials }, exists, signal);
+    await this.#writeOver(signal, (record) => {
+      const { [lineageField]: _lineage, ...kept } = record ?? {};
+      return { ...kept, ...credentials };
+    });
   }
 
   async clearTokens(signal: AbortSignal): Promise<void> {
-    const now = await this.#readStage(current, signal);
-    if (now === undefined) return;
-    const kept: SecretRecord = { ...now.record };
-    for (const field of [...tokenFields, lineageField]) delete kept[field];
-    await this.#writeCurrent(kept, true, signal);
+    await this.#writeOver(signal, (record) => {
+      if (record === undefined) return undefined;
+      const kept: SecretRecord = { ...record };
+      for (const field of [...tokenFields, lineageField]) delete kept[field];
+      return kept;
+    });
   }
 
   async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>> {
     return credentialFieldsOf((await this.#readStage(current, signal))?.record);
   }
 
-  /** An unconditional write (the operator's): a new version staged AWSCURRENT, or a new secret. */
-  async #writeCurrent(record: SecretRecord, exists: boolean, signal: AbortSignal): Promise<void> {
-    const secretString = JSON.stringify(record);
-    if (exists) {
-      const command = new PutSecretValueCommand({ SecretId: this.#secretName, SecretString: secretString });
+  /**
+   * The operator's write: whatever is current is replaced by `change(current record)` (undefined: leave
+   * it). Made current the same way a refresh does (a pending version, then the stage moved from the
+   * version read), retried if a process saved in between, rather than with a plain PutSecretValue: the
+   * two kinds of write mixed would leave moto, the local stand-in, with two versions labelled AWSCURRENT.
+   */
+  async #writeOver(signal: AbortSignal, change: (record: SecretRecord | undefined) => SecretRecord | undefined): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      let now: SecretVersion | undefined;
+      try {
+        now = await this.#readStage(current, signal);
+      } catch (error) {
+        // A secret holding something else is replaced by a new authorization, not a reason to refuse it.
+        if (!(error instanceof MalformedSecretError)) throw error;
+        const id = await this.#currentVersionId(signal);
+        now = id === undefined ? undefined : new SecretVersion(id, {});
+      }
+      const record = change(now?.record);
+      if (record === undefined) return;
+      const secretString = JSON.stringify(record);
+      if (now === undefined) {
+        if (!this.#createIfMissing) {
+          throw new CredentialStoreError(`The ${this.description} does not exist, so new tokens cannot be written back to it.`);
+        }
+        const command = new CreateSecretCommand({ Name: this.#secretName, SecretString: secretString });
+        await this.#call("CreateSecret", signal, () => this.#client.send(command, { abortSignal: signal }));
+        return;
+      }
+      const versionId = randomUUID();
+      const command = new PutSecretValueCommand({ SecretId: this.#secretName, SecretString: secretString, VersionStages: [pending], ClientRequestToken: versionId });
       await this.#call("PutSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }));
-      return;
+      if (await this.#makeCurrent(versionId, now.versionId, signal)) return;
+      if (attempt >= 3) throw new CredentialStoreError(`The ${this.description} kept changing while it was being written; run the command again.`);
     }
-    if (!this.#createIfMissing) {
-      throw new CredentialStoreError(`The ${this.description} does not exist, so new tokens cannot be written back to it.`);
+  }
+
+  /** The id of the version staged AWSCURRENT, whatever it holds. */
+  async #currentVersionId(signal: AbortSignal): Promise<string | undefined> {
+    const command = new GetSecretValueCommand({ SecretId: this.#secretName, VersionStage: current });
+    try {
+      return (await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), ["ResourceNotFoundException"])).VersionId;
+    } catch (error) {
+      if ((error as { name?: string }).name === "ResourceNotFoundException") return undefined;
+      throw error;
     }
-    const command = new CreateSecretCommand({ Name: this.#secretName, SecretString: secretString });
-    await this.#call("CreateSecret", signal, () => this.#client.send(command, { abortSignal: signal }));
   }
 
   /**

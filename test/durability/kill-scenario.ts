@@ -1,0 +1,140 @@
+/**
+ * Problem 4 of the token-durability issue: SIGKILL shortly after a rotated token reached the server.
+ *
+ * Each round: a server starts on the store and makes a call (which proves whether the previous round's
+ * token survived), then all access tokens are expired and a burst of calls makes it refresh. When the
+ * sandbox has handed its answer (with a new refresh token; the old one is dead from then on) to the
+ * kernel, the scenario watches the connection's receive queue until the server has read it (the token's
+ * arrival), and kills the server with SIGKILL a random 5 to 12 ms after that (later kills find the save
+ * long finished: a token file takes a few milliseconds, moto one or two round trips).
+ *
+ * Outcomes: `saved` (the next server works with the stored tokens; this includes a save the killed
+ * server had sent and that landed, and a half-done save the next server finished), `lost in transit`
+ * (the server never read the answer before the kill: no client can prevent that), and `lost` (it read
+ * the answer and still the next server holds a dead refresh token). After a loss the store is given a
+ * fresh grant so the next rounds measure again.
+ */
+import type { RunningSandbox, TokenAnswer } from "../../sandbox/server.ts";
+import { callTool, delay, startServer, type RunningServer } from "./fleet.ts";
+import { whenRead } from "./socket-receive-queue.ts";
+
+export interface KillOptions {
+  sandbox: RunningSandbox;
+  /** The sandbox's onTokenAnswer calls `hooks.onTokenAnswer`. */
+  hooks: { onTokenAnswer?: ((answer: TokenAnswer) => void) | undefined };
+  /** The environment of a server on the store as it is now (changes after `reseed`). */
+  env: () => Record<string, string>;
+  kills: number;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** Puts a fresh grant in the store (after a loss). */
+  reseed: () => Promise<void>;
+  /** Whether the store holds a save left half done (a journal file, a pending version), looked at before the next server starts. */
+  halfDoneSave: () => Promise<boolean>;
+}
+
+export interface KillFigures {
+  kills: number;
+  saved: number;
+  /** Saved ones that the next server had to finish (the kill came between the durable write and making it current). */
+  finishedByNextServer: number;
+  lostInTransit: number;
+  lost: number;
+  /** Kill time minus arrival time, ms, sorted. */
+  delaysMs: number[];
+  /** Arrival (server read the answer) minus the sandbox's write, ms, sorted. */
+  arrivalMs: number[];
+  problems: string[];
+}
+
+interface Round {
+  inTransit: boolean;
+  halfDone: boolean;
+}
+
+export async function runKills(options: KillOptions): Promise<KillFigures> {
+  const min = options.minDelayMs ?? 5;
+  const max = options.maxDelayMs ?? 12;
+  const figures: KillFigures = { kills: 0, saved: 0, finishedByNextServer: 0, lostInTransit: 0, lost: 0, delaysMs: [], arrivalMs: [], problems: [] };
+  const sandboxPort = Number(new URL(options.sandbox.baseUrl).port);
+  let previous: Round | undefined;
+  let server = await startServer(options.env());
+  try {
+    for (let round = 0; round < options.kills; round++) {
+      const check = await callTool(server, "get_athlete");
+      if (previous) {
+        if (check.ok) {
+          figures.saved++;
+          if (previous.halfDone) figures.finishedByNextServer++;
+        } else if (previous.inTransit) {
+          figures.lostInTransit++;
+        } else {
+          figures.lost++;
+          figures.problems.push(`round ${round}: ${check.text}`);
+        }
+      } else if (!check.ok) {
+        throw new Error(`the first server could not make a call: ${check.text}`);
+      }
+      if (!check.ok) {
+        await server.child.stop();
+        await options.reseed();
+        server = await startServer(options.env());
+        const again = await callTool(server, "get_athlete");
+        if (!again.ok) throw new Error(`a fresh grant did not work: ${again.text}`);
+      }
+
+      const killed = new Promise<Round>((resolve) => {
+        options.hooks.onTokenAnswer = (answer) => {
+          options.hooks.onTokenAnswer = undefined;
+          void (async () => {
+            const readAt = await whenRead(answer.clientPort, sandboxPort, 2_000);
+            const wait = min + Math.random() * (max - min);
+            if (readAt !== undefined) {
+              figures.arrivalMs.push(readAt - answer.sentAt);
+              await delay(Math.max(0, readAt + wait - performance.now() - 2));
+              // Timers may fire a little early by this clock: never kill before the chosen moment.
+              while (performance.now() < readAt + wait) await new Promise((next) => setImmediate(next));
+              figures.delaysMs.push(performance.now() - readAt);
+            }
+            server.child.process.kill("SIGKILL");
+            resolve({ inTransit: readAt === undefined, halfDone: false });
+          })();
+        };
+      });
+      options.sandbox.expireAccessTokens();
+      const burst = Array.from({ length: 16 }, () => callTool(server, "get_athlete", {}, AbortSignal.timeout(20_000)));
+      const outcome = await Promise.race([killed, delay(20_000).then(() => undefined)]);
+      if (outcome === undefined) throw new Error(`round ${round}: the server made no token request within 20 s`);
+      await server.child.exited;
+      await Promise.all(burst);
+      figures.kills++;
+      outcome.halfDone = await options.halfDoneSave();
+      previous = outcome;
+      server = await startServer(options.env());
+    }
+    const last = await callTool(server, "get_athlete");
+    if (previous) {
+      if (last.ok) {
+        figures.saved++;
+        if (previous.halfDone) figures.finishedByNextServer++;
+      } else if (previous.inTransit) figures.lostInTransit++;
+      else {
+        figures.lost++;
+        figures.problems.push(`last round: ${last.text}`);
+      }
+    }
+  } finally {
+    options.hooks.onTokenAnswer = undefined;
+    await server.child.stop();
+  }
+  figures.delaysMs.sort((a, b) => a - b);
+  figures.arrivalMs.sort((a, b) => a - b);
+  return figures;
+}
+
+/** "min/median/max" of sorted figures, rounded to 0.1. */
+export function spread(sorted: number[]): string {
+  if (sorted.length === 0) return "none";
+  const at = (q: number): string => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
+  return `${at(0)}/${at(0.5)}/${at(1)}`;
+}
