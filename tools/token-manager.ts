@@ -107,6 +107,8 @@ export class TokenManager {
   #healthCheck: Promise<void> | undefined;
   #lastHealthCheckMs = 0;
   #closing = false;
+  /** The access token this process last received from the token endpoint. */
+  #lastIssued: string | undefined;
 
   constructor(options: TokenManagerOptions) {
     this.#store = options.store;
@@ -146,13 +148,19 @@ export class TokenManager {
 
   /**
    * Called after the upstream answered 401 to `rejectedToken`. If another caller already replaced that
-   * token, its replacement is returned; otherwise one (shared) refresh runs.
+   * token, its replacement is returned; otherwise one (shared) refresh runs. `issuedNow` says whether the
+   * token came from Strava's token endpoint in this process just now, rather than from the store (where
+   * another process put it, and where it may have been revoked as well: worth one more renewal).
    */
-  async renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<string> {
+  async renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<{ accessToken: string; issuedNow: boolean }> {
     const current = this.#current;
-    if (current && current.accessToken !== rejectedToken && this.#now() < current.dueAtMs) return current.accessToken;
-    if (current?.accessToken === rejectedToken) this.#current = undefined;
-    return this.#sharedRefresh(rejectedToken, signal);
+    let accessToken: string;
+    if (current && current.accessToken !== rejectedToken && this.#now() < current.dueAtMs) accessToken = current.accessToken;
+    else {
+      if (current?.accessToken === rejectedToken) this.#current = undefined;
+      accessToken = await this.#sharedRefresh(rejectedToken, signal);
+    }
+    return { accessToken, issuedNow: accessToken === this.#lastIssued };
   }
 
   /** The upstream answered 403 "Application Status Inactive" (or, with `false`, answered normally again). */
@@ -287,6 +295,7 @@ export class TokenManager {
       throw new TokenRefreshError(message);
     }
     this.#unsaved = undefined;
+    this.#lastIssued = tokens.access_token;
     const held = outcome.saved ? outcome.snapshot : outcome.current;
     if (outcome.saved || sameTokens(held.credentials, tokens)) {
       // Saved now, or by an earlier attempt whose answer never came back.

@@ -73,11 +73,15 @@ export class UpstreamClient {
     if (signal?.aborted) throw new CallCancelledError(`The call was cancelled before ${describeRequest(request)} was sent.`);
     let token = await this.#tokens.accessToken(signal);
     let response = await this.#attempt(request, token, signal);
-    if (response.status === 401 && !isMissingScope(response.bodyText)) {
-      // The token may have been revoked or expired early: refresh once and try once more.
+    // The token may have been revoked or expired early: renew it and try again, once with a token Strava
+    // has just issued. A token another process put in the store may have been revoked too: then one more.
+    for (let renewals = 0; response.status === 401 && !isMissingScope(response.bodyText) && renewals < 2; renewals++) {
       this.#logger.info("upstream_token_rejected", { request: describeRequest(request) });
-      token = await this.#tokens.renewAfterRejection(token, signal);
+      const renewed = await this.#tokens.renewAfterRejection(token, signal);
+      if (renewed.accessToken === token) break;
+      token = renewed.accessToken;
       response = await this.#attempt(request, token, signal);
+      if (renewed.issuedNow) break;
     }
     if (response.status < 200 || response.status >= 300) {
       if (response.status === 403 && isApplicationInactive(403, parseFault(response.bodyText))) {

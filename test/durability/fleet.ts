@@ -25,7 +25,7 @@ export type StoreChoice =
 
 /** The environment of a server on `sandbox` with credentials in `store`. */
 export function serverEnv(sandbox: RunningSandbox, store: StoreChoice, extra: Record<string, string> = {}): Record<string, string> {
-  const common = { PORT: "0", AUTH_TOKEN: authToken, STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl, ...extra };
+  const common = { PORT: "0", AUTH_TOKEN: authToken, STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl };
   if (store.kind === "file") {
     return baseEnv({
       ...common,
@@ -33,9 +33,10 @@ export function serverEnv(sandbox: RunningSandbox, store: StoreChoice, extra: Re
       STRAVA_CLIENT_SECRET: sandbox.clientSecret,
       STRAVA_REFRESH_TOKEN: store.refreshToken,
       FITNESS_TOKEN_FILE: join(store.directory, "tokens.json"),
+      ...extra,
     });
   }
-  return baseEnv({ ...common, ...store.awsEnv, FITNESS_SECRET_NAME: store.secretName });
+  return baseEnv({ ...common, ...store.awsEnv, FITNESS_SECRET_NAME: store.secretName, ...extra });
 }
 
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {

@@ -15,7 +15,7 @@
  * fresh grant so the next rounds measure again.
  */
 import type { RunningSandbox, TokenAnswer } from "../../sandbox/server.ts";
-import { callTool, delay, startServer, type RunningServer } from "./fleet.ts";
+import { callTool, delay, startServer } from "./fleet.ts";
 import { whenRead } from "./socket-receive-queue.ts";
 
 export interface KillOptions {

@@ -42,11 +42,10 @@ export async function runSharedStore(options: SharedStoreOptions): Promise<Share
   const { sandbox } = options;
   const servers = await Promise.all(Array.from({ length: options.instances }, () => startServer(serverEnv(sandbox, options.store))));
   const outcomes: ToolOutcome[] = [];
-  let exits: Array<number | string> = [];
   const call = async (server: RunningServer): Promise<void> => {
     outcomes.push(await callTool(server, "get_athlete"));
   };
-  try {
+  const exercise = async (): Promise<void> => {
     for (const server of servers) await call(server); // the first refreshes, the others take its token on
     sandbox.resetCounters();
     for (let round = 0; round < options.forcedRounds; round++) {
@@ -62,9 +61,13 @@ export async function runSharedStore(options: SharedStoreOptions): Promise<Share
         }
       }),
     );
-  } finally {
-    exits = await Promise.all(servers.map((server) => server.child.stop()));
-  }
+  };
+  const exercised = await exercise().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const exits = await Promise.all(servers.map((server) => server.child.stop()));
+  if (exercised !== undefined) throw exercised;
   const counters = sandbox.counters();
   const failedOutcomes = outcomes.filter((outcome) => !outcome.ok);
   return {
