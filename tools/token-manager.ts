@@ -143,7 +143,8 @@ export class TokenManager {
   async accessToken(signal?: AbortSignal): Promise<string> {
     const current = this.#current;
     if (current && this.#now() < current.dueAtMs) return current.accessToken;
-    return this.#sharedRefresh(undefined, signal);
+    // This process's moment has come for `current`: the store's token counts only if it is another one.
+    return this.#sharedRefresh(current?.accessToken, signal);
   }
 
   /**
@@ -218,27 +219,28 @@ export class TokenManager {
     return { lost: false };
   }
 
-  #sharedRefresh(rejectedToken: string | undefined, signal: AbortSignal | undefined): Promise<string> {
+  /** `replacing`: the access token being replaced (rejected by Strava, or due); the store's counts only if it differs. */
+  #sharedRefresh(replacing: string | undefined, signal: AbortSignal | undefined): Promise<string> {
     // The refresh itself ignores any one caller's signal: other callers are waiting on it too.
-    this.#inFlight ??= this.#refresh(rejectedToken).finally(() => {
+    this.#inFlight ??= this.#refresh(replacing).finally(() => {
       this.#inFlight = undefined;
     });
     return abortable(this.#inFlight, signal);
   }
 
-  async #refresh(rejectedToken: string | undefined): Promise<string> {
+  async #refresh(replacing: string | undefined): Promise<string> {
     if (this.#closing) throw new TokenRefreshError("The server is shutting down; it starts no new token refresh. Try again once it is back.");
     let snapshot: CredentialSnapshot | undefined;
     if (this.#unsaved) {
       const { tokens, expected } = this.#unsaved;
       const result = await this.#persist(expected, tokens, this.#storeTimeoutMs);
-      if ("accessToken" in result && result.accessToken !== rejectedToken) return result.accessToken;
+      if ("accessToken" in result && result.accessToken !== replacing) return result.accessToken;
       if ("retryFrom" in result) snapshot = result.retryFrom;
     }
     snapshot ??= await this.#load();
     for (let round = 1; ; round++) {
       const stored = snapshot.credentials;
-      if (this.#usable(stored, rejectedToken)) return this.#adopt(snapshot);
+      if (this.#usable(stored, replacing)) return this.#adopt(snapshot);
       if (stored.refresh_token === this.#deadRefreshToken) throw this.#deadError();
       let tokens: TokenSet;
       try {
@@ -376,11 +378,11 @@ export class TokenManager {
     return accessToken;
   }
 
-  #usable(stored: StoredCredentials, rejectedToken: string | undefined): boolean {
+  #usable(stored: StoredCredentials, replacing: string | undefined): boolean {
     return (
       stored.access_token !== undefined &&
       stored.expires_at !== undefined &&
-      stored.access_token !== rejectedToken &&
+      stored.access_token !== replacing &&
       outlivesMargin(stored.expires_at, this.#now(), this.#schedule)
     );
   }

@@ -31,6 +31,12 @@ export interface KillOptions {
   reseed: () => Promise<void>;
   /** Whether the store holds a save left half done (a journal file, a pending version), looked at before the next server starts. */
   halfDoneSave: () => Promise<boolean>;
+  /**
+   * Other work for the store while the server refreshes (other instances reading a shared secret), started
+   * before the burst and stopped after the kill: a store that answers slowly is where a read before the
+   * save costs the token.
+   */
+  storeLoad?: (() => () => Promise<void>) | undefined;
 }
 
 export interface KillFigures {
@@ -101,12 +107,16 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
           })();
         };
       });
+      const stopLoad = options.storeLoad?.();
       options.sandbox.expireAccessTokens();
-      const burst = Array.from({ length: 16 }, () => callTool(server, "get_athlete", {}, AbortSignal.timeout(20_000)));
+      const burst = Array.from({ length: 32 }, () => callTool(server, "get_athlete", {}, AbortSignal.timeout(20_000)));
       const outcome = await Promise.race([killed, delay(20_000).then(() => undefined)]);
       if (outcome === undefined) throw new Error(`round ${round}: the server made no token request within 20 s`);
       await server.child.exited;
+      await stopLoad?.();
       await Promise.all(burst);
+      // A request the server sent before it died may still be in the store's hands: let it land.
+      await delay(200);
       figures.kills++;
       outcome.halfDone = await options.halfDoneSave();
       previous = outcome;

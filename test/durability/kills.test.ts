@@ -86,6 +86,17 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
         AbortSignal.timeout(10_000),
       );
     },
+    // Three other instances reading the shared secret meanwhile: moto (Python) answers slower the more it is asked.
+    storeLoad: () => {
+      let running = true;
+      const readers = Array.from({ length: 3 }, async () => {
+        while (running) await stage("AWSCURRENT");
+      });
+      return async () => {
+        running = false;
+        await Promise.all(readers);
+      };
+    },
     halfDoneSave: async () => {
       const [current, pending] = [await stage("AWSCURRENT"), await stage("AWSPENDING")];
       return pending !== undefined && pending.id !== current?.id && pending.refreshToken !== current?.refreshToken;
