@@ -40,7 +40,7 @@ import {
 } from "./refresh-schedule.ts";
 import { defaultStoreTimeoutMs, withDeadline } from "./store-deadline.ts";
 import { requestTokens } from "./strava-oauth.ts";
-import { ApplicationInactiveError, messageOf, RefreshTokenRejectedError, TokenRefreshError } from "./upstream-errors.ts";
+import { applicationInactiveAdvice, ApplicationInactiveError, messageOf, RefreshTokenRejectedError, TokenRefreshError } from "./upstream-errors.ts";
 
 export interface TokenManagerOptions {
   store: CredentialStore;
@@ -166,8 +166,11 @@ export class TokenManager {
 
   /** The upstream answered 403 "Application Status Inactive" (or, with `false`, answered normally again). */
   noteApplicationInactive(inactive: boolean, message?: string): void {
-    if (inactive) this.#setHealth("application_inactive", message);
-    else if (this.#health.state === "application_inactive") this.#setHealth("ok");
+    if (inactive) {
+      if (this.#setHealth("application_inactive", message)) {
+        this.#logger.error("application_inactive", { message: `${message ?? ""} ${applicationInactiveAdvice}`.trim() });
+      }
+    } else if (this.#health.state === "application_inactive") this.#setHealth("ok");
   }
 
   /**
@@ -266,7 +269,9 @@ export class TokenManager {
           this.#setHealth("needs_authorization", error.message);
           this.#logger.error("refresh_token_dead", { store: this.#store.description, message: error.message });
         } else if (error instanceof ApplicationInactiveError) {
-          this.#setHealth("application_inactive", error.message);
+          if (this.#setHealth("application_inactive", error.message)) {
+            this.#logger.error("application_inactive", { store: this.#store.description, message: error.message });
+          }
         }
         throw error;
       }
@@ -327,7 +332,9 @@ export class TokenManager {
       );
     } catch (error) {
       if (error instanceof CredentialsMissingError) {
-        this.#setHealth("needs_authorization", error.message);
+        if (this.#setHealth("needs_authorization", error.message)) {
+          this.#logger.error("credentials_need_authorization", { store: this.#store.description, message: error.message });
+        }
         throw new TokenRefreshError(error.message);
       }
       this.#setHealth("store_unavailable", `Could not read the Strava credentials: ${messageOf(error)}`);
@@ -398,9 +405,11 @@ export class TokenManager {
     );
   }
 
-  #setHealth(state: CredentialState, message?: string): void {
-    if (this.#health.state === state && this.#health.message === message) return;
+  /** Records the credentials' state; true when it changed. */
+  #setHealth(state: CredentialState, message?: string): boolean {
+    if (this.#health.state === state && this.#health.message === message) return false;
     this.#health = { state, ...(message ? { message } : {}), sinceMs: this.#now() };
+    return true;
   }
 }
 

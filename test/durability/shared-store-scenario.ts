@@ -28,6 +28,9 @@ export interface SharedStoreFigures {
   instances: number;
   calls: number;
   failed: number;
+  /** The calls of the bursts right after the forced expiries, and how many of them failed. */
+  burstCalls: number;
+  burstFailed: number;
   /** Up to five distinct failure messages. */
   failures: string[];
   forcedExpiries: number;
@@ -42,15 +45,18 @@ export async function runSharedStore(options: SharedStoreOptions): Promise<Share
   const { sandbox } = options;
   const servers = await Promise.all(Array.from({ length: options.instances }, () => startServer(serverEnv(sandbox, options.store))));
   const outcomes: ToolOutcome[] = [];
-  const call = async (server: RunningServer): Promise<void> => {
-    outcomes.push(await callTool(server, "get_athlete"));
+  const burst: ToolOutcome[] = [];
+  const call = async (server: RunningServer, also?: ToolOutcome[]): Promise<void> => {
+    const outcome = await callTool(server, "get_athlete");
+    outcomes.push(outcome);
+    also?.push(outcome);
   };
   const exercise = async (): Promise<void> => {
     for (const server of servers) await call(server); // the first refreshes, the others take its token on
     sandbox.resetCounters();
     for (let round = 0; round < options.forcedRounds; round++) {
       sandbox.expireAccessTokens();
-      await Promise.all(servers.flatMap((server) => Array.from({ length: options.burstPerInstance }, () => call(server))));
+      await Promise.all(servers.flatMap((server) => Array.from({ length: options.burstPerInstance }, () => call(server, burst))));
     }
     const until = performance.now() + options.naturalMs;
     await Promise.all(
@@ -75,6 +81,8 @@ export async function runSharedStore(options: SharedStoreOptions): Promise<Share
     instances: options.instances,
     calls: outcomes.length,
     failed: failedOutcomes.length,
+    burstCalls: burst.length,
+    burstFailed: burst.filter((outcome) => !outcome.ok).length,
     failures: [...new Set(failedOutcomes.map((outcome) => outcome.text))].slice(0, 5),
     forcedExpiries: options.forcedRounds,
     refreshes: counters.tokenRequests - counters.refreshTokenRejections,
