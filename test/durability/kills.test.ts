@@ -8,7 +8,7 @@ import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from
 import { readdir } from "node:fs/promises";
 import { startSandbox, type RunningSandbox, type TokenAnswer } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
-import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
+import { writeCurrentSecret } from "../support/secret-writer.ts";
 import { scratchDirectory } from "../mcp/mcp-child.ts";
 import { newGrant, serverEnv } from "./fleet.ts";
 import { runKills, spread, type KillFigures } from "./kill-scenario.ts";
@@ -78,14 +78,7 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
     hooks,
     kills,
     env: () => serverEnv(sandbox, { kind: "secrets-manager", secretName, awsEnv: moto.env }),
-    // As `npm run authorize` writes a new grant (a plain PutSecretValue would confuse moto after stage moves).
-    reseed: async () => {
-      const grant = await newGrant(sandbox);
-      await new SecretsManagerStore({ secretName, region: "us-west-2", client: admin }).writeAuthorization(
-        { client_id: sandbox.clientId, client_secret: sandbox.clientSecret, ...grant },
-        AbortSignal.timeout(10_000),
-      );
-    },
+    reseed: async () => writeCurrentSecret(admin, secretName, await record()),
     // Three other instances reading the shared secret meanwhile: moto (Python) answers slower the more it is asked.
     storeLoad: () => {
       let running = true;
