@@ -17,6 +17,8 @@ import type { PluginSettings } from "./plugin-config.ts";
 export type LazyToolDeps = (() => ToolDeps) & {
   /** Waits for a token refresh in progress and its save (nothing to wait for if no call ever ran). */
   settle(): Promise<void>;
+  /** After `settle`, lets refreshes start again (the host started the service again). */
+  resume(): void;
 };
 
 export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env: NodeJS.ProcessEnv = process.env): LazyToolDeps {
@@ -33,5 +35,6 @@ export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env
     settle: async () => {
       await deps?.tokens.settle();
     },
+    resume: () => deps?.tokens.resume(),
   });
 }

@@ -12,7 +12,8 @@ export const tokenSettleServiceId = "fitness-token-settle";
 export function registerTokenSettleService(api: PluginApi, deps: LazyToolDeps): void {
   api.registerService?.({
     id: tokenSettleServiceId,
-    start: () => {},
+    // Started again after a stop (a restart of the service): refreshes are allowed again.
+    start: () => deps.resume(),
     stop: () => deps.settle(),
   });
 }

@@ -223,6 +223,11 @@ export class TokenManager {
   }
 
   /** `replacing`: the access token being replaced (rejected by Strava, or due); the store's counts only if it differs. */
+  /** Undoes `settle()`'s refusal of new refreshes (a host that stops and starts the plugin's service again). */
+  resume(): void {
+    this.#closing = false;
+  }
+
   #sharedRefresh(replacing: string | undefined, signal: AbortSignal | undefined): Promise<string> {
     // The refresh itself ignores any one caller's signal: other callers are waiting on it too.
     this.#inFlight ??= this.#refresh(replacing).finally(() => {

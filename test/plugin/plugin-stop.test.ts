@@ -65,9 +65,12 @@ it("stopping the plugin's service waits for a slow refresh and its save into the
   expect((await call).isError).toBeUndefined();
   expect(host.logs.some((line) => line.message.includes('"event":"shutdown_waits_for_refresh"'))).toBe(true);
 
-  // Stopped: no new refresh starts (the gateway is going away).
+  // Stopped: no new refresh starts (the gateway is going away)...
   sandbox.expireAccessTokens();
   expect(textOf(await host.invoke("fitness_get_athlete"))).toContain("shutting down");
+  // ...until the host starts the service again.
+  await service!.start();
+  expect((await host.invoke("fitness_get_athlete")).isError).toBeUndefined();
 });
 
 it("stopping before any tool call has nothing to wait for; a host without services still loads the plugin", async () => {
