@@ -5,8 +5,8 @@
  * `open(path, "wx")` creates the lock atomically; it holds the owner's process id, host name and a
  * random nonce. A lock whose owner is dead (same host, no such process: it was killed while holding
  * it) is taken over at once instead of after a timeout, so a process restarted after SIGKILL is not
- * kept waiting. A lock from another host, or one whose content cannot be read, counts as stale only
- * after `staleAfterMs`. Waiting callers give up when their signal aborts (the store's deadline).
+ * kept waiting. A lock from another host counts as stale only after `staleAfterMs`, an incomplete one
+ * after a second. Waiting callers give up when their signal aborts (the store's deadline).
  *
  * Why not a library: proper-lockfile (mkdir locks, staleness by mtime) would make every restart after a
  * kill wait out its stale period (2 s at least), and it installs signal-exit's handlers, which would sit
@@ -101,13 +101,20 @@ function readLock(lockPath: string): LockContent | "unreadable" | "gone" {
   return { pid: Number(pid), host, nonce };
 }
 
+/**
+ * An incomplete lock file (its creator was killed between creating and writing it, microseconds apart)
+ * is stale after this long; a reader that caught a live creator in between finds it complete on its
+ * next look.
+ */
+const incompleteStaleAfterMs = 1_000;
+
 function isStale(lockPath: string, holder: LockContent | "unreadable", staleAfterMs: number): boolean {
   if (holder !== "unreadable" && holder.host === hostname()) {
     if (holder.pid === process.pid) return !heldHere.has(holder.nonce);
     return !processIsAlive(holder.pid);
   }
   try {
-    return Date.now() - statSync(lockPath).mtimeMs > staleAfterMs;
+    return Date.now() - statSync(lockPath).mtimeMs > (holder === "unreadable" ? incompleteStaleAfterMs : staleAfterMs);
   } catch {
     return false;
   }

@@ -15,15 +15,21 @@ export function withDeadline<T>(
 ): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let running: Promise<T> | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      const error = new CredentialStoreTimeoutError(describe());
-      controller.abort(error);
-      reject(error);
+      controller.abort(new CredentialStoreTimeoutError(describe()));
+      // A store that honours the signal says what it was waiting for (a lock and its holder, say): keep that.
+      const said = running?.then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : undefined),
+      );
+      void Promise.race([said, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]).then((detail) => {
+        reject(new CredentialStoreTimeoutError(detail ? `${describe()} ${detail}` : describe()));
+      });
     }, timeoutMs);
   });
   expired.catch(() => {});
-  let running: Promise<T>;
   try {
     running = work(controller.signal);
   } catch (error) {

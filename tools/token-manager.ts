@@ -222,12 +222,12 @@ export class TokenManager {
     return { lost: false };
   }
 
-  /** `replacing`: the access token being replaced (rejected by Strava, or due); the store's counts only if it differs. */
   /** Undoes `settle()`'s refusal of new refreshes (a host that stops and starts the plugin's service again). */
   resume(): void {
     this.#closing = false;
   }
 
+  /** `replacing`: the access token being replaced (rejected by Strava, or due); the store's counts only if it differs. */
   #sharedRefresh(replacing: string | undefined, signal: AbortSignal | undefined): Promise<string> {
     // The refresh itself ignores any one caller's signal: other callers are waiting on it too.
     this.#inFlight ??= this.#refresh(replacing).finally(() => {
@@ -280,7 +280,7 @@ export class TokenManager {
         }
         throw error;
       }
-      const result = await this.#persist(snapshot, tokens, this.#storeTimeoutMs, this.#now());
+      const result = await this.#persist(snapshot, tokens, this.#storeTimeoutMs, performance.now());
       if ("accessToken" in result) return result.accessToken;
       if (round >= maxRounds) throw new TokenRefreshError(`The ${this.#store.description} kept changing while this process refreshed; try again.`);
       snapshot = result.retryFrom;
@@ -288,7 +288,7 @@ export class TokenManager {
   }
 
   /** Saves `tokens` over `expected` (compare-and-swap) and takes them on; keeps them as unsaved on failure. */
-  async #persist(expected: CredentialSnapshot, tokens: TokenSet, timeoutMs: number, receivedAtMs?: number): Promise<PersistResult> {
+  async #persist(expected: CredentialSnapshot, tokens: TokenSet, timeoutMs: number, receivedAt?: number): Promise<PersistResult> {
     let outcome: SaveOutcome;
     try {
       outcome = await withDeadline(
@@ -318,7 +318,7 @@ export class TokenManager {
         store: this.#store.description,
         expires_at: tokens.expires_at,
         refresh_token_rotated: tokens.refresh_token !== expected.credentials.refresh_token,
-        ...(receivedAtMs === undefined ? {} : { save_ms: this.#now() - receivedAtMs }),
+        ...(receivedAt === undefined ? {} : { save_ms: Math.round((performance.now() - receivedAt) * 10) / 10 }),
       });
       return { accessToken: tokens.access_token };
     }

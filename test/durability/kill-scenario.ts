@@ -133,6 +133,9 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
         figures.problems.push(`last round: ${last.text}`);
       }
     }
+  } catch (error) {
+    // Reported with the figures so far (the test fails on any problem).
+    figures.problems.push(`stopped after ${figures.kills} kills: ${(error as Error).message}`);
   } finally {
     options.hooks.onTokenAnswer = undefined;
     await server.child.stop();
