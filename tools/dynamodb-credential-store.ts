@@ -16,6 +16,7 @@ import { DynamoDBClient, GetItemCommand, PutItemCommand, type AttributeValue } f
 import {
   CredentialsMissingError,
   CredentialStoreError,
+  CredentialStoreTimeoutError,
   parseStoredCredentials,
   type CredentialSnapshot,
   type CredentialStore,
@@ -152,7 +153,7 @@ export class DynamoDbCredentialStore implements CredentialStore {
       if (name === "ResourceNotFoundException") {
         throw new CredentialStoreError(`The DynamoDB table "${this.#tableName}" does not exist (${this.description}).`);
       }
-      if (signal.aborted) throw new CredentialStoreError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
+      if (signal.aborted) throw new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
       const message = error instanceof Error ? error.message : String(error);
       throw new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
     }

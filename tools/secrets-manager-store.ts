@@ -30,6 +30,7 @@ import {
   credentialFieldsOf,
   CredentialsMissingError,
   CredentialStoreError,
+  CredentialStoreTimeoutError,
   parseStoredCredentials,
   tokenFields,
   type AuthorizationStore,
@@ -268,7 +269,7 @@ export class SecretsManagerStore implements AuthorizationStore {
         `Not allowed to ${action} the ${this.description}: grant the host's role secretsmanager:${call} on it (see the README's IAM policy).`,
       );
     }
-    if (signal?.aborted) return new CredentialStoreError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
+    if (signal?.aborted) return new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
     const message = error instanceof Error ? error.message : String(error);
     return new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
   }

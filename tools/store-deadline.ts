@@ -8,35 +8,51 @@ import { CredentialStoreTimeoutError } from "./credentials.ts";
 
 export const defaultStoreTimeoutMs = 5_000;
 
-export function withDeadline<T>(
-  timeoutMs: number,
-  describe: () => string,
-  work: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+/** How long a store that was told to stop may take to say what it was waiting for. */
+const explanationMs = 50;
+
+export function withDeadline<T>(timeoutMs: number, describe: () => string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<T> | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timedOut = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      finish();
+    };
+    let running: Promise<T>;
+    const timer = setTimeout(() => {
+      timedOut = true;
       controller.abort(new CredentialStoreTimeoutError(describe()));
-      // A store that honours the signal says what it was waiting for (a lock and its holder, say): keep that.
-      const said = running?.then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error.message : undefined),
+      const late = setTimeout(() => settle(() => reject(new CredentialStoreTimeoutError(describe()))), explanationMs);
+      running.then(
+        (value) => {
+          clearTimeout(late);
+          settle(() => resolve(value)); // it answered in the same moment after all
+        },
+        (error: unknown) => {
+          clearTimeout(late);
+          // A store that says more than "gave up" (a lock and its holder, say) keeps that in the message.
+          const detail = error instanceof Error && !(error instanceof CredentialStoreTimeoutError) ? ` ${error.message}` : "";
+          settle(() => reject(new CredentialStoreTimeoutError(`${describe()}${detail}`)));
+        },
       );
-      void Promise.race([said, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]).then((detail) => {
-        reject(new CredentialStoreTimeoutError(detail ? `${describe()} ${detail}` : describe()));
-      });
     }, timeoutMs);
+    try {
+      running = work(controller.signal);
+    } catch (error) {
+      settle(() => reject(error as Error));
+      return;
+    }
+    running.then(
+      (value) => {
+        if (!timedOut) settle(() => resolve(value));
+      },
+      (error: unknown) => {
+        if (!timedOut) settle(() => reject(error as Error));
+      },
+    );
   });
-  expired.catch(() => {});
-  try {
-    running = work(controller.signal);
-  } catch (error) {
-    clearTimeout(timer);
-    return Promise.reject(error as Error);
-  }
-  // When the deadline wins, the abandoned call may still fail later: that must not surface anywhere.
-  running.catch(() => {});
-  return Promise.race([running, expired]).finally(() => clearTimeout(timer));
 }

@@ -203,7 +203,9 @@ describe("settle (shutdown)", () => {
     // Another live process holds the token file's lock and never lets go.
     await writeFile(`${path}.lock`, `${process.ppid}\n${(await import("node:os")).hostname()}\nfeedface\n`);
     sandbox.expireAccessTokens();
-    expect((await c.call()).text).toContain("could not be saved");
+    const refused = (await c.call()).text;
+    expect(refused).toContain("could not be saved");
+    expect(refused).toContain(`did not take the new tokens within 0.2 s (FITNESS_STORE_TIMEOUT_MS). The token file ${path} stayed locked by process ${process.ppid}`);
     expect((await c.deps.tokens.health()).state).toBe("unsaved");
     const started = performance.now();
     expect(await c.deps.tokens.settle()).toEqual({ lost: true });
