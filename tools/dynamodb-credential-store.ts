@@ -33,7 +33,7 @@ export interface DynamoDbCredentialStoreOptions {
   region: string;
   /** The deployment's OAuth application (used over whatever an item holds). */
   application?: { client_id: string; client_secret: string };
-  /** Per HTTP request to DynamoDB; default 5 s. */
+  /** The store deadline; each HTTP request to DynamoDB is cut a second after it. Default 5 s. */
   requestTimeoutMs?: number;
   client?: DynamoDBClient;
 }
@@ -63,7 +63,9 @@ export class DynamoDbCredentialStore implements CredentialStore {
     this.#tableName = options.tableName;
     this.#athleteId = options.athleteId;
     this.#application = options.application;
-    const timeout = options.requestTimeoutMs ?? 5_000;
+    // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
+    // message; this only backs up callers without one.
+    const timeout = (options.requestTimeoutMs ?? 5_000) + 1_000;
     this.#client =
       options.client ?? new DynamoDBClient({ region: options.region, requestHandler: { connectionTimeout: timeout, requestTimeout: timeout } });
     this.description = `DynamoDB item of athlete ${options.athleteId} in table "${options.tableName}" (${options.region})`;

@@ -46,7 +46,7 @@ export interface SecretsManagerStoreOptions {
   region: string;
   /** Create the secret on the first write when it does not exist (the authorize command does). */
   createIfMissing?: boolean;
-  /** Per HTTP request to Secrets Manager (connection and answer); default 5 s. */
+  /** The store deadline (FITNESS_STORE_TIMEOUT_MS); each HTTP request to Secrets Manager is cut a second after it. Default 5 s. */
   requestTimeoutMs?: number;
   client?: SecretsManagerClient;
 }
@@ -79,7 +79,9 @@ export class SecretsManagerStore implements AuthorizationStore {
   constructor(options: SecretsManagerStoreOptions) {
     this.#secretName = options.secretName;
     this.#createIfMissing = options.createIfMissing ?? false;
-    const timeout = options.requestTimeoutMs ?? 5_000;
+    // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
+    // message; this only backs up callers without one.
+    const timeout = (options.requestTimeoutMs ?? 5_000) + 1_000;
     this.#client =
       options.client ??
       new SecretsManagerClient({

@@ -6,7 +6,10 @@
  * sandbox has handed its answer (with a new refresh token; the old one is dead from then on) to the
  * kernel, the scenario watches the connection's receive queue until the server has read it (the token's
  * arrival), and kills the server with SIGKILL a random 5 to 12 ms after that (later kills find the save
- * long finished: a token file takes a few milliseconds, moto one or two round trips).
+ * long finished: a token file takes a few milliseconds, moto one or two round trips): 5 to 12 ms of time the
+ * server could use, at least 5 of them. On a machine busy with other work a runnable server may get no
+ * processor for longer than that; the kill then waits until the server has run 5 ms since the token arrived
+ * or gone to sleep waiting for answers (server-progress.ts), and the figures count how often it did.
  *
  * Outcomes: `saved` (the next server works with the stored tokens; this includes a save the killed
  * server had sent and that landed, and a half-done save the next server finished), `lost in transit`
@@ -16,6 +19,7 @@
  */
 import type { RunningSandbox, TokenAnswer } from "../../sandbox/server.ts";
 import { callTool, delay, startServer } from "./fleet.ts";
+import { isAsleep, onCpuNs } from "./server-progress.ts";
 import { whenRead } from "./socket-receive-queue.ts";
 
 export interface KillOptions {
@@ -50,6 +54,8 @@ export interface KillFigures {
   delaysMs: number[];
   /** Arrival (server read the answer) minus the sandbox's write, ms, sorted. */
   arrivalMs: number[];
+  /** Kills put off past their drawn moment because the server had not had the processor for that long yet. */
+  waitedForCpu: number;
   problems: string[];
 }
 
@@ -61,7 +67,17 @@ interface Round {
 export async function runKills(options: KillOptions): Promise<KillFigures> {
   const min = options.minDelayMs ?? 5;
   const max = options.maxDelayMs ?? 12;
-  const figures: KillFigures = { kills: 0, saved: 0, finishedByNextServer: 0, lostInTransit: 0, lost: 0, delaysMs: [], arrivalMs: [], problems: [] };
+  const figures: KillFigures = {
+    kills: 0,
+    saved: 0,
+    finishedByNextServer: 0,
+    lostInTransit: 0,
+    lost: 0,
+    delaysMs: [],
+    arrivalMs: [],
+    waitedForCpu: 0,
+    problems: [],
+  };
   const sandboxPort = Number(new URL(options.sandbox.baseUrl).port);
   let previous: Round | undefined;
   let server = await startServer(options.env());
@@ -93,13 +109,29 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
         options.hooks.onTokenAnswer = (answer) => {
           options.hooks.onTokenAnswer = undefined;
           void (async () => {
+            const pid = server.pid;
             const readAt = await whenRead(answer.clientPort, sandboxPort, 2_000);
+            const cpuAtArrival = onCpuNs(pid) ?? 0;
             const wait = min + Math.random() * (max - min);
             if (readAt !== undefined) {
               figures.arrivalMs.push(readAt - answer.sentAt);
               await delay(Math.max(0, readAt + wait - performance.now() - 2));
-              // Timers may fire a little early by this clock: never kill before the chosen moment.
-              while (performance.now() < readAt + wait) await new Promise((next) => setImmediate(next));
+              // Timers may fire a little early by this clock: never kill before the chosen moment. And by
+              // then the server must have had 5 ms it could use: run that long since the token arrived, or
+              // slept for a whole millisecond (nothing left to do but wait for answers). Until then it may
+              // simply not have had a CPU.
+              let asleepSince: number | undefined;
+              let waitedForCpu = false;
+              for (;;) {
+                const now = performance.now();
+                const ran = ((onCpuNs(pid) ?? Number.POSITIVE_INFINITY) - cpuAtArrival) / 1e6;
+                asleepSince = isAsleep(pid) ? (asleepSince ?? now) : undefined;
+                const idle = asleepSince !== undefined && now - asleepSince >= 1;
+                if (now >= readAt + wait && (ran >= min || idle)) break;
+                if (now >= readAt + wait) waitedForCpu = true;
+                await new Promise((next) => setImmediate(next));
+              }
+              if (waitedForCpu) figures.waitedForCpu++;
               figures.delaysMs.push(performance.now() - readAt);
             }
             server.child.process.kill("SIGKILL");
