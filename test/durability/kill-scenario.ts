@@ -6,10 +6,9 @@
  * sandbox has handed its answer (with a new refresh token; the old one is dead from then on) to the
  * kernel, the scenario watches the connection's receive queue until the server has read it (the token's
  * arrival), and kills the server with SIGKILL a random 5 to 12 ms after that (later kills find the save
- * long finished: a token file takes a few milliseconds, moto one or two round trips): 5 to 12 ms of time the
- * server could use, at least 5 of them. On a machine busy with other work a runnable server may get no
- * processor for longer than that; the kill then waits until the server has run 5 ms since the token arrived
- * or gone to sleep waiting for answers (server-progress.ts), and the figures count how often it did.
+ * long finished: a token file takes a few milliseconds, moto one or two round trips), counting only the
+ * server's own time: while the rest of the machine keeps it waiting for a processor the clock is stopped
+ * (server-progress.ts), and the figures count how often that put a kill off by a millisecond or more.
  *
  * Outcomes: `saved` (the next server works with the stored tokens; this includes a save the killed
  * server had sent and that landed, and a half-done save the next server finished), `lost in transit`
@@ -19,7 +18,7 @@
  */
 import type { RunningSandbox, TokenAnswer } from "../../sandbox/server.ts";
 import { callTool, delay, startServer } from "./fleet.ts";
-import { isAsleep, onCpuNs } from "./server-progress.ts";
+import { runQueueWaitNs } from "./server-progress.ts";
 import { whenRead } from "./socket-receive-queue.ts";
 
 export interface KillOptions {
@@ -54,7 +53,7 @@ export interface KillFigures {
   delaysMs: number[];
   /** Arrival (server read the answer) minus the sandbox's write, ms, sorted. */
   arrivalMs: number[];
-  /** Kills put off past their drawn moment because the server had not had the processor for that long yet. */
+  /** Kills put off by a millisecond or more because the server had waited that long for a processor. */
   waitedForCpu: number;
   problems: string[];
 }
@@ -111,27 +110,20 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
           void (async () => {
             const pid = server.pid;
             const readAt = await whenRead(answer.clientPort, sandboxPort, 2_000);
-            const cpuAtArrival = onCpuNs(pid) ?? 0;
+            const queuedAtArrival = runQueueWaitNs(pid) ?? 0;
             const wait = min + Math.random() * (max - min);
             if (readAt !== undefined) {
               figures.arrivalMs.push(readAt - answer.sentAt);
               await delay(Math.max(0, readAt + wait - performance.now() - 2));
-              // Timers may fire a little early by this clock: never kill before the chosen moment. And by
-              // then the server must have had 5 ms it could use: run that long since the token arrived, or
-              // slept for a whole millisecond (nothing left to do but wait for answers). Until then it may
-              // simply not have had a CPU.
-              let asleepSince: number | undefined;
-              let waitedForCpu = false;
+              // Never before the chosen moment (timers may fire a little early by this clock), and the moment
+              // is `wait` ms of the server's own time: time it spent queued for a processor does not count.
+              let queuedMs: number;
               for (;;) {
-                const now = performance.now();
-                const ran = ((onCpuNs(pid) ?? Number.POSITIVE_INFINITY) - cpuAtArrival) / 1e6;
-                asleepSince = isAsleep(pid) ? (asleepSince ?? now) : undefined;
-                const idle = asleepSince !== undefined && now - asleepSince >= 1;
-                if (now >= readAt + wait && (ran >= min || idle)) break;
-                if (now >= readAt + wait) waitedForCpu = true;
+                queuedMs = ((runQueueWaitNs(pid) ?? queuedAtArrival) - queuedAtArrival) / 1e6;
+                if (performance.now() - readAt - queuedMs >= wait) break;
                 await new Promise((next) => setImmediate(next));
               }
-              if (waitedForCpu) figures.waitedForCpu++;
+              if (queuedMs >= 1) figures.waitedForCpu++;
               figures.delaysMs.push(performance.now() - readAt);
             }
             server.child.process.kill("SIGKILL");

@@ -37,7 +37,7 @@ function report(name: string, figures: KillFigures): void {
   console.log(
     `${name}: ${figures.kills} kills, ${figures.saved} saved (${figures.finishedByNextServer} finished by the next server), ` +
       `${figures.lostInTransit} lost in transit, ${figures.lost} lost; kill after arrival ms min/median/max ${spread(figures.delaysMs)} ` +
-      `(${figures.waitedForCpu} put off until the server had run); ` +
+      `(${figures.waitedForCpu} put off while the server waited for a processor); ` +
       `arrival after the sandbox's write ms ${spread(figures.arrivalMs)}${figures.problems.length ? `; ${figures.problems.join(" | ")}` : ""}`,
   );
 }

@@ -1,29 +1,19 @@
 /**
- * Whether a server process has had the processor since a moment, from Linux's /proc: the time its main
- * thread (where the JavaScript runs) has spent on a CPU (`/proc/PID/schedstat`, nanoseconds) and whether it
- * is asleep waiting for something (`/proc/PID/stat` state S) rather than running or waiting for a CPU.
+ * How long a server process has waited for a processor it wanted, from Linux's /proc: the time its main
+ * thread (where the JavaScript runs) has spent runnable but not running, queued behind other processes
+ * (`/proc/PID/schedstat`, second field, nanoseconds).
  *
- * The kill scenario uses it so that "5 ms after the token arrived" means 5 ms the server could use: on a
- * machine whose other work keeps the server off the processors, 5 ms of wall time can be no time at all
- * for the server, and a kill then says nothing about what the server does with a token.
+ * The kill scenario subtracts it so that "5 ms after the token arrived" means 5 ms of the server's own
+ * time: running its own work or waiting for its own I/O count, being kept off the processors by the rest of
+ * the machine does not. Otherwise a busy machine could turn scheduling into a lost token.
  */
 import { readFileSync } from "node:fs";
 
-/** Nanoseconds the main thread of `pid` has run, or undefined once the process is gone. */
-export function onCpuNs(pid: number): number | undefined {
+/** Nanoseconds the main thread of `pid` has waited on a run queue, or undefined once the process is gone. */
+export function runQueueWaitNs(pid: number): number | undefined {
   try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]);
   } catch {
     return undefined;
-  }
-}
-
-/** Whether the main thread of `pid` is asleep (waiting on I/O or a timer), not running or runnable. */
-export function isAsleep(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "S";
-  } catch {
-    return false;
   }
 }
