@@ -80,10 +80,10 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
     kills,
     env: () => serverEnv(sandbox, { kind: "secrets-manager", secretName, awsEnv: moto.env }),
     reseed: async () => writeCurrentSecret(admin, secretName, await record()),
-    // Three other instances reading the shared secret meanwhile: moto (Python) answers slower the more it is asked.
+    // Six other instances reading the shared secret meanwhile: moto (Python) answers slower the more it is asked.
     storeLoad: () => {
       let running = true;
-      const readers = Array.from({ length: 3 }, async () => {
+      const readers = Array.from({ length: 6 }, async () => {
         while (running) await stage("AWSCURRENT");
       });
       return async () => {
