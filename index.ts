@@ -9,6 +9,7 @@ import { resolvePluginSettings } from "./plugin/plugin-config.ts";
 import { loggerOverHost } from "./plugin/host-logger.ts";
 import { lazyPluginToolDeps } from "./plugin/plugin-tool-deps.ts";
 import { hostTool, isOptionalTool } from "./plugin/host-tool.ts";
+import { registerTokenSettleService } from "./plugin/token-settle-service.ts";
 
 export default {
   id: "fitness",
@@ -21,5 +22,6 @@ export default {
     for (const tool of toolTable) {
       api.registerTool(hostTool(tool, deps), { optional: isOptionalTool(tool) });
     }
+    registerTokenSettleService(api, deps);
   },
 };

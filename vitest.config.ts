@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Minutes of real processes being killed: `npm run test:durability` (vitest.durability.config.ts).
+    exclude: ["test/durability/**", "**/node_modules/**"],
     // Suites start real local servers (sandbox, moto_server, Prism, child MCP servers): give them room,
     // and keep files in separate processes so their servers and environment variables never mix.
     testTimeout: 30_000,

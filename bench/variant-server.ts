@@ -40,7 +40,7 @@ const routes = createMcpHttpRoutes({
   authToken: settings.authToken ?? "bench",
   allowedHostnames: settings.allowedHostnames,
   allowedOriginHostnames: settings.allowedOriginHostnames,
-  health: () => healthBody({ identity, upstream: upstream.kind }),
+  health: () => healthBody({ identity, upstream: upstream.kind, credentials: () => deps.tokens.health() }),
   exchanges: new CallsInFlight(),
   logger,
 });

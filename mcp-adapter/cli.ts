@@ -56,7 +56,7 @@ async function main(): Promise<void> {
         authToken: auth.token,
         allowedHostnames: http.allowedHostnames,
         allowedOriginHostnames: http.allowedOriginHostnames,
-        health: () => web.healthBody({ identity, upstream: chosen.kind }),
+        health: () => web.healthBody({ identity, upstream: chosen.kind, credentials: () => deps.tokens.health() }),
         exchanges,
         logger,
       });
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
           listening.closeAllConnections();
           return routes.close();
         },
+        settleCore: () => deps.tokens.settle(),
         closeUpstream: () => chosen.close(),
       };
     } else {
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
         finishCalls: (graceMs) => calls.finished(graceMs),
         callsRunning: () => calls.running,
         closeTransport: () => stdio.close(),
+        settleCore: () => deps.tokens.settle(),
         closeUpstream: () => chosen.close(),
       };
       void stdio.ended.then(() => shutdown("stdin closed"));

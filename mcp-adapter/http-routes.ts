@@ -19,6 +19,7 @@ import pLimit from "p-limit";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { isJsonContentType, validateHostHeader, validateOriginHeader, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../tools/logger.ts";
+import type { HealthAnswer } from "../tools/service-health.ts";
 import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
 import { createBearerCheck } from "./bearer-check.ts";
 import { BodyBudget, maxRequestBodyBytes, meteredRequest } from "./body-budget.ts";
@@ -35,8 +36,8 @@ export interface McpHttpRoutesOptions {
   allowedHostnames: string[] | undefined;
   /** Origin host names accepted when a request carries an Origin (browsers). */
   allowedOriginHostnames: string[];
-  /** The /health body, built per request. */
-  health: () => Record<string, unknown>;
+  /** The /health status and body, built per request. */
+  health: () => Promise<HealthAnswer>;
   /** Requests under way (begin to the end of their answer), for shutdown. */
   exchanges: CallsInFlight;
   logger: Logger;
@@ -157,7 +158,13 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       return;
     }
     if (path === "/health" && (request.method === "GET" || request.method === "HEAD")) {
-      sendJson(request, response, 200, options.health(), { "cache-control": "no-store" });
+      options.health().then(
+        (answer) => sendJson(request, response, answer.httpStatus, answer.body, { "cache-control": "no-store" }),
+        (error: unknown) => {
+          logger.error("http_internal_error", { path, error });
+          sendJson(request, response, 500, { error: "internal_error", error_description: "The health check failed; see the server's log." });
+        },
+      );
       return;
     }
     sendJson(request, response, 404, { error: "not_found", error_description: `No route for ${request.method} ${path}; MCP is at POST /mcp.` });

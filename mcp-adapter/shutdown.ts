@@ -3,13 +3,12 @@
  * standard input), in this order:
  *
  * 1. stop accepting: no new connections (HTTP) or messages (stdio);
- * 2. let the calls in flight finish and be answered, for at most `graceMs` (documented: 5 s);
+ * 2. let the calls in flight finish and be answered, for at most `graceMs` (documented: 5 s), while the
+ *    core settles: no new token refresh starts, and one in progress finishes and is saved (bounded by
+ *    the core: TokenManager.settleBoundMs), so a rotated refresh token is in the store before exit;
  * 3. close the transport (what is still open after the grace is cut off);
- * 4. close the upstream (the embedded sandbox), after the core has nothing left to do with it;
+ * 4. wait for the core to have settled, then close the upstream (the embedded sandbox);
  * 5. exit 0 (1 only if a step itself failed).
- *
- * Anything the core must finish before the process ends (a token refresh being saved) belongs between
- * 3 and 4, bounded like step 2.
  */
 import type { Logger } from "../tools/logger.ts";
 
@@ -22,6 +21,8 @@ export interface ShutdownSteps {
   /** How many calls are still running (logged when the grace runs out). */
   callsRunning(): number;
   closeTransport(): Promise<void>;
+  /** The core's own bounded wait for a token refresh in progress and its save (TokenManager.settle). */
+  settleCore(): Promise<unknown>;
   closeUpstream(): Promise<void>;
 }
 
@@ -34,10 +35,12 @@ export function createShutdown(options: { steps: ShutdownSteps; logger: Logger; 
       logger.info("stopping", { reason, calls_in_flight: steps.callsRunning(), grace_ms: graceMs });
       try {
         steps.stopAccepting();
+        const settled = steps.settleCore();
         if (!(await steps.finishCalls(graceMs))) {
           logger.warn("calls_cut_off", { calls: steps.callsRunning(), grace_ms: graceMs, message: "These calls were still running when the grace ran out." });
         }
         await steps.closeTransport();
+        await settled;
         await steps.closeUpstream();
         logger.info("stopped", { reason });
         await flushStandardOutput();

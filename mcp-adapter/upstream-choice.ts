@@ -15,7 +15,7 @@ import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../tools/e
 import type { Logger } from "../tools/logger.ts";
 import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
-import { MemoryCredentialStore } from "./memory-credential-store.ts";
+import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
 import { StartupError } from "./startup-error.ts";
 
 export type UpstreamKind = "strava" | "sandbox";
@@ -44,9 +44,10 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
     const region = env["AWS_REGION"]?.trim() || defaultAwsRegion;
     // Loaded only here: the AWS SDK is a large share of the process's memory, and most runs never need it.
     const { SecretsManagerStore } = await import("../tools/secrets-manager-store.ts");
-    const store = new SecretsManagerStore({ secretName, region });
+    const settings = upstreamSettingsFromEnv(env);
+    const store = new SecretsManagerStore({ secretName, region, requestTimeoutMs: settings.storeTimeoutMs });
     logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
-    return { kind: "strava", store, settings: upstreamSettingsFromEnv(env), close: noop };
+    return { kind: "strava", store, settings, close: noop };
   }
 
   if (missing.length === 0) {

@@ -34,8 +34,17 @@ export interface HostToolOptions {
   optional?: boolean;
 }
 
+/** A long-lived part of a plugin: the host calls `start` when the gateway starts and awaits `stop` when it stops. */
+export interface HostService {
+  id: string;
+  start: () => void | Promise<void>;
+  stop?: () => void | Promise<void>;
+}
+
 export interface PluginApi {
   readonly pluginConfig?: unknown;
   readonly logger: HostLogger;
   registerTool(tool: HostTool, options?: HostToolOptions): void;
+  /** Present in hosts with plugin services (openclaw 2026.9 has it). */
+  registerService?(service: HostService): void;
 }

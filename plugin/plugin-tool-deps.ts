@@ -2,8 +2,10 @@
  * The core's dependencies for the plugin, built on the first tool call and then shared by every call
  * (one token manager, so one refresh at a time): credentials from the Secrets Manager secret named in
  * the plugin config, upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
- * logs through the host's logger. A failure to build (a malformed STRAVA_API_BASE) is not kept: the
- * next call tries again and reports the same clear error until it is fixed.
+ * the store deadline from FITNESS_STORE_TIMEOUT_MS, logs through the host's logger (a dead refresh token
+ * is logged there as an error, `refresh_token_dead`, saying to authorize again). A failure to build (a
+ * malformed STRAVA_API_BASE) is not kept: the next call tries again and reports the same clear error
+ * until it is fixed.
  */
 import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
 import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
@@ -11,14 +13,28 @@ import { upstreamSettingsFromEnv } from "../tools/settings.ts";
 import type { Logger } from "../tools/logger.ts";
 import type { PluginSettings } from "./plugin-config.ts";
 
-export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env: NodeJS.ProcessEnv = process.env): () => ToolDeps {
+/** The dependencies, built on first use; `settle` is for the host's stop (see plugin/token-settle-service.ts). */
+export type LazyToolDeps = (() => ToolDeps) & {
+  /** Waits for a token refresh in progress and its save (nothing to wait for if no call ever ran). */
+  settle(): Promise<void>;
+  /** After `settle`, lets refreshes start again (the host started the service again). */
+  resume(): void;
+};
+
+export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env: NodeJS.ProcessEnv = process.env): LazyToolDeps {
   let deps: ToolDeps | undefined;
-  return () => {
+  const get = (): ToolDeps => {
     if (deps) return deps;
     const upstream = upstreamSettingsFromEnv(env);
-    const store = new SecretsManagerStore({ secretName: settings.secretName, region: settings.cloudRegion });
+    const store = new SecretsManagerStore({ secretName: settings.secretName, region: settings.cloudRegion, requestTimeoutMs: upstream.storeTimeoutMs });
     deps = createToolDeps({ store, logger, settings: upstream });
     logger.info("fitness_tools_ready", { credentials: store.description, api_base: upstream.apiBase });
     return deps;
   };
+  return Object.assign(get, {
+    settle: async () => {
+      await deps?.tokens.settle();
+    },
+    resume: () => deps?.tokens.resume(),
+  });
 }

@@ -49,3 +49,12 @@ export function rateLimitExceeded(): Reply {
 export function serverError(status: number, message: string): Reply {
   return faultReply(status, message, []);
 }
+
+/**
+ * Strava's answer to every call of an application switched off for want of a subscription (since June
+ * 2026): 403 "Application Status Inactive". The message is Strava's; its error list is not known here,
+ * so this one is of the usual shape and made up.
+ */
+export function applicationInactive(): Reply {
+  return faultReply(403, "Application Status Inactive", [{ resource: "Application", field: "status", code: "inactive" }]);
+}

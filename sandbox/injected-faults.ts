@@ -1,7 +1,8 @@
 /**
  * Faults a test can inject into the sandbox's next answers: an error status with a Strava Fault body,
- * a delay, a reset connection, a truncated body, or a body that is not JSON (an HTML error page, as a
- * proxy in front of Strava sends). Each is queued with an optional match and a count.
+ * a delay, a reset connection, a truncated body, a body that is not JSON (an HTML error page, as a
+ * proxy in front of Strava sends), or Strava's 403 "Application Status Inactive" (an API application
+ * whose developer has no subscription). Each is queued with an optional match and a count.
  */
 import type { ServerResponse } from "node:http";
 
@@ -10,14 +11,14 @@ export type Fault = {
   match?: string;
   /** How many requests it applies to (default 1). */
   times?: number;
-  kind: "status" | "delay" | "reset" | "truncate" | "non-json";
+  kind: "status" | "delay" | "reset" | "truncate" | "non-json" | "application-inactive";
   /** For "status" (e.g. 500, 503); also the status of a "non-json" answer (default 200). */
   status?: number;
   /** For "delay": wait this long, then answer normally. */
   delayMs?: number;
 };
 
-const kinds = new Set(["status", "delay", "reset", "truncate", "non-json"]);
+const kinds = new Set(["status", "delay", "reset", "truncate", "non-json", "application-inactive"]);
 
 /** Checks a fault given over HTTP or in code; throws an Error saying what is wrong. */
 export function validateFault(value: unknown): Fault {

@@ -1,7 +1,7 @@
 /**
  * Strava's OAuth 2.0, as the sandbox plays it: an authorize page that approves at once, the token
- * endpoint (authorization_code and refresh_token grants), access tokens that expire by the sandbox's
- * clock, refresh-token rotation, and the scope checks behind the API's 401s.
+ * endpoint (authorization_code and refresh_token grants), the revocation endpoint, access tokens that
+ * expire by the sandbox's clock, refresh-token rotation, and the scope checks behind the API's 401s.
  *
  * Behaviour copied from Strava: a refresh while the access token has more than an hour left returns
  * that same access token; a rotated-away refresh token answers 400 with the RefreshToken/invalid Fault;
@@ -9,7 +9,7 @@
  * the seed (so `npm run sandbox` prints the same one each run); every other token is random.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { badRequest, invalidAccessToken } from "./fault-bodies.ts";
+import { badRequest, faultReply, invalidAccessToken } from "./fault-bodies.ts";
 import { serializeJson } from "./json.ts";
 import type { JsonValue } from "./json.ts";
 import type { Reply } from "./reply.ts";
@@ -39,6 +39,8 @@ interface RefreshRecord {
 interface AccessRecord {
   scopes: ReadonlySet<string>;
   expiresAt: number; // epoch seconds
+  /** The grant it belongs to (revoking the grant ends it). */
+  chain: string;
 }
 
 export type Authentication = { ok: true; scopes: ReadonlySet<string> } | { ok: false; reply: Reply };
@@ -61,6 +63,11 @@ export class OAuthServer {
   /** The refresh token of the seeded grant that works right now (follows rotation). */
   seededRefreshToken(): string {
     return this.chainHeads.get("seed") ?? this.settings.initialRefreshToken;
+  }
+
+  /** Whether `refreshToken` would be accepted right now (not spent by a rotation, not revoked). */
+  acceptsRefreshToken(refreshToken: string): boolean {
+    return this.refreshTokens.has(refreshToken);
   }
 
   /** Every access token issued so far is expired from now on. */
@@ -111,6 +118,31 @@ export class OAuthServer {
     }
   }
 
+  /**
+   * POST /oauth/revoke (RFC 7009, as Strava serves it since 2026): HTTP Basic client credentials and
+   * `token`, a refresh or access token. The whole grant ends: its refresh token and every access token
+   * issued under it. An unknown token is answered 200 too, as the RFC asks.
+   */
+  revoke(authorization: string | undefined, params: Record<string, string>): Reply {
+    const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization ?? "");
+    const decoded = basic ? Buffer.from(basic[1] ?? "", "base64").toString("utf8") : "";
+    const colon = decoded.indexOf(":");
+    const clientId = colon < 0 ? "" : decodeURIComponent(decoded.slice(0, colon));
+    const clientSecret = colon < 0 ? "" : decodeURIComponent(decoded.slice(colon + 1));
+    if (!basic || clientId !== this.settings.clientId || clientSecret !== this.settings.clientSecret) {
+      return faultReply(401, "Authorization Error", [{ resource: "Application", field: "client_credentials", code: "invalid" }]);
+    }
+    const token = params["token"];
+    if (!token) return badRequest("Token", "token", "missing");
+    const chain = this.refreshTokens.get(token)?.chain ?? this.accessTokens.get(token)?.chain;
+    if (chain !== undefined) {
+      for (const [refreshToken, record] of this.refreshTokens) if (record.chain === chain) this.refreshTokens.delete(refreshToken);
+      for (const [accessToken, record] of this.accessTokens) if (record.chain === chain) this.accessTokens.delete(accessToken);
+      this.chainHeads.delete(chain);
+    }
+    return jsonReply(200, "{}");
+  }
+
   /** Checks the bearer token of an API request. */
   authenticate(authorization: string | undefined, queryToken: string | null): Authentication {
     let token: string | null = null;
@@ -136,7 +168,7 @@ export class OAuthServer {
     // Strava hands back the same access token while it has more than an hour to live.
     if (!accessToken || !access || access.expiresAt - now <= 3600) {
       accessToken = randomToken();
-      access = { scopes: new Set(record.scopes), expiresAt: now + this.settings.tokenLifetimeSeconds };
+      access = { scopes: new Set(record.scopes), expiresAt: now + this.settings.tokenLifetimeSeconds, chain: record.chain };
       this.accessTokens.set(accessToken, access);
     }
     let nextRefresh = refreshToken;
@@ -169,7 +201,7 @@ export class OAuthServer {
     const accessToken = randomToken();
     const refreshToken = randomToken();
     const expiresAt = now + this.settings.tokenLifetimeSeconds;
-    this.accessTokens.set(accessToken, { scopes: new Set(grant.scopes), expiresAt });
+    this.accessTokens.set(accessToken, { scopes: new Set(grant.scopes), expiresAt, chain: refreshToken });
     this.refreshTokens.set(refreshToken, { scopes: grant.scopes, chain: refreshToken, accessToken });
     this.chainHeads.set(refreshToken, refreshToken);
     return jsonReply(

@@ -19,7 +19,7 @@ import { handleApi, routeKey } from "./api-routes.ts";
 import type { ApiState } from "./api-routes.ts";
 import { summaryAthleteObject } from "./athlete-json.ts";
 import { memberActivities, seedClub } from "./clubs.ts";
-import { faultReply, pathNotFound, rateLimitExceeded, serverError } from "./fault-bodies.ts";
+import { applicationInactive, faultReply, pathNotFound, rateLimitExceeded, serverError } from "./fault-bodies.ts";
 import { FaultQueue, nonJsonBody, resetConnection, validateFault, writeTruncated } from "./injected-faults.ts";
 import type { Fault } from "./injected-faults.ts";
 import { serializeJson } from "./json.ts";
@@ -56,11 +56,27 @@ export interface SandboxOptions {
   grantedScopes?: string[];
   /** Seed of the generated data (default 7): same seed and clock, byte-identical answers. */
   seed?: number;
+  /**
+   * Called once a successful token answer has been handed to the kernel, with the client's port (tests
+   * time a kill from the moment a rotated token reached the client).
+   */
+  onTokenAnswer?: (answer: TokenAnswer) => void;
+}
+
+export interface TokenAnswer {
+  /** The client's TCP port on its side of the connection. */
+  clientPort: number;
+  /** The refresh token the answer carries. */
+  refreshToken: string;
+  /** performance.now() when the answer was written. */
+  sentAt: number;
 }
 
 export type SandboxCounters = {
   requests: number;
   tokenRequests: number;
+  /** Refresh requests answered 400 because the refresh token was spent (or never valid). */
+  refreshTokenRejections: number;
   apiRequests: number;
   /** Requests per route, e.g. "GET /activities/{id}", "POST /oauth/token". */
   byRoute: Record<string, number>;
@@ -73,10 +89,13 @@ export interface RunningSandbox {
   apiBase: string;
   tokenUrl: string;
   authorizeUrl: string;
+  revokeUrl: string;
   clientId: string;
   clientSecret: string;
   /** The refresh token that works right now (follows rotation). */
   refreshToken(): string;
+  /** Whether this refresh token (of any grant) would be accepted now: not spent by a rotation, not revoked. */
+  acceptsRefreshToken(refreshToken: string): boolean;
   athleteId: number;
   /** The club whose feed the sandbox serves. */
   clubId: number;
@@ -128,14 +147,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const limiter = new RateLimiter(limits, clock);
   const faults = new FaultQueue();
   const state: ApiState = { store, uploads, clock, clubMembers: memberActivities(seed, now), memo: new Map(), clubFeed: null };
-  let counters: SandboxCounters = { requests: 0, tokenRequests: 0, apiRequests: 0, byRoute: {} };
+  let counters: SandboxCounters = { requests: 0, tokenRequests: 0, refreshTokenRejections: 0, apiRequests: 0, byRoute: {} };
 
   const controls = {
     injectFault: (fault: Fault) => faults.add(fault),
     expireAccessTokens: () => oauth.expireAccessTokens(),
     counters: (): SandboxCounters => ({ ...counters, byRoute: { ...counters.byRoute } }),
     resetCounters: () => {
-      counters = { requests: 0, tokenRequests: 0, apiRequests: 0, byRoute: {} };
+      counters = { requests: 0, tokenRequests: 0, refreshTokenRejections: 0, apiRequests: 0, byRoute: {} };
     },
   };
 
@@ -154,7 +173,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const apiPath = isApi ? path.slice(7) : "";
     const isToken = path === "/oauth/token" || path === "/api/v3/oauth/token";
     const isAuthorize = path === "/oauth/authorize" || path === "/api/v3/oauth/authorize";
-    const route = isToken ? `${method} /oauth/token` : isAuthorize ? `${method} /oauth/authorize` : isApi ? routeKey(method, apiPath) : `${method} ${path}`;
+    const isRevoke = path === "/oauth/revoke" || path === "/api/v3/oauth/revoke";
+    const route = isToken
+      ? `${method} /oauth/token`
+      : isAuthorize
+        ? `${method} /oauth/authorize`
+        : isRevoke
+          ? `${method} /oauth/revoke`
+          : isApi
+            ? routeKey(method, apiPath)
+            : `${method} ${path}`;
     counters.requests++;
     if (isToken) counters.tokenRequests++;
     else if (isApi) counters.apiRequests++;
@@ -166,24 +194,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
     let headers: Record<string, string>;
     let reply: Reply;
-    if (isApi && !isToken && !isAuthorize) {
+    if (isApi && !isToken && !isAuthorize && !isRevoke) {
       const verdict = limiter.record(method === "GET" || method === "HEAD");
       headers = verdict.headers;
       if (fault?.kind === "status") reply = serverError(fault.status ?? 500, STATUS_CODES[fault.status ?? 500] ?? "Error");
       else if (fault?.kind === "non-json") reply = intermediaryPage(fault);
+      else if (fault?.kind === "application-inactive") reply = applicationInactive();
       else if (verdict.exceeded) reply = rateLimitExceeded();
       else reply = await api(req, method, apiPath, search);
     } else {
       headers = limiter.headers();
       if (fault?.kind === "status") reply = serverError(fault.status ?? 500, STATUS_CODES[fault.status ?? 500] ?? "Error");
       else if (fault?.kind === "non-json") reply = intermediaryPage(fault);
-      else if (isToken && method === "POST") reply = await token(req, search);
+      else if (fault?.kind === "application-inactive") reply = applicationInactive();
+      else if (isToken && method === "POST") reply = await withParameters(req, search, (params) => oauth.token(params));
+      else if (isRevoke && method === "POST") reply = await withParameters(req, search, (params) => oauth.revoke(req.headers.authorization, params));
       else if (isAuthorize && method === "GET") reply = oauth.authorize(new URLSearchParams(search));
       else reply = pathNotFound();
     }
+    if (isToken && reply.status === 400 && reply.body.includes('"RefreshToken"')) counters.refreshTokenRejections++;
 
     if (fault?.kind === "truncate") {
       return writeTruncated(res, reply.status, { ...headers, "Content-Type": reply.contentType ?? jsonContentType }, reply.body);
+    }
+    if (isToken && reply.status === 200 && options.onTokenAnswer) {
+      const onTokenAnswer = options.onTokenAnswer;
+      const clientPort = req.socket.remotePort ?? 0;
+      const refreshToken = (JSON.parse(reply.body) as { refresh_token: string }).refresh_token;
+      writeReply(res, reply, headers, () => onTokenAnswer({ clientPort, refreshToken, sentAt: performance.now() }));
+      return;
     }
     writeReply(res, reply, headers);
   };
@@ -199,8 +238,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return handleApi({ method, path: apiPath, query, contentType: req.headers["content-type"], body, scopes: auth.scopes }, state);
   };
 
-  const token = async (req: IncomingMessage, search: string): Promise<Reply> => {
-    // Strava takes the token parameters as a form, JSON or in the query string.
+  /** The OAuth endpoints' parameters (Strava takes them as a form, JSON or in the query string), handed to `endpoint`. */
+  const withParameters = async (req: IncomingMessage, search: string, endpoint: (params: Record<string, string>) => Reply): Promise<Reply> => {
     const params: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(search)) params[k] = v;
     const body = await readRequestBody(req, maxBodyBytes);
@@ -217,7 +256,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     } catch {
       return faultReply(400, "Bad Request", [{ resource: "Application", field: "body", code: "invalid" }]);
     }
-    return oauth.token(params);
+    return endpoint(params);
   };
 
   const control = async (req: IncomingMessage, method: string, path: string): Promise<Reply> => {
@@ -277,9 +316,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiBase: `${baseUrl}/api/v3`,
     tokenUrl: `${baseUrl}/oauth/token`,
     authorizeUrl: `${baseUrl}/oauth/authorize`,
+    revokeUrl: `${baseUrl}/oauth/revoke`,
     clientId: sandboxClientId,
     clientSecret,
     refreshToken: () => oauth.seededRefreshToken(),
+    acceptsRefreshToken: (refreshToken) => oauth.acceptsRefreshToken(refreshToken),
     athleteId: seedAthlete.id,
     clubId: seedClub.id,
     activityCount: () => store.all().length,
@@ -295,7 +336,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<string, string>): void {
+function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<string, string>, written?: () => void): void {
   const headers: Record<string, string | number> = {
     ...rateLimitHeaders,
     "Content-Type": reply.contentType ?? jsonContentType,
@@ -303,7 +344,7 @@ function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<
     ...reply.headers,
   };
   res.writeHead(reply.status, headers);
-  res.end(reply.body);
+  res.end(reply.body, written);
 }
 
 function isLoopback(address: string | undefined): boolean {

@@ -1,9 +1,9 @@
 /**
  * `npm run authorize -- --store secrets-manager|file ...`: the operator's one-time Strava
- * authorization. See `--help` and the README's "OpenClaw plugin" section.
+ * authorization, or with `--revoke` the end of it. See `--help` and the README's "OpenClaw plugin" section.
  */
 import { AuthorizeUsageError, parseAuthorizeOptions, usage } from "./authorize/authorize-options.ts";
-import { runAuthorize } from "./authorize/run-authorize.ts";
+import { runAuthorize, runRevoke } from "./authorize/run-authorize.ts";
 
 async function main(): Promise<number> {
   let options;
@@ -20,8 +20,18 @@ async function main(): Promise<number> {
     console.log(usage);
     return 0;
   }
+  const io = { print: (line: string) => console.log(line) };
+  if ("revoke" in options) {
+    try {
+      await runRevoke(options, io);
+      return 0;
+    } catch (error) {
+      console.error(`Revocation failed: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  }
   try {
-    await runAuthorize(options, { print: (line) => console.log(line) });
+    await runAuthorize(options, io);
     return 0;
   } catch (error) {
     console.error(`Authorization failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -3,7 +3,7 @@
  * Concurrent first callers share one lookup; a failed lookup is forgotten so the next call tries again.
  */
 import type { UpstreamClient } from "./upstream-client.ts";
-import { abortable } from "./token-manager.ts";
+import { abortable } from "./abortable.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
 
 export class AthleteIdentity {

@@ -23,6 +23,8 @@ export interface ToolDepsOptions {
   fetch?: typeof fetch;
   /** Clock in epoch milliseconds (tests move it to expire tokens). */
   now?: () => number;
+  /** Source of this process's refresh moment within the spread (tests fix it). */
+  random?: () => number;
   /** Upstream calls in flight at once (default 64); see `UpstreamClient`. */
   maxConcurrentRequests?: number;
 }
@@ -33,9 +35,11 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     store: options.store,
     tokenUrl: settings.tokenUrl,
     timeoutMs: settings.timeoutMs,
+    storeTimeoutMs: settings.storeTimeoutMs,
     logger: options.logger,
     fetch: options.fetch,
     now: options.now,
+    random: options.random,
   });
   const client = new UpstreamClient({
     settings,

@@ -1,9 +1,16 @@
 /**
  * What a credential store holds, and the interface every store implements.
  *
- * The shape matches the spec's credentials secret: one JSON object with the OAuth application's
+ * The record is the spec's credentials secret: one JSON object with the OAuth application's
  * `client_id`/`client_secret` and the athlete's current tokens. Stores never put values in their
  * errors or descriptions: a message names the store and the fields, not what they contain.
+ *
+ * Several processes may share one store (the plugin and MCP servers on one secret, two stdio servers on
+ * one token file), so writes of refreshed tokens are compare-and-swap: a store reads a snapshot, and a
+ * save names the snapshot it replaces. The store writes only if it still holds that snapshot, and
+ * otherwise answers with what it holds now. What a snapshot's `version` is belongs to the store (a
+ * Secrets Manager version id, the refresh token a file held, a DynamoDB condition): the token manager
+ * never looks inside, so a new store (one record per athlete in DynamoDB, say) needs no change there.
  */
 export interface StoredCredentials {
   client_id: string;
@@ -21,24 +28,87 @@ export interface TokenSet {
   expires_at: number;
 }
 
+/** The credentials as read, and the store's own note of what it read (opaque outside the store). */
+export interface CredentialSnapshot {
+  readonly credentials: StoredCredentials;
+  /** What a conditional save compares with and merges over; only the store that made it reads it. */
+  readonly version: unknown;
+}
+
+export type SaveOutcome =
+  /** The tokens are in the store; `snapshot` is what it holds now. */
+  | { saved: true; snapshot: CredentialSnapshot }
+  /** The store had moved on since `expected` was read; nothing was written. `current` is what it holds. */
+  | { saved: false; current: CredentialSnapshot };
+
 export interface CredentialStore {
   /** Where the credentials live, for messages: never a value. */
   readonly description: string;
-  /** Reads the current credentials. Throws `CredentialStoreError` naming the store and what is wrong. */
-  load(): Promise<StoredCredentials>;
-  /** Writes the given fields, keeping the others (a merge, not a replace). */
-  save(update: Partial<StoredCredentials>): Promise<void>;
+  /**
+   * Reads the current credentials. A save that a killed process left half done (written but not yet
+   * made current) is finished first when it descends from what the store holds. Throws
+   * `CredentialStoreError` naming the store and what is wrong; gives up when `signal` aborts.
+   */
+  load(signal: AbortSignal): Promise<CredentialSnapshot>;
+  /**
+   * Writes `tokens`, merged over the record `expected` was read from, if and only if the store still
+   * holds `expected`. The first thing it does is make the tokens durable (no read before it). Throws
+   * when the outcome is unknown or the store failed; a retry with the same `expected` is then safe
+   * (it answers `saved: false` with our own tokens as `current` if the first attempt did land).
+   */
+  saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome>;
+}
+
+/**
+ * The operator's writes (`npm run authorize`): a new grant replaces whatever is stored, and a revoked
+ * one is cleared. Unconditional on purpose: the operator's authorization wins over any process.
+ */
+export interface AuthorizationStore extends CredentialStore {
+  /** Stores the application's credentials and a new grant's tokens, keeping the record's other fields. */
+  writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void>;
+  /** Removes the athlete's tokens, keeping the application's client_id and client_secret. */
+  clearTokens(signal: AbortSignal): Promise<void>;
+  /** Whichever credential fields the store holds, checked for nothing (to revoke what is there). */
+  readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>>;
+}
+
+/** The credential fields of a record that hold text (a number client_id as Strava shows it, too). */
+export function credentialFieldsOf(record: Record<string, unknown> | undefined): Partial<StoredCredentials> {
+  const fields: Partial<StoredCredentials> = {};
+  const text = (value: unknown): string | undefined =>
+    typeof value === "string" && value !== "" ? value : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+  const clientId = text(record?.["client_id"]);
+  const clientSecret = text(record?.["client_secret"]);
+  const refreshToken = text(record?.["refresh_token"]);
+  if (clientId !== undefined) fields.client_id = clientId;
+  if (clientSecret !== undefined) fields.client_secret = clientSecret;
+  if (refreshToken !== undefined) fields.refresh_token = refreshToken;
+  return fields;
 }
 
 export class CredentialStoreError extends Error {
-  override readonly name = "CredentialStoreError";
+  override readonly name: string = "CredentialStoreError";
+}
+
+/** The store did not answer within its deadline (the call was abandoned; the next call tries again). */
+export class CredentialStoreTimeoutError extends CredentialStoreError {
+  override readonly name = "CredentialStoreTimeoutError";
+}
+
+/** The store holds no usable refresh token: only a new authorization helps. */
+export class CredentialsMissingError extends CredentialStoreError {
+  override readonly name = "CredentialsMissingError";
 }
 
 export const requiredCredentialFields = ["client_id", "client_secret", "refresh_token"] as const;
 
+/** The token fields a grant adds to a record, and `clearTokens` removes. */
+export const tokenFields = ["refresh_token", "access_token", "expires_at"] as const;
+
 /**
  * Checks a parsed JSON value against the credentials shape. Returns the credentials, or throws a
- * `CredentialStoreError` that names the store and every missing or mistyped field.
+ * `CredentialStoreError` that names the store and every missing or mistyped field (a
+ * `CredentialsMissingError` when only the athlete's refresh token is missing, as after a revocation).
  * `client_id` may be a number (Strava shows it as one); it is kept as a string.
  */
 export function parseStoredCredentials(value: unknown, storeDescription: string): StoredCredentials {
@@ -76,9 +146,10 @@ export function parseStoredCredentials(value: unknown, storeDescription: string)
     const parts = [];
     if (missing.length > 0) parts.push(`missing ${missing.join(", ")}`);
     if (mistyped.length > 0) parts.push(`wrong type: ${mistyped.join(", ")}`);
-    throw new CredentialStoreError(
-      `${storeDescription} is incomplete (${parts.join("; ")}). Store the Strava application's client_id and client_secret and the athlete's refresh_token there (npm run authorize does this).`,
-    );
+    const message =
+      `${storeDescription} is incomplete (${parts.join("; ")}). Store the Strava application's client_id and client_secret and the athlete's refresh_token there (npm run authorize does this).`;
+    const onlyTheGrantIsMissing = mistyped.length === 0 && missing.length === 1 && missing[0] === "refresh_token";
+    throw onlyTheGrantIsMissing ? new CredentialsMissingError(message) : new CredentialStoreError(message);
   }
   const credentials: StoredCredentials = {
     client_id: clientId as string,

@@ -1,15 +1,26 @@
 /**
  * Form A's credentials: the three STRAVA_* environment variables are the source, and every token
  * refresh is persisted to a token file (Strava rotates refresh tokens: the one in the environment
- * stops working after the first rotation, so the rotated one must survive a restart).
+ * stops working after the first rotation, so the rotated one must survive a restart). Several servers
+ * started with the same environment (Claude Desktop and Claude Code, two editor windows) share the file;
+ * tools/token-file.ts makes that safe.
  *
  * The file remembers a hash of the environment's refresh token it descends from. When the operator
  * puts a new refresh token in the environment (after authorizing again), the hashes differ and the
  * environment wins over the older stored tokens.
  */
 import { createHash } from "node:crypto";
-import { CredentialStoreError, type CredentialStore, type StoredCredentials } from "./credentials.ts";
+import {
+  CredentialStoreError,
+  type CredentialSnapshot,
+  type CredentialStore,
+  type SaveOutcome,
+  type StoredCredentials,
+  type TokenSet,
+} from "./credentials.ts";
 import type { TokenFileStore } from "./token-file-store.ts";
+import type { TokenFile, TokenRecord } from "./token-file.ts";
+import { lineageOf } from "./token-lineage.ts";
 
 export const stravaEnvNames = ["STRAVA_CLIENT_ID", "STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"] as const;
 
@@ -18,13 +29,23 @@ export function missingStravaEnv(env: NodeJS.ProcessEnv): string[] {
   return stravaEnvNames.filter((name) => !env[name]?.trim());
 }
 
+class EnvVersion {
+  readonly refreshToken: string;
+  /** The file's record when it belongs to this environment's grant, else undefined. */
+  readonly record: TokenRecord | undefined;
+  constructor(refreshToken: string, record: TokenRecord | undefined) {
+    this.refreshToken = refreshToken;
+    this.record = record;
+  }
+}
+
 export class EnvCredentialStore implements CredentialStore {
   readonly description: string;
   readonly #clientId: string;
   readonly #clientSecret: string;
   readonly #refreshToken: string;
   readonly #refreshTokenHash: string;
-  readonly #file: TokenFileStore;
+  readonly #file: TokenFile;
 
   constructor(options: { env: NodeJS.ProcessEnv; file: TokenFileStore }) {
     const missing = missingStravaEnv(options.env);
@@ -35,21 +56,44 @@ export class EnvCredentialStore implements CredentialStore {
     this.#clientSecret = options.env["STRAVA_CLIENT_SECRET"]!.trim();
     this.#refreshToken = options.env["STRAVA_REFRESH_TOKEN"]!.trim();
     this.#refreshTokenHash = sha256(this.#refreshToken);
-    this.#file = options.file;
+    this.#file = options.file.file;
     this.description = `STRAVA_* environment variables (rotated tokens kept in ${options.file.path})`;
   }
 
-  async load(): Promise<StoredCredentials> {
-    const base: StoredCredentials = {
-      client_id: this.#clientId,
-      client_secret: this.#clientSecret,
-      refresh_token: this.#refreshToken,
+  async load(signal: AbortSignal): Promise<CredentialSnapshot> {
+    return this.#snapshot(await this.#file.readRecovered(signal, this.#refreshTokenOf));
+  }
+
+  async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
+    const version = expected.version;
+    if (!(version instanceof EnvVersion)) throw new TypeError("saveTokens was given a snapshot of another store");
+    const record: TokenRecord = {
+      ...version.record,
+      ...tokens,
+      env_refresh_token_sha256: this.#refreshTokenHash,
+      ...lineageOf(version.refreshToken),
+      updated_at: new Date().toISOString(),
     };
-    const stored = await this.#file.read();
-    if (!stored || stored["env_refresh_token_sha256"] !== this.#refreshTokenHash) return base;
-    const refreshToken = stored["refresh_token"];
-    const accessToken = stored["access_token"];
-    const expiresAt = stored["expires_at"];
+    const journal = this.#file.journal(record);
+    const { committed, current } = await this.#file.commit(
+      journal,
+      signal,
+      (now) => this.#refreshTokenOf(now) === version.refreshToken,
+      this.#refreshTokenOf,
+    );
+    if (committed) return { saved: true, snapshot: this.#snapshot(record) };
+    return { saved: false, current: this.#snapshot(current) };
+  }
+
+  /** The environment's refresh token, or the file's when the file descends from this environment's grant. */
+  readonly #refreshTokenOf = (record: TokenRecord | undefined): string | undefined => this.#credentialsOf(record).refresh_token;
+
+  #credentialsOf(record: TokenRecord | undefined): StoredCredentials {
+    const base: StoredCredentials = { client_id: this.#clientId, client_secret: this.#clientSecret, refresh_token: this.#refreshToken };
+    if (!this.#belongsHere(record)) return base;
+    const refreshToken = record["refresh_token"];
+    const accessToken = record["access_token"];
+    const expiresAt = record["expires_at"];
     if (typeof refreshToken === "string" && refreshToken !== "") base.refresh_token = refreshToken;
     if (typeof accessToken === "string" && typeof expiresAt === "number") {
       base.access_token = accessToken;
@@ -58,9 +102,13 @@ export class EnvCredentialStore implements CredentialStore {
     return base;
   }
 
-  async save(update: Partial<StoredCredentials>): Promise<void> {
-    const { client_id: _clientId, client_secret: _clientSecret, ...tokens } = update;
-    await this.#file.save({ ...tokens, env_refresh_token_sha256: this.#refreshTokenHash });
+  #belongsHere(record: TokenRecord | undefined): record is TokenRecord {
+    return record !== undefined && record["env_refresh_token_sha256"] === this.#refreshTokenHash;
+  }
+
+  #snapshot(record: TokenRecord | undefined): CredentialSnapshot {
+    const credentials = this.#credentialsOf(record);
+    return { credentials, version: new EnvVersion(credentials.refresh_token, this.#belongsHere(record) ? record : undefined) };
   }
 }
 

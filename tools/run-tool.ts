@@ -9,8 +9,7 @@ import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "./validate-arguments.ts";
 import { compactJson } from "./compact-json.ts";
 import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
-import { UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
-import { messageOf } from "./token-manager.ts";
+import { messageOf, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
 
 export async function runTool(
   tool: ToolDefinition,

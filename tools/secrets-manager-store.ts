@@ -1,110 +1,278 @@
 /**
  * Credentials in one AWS Secrets Manager secret holding the spec's JSON object
- * (`client_id`, `client_secret`, `refresh_token`, `access_token`, `expires_at`).
+ * (`client_id`, `client_secret`, `refresh_token`, `access_token`, `expires_at`), shared by the plugin and
+ * any number of MCP servers.
  *
- * Writes re-read the secret and merge, so fields this code does not know (and `client_id`/
- * `client_secret`) survive, and several instances sharing the secret keep each other's rotations.
- * The endpoint comes from the SDK's own configuration (`AWS_ENDPOINT_URL_SECRETS_MANAGER` in tests).
+ * Reads ask for the version staged `AWSCURRENT` by name (moto, the local stand-in, answers an old version
+ * when no stage is given). A save is a compare-and-swap in two calls, the way Secrets Manager's own
+ * rotation works: `PutSecretValue` stores the new record as a version staged `AWSPENDING` (the tokens are
+ * durable from here: it is the first call after they arrive, with no read before it), then
+ * `UpdateSecretVersionStage` moves `AWSCURRENT` to it from the version this process read, which Secrets
+ * Manager refuses when that version is no longer current: someone else saved first, and nothing stale
+ * is ever made current. A pending version left by a process killed between the two calls is finished by
+ * the next read when it descends from the current one (tools/token-lineage.ts).
+ *
+ * Fields this code does not know (and `client_id`/`client_secret`) are carried over from the version
+ * read. Every call takes the caller's abort signal (the token manager's deadline) and the client has a
+ * request timeout of its own, so a Secrets Manager that stops answering fails calls instead of hanging
+ * them. The endpoint comes from the SDK's own configuration (`AWS_ENDPOINT_URL_SECRETS_MANAGER` in tests).
  */
 import {
   CreateSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
   SecretsManagerClient,
+  UpdateSecretVersionStageCommand,
+  type GetSecretValueCommandOutput,
 } from "@aws-sdk/client-secrets-manager";
-import { CredentialStoreError, parseStoredCredentials, type CredentialStore, type StoredCredentials } from "./credentials.ts";
+import { randomUUID } from "node:crypto";
+import {
+  credentialFieldsOf,
+  CredentialsMissingError,
+  CredentialStoreError,
+  CredentialStoreTimeoutError,
+  parseStoredCredentials,
+  tokenFields,
+  type AuthorizationStore,
+  type CredentialSnapshot,
+  type SaveOutcome,
+  type StoredCredentials,
+  type TokenSet,
+} from "./credentials.ts";
+import { descendsFrom, lineageField, lineageOf } from "./token-lineage.ts";
 
 export interface SecretsManagerStoreOptions {
   secretName: string;
   region: string;
-  /** Create the secret on the first save when it does not exist (the authorize command does). */
+  /** Create the secret on the first write when it does not exist (the authorize command does). */
   createIfMissing?: boolean;
+  /** The store deadline (FITNESS_STORE_TIMEOUT_MS); each HTTP request to Secrets Manager is cut a second after it. Default 5 s. */
+  requestTimeoutMs?: number;
   client?: SecretsManagerClient;
 }
 
-export class SecretsManagerStore implements CredentialStore {
+type SecretRecord = Record<string, unknown>;
+
+class SecretVersion {
+  readonly versionId: string;
+  readonly record: SecretRecord;
+  constructor(versionId: string, record: SecretRecord) {
+    this.versionId = versionId;
+    this.record = record;
+  }
+}
+
+type Call = "GetSecretValue" | "PutSecretValue" | "UpdateSecretVersionStage" | "CreateSecret";
+
+/** The secret holds something other than a JSON object: the operator's authorization may replace it. */
+class MalformedSecretError extends CredentialStoreError {}
+
+const current = "AWSCURRENT";
+const pending = "AWSPENDING";
+
+export class SecretsManagerStore implements AuthorizationStore {
   readonly description: string;
   readonly #secretName: string;
   readonly #createIfMissing: boolean;
   readonly #client: SecretsManagerClient;
-  #writes: Promise<void> = Promise.resolve();
 
   constructor(options: SecretsManagerStoreOptions) {
     this.#secretName = options.secretName;
     this.#createIfMissing = options.createIfMissing ?? false;
-    this.#client = options.client ?? new SecretsManagerClient({ region: options.region });
+    // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
+    // message; this only backs up callers without one.
+    const timeout = (options.requestTimeoutMs ?? 5_000) + 1_000;
+    this.#client =
+      options.client ??
+      new SecretsManagerClient({
+        region: options.region,
+        requestHandler: { connectionTimeout: timeout, requestTimeout: timeout },
+      });
     this.description = `Secrets Manager secret "${options.secretName}" in ${options.region}`;
   }
 
-  async load(): Promise<StoredCredentials> {
-    const contents = await this.#read();
-    if (contents === undefined) {
-      throw new CredentialStoreError(
+  async load(signal: AbortSignal): Promise<CredentialSnapshot> {
+    const [now, waiting] = await Promise.all([this.#readStage(current, signal), this.#readStage(pending, signal)]);
+    if (now === undefined) {
+      throw new CredentialsMissingError(
         `The ${this.description} does not exist. Create it holding {"client_id", "client_secret", "refresh_token"} ` +
           "(npm run authorize -- --store secrets-manager does this), or point the plugin's secretName/cloudRegion at the right secret.",
       );
     }
-    return parseStoredCredentials(contents, `The ${this.description}`);
+    const snapshot = this.#snapshot(now);
+    if (waiting === undefined || waiting.versionId === now.versionId || !descendsFrom(waiting.record, snapshot.credentials.refresh_token)) {
+      return snapshot;
+    }
+    // A save killed between its two calls: its tokens replaced the current refresh token at Strava.
+    if (await this.#makeCurrent(waiting.versionId, now.versionId, signal)) return this.#snapshot(waiting);
+    const after = await this.#readStage(current, signal);
+    if (after === undefined) throw new CredentialStoreError(`The ${this.description} was deleted while it was being read.`);
+    return this.#snapshot(after);
   }
 
-  save(update: Partial<StoredCredentials>): Promise<void> {
-    const write = this.#writes.then(() => this.#merge(update));
-    this.#writes = write.catch(() => {});
-    return write;
+  async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
+    const version = expected.version;
+    if (!(version instanceof SecretVersion)) throw new TypeError("saveTokens was given a snapshot of another store");
+    const record: SecretRecord = { ...version.record, ...tokens, ...lineageOf(expected.credentials.refresh_token) };
+    const versionId = randomUUID();
+    const command = new PutSecretValueCommand({
+      SecretId: this.#secretName,
+      SecretString: JSON.stringify(record),
+      VersionStages: [pending],
+      ClientRequestToken: versionId,
+    });
+    await this.#call("PutSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }));
+    if (await this.#makeCurrent(versionId, version.versionId, signal)) {
+      return { saved: true, snapshot: this.#snapshot(new SecretVersion(versionId, record)) };
+    }
+    const now = await this.#readStage(current, signal);
+    if (now === undefined) throw new CredentialStoreError(`The ${this.description} was deleted; the new tokens could not be written back.`);
+    return { saved: false, current: this.#snapshot(now) };
   }
 
-  async #merge(update: Partial<StoredCredentials>): Promise<void> {
-    const current = await this.#read();
-    const secretString = JSON.stringify({ ...current, ...update });
-    try {
-      if (current === undefined) {
+  async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
+    await this.#writeOver(signal, (record) => {
+      const { [lineageField]: _lineage, ...kept } = record ?? {};
+      return { ...kept, ...credentials };
+    });
+  }
+
+  async clearTokens(signal: AbortSignal): Promise<void> {
+    await this.#writeOver(signal, (record) => {
+      if (record === undefined) return undefined;
+      const kept: SecretRecord = { ...record };
+      for (const field of [...tokenFields, lineageField]) delete kept[field];
+      return kept;
+    });
+  }
+
+  async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>> {
+    return credentialFieldsOf((await this.#readStage(current, signal))?.record);
+  }
+
+  /**
+   * The operator's write: whatever is current is replaced by `change(current record)` (undefined: leave
+   * it). Made current the same way a refresh does (a pending version, then the stage moved from the
+   * version read), retried if a process saved in between, rather than with a plain PutSecretValue: the
+   * two kinds of write mixed would leave moto, the local stand-in, with two versions labelled AWSCURRENT.
+   */
+  async #writeOver(signal: AbortSignal, change: (record: SecretRecord | undefined) => SecretRecord | undefined): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      let now: SecretVersion | undefined;
+      try {
+        now = await this.#readStage(current, signal);
+      } catch (error) {
+        // A secret holding something else is replaced by a new authorization, not a reason to refuse it.
+        if (!(error instanceof MalformedSecretError)) throw error;
+        const id = await this.#currentVersionId(signal);
+        now = id === undefined ? undefined : new SecretVersion(id, {});
+      }
+      const record = change(now?.record);
+      if (record === undefined) return;
+      const secretString = JSON.stringify(record);
+      if (now === undefined) {
         if (!this.#createIfMissing) {
           throw new CredentialStoreError(`The ${this.description} does not exist, so new tokens cannot be written back to it.`);
         }
-        await this.#client.send(new CreateSecretCommand({ Name: this.#secretName, SecretString: secretString }));
-      } else {
-        await this.#client.send(new PutSecretValueCommand({ SecretId: this.#secretName, SecretString: secretString }));
+        const command = new CreateSecretCommand({ Name: this.#secretName, SecretString: secretString });
+        await this.#call("CreateSecret", signal, () => this.#client.send(command, { abortSignal: signal }));
+        return;
       }
-    } catch (error) {
-      if (error instanceof CredentialStoreError) throw error;
-      throw this.#awsError("write", error);
+      const versionId = randomUUID();
+      const command = new PutSecretValueCommand({ SecretId: this.#secretName, SecretString: secretString, VersionStages: [pending], ClientRequestToken: versionId });
+      await this.#call("PutSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }));
+      if (await this.#makeCurrent(versionId, now.versionId, signal)) return;
+      if (attempt >= 3) throw new CredentialStoreError(`The ${this.description} kept changing while it was being written; run the command again.`);
     }
   }
 
-  /** The secret's JSON object, or undefined when the secret does not exist. */
-  async #read(): Promise<Record<string, unknown> | undefined> {
-    let secretString: string | undefined;
+  /** The id of the version staged AWSCURRENT, whatever it holds. */
+  async #currentVersionId(signal: AbortSignal): Promise<string | undefined> {
+    const command = new GetSecretValueCommand({ SecretId: this.#secretName, VersionStage: current });
     try {
-      const answer = await this.#client.send(new GetSecretValueCommand({ SecretId: this.#secretName }));
-      secretString = answer.SecretString;
+      return (await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), ["ResourceNotFoundException"])).VersionId;
     } catch (error) {
       if ((error as { name?: string }).name === "ResourceNotFoundException") return undefined;
-      throw this.#awsError("read", error);
+      throw error;
     }
-    if (secretString === undefined) {
-      throw new CredentialStoreError(`The ${this.description} holds binary data; it must hold a JSON text object (SecretString).`);
+  }
+
+  /**
+   * Moves AWSCURRENT to `versionId` if `from` still holds it. False when it does not: another writer made
+   * another version current first (Secrets Manager answers InvalidParameterException).
+   */
+  async #makeCurrent(versionId: string, from: string, signal: AbortSignal): Promise<boolean> {
+    const command = new UpdateSecretVersionStageCommand({
+      SecretId: this.#secretName,
+      VersionStage: current,
+      MoveToVersionId: versionId,
+      RemoveFromVersionId: from,
+    });
+    try {
+      await this.#call("UpdateSecretVersionStage", signal, () => this.#client.send(command, { abortSignal: signal }), ["InvalidParameterException"]);
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name !== "InvalidParameterException") throw error;
+      const now = await this.#readStage(current, signal);
+      if (now !== undefined && now.versionId !== from) return false;
+      throw this.#awsError("UpdateSecretVersionStage", error);
+    }
+  }
+
+  /** The version holding `stage`, or undefined when there is none (or no secret at all). */
+  async #readStage(stage: string, signal: AbortSignal): Promise<SecretVersion | undefined> {
+    let answer: GetSecretValueCommandOutput;
+    const command = new GetSecretValueCommand({ SecretId: this.#secretName, VersionStage: stage });
+    try {
+      answer = await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), ["ResourceNotFoundException"]);
+    } catch (error) {
+      if ((error as { name?: string }).name === "ResourceNotFoundException") return undefined;
+      throw error;
+    }
+    if (answer.SecretString === undefined) {
+      if (stage !== current) return undefined;
+      throw new MalformedSecretError(`The ${this.description} holds binary data; it must hold a JSON text object (SecretString).`);
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(secretString);
+      parsed = JSON.parse(answer.SecretString);
     } catch {
-      throw new CredentialStoreError(
+      if (stage !== current) return undefined;
+      throw new MalformedSecretError(
         `The ${this.description} is not valid JSON. It must hold {"client_id", "client_secret", "refresh_token", "access_token", "expires_at"}.`,
       );
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new CredentialStoreError(`The ${this.description} must hold a JSON object, not ${Array.isArray(parsed) ? "a list" : typeof parsed}.`);
+      if (stage !== current) return undefined;
+      throw new MalformedSecretError(`The ${this.description} must hold a JSON object, not ${Array.isArray(parsed) ? "a list" : typeof parsed}.`);
     }
-    return parsed as Record<string, unknown>;
+    return new SecretVersion(answer.VersionId ?? "", parsed as SecretRecord);
   }
 
-  #awsError(action: "read" | "write", error: unknown): CredentialStoreError {
-    const name = (error as { name?: string }).name ?? "Error";
-    const permission = action === "read" ? "secretsmanager:GetSecretValue" : "secretsmanager:PutSecretValue";
-    if (name === "AccessDeniedException") {
-      return new CredentialStoreError(`Not allowed to ${action} the ${this.description}: grant the host's role ${permission} on it.`);
+  #snapshot(version: SecretVersion): CredentialSnapshot {
+    return { credentials: parseStoredCredentials(version.record, `The ${this.description}`), version };
+  }
+
+  /** Runs one SDK call; its failures become store errors that name the call (and the permission), except `passThrough`. */
+  async #call<T>(call: Call, signal: AbortSignal, run: () => Promise<T>, passThrough: string[] = []): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (passThrough.includes((error as { name?: string }).name ?? "")) throw error;
+      throw this.#awsError(call, error, signal);
     }
+  }
+
+  #awsError(call: Call, error: unknown, signal?: AbortSignal): CredentialStoreError {
+    const name = (error as { name?: string }).name ?? "Error";
+    const action = call === "GetSecretValue" ? "read" : "write";
+    if (name === "AccessDeniedException") {
+      return new CredentialStoreError(
+        `Not allowed to ${action} the ${this.description}: grant the host's role secretsmanager:${call} on it (see the README's IAM policy).`,
+      );
+    }
+    if (signal?.aborted) return new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
     const message = error instanceof Error ? error.message : String(error);
-    return new CredentialStoreError(`Could not ${action} the ${this.description} (${name}: ${message}).`);
+    return new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
   }
 }

@@ -1,3 +1,5 @@
+import { defaultStoreTimeoutMs } from "./store-deadline.ts";
+
 /**
  * Where the upstream lives and how long to wait for it. Both forms read these from the environment so
  * that the sandbox, a Prism mock or Strava's announced new host can be used without code changes.
@@ -9,6 +11,8 @@ export interface UpstreamSettings {
   tokenUrl: string;
   /** Per-request timeout in milliseconds (token requests included). */
   timeoutMs: number;
+  /** Deadline of each credential store call in milliseconds (default 5000, tools/store-deadline.ts). */
+  storeTimeoutMs?: number;
 }
 
 export const defaultUpstreamSettings: UpstreamSettings = {
@@ -26,6 +30,7 @@ export function upstreamSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): U
     apiBase: readUrl(env, "STRAVA_API_BASE", defaultUpstreamSettings.apiBase).replace(/\/+$/, ""),
     tokenUrl: readUrl(env, "STRAVA_TOKEN_URL", defaultUpstreamSettings.tokenUrl),
     timeoutMs: readTimeout(env, "STRAVA_TIMEOUT_MS", defaultUpstreamSettings.timeoutMs),
+    storeTimeoutMs: readTimeout(env, "FITNESS_STORE_TIMEOUT_MS", defaultStoreTimeoutMs),
   };
 }
 

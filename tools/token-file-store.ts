@@ -1,13 +1,24 @@
 /**
- * Credentials in a local JSON file: readable and writable by the owner only (mode 0600), replaced
- * atomically (write a temporary file beside it, flush, rename) so a crash mid-write never leaves a
- * half-written file and loses the only working refresh token.
+ * Credentials in a local JSON file (`npm run authorize -- --store file`): the application's
+ * client_id/client_secret and the athlete's tokens, mode 0600, written the crash-proof and
+ * compare-and-swap way of tools/token-file.ts. Every field the file holds is kept on every write.
  */
-import { chmod, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { CredentialStoreError, parseStoredCredentials, type CredentialStore, type StoredCredentials } from "./credentials.ts";
+import { join } from "node:path";
+import {
+  credentialFieldsOf,
+  CredentialsMissingError,
+  CredentialStoreError,
+  parseStoredCredentials,
+  tokenFields,
+  type AuthorizationStore,
+  type CredentialSnapshot,
+  type SaveOutcome,
+  type StoredCredentials,
+  type TokenSet,
+} from "./credentials.ts";
+import { TokenFile, type TokenRecord } from "./token-file.ts";
+import { lineageField, lineageOf } from "./token-lineage.ts";
 
 /** `FITNESS_TOKEN_FILE`, else `$XDG_CONFIG_HOME/openclaw-fitness/strava-tokens.json` (~/.config by default). */
 export function defaultTokenFilePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -17,79 +28,81 @@ export function defaultTokenFilePath(env: NodeJS.ProcessEnv = process.env): stri
   return join(configHome, "openclaw-fitness", "strava-tokens.json");
 }
 
-export class TokenFileStore implements CredentialStore {
+/** What a snapshot of a token file remembers: the refresh token the save must still find, and the record it merges over. */
+class FileVersion {
+  readonly refreshToken: string;
+  readonly record: TokenRecord;
+  constructor(refreshToken: string, record: TokenRecord) {
+    this.refreshToken = refreshToken;
+    this.record = record;
+  }
+}
+
+export class TokenFileStore implements AuthorizationStore {
   readonly path: string;
   readonly description: string;
-  /** Saves run one after another so two refreshes never interleave their read-merge-write. */
-  #writes: Promise<void> = Promise.resolve();
+  readonly file: TokenFile;
 
   constructor(options: { path: string }) {
     this.path = options.path;
+    this.file = new TokenFile(options.path);
     this.description = `token file ${options.path}`;
   }
 
-  async load(): Promise<StoredCredentials> {
-    const contents = await this.read();
-    if (contents === undefined) {
-      throw new CredentialStoreError(
+  async load(signal: AbortSignal): Promise<CredentialSnapshot> {
+    return this.#snapshot(await this.file.readRecovered(signal, refreshTokenOf));
+  }
+
+  async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
+    const version = expected.version;
+    if (!(version instanceof FileVersion)) throw new TypeError("saveTokens was given a snapshot of another store");
+    const record: TokenRecord = { ...version.record, ...tokens, ...lineageOf(version.refreshToken), updated_at: new Date().toISOString() };
+    const journal = this.file.journal(record);
+    const { committed, current } = await this.file.commit(journal, signal, (now) => refreshTokenOf(now) === version.refreshToken, refreshTokenOf);
+    if (committed) return { saved: true, snapshot: this.#snapshot(record) };
+    return { saved: false, current: this.#snapshot(current) };
+  }
+
+  async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
+    const current = await this.#readForOperator(signal);
+    const { [lineageField]: _lineage, ...kept } = current ?? {};
+    await this.file.replace({ ...kept, ...credentials, updated_at: new Date().toISOString() }, signal, refreshTokenOf);
+  }
+
+  async clearTokens(signal: AbortSignal): Promise<void> {
+    const current = await this.#readForOperator(signal);
+    if (current === undefined) return;
+    const kept: TokenRecord = { ...current, updated_at: new Date().toISOString() };
+    for (const field of [...tokenFields, lineageField]) delete kept[field];
+    await this.file.replace(kept, signal, refreshTokenOf);
+  }
+
+  async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>> {
+    return credentialFieldsOf(await this.file.readRecovered(signal, refreshTokenOf));
+  }
+
+  /** The operator's commands replace a broken file rather than refuse to run. */
+  async #readForOperator(signal: AbortSignal): Promise<TokenRecord | undefined> {
+    try {
+      return await this.file.readRecovered(signal, refreshTokenOf);
+    } catch (error) {
+      if (error instanceof CredentialStoreError) return undefined;
+      throw error;
+    }
+  }
+
+  #snapshot(record: TokenRecord | undefined): CredentialSnapshot {
+    if (record === undefined) {
+      throw new CredentialsMissingError(
         `The ${this.description} does not exist. Run npm run authorize -- --store file to create it, or set STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET and STRAVA_REFRESH_TOKEN.`,
       );
     }
-    return parseStoredCredentials(contents, `The ${this.description}`);
+    const credentials = parseStoredCredentials(record, `The ${this.description}`);
+    return { credentials, version: new FileVersion(credentials.refresh_token, record) };
   }
+}
 
-  /** The file's JSON object as stored (any fields), or undefined when there is no file. */
-  async read(): Promise<Record<string, unknown> | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw new CredentialStoreError(`Could not read the ${this.description}: ${(error as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new CredentialStoreError(`The ${this.description} is not valid JSON. Fix or delete it, then authorize again (npm run authorize -- --store file).`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new CredentialStoreError(`The ${this.description} must hold a JSON object.`);
-    }
-    return parsed as Record<string, unknown>;
-  }
-
-  save(update: Record<string, unknown>): Promise<void> {
-    const write = this.#writes.then(() => this.#merge(update));
-    this.#writes = write.catch(() => {});
-    return write;
-  }
-
-  async #merge(update: Record<string, unknown>): Promise<void> {
-    let current: Record<string, unknown> = {};
-    try {
-      current = (await this.read()) ?? {};
-    } catch {
-      // An unreadable old file must not block saving new tokens: they replace it.
-    }
-    const next = { ...current, ...update, updated_at: new Date().toISOString() };
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      const handle = await open(temporary, "wx", 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(next, null, 2)}\n`, "utf8");
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, this.path);
-      // rename keeps the temporary file's 0600; chmod covers a umask that stripped nothing but a
-      // pre-existing file created by hand with wider permissions is replaced, not reused.
-      await chmod(this.path, 0o600);
-    } catch (error) {
-      await unlink(temporary).catch(() => {});
-      throw new CredentialStoreError(`Could not write the ${this.description}: ${(error as Error).message}`);
-    }
-  }
+function refreshTokenOf(record: TokenRecord | undefined): string | undefined {
+  const token = record?.["refresh_token"];
+  return typeof token === "string" && token !== "" ? token : undefined;
 }

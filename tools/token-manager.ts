@@ -1,253 +1,427 @@
 /**
  * Owns the athlete's OAuth tokens: hands out a valid access token, refreshes it shortly before it
- * expires, and persists every new token set before using it.
+ * expires, and makes every new token set durable in the credential store before using it, correctly
+ * when several processes share the store.
  *
- * - Refresh when there is no token or it is within `refreshMarginSeconds` (5 min) of `expires_at`.
- * - Exactly one refresh runs at a time; concurrent callers share its promise, which is cleared on
- *   success and on failure (so the next call tries again).
- * - Before asking the token endpoint, re-read the store: another instance sharing the same secret may
- *   have refreshed already, and Strava's rotation makes the old refresh token useless.
- * - Save, then use. If the save fails, the new tokens are kept in memory (Strava may already have
- *   retired the old refresh token) and the save is retried first thing on the next call.
+ * - When: from this process's own moment in the 5 minutes before the 5-minute margin
+ *   (tools/refresh-schedule.ts), so processes sharing a store come due one after another.
+ * - One refresh at a time; concurrent callers share it. It re-reads the store first: another process may
+ *   have refreshed already, and then its token is taken on instead of spending the refresh token again.
+ * - Save first: the store's compare-and-swap is the first thing after Strava's answer, merged over the
+ *   snapshot read before the request (no read in between). If the store moved on meanwhile, nothing is
+ *   written over it: its tokens are taken on (or, if they are our own tokens from a save whose answer was
+ *   lost, they count as saved).
+ * - Strava rejects the refresh token (another process spent it first): the store is read again, for up to
+ *   one store deadline, for the winner's tokens, and the call carries on with them. Only a refresh token
+ *   that is still in the store after that is dead: then, and only then, the error says to authorize again.
+ * - A save that fails keeps the new tokens in memory; the next call (or shutdown's `settle`) saves them
+ *   first. Every store call has a deadline (`storeTimeoutMs`): a stuck store fails the waiting calls and
+ *   the next call tries again.
+ * - `settle()` (shutdown) waits for a refresh in progress and its save, at most `settleBoundMs`.
+ * - `health()` says whether the stored credentials work, for /health and the plugin's log.
  * - Tokens never go to `process.env` or to logs.
  */
-import type { CredentialStore, StoredCredentials, TokenSet } from "./credentials.ts";
+import {
+  CredentialsMissingError,
+  type CredentialSnapshot,
+  type CredentialStore,
+  type SaveOutcome,
+  type StoredCredentials,
+  type TokenSet,
+} from "./credentials.ts";
+import { abortable } from "./abortable.ts";
 import type { Logger } from "./logger.ts";
-import { describeFaultErrors, parseFault, TokenRefreshError, CallCancelledError } from "./upstream-errors.ts";
+import {
+  defaultRefreshMarginSeconds,
+  defaultRefreshSpreadSeconds,
+  outlivesMargin,
+  refreshDueAt,
+  type RefreshSchedule,
+} from "./refresh-schedule.ts";
+import { defaultStoreTimeoutMs, withDeadline } from "./store-deadline.ts";
+import { requestTokens } from "./strava-oauth.ts";
+import { applicationInactiveAdvice, ApplicationInactiveError, messageOf, RefreshTokenRejectedError, TokenRefreshError } from "./upstream-errors.ts";
 
 export interface TokenManagerOptions {
   store: CredentialStore;
   tokenUrl: string;
+  /** The token request's timeout. */
   timeoutMs: number;
+  /** Deadline of each credential store call (default 5 s). */
+  storeTimeoutMs?: number | undefined;
   logger: Logger;
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Clock in epoch milliseconds (tests move it). */
-  now?: () => number;
-  refreshMarginSeconds?: number;
+  now?: (() => number) | undefined;
+  /** Source of this process's refresh moment (tests fix it). */
+  random?: (() => number) | undefined;
+  refreshMarginSeconds?: number | undefined;
+  refreshSpreadSeconds?: number | undefined;
+}
+
+/**
+ * - `unchecked`: nothing tried yet; `ok`: the last refresh or read worked;
+ * - `unsaved`: Strava issued tokens the store has not taken yet (they are kept in memory; fix the store);
+ * - `store_unavailable`: the last read of the store failed;
+ * - `needs_authorization`: the stored refresh token is dead (or there is none): run npm run authorize;
+ * - `application_inactive`: Strava switched the API application off (subscription).
+ */
+export type CredentialState = "unchecked" | "ok" | "unsaved" | "store_unavailable" | "needs_authorization" | "application_inactive";
+
+export interface CredentialHealth {
+  state: CredentialState;
+  /** What is wrong and what to do (absent when all is well). */
+  message?: string;
+  /** When this state began (ISO 8601). */
+  since: string;
 }
 
 interface CurrentToken {
   accessToken: string;
   expiresAt: number;
+  /** Epoch ms from which this process refreshes it. */
+  dueAtMs: number;
 }
+
+/** After the save: done with this access token, or try again from what the store holds. */
+type PersistResult = { accessToken: string } | { retryFrom: CredentialSnapshot };
+
+/** Rounds of read-refresh-save one refresh may take when other processes keep moving the store. */
+const maxRounds = 3;
 
 export class TokenManager {
   readonly #store: CredentialStore;
   readonly #tokenUrl: string;
   readonly #timeoutMs: number;
+  readonly #storeTimeoutMs: number;
   readonly #logger: Logger;
   readonly #fetch: typeof fetch;
   readonly #now: () => number;
-  readonly #marginSeconds: number;
+  readonly #schedule: RefreshSchedule;
   #current: CurrentToken | undefined;
   #inFlight: Promise<string> | undefined;
-  #unsaved: TokenSet | undefined;
+  #unsaved: { tokens: TokenSet; expected: CredentialSnapshot } | undefined;
+  /** The stored refresh token Strava refused while it stayed in the store. */
+  #deadRefreshToken: string | undefined;
+  #health: { state: CredentialState; message?: string; sinceMs: number };
+  #healthCheck: Promise<void> | undefined;
+  #lastHealthCheckMs = 0;
+  #closing = false;
+  /** The access token this process last received from the token endpoint. */
+  #lastIssued: string | undefined;
 
   constructor(options: TokenManagerOptions) {
     this.#store = options.store;
     this.#tokenUrl = options.tokenUrl;
     this.#timeoutMs = options.timeoutMs;
+    this.#storeTimeoutMs = options.storeTimeoutMs ?? defaultStoreTimeoutMs;
     this.#logger = options.logger;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#now = options.now ?? Date.now;
-    this.#marginSeconds = options.refreshMarginSeconds ?? 300;
+    this.#schedule = {
+      marginMs: (options.refreshMarginSeconds ?? defaultRefreshMarginSeconds) * 1000,
+      spreadMs: (options.refreshSpreadSeconds ?? defaultRefreshSpreadSeconds) * 1000,
+      random: options.random ?? Math.random,
+    };
+    this.#health = { state: "unchecked", sinceMs: this.#now() };
   }
 
-  /** A token that is valid for at least the refresh margin, refreshing first when needed. */
+  /** Where the credentials live (for messages). */
+  get storeDescription(): string {
+    return this.#store.description;
+  }
+
+  /**
+   * How long `settle()` may wait: a token request that has just started (its timeout) and its save,
+   * tried twice (two store deadlines). 40 s with the defaults.
+   */
+  get settleBoundMs(): number {
+    return this.#timeoutMs + 2 * this.#storeTimeoutMs;
+  }
+
+  /** A token valid for at least the refresh margin, refreshing first when this process's moment has come. */
   async accessToken(signal?: AbortSignal): Promise<string> {
     const current = this.#current;
-    if (current && !this.#isDue(current.expiresAt)) return current.accessToken;
-    return this.#sharedRefresh(undefined, signal);
+    if (current && this.#now() < current.dueAtMs) return current.accessToken;
+    // This process's moment has come for `current`: the store's token counts only if it is another one.
+    return this.#sharedRefresh(current?.accessToken, signal);
   }
 
   /**
    * Called after the upstream answered 401 to `rejectedToken`. If another caller already replaced that
-   * token, its replacement is returned; otherwise one (shared) refresh runs.
+   * token, its replacement is returned; otherwise one (shared) refresh runs. `issuedNow` says whether the
+   * token came from Strava's token endpoint in this process just now, rather than from the store (where
+   * another process put it, and where it may have been revoked as well: worth one more renewal).
    */
-  async renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<string> {
+  async renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<{ accessToken: string; issuedNow: boolean }> {
     const current = this.#current;
-    if (current && current.accessToken !== rejectedToken && !this.#isDue(current.expiresAt)) {
-      return current.accessToken;
+    let accessToken: string;
+    if (current && current.accessToken !== rejectedToken && this.#now() < current.dueAtMs) accessToken = current.accessToken;
+    else {
+      if (current?.accessToken === rejectedToken) this.#current = undefined;
+      accessToken = await this.#sharedRefresh(rejectedToken, signal);
     }
-    if (current?.accessToken === rejectedToken) this.#current = undefined;
-    return this.#sharedRefresh(rejectedToken, signal);
+    return { accessToken, issuedNow: accessToken === this.#lastIssued };
   }
 
-  #isDue(expiresAt: number): boolean {
-    return expiresAt * 1000 - this.#now() <= this.#marginSeconds * 1000;
+  /** The upstream answered 403 "Application Status Inactive" (or, with `false`, answered normally again). */
+  noteApplicationInactive(inactive: boolean, message?: string): void {
+    if (inactive) {
+      if (this.#setHealth("application_inactive", message)) {
+        this.#logger.error("application_inactive", { message: `${message ?? ""} ${applicationInactiveAdvice}`.trim() });
+      }
+    } else if (this.#health.state === "application_inactive") this.#setHealth("ok");
   }
 
-  #sharedRefresh(rejectedToken: string | undefined, signal: AbortSignal | undefined): Promise<string> {
+  /**
+   * The state of the stored credentials. While the refresh token is known dead, the store is read again
+   * (at most every 5 s, bounded by the store deadline) so that a new authorization shows at once.
+   */
+  async health(): Promise<CredentialHealth> {
+    if (this.#health.state === "needs_authorization" && !this.#inFlight && this.#now() - this.#lastHealthCheckMs >= 5_000) {
+      this.#healthCheck ??= this.#recheckStore().finally(() => {
+        this.#healthCheck = undefined;
+      });
+      await this.#healthCheck;
+    }
+    const { state, message, sinceMs } = this.#health;
+    return { state, ...(message ? { message } : {}), since: new Date(sinceMs).toISOString() };
+  }
+
+  /**
+   * Shutdown: no new refresh starts; a refresh in progress is waited for, with its save, and tokens kept
+   * unsaved are saved once more; all within `settleBoundMs`. Resolves `lost: true` (after logging an error)
+   * when the process would exit holding tokens that are not in the store.
+   */
+  async settle(): Promise<{ lost: boolean }> {
+    this.#closing = true;
+    // Elapsed time, not the (injectable) wall clock: a bound must hold whatever the clock says.
+    const deadline = performance.now() + this.settleBoundMs;
+    const remaining = (): number => Math.max(0, deadline - performance.now());
+    while (this.#inFlight && remaining() > 0) {
+      this.#logger.info("shutdown_waits_for_refresh", { bound_ms: remaining() });
+      await Promise.race([this.#inFlight.catch(() => {}), delay(remaining())]);
+    }
+    if (this.#unsaved && remaining() > 0) {
+      const { tokens, expected } = this.#unsaved;
+      try {
+        await this.#persist(expected, tokens, Math.min(this.#storeTimeoutMs, remaining()));
+      } catch {
+        // logged by #persist
+      }
+    }
+    if (this.#unsaved || this.#inFlight) {
+      this.#logger.error("tokens_lost_at_exit", {
+        store: this.#store.description,
+        message:
+          `Stopping with new Strava tokens that ${this.#store.description} has not taken (it failed or did not answer within ${this.settleBoundMs / 1000} s). ` +
+          "The stored refresh token is probably spent: if the next start says so, authorize again (npm run authorize).",
+      });
+      return { lost: true };
+    }
+    return { lost: false };
+  }
+
+  /** Undoes `settle()`'s refusal of new refreshes (a host that stops and starts the plugin's service again). */
+  resume(): void {
+    this.#closing = false;
+  }
+
+  /** `replacing`: the access token being replaced (rejected by Strava, or due); the store's counts only if it differs. */
+  #sharedRefresh(replacing: string | undefined, signal: AbortSignal | undefined): Promise<string> {
     // The refresh itself ignores any one caller's signal: other callers are waiting on it too.
-    this.#inFlight ??= this.#refresh(rejectedToken).finally(() => {
+    this.#inFlight ??= this.#refresh(replacing).finally(() => {
       this.#inFlight = undefined;
     });
     return abortable(this.#inFlight, signal);
   }
 
-  async #refresh(rejectedToken: string | undefined): Promise<string> {
+  async #refresh(replacing: string | undefined): Promise<string> {
+    if (this.#closing) throw new TokenRefreshError("The server is shutting down; it starts no new token refresh. Try again once it is back.");
+    let snapshot: CredentialSnapshot | undefined;
     if (this.#unsaved) {
-      await this.#save(this.#unsaved);
-      this.#unsaved = undefined;
+      const { tokens, expected } = this.#unsaved;
+      const result = await this.#persist(expected, tokens, this.#storeTimeoutMs);
+      if ("accessToken" in result && result.accessToken !== replacing) return result.accessToken;
+      if ("retryFrom" in result) snapshot = result.retryFrom;
     }
-    let stored: StoredCredentials;
+    snapshot ??= await this.#load();
+    for (let round = 1; ; round++) {
+      const stored = snapshot.credentials;
+      if (this.#usable(stored, replacing)) return this.#adopt(snapshot);
+      if (stored.refresh_token === this.#deadRefreshToken) throw this.#deadError();
+      let tokens: TokenSet;
+      try {
+        tokens = await requestTokens({
+          tokenUrl: this.#tokenUrl,
+          clientId: stored.client_id,
+          clientSecret: stored.client_secret,
+          refreshToken: stored.refresh_token,
+          storeDescription: this.#store.description,
+          timeoutMs: this.#timeoutMs,
+          fetch: this.#fetch,
+          nowMs: this.#now(),
+        });
+      } catch (error) {
+        if (error instanceof RefreshTokenRejectedError) {
+          const moved = await this.#storeMovedOn(snapshot);
+          if (moved && round < maxRounds) {
+            this.#logger.info("refresh_lost_race", { store: this.#store.description, message: "Another process refreshed first; using its tokens." });
+            snapshot = moved;
+            continue;
+          }
+          this.#deadRefreshToken = stored.refresh_token;
+          this.#setHealth("needs_authorization", error.message);
+          this.#logger.error("refresh_token_dead", { store: this.#store.description, message: error.message });
+        } else if (error instanceof ApplicationInactiveError) {
+          if (this.#setHealth("application_inactive", error.message)) {
+            this.#logger.error("application_inactive", { store: this.#store.description, message: error.message });
+          }
+        }
+        throw error;
+      }
+      const result = await this.#persist(snapshot, tokens, this.#storeTimeoutMs, performance.now());
+      if ("accessToken" in result) return result.accessToken;
+      if (round >= maxRounds) throw new TokenRefreshError(`The ${this.#store.description} kept changing while this process refreshed; try again.`);
+      snapshot = result.retryFrom;
+    }
+  }
+
+  /** Saves `tokens` over `expected` (compare-and-swap) and takes them on; keeps them as unsaved on failure. */
+  async #persist(expected: CredentialSnapshot, tokens: TokenSet, timeoutMs: number, receivedAt?: number): Promise<PersistResult> {
+    let outcome: SaveOutcome;
     try {
-      stored = await this.#store.load();
+      outcome = await withDeadline(
+        timeoutMs,
+        () => `The ${this.#store.description} did not take the new tokens within ${timeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS).`,
+        (signal) => this.#store.saveTokens(expected, tokens, signal),
+      );
     } catch (error) {
+      this.#unsaved = { tokens, expected };
+      const message =
+        `Strava issued new tokens but they could not be saved to ${this.#store.description}: ${messageOf(error)} ` +
+        "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
+        "or the athlete will have to authorize again.";
+      this.#setHealth("unsaved", message);
+      this.#logger.error("token_save_failed", { store: this.#store.description, error: messageOf(error) });
+      throw new TokenRefreshError(message);
+    }
+    this.#unsaved = undefined;
+    this.#lastIssued = tokens.access_token;
+    const held = outcome.saved ? outcome.snapshot : outcome.current;
+    if (outcome.saved || sameTokens(held.credentials, tokens)) {
+      // Saved now, or by an earlier attempt whose answer never came back.
+      this.#deadRefreshToken = undefined;
+      this.#setHealth("ok");
+      this.#current = this.#scheduled(tokens.access_token, tokens.expires_at);
+      this.#logger.info("token_refreshed", {
+        store: this.#store.description,
+        expires_at: tokens.expires_at,
+        refresh_token_rotated: tokens.refresh_token !== expected.credentials.refresh_token,
+        ...(receivedAt === undefined ? {} : { save_ms: Math.round((performance.now() - receivedAt) * 10) / 10 }),
+      });
+      return { accessToken: tokens.access_token };
+    }
+    // The store moved on while we refreshed (another process, or the operator's new authorization): its
+    // tokens are newer than what we started from, so ours are dropped, never written over them.
+    this.#logger.warn("token_save_superseded", { store: this.#store.description, message: "The store changed first; using what it holds." });
+    return { retryFrom: outcome.current };
+  }
+
+  async #load(): Promise<CredentialSnapshot> {
+    try {
+      return await withDeadline(
+        this.#storeTimeoutMs,
+        () => `The ${this.#store.description} did not answer within ${this.#storeTimeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS); the next call tries again.`,
+        (signal) => this.#store.load(signal),
+      );
+    } catch (error) {
+      if (error instanceof CredentialsMissingError) {
+        if (this.#setHealth("needs_authorization", error.message)) {
+          this.#logger.error("credentials_need_authorization", { store: this.#store.description, message: error.message });
+        }
+        throw new TokenRefreshError(error.message);
+      }
+      this.#setHealth("store_unavailable", `Could not read the Strava credentials: ${messageOf(error)}`);
       throw new TokenRefreshError(`Could not read the Strava credentials: ${messageOf(error)}`);
     }
-    if (
+  }
+
+  /**
+   * After Strava refused `snapshot`'s refresh token: the store, read again until it holds another one
+   * (the process that spent it saving its tokens) or one store deadline has passed.
+   */
+  async #storeMovedOn(snapshot: CredentialSnapshot): Promise<CredentialSnapshot | undefined> {
+    const until = performance.now() + this.#storeTimeoutMs;
+    let pause = 25;
+    for (;;) {
+      try {
+        const now = await this.#load();
+        if (now.credentials.refresh_token !== snapshot.credentials.refresh_token) return now;
+      } catch {
+        // keep looking until the time is up
+      }
+      if (performance.now() + pause > until) return undefined;
+      await delay(pause);
+      pause = Math.min(pause * 2, 800);
+    }
+  }
+
+  /** For `health()`: has someone put a new refresh token in the store since the old one died? */
+  async #recheckStore(): Promise<void> {
+    this.#lastHealthCheckMs = this.#now();
+    try {
+      const snapshot = await this.#load();
+      if (snapshot.credentials.refresh_token !== this.#deadRefreshToken) {
+        this.#deadRefreshToken = undefined;
+        this.#setHealth("unchecked");
+      }
+    } catch {
+      // #load recorded why
+    }
+  }
+
+  #adopt(snapshot: CredentialSnapshot): string {
+    const { access_token: accessToken, expires_at: expiresAt } = snapshot.credentials as Required<StoredCredentials>;
+    this.#current = this.#scheduled(accessToken, expiresAt);
+    this.#deadRefreshToken = undefined;
+    this.#setHealth("ok");
+    this.#logger.debug("token_adopted_from_store", { store: this.#store.description, expires_at: expiresAt });
+    return accessToken;
+  }
+
+  #usable(stored: StoredCredentials, replacing: string | undefined): boolean {
+    return (
       stored.access_token !== undefined &&
       stored.expires_at !== undefined &&
-      stored.access_token !== rejectedToken &&
-      !this.#isDue(stored.expires_at)
-    ) {
-      // Someone else (another instance, or the operator) refreshed already: use theirs.
-      this.#current = { accessToken: stored.access_token, expiresAt: stored.expires_at };
-      this.#logger.debug("token_adopted_from_store", { store: this.#store.description, expires_at: stored.expires_at });
-      return stored.access_token;
-    }
-    const tokens = await this.#requestTokens(stored);
-    try {
-      await this.#save(tokens);
-    } catch (error) {
-      this.#unsaved = tokens;
-      throw error;
-    }
-    this.#current = { accessToken: tokens.access_token, expiresAt: tokens.expires_at };
-    this.#logger.info("token_refreshed", {
-      store: this.#store.description,
-      expires_at: tokens.expires_at,
-      refresh_token_rotated: tokens.refresh_token !== stored.refresh_token,
-    });
-    return tokens.access_token;
-  }
-
-  async #save(tokens: TokenSet): Promise<void> {
-    try {
-      await this.#store.save(tokens);
-    } catch (error) {
-      this.#logger.error("token_save_failed", { store: this.#store.description, error: messageOf(error) });
-      throw new TokenRefreshError(
-        `Strava issued new tokens but they could not be saved to ${this.#store.description}: ${messageOf(error)}. ` +
-          "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
-          "or the athlete will have to authorize again.",
-      );
-    }
-  }
-
-  async #requestTokens(stored: StoredCredentials): Promise<TokenSet> {
-    const body = new URLSearchParams({
-      client_id: stored.client_id,
-      client_secret: stored.client_secret,
-      grant_type: "refresh_token",
-      refresh_token: stored.refresh_token,
-    });
-    let response: Response;
-    let text: string;
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    try {
-      response = await this.#fetch(this.#tokenUrl, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-        body,
-        signal: timeout,
-      });
-      text = await response.text();
-    } catch (error) {
-      if (timeout.aborted) {
-        throw new TokenRefreshError(
-          `The Strava token endpoint (${this.#tokenUrl}) did not answer within ${this.#timeoutMs / 1000} s; try again shortly.`,
-        );
-      }
-      throw new TokenRefreshError(`Could not reach the Strava token endpoint (${this.#tokenUrl}): ${networkCause(error)}.`);
-    }
-    if (!response.ok) {
-      const fault = parseFault(text);
-      const errors = describeFaultErrors(fault);
-      const detail = `${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`;
-      if (fault?.errors?.some((error) => error.resource === "RefreshToken")) {
-        throw new TokenRefreshError(
-          `Strava refused to refresh the access token with the refresh token from ${this.#store.description}: ${response.status} ${detail}. ` +
-            "The refresh token was revoked, already rotated, or belongs to another application; authorize again (npm run authorize).",
-        );
-      }
-      if (response.status === 401 || fault?.errors?.some((error) => error.field === "client_secret" || error.field === "client_id")) {
-        throw new TokenRefreshError(
-          `Strava rejected the application credentials in ${this.#store.description}: ${response.status} ${detail}. Check client_id and client_secret.`,
-        );
-      }
-      throw new TokenRefreshError(`The Strava token endpoint answered ${response.status}: ${detail}. Try again shortly.`);
-    }
-    return parseTokenResponse(text, this.#now());
-  }
-}
-
-/** Reads a token endpoint answer. The body is never quoted in errors: it may hold tokens. */
-export function parseTokenResponse(text: string, nowMs: number): TokenSet {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new TokenRefreshError("The Strava token endpoint answered with a body that is not JSON; try again shortly.");
-  }
-  const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  const accessToken = record["access_token"];
-  const refreshToken = record["refresh_token"];
-  let expiresAt = record["expires_at"];
-  if (typeof expiresAt !== "number" && typeof record["expires_in"] === "number") {
-    expiresAt = Math.floor(nowMs / 1000) + record["expires_in"];
-  }
-  const missing = [
-    typeof accessToken === "string" && accessToken !== "" ? undefined : "access_token",
-    typeof refreshToken === "string" && refreshToken !== "" ? undefined : "refresh_token",
-    typeof expiresAt === "number" && Number.isFinite(expiresAt) ? undefined : "expires_at",
-  ].filter((field): field is string => field !== undefined);
-  if (missing.length > 0) {
-    throw new TokenRefreshError(
-      `The Strava token endpoint answered without a usable ${missing.join(", ")}; the stored tokens are unchanged. Try again shortly.`,
+      stored.access_token !== replacing &&
+      outlivesMargin(stored.expires_at, this.#now(), this.#schedule)
     );
   }
-  return { access_token: accessToken as string, refresh_token: refreshToken as string, expires_at: expiresAt as number };
-}
 
-/** Waits for `promise`, or rejects as soon as `signal` fires (the promise itself keeps running). */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new CallCancelledError("The call was cancelled before it finished."));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new CallCancelledError("The call was cancelled before it finished."));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
+  #scheduled(accessToken: string, expiresAt: number): CurrentToken {
+    return { accessToken, expiresAt, dueAtMs: refreshDueAt(expiresAt, this.#now(), this.#schedule) };
+  }
+
+  #deadError(): RefreshTokenRejectedError {
+    return new RefreshTokenRejectedError(
+      `The refresh token in ${this.#store.description} was refused by Strava and nothing has replaced it since: ` +
+        "authorize again (npm run authorize).",
     );
-  });
+  }
+
+  /** Records the credentials' state; true when it changed. */
+  #setHealth(state: CredentialState, message?: string): boolean {
+    if (this.#health.state === state && this.#health.message === message) return false;
+    this.#health = { state, ...(message ? { message } : {}), sinceMs: this.#now() };
+    return true;
+  }
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function sameTokens(stored: StoredCredentials, tokens: TokenSet): boolean {
+  return stored.refresh_token === tokens.refresh_token && stored.access_token === tokens.access_token;
 }
 
-/** "connection refused (ECONNREFUSED)" from undici's `fetch failed` wrapper. */
-export function networkCause(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const code = cause?.code;
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ECONNRESET: "connection reset",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "DNS lookup failed",
-    ETIMEDOUT: "connection timed out",
-    UND_ERR_SOCKET: "connection closed unexpectedly",
-    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  };
-  if (code) return `${known[code] ?? cause?.message ?? "network error"} (${code})`;
-  return cause?.message ?? messageOf(error);
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

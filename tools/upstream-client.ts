@@ -11,10 +11,12 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "./logger.ts";
 import type { UpstreamSettings } from "./settings.ts";
-import { networkCause, type TokenManager } from "./token-manager.ts";
+import type { TokenManager } from "./token-manager.ts";
 import { describeRequest, type UpstreamRequest, type UpstreamResponse } from "./upstream-request.ts";
 import {
   CallCancelledError,
+  isApplicationInactive,
+  networkCause,
   parseFault,
   statusErrorFor,
   UpstreamNetworkError,
@@ -71,13 +73,20 @@ export class UpstreamClient {
     if (signal?.aborted) throw new CallCancelledError(`The call was cancelled before ${describeRequest(request)} was sent.`);
     let token = await this.#tokens.accessToken(signal);
     let response = await this.#attempt(request, token, signal);
-    if (response.status === 401 && !isMissingScope(response.bodyText)) {
-      // The token may have been revoked or expired early: refresh once and try once more.
+    // The token may have been revoked or expired early: renew it and try again, once with a token Strava
+    // has just issued. A token another process put in the store may have been revoked too: then one more.
+    for (let renewals = 0; response.status === 401 && !isMissingScope(response.bodyText) && renewals < 2; renewals++) {
       this.#logger.info("upstream_token_rejected", { request: describeRequest(request) });
-      token = await this.#tokens.renewAfterRejection(token, signal);
+      const renewed = await this.#tokens.renewAfterRejection(token, signal);
+      if (renewed.accessToken === token) break;
+      token = renewed.accessToken;
       response = await this.#attempt(request, token, signal);
+      if (renewed.issuedNow) break;
     }
     if (response.status < 200 || response.status >= 300) {
+      if (response.status === 403 && isApplicationInactive(403, parseFault(response.bodyText))) {
+        this.#tokens.noteApplicationInactive(true, `Strava answered 403 Application Status Inactive to ${describeRequest(request)}.`);
+      }
       throw statusErrorFor({
         request: describeRequest(request),
         status: response.status,
@@ -87,6 +96,7 @@ export class UpstreamClient {
         hint: options.errorHint?.(response.status),
       });
     }
+    this.#tokens.noteApplicationInactive(false);
     return response;
   }
 

@@ -50,7 +50,53 @@ export class CallCancelledError extends UpstreamError {
 
 /** Getting a usable access token failed: the token endpoint refused, was down, or the store failed. */
 export class TokenRefreshError extends UpstreamError {
-  override readonly name = "TokenRefreshError";
+  override readonly name: string = "TokenRefreshError";
+}
+
+/** The token endpoint refused the refresh token itself (`RefreshToken` invalid): spent, revoked, or foreign. */
+export class RefreshTokenRejectedError extends TokenRefreshError {
+  override readonly name = "RefreshTokenRejectedError";
+}
+
+/** Strava answered 403 "Application Status Inactive": the API application is switched off. */
+export class ApplicationInactiveError extends TokenRefreshError {
+  override readonly name = "ApplicationInactiveError";
+}
+
+/**
+ * Since June 2026 Strava requires the developer of a Standard-tier API application to hold a Strava
+ * subscription; without one, every call answers 403 "Application Status Inactive" (../shared/FACTS.md).
+ * Strava's exact error list for it is not known here, so only the message is matched.
+ */
+export function isApplicationInactive(status: number, fault: Fault | undefined): boolean {
+  return status === 403 && /application status inactive/i.test(fault?.message ?? "");
+}
+
+export const applicationInactiveAdvice =
+  "Strava has switched this API application off (Application Status Inactive): since June 2026 a Standard-tier " +
+  "application only works while the Strava account that owns it has an active Strava subscription. Start or renew the " +
+  "subscription on that account (the application is the one at https://www.strava.com/settings/api), then try again. " +
+  "The stored tokens are kept, so authorizing again should not be needed.";
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** "connection refused (ECONNREFUSED)" from undici's `fetch failed` wrapper. */
+export function networkCause(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const code = cause?.code;
+  const known: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ECONNRESET: "connection reset",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "DNS lookup failed",
+    ETIMEDOUT: "connection timed out",
+    UND_ERR_SOCKET: "connection closed unexpectedly",
+    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  };
+  if (code) return `${known[code] ?? cause?.message ?? "network error"} (${code})`;
+  return cause?.message ?? messageOf(error);
 }
 
 export function parseFault(bodyText: string): Fault | undefined {
@@ -131,6 +177,7 @@ function adviceFor(status: number, fault: Fault | undefined, context: StatusErro
     return `The athlete did not grant the permission this needs (${missingScope.field ?? "a scope"}). Run the authorization again (npm run authorize) and keep every requested scope ticked.`;
   }
   if (status === 401) return "The access token was rejected even after a refresh; authorize again (npm run authorize).";
+  if (isApplicationInactive(status, fault)) return applicationInactiveAdvice;
   if (status === 429) return `Strava's rate limit is exceeded. ${describeRateLimit(readRateLimitHeaders(context.headers), context.nowMs)}`;
   if (status >= 500) return "This is a failure on Strava's side; try again in a moment.";
   return undefined;

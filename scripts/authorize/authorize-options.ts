@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { defaultTokenFilePath } from "../../tools/token-file-store.ts";
 import { upstreamSettingsFromEnv } from "../../tools/settings.ts";
+import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
 
 export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";
 /** Everything the 11 tools need: private activities, writing activities, the full profile. */
@@ -20,8 +21,20 @@ export interface AuthorizeOptions {
   target: CredentialTarget;
   authorizeUrl: string;
   tokenUrl: string;
+  /** Strava's revocation endpoint (`STRAVA_REVOKE_URL`, else beside the token URL). */
+  revokeUrl: string;
   /** Port of the local callback server on 127.0.0.1; 0 picks a free one. */
   port: number;
+  timeoutMs: number;
+}
+
+/** `--revoke`: end the stored grant. The application's credentials may come from the store instead. */
+export interface RevokeOptions {
+  revoke: true;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  target: CredentialTarget;
+  revokeUrl: string;
   timeoutMs: number;
 }
 
@@ -31,13 +44,19 @@ export class AuthorizeUsageError extends Error {
 
 export const usage = `Usage: npm run authorize -- --store secrets-manager [--secret-name NAME] [--region REGION]
        npm run authorize -- --store file [--token-file PATH]
+       npm run authorize -- --revoke --store secrets-manager|file [...]
 
 Runs Strava's one-time OAuth authorization for one athlete and stores client_id, client_secret,
 refresh_token, access_token and expires_at in the Secrets Manager secret (created or updated, other
 fields kept) or in the token file of the MCP server (mode 0600).
 
+With --revoke it ends the stored grant instead: Strava's POST /oauth/revoke with the stored refresh
+token, then the tokens are removed from the store (client_id and client_secret stay). The coach has no
+access until the next authorization.
+
 Options:
-  --store secrets-manager|file  where the credentials go (required)
+  --store secrets-manager|file  where the credentials are (required)
+  --revoke                      revoke the stored grant and clear the tokens
   --secret-name NAME            secret name or ARN (default fitness-credentials)
   --region REGION               AWS region of the secret (default AWS_REGION, else us-west-2)
   --token-file PATH             token file (default FITNESS_TOKEN_FILE, else ~/.config/openclaw-fitness/strava-tokens.json)
@@ -47,9 +66,10 @@ Options:
   --port N                      port of the local callback on 127.0.0.1 (default: a free one)
   --timeout SECONDS             how long to wait for the browser (default 300)
 
-Environment: STRAVA_AUTHORIZE_URL and STRAVA_TOKEN_URL point at a non-default upstream.`;
+Environment: STRAVA_AUTHORIZE_URL, STRAVA_TOKEN_URL and STRAVA_REVOKE_URL (default: beside the token
+URL) point at a non-default upstream.`;
 
-export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.ProcessEnv): AuthorizeOptions | "help" {
+export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.ProcessEnv): AuthorizeOptions | RevokeOptions | "help" {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -65,6 +85,7 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
         "client-secret": { type: "string" },
         port: { type: "string" },
         timeout: { type: "string" },
+        revoke: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -93,8 +114,19 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
     );
   }
 
-  const clientId = text("client-id") ?? env["STRAVA_CLIENT_ID"]?.trim();
-  const clientSecret = text("client-secret") ?? env["STRAVA_CLIENT_SECRET"]?.trim();
+  const clientId = text("client-id") ?? (env["STRAVA_CLIENT_ID"]?.trim() || undefined);
+  const clientSecret = text("client-secret") ?? (env["STRAVA_CLIENT_SECRET"]?.trim() || undefined);
+  let tokenUrl: string;
+  try {
+    tokenUrl = upstreamSettingsFromEnv(env).tokenUrl;
+  } catch (error) {
+    throw new AuthorizeUsageError((error as Error).message);
+  }
+  const revokeUrl = readUrl(env, "STRAVA_REVOKE_URL") ?? revokeUrlBeside(tokenUrl);
+  if (values["revoke"] === true) {
+    if (text("port")) throw new AuthorizeUsageError("--port applies to an authorization, not to --revoke.");
+    return { revoke: true, clientId, clientSecret, target, revokeUrl, timeoutMs: 30_000 };
+  }
   const missing = [clientId ? undefined : "STRAVA_CLIENT_ID (or --client-id)", clientSecret ? undefined : "STRAVA_CLIENT_SECRET (or --client-secret)"].filter(
     (name): name is string => name !== undefined,
   );
@@ -102,34 +134,30 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
     throw new AuthorizeUsageError(`Set ${missing.join(" and ")}: the Client ID and Client Secret of your application at https://www.strava.com/settings/api.`);
   }
 
-  let tokenUrl: string;
-  try {
-    tokenUrl = upstreamSettingsFromEnv(env).tokenUrl;
-  } catch (error) {
-    throw new AuthorizeUsageError((error as Error).message);
-  }
   return {
     clientId: clientId as string,
     clientSecret: clientSecret as string,
     target,
-    authorizeUrl: readAuthorizeUrl(env),
+    authorizeUrl: readUrl(env, "STRAVA_AUTHORIZE_URL") ?? defaultAuthorizeUrl,
     tokenUrl,
+    revokeUrl,
     port: readInteger(text("port"), "--port", 0, 0, 65_535),
     timeoutMs: readInteger(text("timeout"), "--timeout", 300, 5, 3600) * 1000,
   };
 }
 
-function readAuthorizeUrl(env: NodeJS.ProcessEnv): string {
-  const value = env["STRAVA_AUTHORIZE_URL"]?.trim();
-  if (!value) return defaultAuthorizeUrl;
+function readUrl(env: NodeJS.ProcessEnv, name: "STRAVA_AUTHORIZE_URL" | "STRAVA_REVOKE_URL"): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  const example = name === "STRAVA_AUTHORIZE_URL" ? defaultAuthorizeUrl : "https://www.strava.com/oauth/revoke";
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new AuthorizeUsageError(`STRAVA_AUTHORIZE_URL must be an absolute http(s) URL such as ${defaultAuthorizeUrl}; got "${value}".`);
+    throw new AuthorizeUsageError(`${name} must be an absolute http(s) URL such as ${example}; got "${value}".`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new AuthorizeUsageError(`STRAVA_AUTHORIZE_URL must use http or https; got "${url.protocol}".`);
+    throw new AuthorizeUsageError(`${name} must use http or https; got "${url.protocol}".`);
   }
   return value;
 }

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { TokenSet } from "../../tools/credentials.ts";
-import { parseTokenResponse } from "../../tools/token-manager.ts";
+import { parseTokenResponse } from "../../tools/strava-oauth.ts";
 import { describeFaultErrors, parseFault } from "../../tools/upstream-errors.ts";
 import { requiredScopes } from "./authorize-options.ts";
 

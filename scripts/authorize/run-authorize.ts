@@ -1,15 +1,21 @@
 /**
- * `npm run authorize` end to end: the OAuth flow, then one merged write of client_id, client_secret
- * and the new tokens into the chosen store (a Secrets Manager secret, created when missing, or the
- * MCP server's token file). Returns the lines to show the operator; none holds a secret.
+ * `npm run authorize` end to end: the OAuth flow, then one write of client_id, client_secret and the
+ * new tokens into the chosen store (a Secrets Manager secret, created when missing, or the MCP server's
+ * token file), keeping the record's other fields. With `--revoke`: Strava's revocation of the stored
+ * grant, then the tokens are removed from the store. Returns the lines to show the operator; none holds
+ * a secret.
  */
-import type { CredentialStore } from "../../tools/credentials.ts";
+import type { AuthorizationStore } from "../../tools/credentials.ts";
 import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
+import { revokeGrant } from "../../tools/strava-oauth.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
-import type { AuthorizeOptions, CredentialTarget } from "./authorize-options.ts";
-import { runAuthorizationFlow, type Authorization } from "./oauth-authorization.ts";
+import type { AuthorizeOptions, CredentialTarget, RevokeOptions } from "./authorize-options.ts";
+import { AuthorizationError, runAuthorizationFlow, type Authorization } from "./oauth-authorization.ts";
 
-export function storeFor(target: CredentialTarget): CredentialStore {
+/** How long one write to the store may take (the operator is waiting at the terminal). */
+const storeDeadlineMs = 30_000;
+
+export function storeFor(target: CredentialTarget): AuthorizationStore {
   return target.kind === "secrets-manager"
     ? new SecretsManagerStore({ secretName: target.secretName, region: target.region, createIfMissing: true })
     : new TokenFileStore({ path: target.path });
@@ -28,13 +34,16 @@ export async function runAuthorize(
       io.print(`Waiting up to ${options.timeoutMs / 1000} s for Strava to redirect back to 127.0.0.1 ...`);
     },
     async store({ tokens }) {
-      await store.save({
-        client_id: options.clientId,
-        client_secret: options.clientSecret,
-        refresh_token: tokens.refresh_token,
-        access_token: tokens.access_token,
-        expires_at: tokens.expires_at,
-      });
+      await store.writeAuthorization(
+        {
+          client_id: options.clientId,
+          client_secret: options.clientSecret,
+          refresh_token: tokens.refresh_token,
+          access_token: tokens.access_token,
+          expires_at: tokens.expires_at,
+        },
+        AbortSignal.timeout(storeDeadlineMs),
+      );
     },
   });
   const who = authorization.athlete.name
@@ -44,4 +53,30 @@ export async function runAuthorize(
   io.print(`Stored client_id, client_secret, refresh_token, access_token and expires_at in the ${store.description}.`);
   io.print(`The access token is valid until ${new Date(authorization.tokens.expires_at * 1000).toISOString()}; the tools refresh it from then on.`);
   return authorization;
+}
+
+/**
+ * Revokes the grant the store holds, then clears its tokens: in that order, so a revocation that fails
+ * leaves everything as it was and can be run again. A store without a grant has nothing to revoke.
+ */
+export async function runRevoke(options: RevokeOptions, io: { print(line: string): void; fetch?: typeof fetch }): Promise<"revoked" | "nothing stored"> {
+  const store = storeFor(options.target);
+  const stored = await store.readFields(AbortSignal.timeout(storeDeadlineMs));
+  if (stored.refresh_token === undefined) {
+    io.print(`The ${store.description} holds no refresh token: there is no grant to revoke. Nothing was changed.`);
+    return "nothing stored";
+  }
+  const clientId = options.clientId ?? stored.client_id;
+  const clientSecret = options.clientSecret ?? stored.client_secret;
+  if (clientId === undefined || clientSecret === undefined) {
+    throw new AuthorizationError(
+      `The ${store.description} holds no client_id or client_secret: set STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (or --client-id/--client-secret) to revoke its grant. Nothing was changed.`,
+    );
+  }
+  await revokeGrant({ revokeUrl: options.revokeUrl, clientId, clientSecret, token: stored.refresh_token, timeoutMs: options.timeoutMs, fetch: io.fetch });
+  io.print(`Strava revoked the athlete's grant to application ${clientId}: its refresh and access tokens no longer work.`);
+  await store.clearTokens(AbortSignal.timeout(storeDeadlineMs));
+  io.print(`Removed refresh_token, access_token and expires_at from the ${store.description} (client_id and client_secret stay).`);
+  io.print("Servers and the plugin using it now report that the athlete must authorize again; run npm run authorize to reconnect.");
+  return "revoked";
 }

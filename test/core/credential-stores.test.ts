@@ -1,16 +1,41 @@
 /**
- * The three credential stores: the token file (0600, atomic, merged), the environment with rotations
- * persisted to the file, and Secrets Manager against a real moto_server.
+ * The credential stores: the token file (0600, journaled, compare-and-swap under a lock, what killed
+ * processes left behind), the environment with rotations persisted to the file, Secrets Manager against
+ * a real moto_server (version stages as compare-and-swap, a pending version finished, permissions named),
+ * and the records today's released version wrote, read as they are.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import {
+  CreateSecretCommand,
+  GetSecretValueCommand,
+  ListSecretVersionIdsCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from "@aws-sdk/client-secrets-manager";
 import { TokenFileStore, defaultTokenFilePath } from "../../tools/token-file-store.ts";
 import { EnvCredentialStore, missingStravaEnv } from "../../tools/env-credential-store.ts";
 import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
+import { CredentialsMissingError, type CredentialSnapshot, type CredentialStore } from "../../tools/credentials.ts";
+import { lineageOf } from "../../tools/token-lineage.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
+import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
+
+const signal = (): AbortSignal => AbortSignal.timeout(5_000);
+const tokens = (n: number) => ({ access_token: `a${n}`, refresh_token: `r${n}`, expires_at: 1_800_000_000 + n });
+
+/** The id of a process that has exited (what a SIGKILLed server leaves in its file names). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+async function save(store: CredentialStore, snapshot: CredentialSnapshot, n: number) {
+  return store.saveTokens(snapshot, tokens(n), signal());
+}
 
 let directory: string;
 beforeEach(async () => {
@@ -19,39 +44,130 @@ beforeEach(async () => {
 });
 
 describe("TokenFileStore", () => {
-  it("creates the file (and its directory) with mode 0600 and merges later saves", async () => {
-    const store = new TokenFileStore({ path: join(directory, "nested", "tokens.json") });
-    await store.save({ client_id: "1", client_secret: "s", refresh_token: "r1" });
-    await store.save({ refresh_token: "r2", access_token: "a2", expires_at: 123 });
+  const app = { client_id: "1", client_secret: "s" };
+
+  async function fileWith(record: Record<string, unknown>, name = "tokens.json"): Promise<TokenFileStore> {
+    const path = join(directory, name);
+    await writeFile(path, JSON.stringify(record), { mode: 0o600 });
+    return new TokenFileStore({ path });
+  }
+
+  it("saves over the snapshot it read, keeps every other field, mode 0600, no file left beside it", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0", note: "kept" });
+    const first = await store.load(signal());
+    const outcome = await save(store, first, 1);
+    expect(outcome.saved).toBe(true);
     expect((await stat(store.path)).mode & 0o777).toBe(0o600);
-    expect(await store.load()).toEqual({ client_id: "1", client_secret: "s", refresh_token: "r2", access_token: "a2", expires_at: 123 });
-    expect(await readdir(join(directory, "nested"))).toEqual(["tokens.json"]);
+    const onDisk = JSON.parse(await readFile(store.path, "utf8")) as Record<string, unknown>;
+    expect(onDisk).toMatchObject({ ...app, ...tokens(1), note: "kept", ...lineageOf("r0") });
+    expect((await store.load(signal())).credentials).toEqual({ ...app, ...tokens(1) });
+    expect(await readdir(directory)).toEqual(["tokens.json"]);
   });
 
-  it("replaces a file with looser permissions by a 0600 one", async () => {
-    const path = join(directory, "tokens.json");
-    await writeFile(path, "{}", { mode: 0o644 });
-    await new TokenFileStore({ path }).save({ refresh_token: "r" });
+  it("compare-and-swap: a save from a snapshot the file has moved on from writes nothing and answers what it holds", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0" });
+    const a = await store.load(signal());
+    const b = await store.load(signal());
+    expect((await save(store, a, 1)).saved).toBe(true);
+    const late = await save(store, b, 2);
+    expect(late).toMatchObject({ saved: false, current: { credentials: { refresh_token: "r1" } } });
+    expect((await store.load(signal())).credentials.refresh_token).toBe("r1");
+    expect(await readdir(directory)).toEqual(["tokens.json"]);
+  });
+
+  it("concurrent saves from one snapshot: exactly one lands", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0" });
+    const snapshot = await store.load(signal());
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, n) => save(store, snapshot, n + 1)));
+    expect(outcomes.filter((outcome) => outcome.saved)).toHaveLength(1);
+    expect(await readdir(directory)).toEqual(["tokens.json"]);
+  });
+
+  it("finishes a save a killed process left (it descends from the file), and deletes stale and half-written ones", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0" });
+    const dead = deadPid();
+    await writeFile(`${store.path}.${dead}.abc123-00000001.tmp`, JSON.stringify({ ...app, ...tokens(1), ...lineageOf("r0") }));
+    await writeFile(`${store.path}.${dead}.abc123-00000002.tmp`, JSON.stringify({ ...app, ...tokens(9), ...lineageOf("r-old") }));
+    await writeFile(`${store.path}.${dead}.abc123-00000003.tmp`, '{"client_id": "1", "refresh_');
+    expect((await store.load(signal())).credentials).toMatchObject(tokens(1));
+    expect(await readdir(directory)).toEqual(["tokens.json"]);
+  });
+
+  it("leaves the temporary file of a process that still runs alone (it is that process's to finish)", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0" });
+    const live = `${store.path}.${process.ppid}.abc123-00000001.tmp`;
+    await writeFile(live, JSON.stringify({ ...app, ...tokens(1), ...lineageOf("r0") }));
+    expect((await store.load(signal())).credentials.refresh_token).toBe("r0");
+    expect((await readdir(directory)).sort()).toEqual(["tokens.json", live.slice(directory.length + 1)].sort());
+  });
+
+  it("temporary files of the previous version (no lineage): a newer one is the save it never finished, an older one is dropped", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0" });
+    const dead = deadPid();
+    const older = `${store.path}.${dead}.0a0a0a0a.tmp`;
+    await writeFile(older, JSON.stringify({ ...app, ...tokens(7) }));
+    await utimes(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect((await store.load(signal())).credentials.refresh_token).toBe("r0");
+    const newer = `${store.path}.${dead}.0b0b0b0b.tmp`;
+    await writeFile(newer, JSON.stringify({ ...app, ...tokens(8) }));
+    await utimes(newer, new Date(Date.now() + 1_000), new Date(Date.now() + 1_000));
+    expect((await store.load(signal())).credentials.refresh_token).toBe("r8");
+    expect(await readdir(directory)).toEqual(["tokens.json"]);
+  });
+
+  it("takes over at once the lock of a process killed while holding it; waits for a live holder and gives up at the deadline", async () => {
+    const store = await fileWith({ ...app, refresh_token: "r0" });
+    const snapshot = await store.load(signal());
+    await writeFile(`${store.path}.lock`, `${deadPid()}\n${hostname()}\nfeedface\n`);
+    const started = performance.now();
+    expect((await save(store, snapshot, 1)).saved).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await writeFile(`${store.path}.lock`, `${process.ppid}\n${hostname()}\nfeedface\n`);
+    const stuck = await store.saveTokens(await store.load(signal()), tokens(2), AbortSignal.timeout(200)).catch((error: Error) => error);
+    expect(String(stuck)).toContain(`stayed locked by process ${process.ppid} on ${hostname()}`);
+    expect((await store.load(signal())).credentials.refresh_token).toBe("r1");
+  });
+
+  it("the operator's authorization replaces a looser file with a 0600 one and keeps unknown fields", async () => {
+    const path = join(directory, "nested", "tokens.json");
+    await mkdir(join(directory, "nested"));
+    await writeFile(path, JSON.stringify({ note: "kept" }), { mode: 0o644 });
+    const store = new TokenFileStore({ path });
+    await store.writeAuthorization({ ...app, ...tokens(1) }, signal());
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-  });
-
-  it("concurrent saves all land (no lost update)", async () => {
-    const store = new TokenFileStore({ path: join(directory, "tokens.json") });
-    await Promise.all(Array.from({ length: 20 }, (_, index) => store.save({ [`field_${index}`]: index } as never)));
-    const saved = JSON.parse(await readFile(store.path, "utf8")) as Record<string, unknown>;
-    for (let index = 0; index < 20; index++) expect(saved[`field_${index}`]).toBe(index);
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ ...app, ...tokens(1), note: "kept" });
+    await store.clearTokens(signal());
+    const cleared = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    expect(cleared).toMatchObject({ ...app, note: "kept" });
+    expect(cleared).not.toHaveProperty("refresh_token");
+    await expect(store.load(signal())).rejects.toThrow(CredentialsMissingError);
   });
 
   it("names the file and the fix when it is missing, not JSON, or incomplete", async () => {
     const path = join(directory, "tokens.json");
     const store = new TokenFileStore({ path });
-    await expect(store.load()).rejects.toThrow(`The token file ${path} does not exist. Run npm run authorize -- --store file`);
+    await expect(store.load(signal())).rejects.toThrow(`The token file ${path} does not exist. Run npm run authorize -- --store file`);
     await writeFile(path, "{not json");
-    await expect(store.load()).rejects.toThrow(`The token file ${path} is not valid JSON.`);
+    await expect(store.load(signal())).rejects.toThrow(`The token file ${path} is not valid JSON.`);
     await writeFile(path, JSON.stringify({ client_id: 5, refresh_token: "very-secret-refresh" }));
-    const error = await store.load().catch((caught: Error) => caught);
+    const error = await store.load(signal()).catch((caught: Error) => caught);
     expect(String(error)).toContain(`The token file ${path} is incomplete (missing client_secret)`);
     expect(String(error)).not.toContain("very-secret-refresh");
+  });
+
+  it("reads a token file written by the previous version as it is, and refreshes over it", async () => {
+    // Exactly what the released version's `npm run authorize -- --store file` and refresh wrote.
+    const store = await fileWith({
+      client_id: "1234",
+      client_secret: "cs",
+      refresh_token: "r0",
+      access_token: "a0",
+      expires_at: 1_700_000_000,
+      updated_at: "2026-11-01T10:00:00.000Z",
+    });
+    const snapshot = await store.load(signal());
+    expect(snapshot.credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r0", access_token: "a0", expires_at: 1_700_000_000 });
+    expect((await save(store, snapshot, 1)).saved).toBe(true);
   });
 
   it("defaults to FITNESS_TOKEN_FILE, else the user's config directory", () => {
@@ -66,21 +182,48 @@ describe("EnvCredentialStore", () => {
   it("starts from the environment and persists rotations to the file", async () => {
     const file = new TokenFileStore({ path: join(directory, "tokens.json") });
     const store = new EnvCredentialStore({ env, file });
-    expect(await store.load()).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "env-r1" });
-    await store.save({ refresh_token: "r2", access_token: "a2", expires_at: 99 });
+    const first = await store.load(signal());
+    expect(first.credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "env-r1" });
+    expect((await store.saveTokens(first, { refresh_token: "r2", access_token: "a2", expires_at: 99 }, signal())).saved).toBe(true);
     // A restart with the same environment picks up the rotated tokens.
     const again = new EnvCredentialStore({ env, file });
-    expect(await again.load()).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r2", access_token: "a2", expires_at: 99 });
+    expect((await again.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r2", access_token: "a2", expires_at: 99 });
     const onDisk = await readFile(file.path, "utf8");
-    expect(onDisk).not.toContain("cs");
+    expect(onDisk).not.toContain('"cs"');
     expect(onDisk).not.toContain("env-r1");
+  });
+
+  it("two servers with the same environment: the second save from the environment's token is refused", async () => {
+    const file = new TokenFileStore({ path: join(directory, "tokens.json") });
+    const one = new EnvCredentialStore({ env, file });
+    const two = new EnvCredentialStore({ env, file: new TokenFileStore({ path: file.path }) });
+    const [a, b] = [await one.load(signal()), await two.load(signal())];
+    expect((await one.saveTokens(a, tokens(1), signal())).saved).toBe(true);
+    expect(await two.saveTokens(b, tokens(2), signal())).toMatchObject({ saved: false, current: { credentials: { refresh_token: "r1" } } });
   });
 
   it("a refresh token newly given in the environment wins over older stored tokens", async () => {
     const file = new TokenFileStore({ path: join(directory, "tokens.json") });
-    await new EnvCredentialStore({ env, file }).save({ refresh_token: "r2", access_token: "a2", expires_at: 99 });
+    const store = new EnvCredentialStore({ env, file });
+    await store.saveTokens(await store.load(signal()), { refresh_token: "r2", access_token: "a2", expires_at: 99 }, signal());
     const renewed = new EnvCredentialStore({ env: { ...env, STRAVA_REFRESH_TOKEN: "env-new" }, file });
-    expect(await renewed.load()).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "env-new" });
+    expect((await renewed.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "env-new" });
+  });
+
+  it("reads the file the previous version wrote for the same environment as it is", async () => {
+    const path = join(directory, "tokens.json");
+    await writeFile(
+      path,
+      JSON.stringify({
+        refresh_token: "r5",
+        access_token: "a5",
+        expires_at: 1_700_000_000,
+        env_refresh_token_sha256: sha256Hex("env-r1"),
+        updated_at: "2026-11-01T10:00:00.000Z",
+      }),
+    );
+    const store = new EnvCredentialStore({ env, file: new TokenFileStore({ path }) });
+    expect((await store.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r5", access_token: "a5", expires_at: 1_700_000_000 });
   });
 
   it("names the missing variables", () => {
@@ -95,67 +238,149 @@ describe("EnvCredentialStore", () => {
 describe("SecretsManagerStore against moto_server", () => {
   let moto: MotoServer;
   let admin: SecretsManagerClient;
+  let proxy: AwsFaultProxy;
   const savedEnv = { ...process.env };
+  const app = { client_id: "1234", client_secret: "cs" };
   beforeAll(async () => {
     moto = await startMotoServer();
     Object.assign(process.env, moto.env);
     admin = new SecretsManagerClient({ region: "us-west-2" });
+    proxy = await startAwsFaultProxy(new URL(moto.endpoint));
   }, 60_000);
   afterAll(async () => {
     process.env = savedEnv;
+    admin?.destroy();
+    await proxy?.close();
     await moto?.stop();
   });
   beforeEach(async () => {
+    proxy.clear();
     await moto.reset();
   });
 
-  const read = async (name: string) =>
-    JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: name }))).SecretString ?? "null") as Record<string, unknown>;
-
-  it("loads the secret and writes new tokens back merged, keeping the client credentials and unknown fields", async () => {
-    await admin.send(new CreateSecretCommand({
-      Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: 1234, client_secret: "cs", refresh_token: "r1", note: "kept" }),
-    }));
-    const store = new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2" });
-    expect(await store.load()).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r1" });
-    await store.save({ refresh_token: "r2", access_token: "a2", expires_at: 1_800_000_000 });
-    expect(await read("fitness-credentials")).toEqual({
-      client_id: 1234, client_secret: "cs", refresh_token: "r2", access_token: "a2", expires_at: 1_800_000_000, note: "kept",
+  const store = (name = "fitness-credentials", endpoint?: string) =>
+    new SecretsManagerStore({
+      secretName: name,
+      region: "us-west-2",
+      ...(endpoint ? { client: new SecretsManagerClient({ region: "us-west-2", endpoint, maxAttempts: 1 }) } : {}),
     });
+  const create = (value: unknown, name = "fitness-credentials") =>
+    admin.send(new CreateSecretCommand({ Name: name, SecretString: typeof value === "string" ? value : JSON.stringify(value) }));
+  const readStage = async (stage: string, name = "fitness-credentials") =>
+    JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: name, VersionStage: stage }))).SecretString ?? "null") as Record<string, unknown>;
+
+  it("reads the secret the previous version wrote as it is; a save stages a new version and makes it current, fields kept", async () => {
+    await create({ ...app, client_id: 1234, refresh_token: "r0", note: "kept" });
+    const snapshot = await store().load(signal());
+    expect(snapshot.credentials).toEqual({ ...app, refresh_token: "r0" });
+    expect((await save(store(), snapshot, 1)).saved).toBe(true);
+    expect(await readStage("AWSCURRENT")).toEqual({ ...app, client_id: 1234, ...tokens(1), note: "kept", ...lineageOf("r0") });
+    expect(await readStage("AWSPREVIOUS")).toMatchObject({ refresh_token: "r0" });
+  });
+
+  it("compare-and-swap: a save from a version that is no longer current writes nothing current and answers what is", async () => {
+    await create({ ...app, refresh_token: "r0" });
+    const a = await store().load(signal());
+    const b = await store().load(signal());
+    expect((await save(store(), a, 1)).saved).toBe(true);
+    expect(await save(store(), b, 2)).toMatchObject({ saved: false, current: { credentials: { refresh_token: "r1" } } });
+    expect(await readStage("AWSCURRENT")).toMatchObject({ refresh_token: "r1" });
+  });
+
+  it("finishes a save killed between its two calls (pending, descending from current); ignores a stale pending", async () => {
+    await create({ ...app, refresh_token: "r0" });
+    await admin.send(
+      new PutSecretValueCommand({
+        SecretId: "fitness-credentials",
+        SecretString: JSON.stringify({ ...app, ...tokens(9), ...lineageOf("r-older") }),
+        VersionStages: ["AWSPENDING"],
+      }),
+    );
+    expect((await store().load(signal())).credentials.refresh_token).toBe("r0");
+    await admin.send(
+      new PutSecretValueCommand({
+        SecretId: "fitness-credentials",
+        SecretString: JSON.stringify({ ...app, ...tokens(1), ...lineageOf("r0") }),
+        VersionStages: ["AWSPENDING"],
+      }),
+    );
+    expect((await store().load(signal())).credentials).toMatchObject(tokens(1));
+    expect(await readStage("AWSCURRENT")).toMatchObject(tokens(1));
+  });
+
+  it("a lost answer to the stage move: the retry finds its own tokens current (no stale write, no error)", async () => {
+    await create({ ...app, refresh_token: "r0" });
+    const through = store("fitness-credentials", proxy.url);
+    const snapshot = await through.load(signal());
+    proxy.inject("UpdateSecretVersionStage", "lose-answer");
+    await expect(through.saveTokens(snapshot, tokens(1), signal())).rejects.toThrow(/Could not write the Secrets Manager secret/);
+    expect(await readStage("AWSCURRENT")).toMatchObject(tokens(1));
+    expect(await through.saveTokens(snapshot, tokens(1), signal())).toMatchObject({ saved: false, current: { credentials: tokens(1) } });
+  });
+
+  it("a save refused for a missing permission names it (UpdateSecretVersionStage after an upgrade; PutSecretValue)", async () => {
+    await create({ ...app, refresh_token: "r0" });
+    const through = store("fitness-credentials", proxy.url);
+    const snapshot = await through.load(signal());
+    proxy.inject("UpdateSecretVersionStage", "deny");
+    await expect(through.saveTokens(snapshot, tokens(1), signal())).rejects.toThrow(
+      'Not allowed to write the Secrets Manager secret "fitness-credentials" in us-west-2: grant the host\'s role secretsmanager:UpdateSecretVersionStage on it',
+    );
+    proxy.inject("PutSecretValue", "deny");
+    await expect(through.saveTokens(snapshot, tokens(2), signal())).rejects.toThrow("grant the host's role secretsmanager:PutSecretValue on it");
+    proxy.inject("GetSecretValue", "deny", 2);
+    await expect(through.load(signal())).rejects.toThrow("Not allowed to read the Secrets Manager secret \"fitness-credentials\" in us-west-2: grant the host's role secretsmanager:GetSecretValue");
+  });
+
+  it("a Secrets Manager that never answers: the call gives up when its signal aborts, and the next one works", async () => {
+    await create({ ...app, refresh_token: "r0" });
+    const through = store("fitness-credentials", proxy.url);
+    proxy.hangAll(true);
+    const started = performance.now();
+    await expect(through.load(AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret "fitness-credentials"/);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    proxy.hangAll(false);
+    expect((await through.load(signal())).credentials.refresh_token).toBe("r0");
   });
 
   it("a missing secret names the secret, the region and the fix", async () => {
-    const store = new SecretsManagerStore({ secretName: "nope", region: "us-west-2" });
-    await expect(store.load()).rejects.toThrow('The Secrets Manager secret "nope" in us-west-2 does not exist.');
-    await expect(store.save({ refresh_token: "x" })).rejects.toThrow("does not exist, so new tokens cannot be written back");
+    await expect(store("nope").load(signal())).rejects.toThrow('The Secrets Manager secret "nope" in us-west-2 does not exist.');
+    await expect(store("nope").load(signal())).rejects.toThrow(CredentialsMissingError);
   });
 
-  it("creates the secret on save only when asked to", async () => {
-    const store = new SecretsManagerStore({ secretName: "created", region: "us-west-2", createIfMissing: true });
-    await store.save({ client_id: "1", client_secret: "s", refresh_token: "r" });
-    expect(await read("created")).toEqual({ client_id: "1", client_secret: "s", refresh_token: "r" });
+  it("the operator's authorization creates the secret (when allowed) or updates it keeping fields; revocation clears the tokens", async () => {
+    const created = new SecretsManagerStore({ secretName: "created", region: "us-west-2", createIfMissing: true });
+    await created.writeAuthorization({ ...app, ...tokens(1) }, signal());
+    expect(await readStage("AWSCURRENT", "created")).toEqual({ ...app, ...tokens(1) });
+    await create({ ...app, refresh_token: "old", note: "kept" }, "existing");
+    await store("existing").writeAuthorization({ ...app, ...tokens(2) }, signal());
+    expect(await readStage("AWSCURRENT", "existing")).toEqual({ ...app, ...tokens(2), note: "kept" });
+    await store("existing").clearTokens(signal());
+    expect(await readStage("AWSCURRENT", "existing")).toEqual({ ...app, note: "kept" });
+    await expect(store("existing").load(signal())).rejects.toThrow(CredentialsMissingError);
+    await expect(store("absent").writeAuthorization({ ...app, ...tokens(3) }, signal())).rejects.toThrow("does not exist");
+    const versions = await admin.send(new ListSecretVersionIdsCommand({ SecretId: "existing" }));
+    expect(versions.Versions?.length).toBe(3);
   });
 
   it("malformed secrets name the problem and the fields, never the values", async () => {
-    await admin.send(new CreateSecretCommand({ Name: "text", SecretString: "refresh=abc" }));
-    await admin.send(new CreateSecretCommand({ Name: "partial", SecretString: JSON.stringify({ client_secret: "TOPSECRET", refresh_token: 5 }) }));
-    await admin.send(new CreateSecretCommand({ Name: "list", SecretString: "[]" }));
-    await expect(new SecretsManagerStore({ secretName: "text", region: "us-west-2" }).load()).rejects.toThrow(
-      'The Secrets Manager secret "text" in us-west-2 is not valid JSON.',
-    );
-    const partial = await new SecretsManagerStore({ secretName: "partial", region: "us-west-2" }).load().catch((error: Error) => error);
+    await create("refresh=abc", "text");
+    await create({ client_secret: "TOPSECRET", refresh_token: 5 }, "partial");
+    await create("[]", "list");
+    await expect(store("text").load(signal())).rejects.toThrow('The Secrets Manager secret "text" in us-west-2 is not valid JSON.');
+    const partial = await store("partial").load(signal()).catch((error: Error) => error);
     expect(String(partial)).toContain('The Secrets Manager secret "partial" in us-west-2 is incomplete (missing client_id; wrong type: refresh_token (must be a string))');
     expect(String(partial)).not.toContain("TOPSECRET");
-    await expect(new SecretsManagerStore({ secretName: "list", region: "us-west-2" }).load()).rejects.toThrow("must hold a JSON object, not a list");
+    await expect(store("list").load(signal())).rejects.toThrow("must hold a JSON object, not a list");
   });
 
   it("an unreachable Secrets Manager is a clear store error", async () => {
-    const store = new SecretsManagerStore({
-      secretName: "fitness-credentials",
-      region: "us-west-2",
-      client: new SecretsManagerClient({ region: "us-west-2", endpoint: "http://127.0.0.1:1", maxAttempts: 1 }),
-    });
-    await expect(store.load()).rejects.toThrow(/Could not read the Secrets Manager secret "fitness-credentials" in us-west-2 \(/);
+    await expect(store("fitness-credentials", "http://127.0.0.1:1").load(signal())).rejects.toThrow(
+      /Could not read the Secrets Manager secret "fitness-credentials" in us-west-2 \(GetSecretValue:/,
+    );
   });
 });
+
+function sha256Hex(text: string): string {
+  return lineageOf(text).replaces_refresh_token_sha256;
+}

@@ -95,6 +95,22 @@ describe("401 from the API", () => {
     token.done();
   });
 
+  it("a token taken from the store that is revoked too is renewed once more, with a token Strava issues", async () => {
+    const core = await coreWith({ refresh_token: "r1", access_token: "mine", expires_at: nowS + 3600 });
+    const rejected = { message: "Authorization Error", errors: [{ resource: "Athlete", field: "access_token", code: "invalid" }] };
+    nock(api, { reqheaders: { authorization: "Bearer mine" } }).get("/api/v3/athlete").reply(async () => {
+      // Meanwhile another process saved a token of its own, revoked as well.
+      await writeFile(core.path, JSON.stringify({ ...base, refresh_token: "r1", access_token: "theirs", expires_at: nowS + 3600 }));
+      return [401, rejected];
+    });
+    nock(api, { reqheaders: { authorization: "Bearer theirs" } }).get("/api/v3/athlete").reply(401, rejected);
+    const token = tokenEndpoint("r1", { access_token: "fresh", refresh_token: "r2" });
+    nock(api, { reqheaders: { authorization: "Bearer fresh" } }).get("/api/v3/athlete").reply(200, '{"id":1}');
+    expect(textOf(await core.call("get_athlete"))).toBe('{"id":1}');
+    token.done();
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
   it("a second 401 is an error result (no third attempt)", async () => {
     const core = await coreWith({ refresh_token: "r1", access_token: "revoked", expires_at: nowS + 3600 });
     const fault = { message: "Authorization Error", errors: [{ resource: "Athlete", field: "access_token", code: "invalid" }] };

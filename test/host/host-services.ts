@@ -2,7 +2,13 @@
  * The network edge the host talks to during host checks, all on loopback: the sandbox upstream
  * (Strava-shaped, with OAuth and rotation) and moto_server holding the credentials secret.
  */
-import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import {
+  CreateSecretCommand,
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+  UpdateSecretVersionStageCommand,
+} from "@aws-sdk/client-secrets-manager";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 
@@ -48,11 +54,18 @@ export async function startHostServices(): Promise<HostServices> {
       STRAVA_TOKEN_URL: sandbox.tokenUrl,
     },
     async readSecret() {
-      const answer = await client.send(new GetSecretValueCommand({ SecretId: secretName }));
+      // By stage: the plugin makes a new version current by moving AWSCURRENT, and moto answers an old version when no stage is named.
+      const answer = await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }));
       return JSON.parse(answer.SecretString ?? "null") as Record<string, unknown>;
     },
     async reseedSecret() {
-      await client.send(new PutSecretValueCommand({ SecretId: secretName, SecretString: seeded() }));
+      // Staged and moved, as the plugin writes: a plain PutSecretValue after the plugin's stage moves would
+      // leave moto with two versions labelled AWSCURRENT (it does not track the move).
+      const currentId = (await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }))).VersionId;
+      const put = await client.send(new PutSecretValueCommand({ SecretId: secretName, SecretString: seeded(), VersionStages: ["AWSPENDING"] }));
+      await client.send(
+        new UpdateSecretVersionStageCommand({ SecretId: secretName, VersionStage: "AWSCURRENT", MoveToVersionId: put.VersionId, RemoveFromVersionId: currentId }),
+      );
     },
     async stop() {
       client.destroy();

@@ -279,10 +279,16 @@ describe("Form A over streamable HTTP", () => {
     expect(server.stderrLines.filter((line) => line.includes("well-known"))).toEqual([]);
   });
 
-  test("GET /health answers the status, name, version and upstream kind", async () => {
+  test("GET /health answers the status, name, version, upstream kind and the stored credentials' state", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${authToken}` } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", name: packageJson.name, version: packageJson.version, upstream: "strava" });
+    expect(await response.json()).toEqual({
+      status: "ok",
+      name: packageJson.name,
+      version: packageJson.version,
+      upstream: "strava",
+      credentials: { state: expect.stringMatching(/^(ok|unchecked)$/), since: expect.any(String) },
+    });
   });
 
   test("GET and DELETE /mcp are 405 with Allow: POST and a JSON-RPC error", async () => {

@@ -12,8 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
-import { AuthorizeUsageError, parseAuthorizeOptions, type AuthorizeOptions, type CredentialTarget } from "../../scripts/authorize/authorize-options.ts";
-import { runAuthorize } from "../../scripts/authorize/run-authorize.ts";
+import {
+  AuthorizeUsageError,
+  parseAuthorizeOptions,
+  type AuthorizeOptions,
+  type CredentialTarget,
+  type RevokeOptions,
+} from "../../scripts/authorize/authorize-options.ts";
+import { runAuthorize, runRevoke } from "../../scripts/authorize/run-authorize.ts";
 import { AuthorizationError } from "../../scripts/authorize/oauth-authorization.ts";
 import { registerPlugin, textOf } from "./recording-host-api.ts";
 
@@ -46,6 +52,7 @@ function optionsFor(upstream: RunningSandbox, target: CredentialTarget, override
     target,
     authorizeUrl: upstream.authorizeUrl,
     tokenUrl: upstream.tokenUrl,
+    revokeUrl: upstream.revokeUrl,
     port: 0,
     timeoutMs: 10_000,
     ...overrides,
@@ -86,7 +93,7 @@ function authorizeWithBrowser(
 }
 
 async function readSecret(name: string): Promise<Record<string, unknown>> {
-  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: name }));
+  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: name, VersionStage: "AWSCURRENT" }));
   return JSON.parse(answer.SecretString ?? "null") as Record<string, unknown>;
 }
 
@@ -274,6 +281,81 @@ describe("npm run authorize against the sandbox", () => {
   });
 });
 
+describe("npm run authorize -- --revoke", () => {
+  const revokeOptions = (target: CredentialTarget, overrides: Partial<RevokeOptions> = {}): RevokeOptions => ({
+    revoke: true,
+    clientId: undefined,
+    clientSecret: undefined,
+    target,
+    revokeUrl: sandbox.revokeUrl,
+    timeoutMs: 10_000,
+    ...overrides,
+  });
+
+  async function authorized(target: CredentialTarget): Promise<void> {
+    const run = authorizeWithBrowser(optionsFor(sandbox, target));
+    await run.page;
+    await run.outcome;
+  }
+
+  it("revokes the grant in the secret at Strava, clears its tokens, and the plugin then says to authorize again", async () => {
+    const target: CredentialTarget = { kind: "secrets-manager", secretName: "to-revoke", region: "us-west-2" };
+    await authorized(target);
+    const granted = await readSecret("to-revoke");
+    expect(sandbox.acceptsRefreshToken(granted["refresh_token"] as string)).toBe(true);
+    const printed: string[] = [];
+    expect(await runRevoke(revokeOptions(target), { print: (line) => printed.push(line) })).toBe("revoked");
+    expect(sandbox.acceptsRefreshToken(granted["refresh_token"] as string)).toBe(false);
+    const cleared = await readSecret("to-revoke");
+    expect(cleared).toEqual({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret });
+    expect(printed.join("\n")).toContain('Removed refresh_token, access_token and expires_at from the Secrets Manager secret "to-revoke" in us-west-2');
+    expect(printed.join("\n")).not.toContain(granted["refresh_token"] as string);
+
+    process.env["STRAVA_API_BASE"] = sandbox.apiBase;
+    process.env["STRAVA_TOKEN_URL"] = sandbox.tokenUrl;
+    const plugin = registerPlugin({ secretName: "to-revoke", cloudRegion: "us-west-2" });
+    const result = await plugin.invoke("fitness_get_athlete");
+    expect(textOf(result)).toContain("is incomplete (missing refresh_token)");
+    expect(textOf(result)).toContain("npm run authorize");
+    expect(plugin.logs.some((line) => line.level === "error" && line.message.includes('"event":"credentials_need_authorization"'))).toBe(true);
+    // A second revocation has nothing to revoke and changes nothing.
+    expect(await runRevoke(revokeOptions(target), { print: () => {} })).toBe("nothing stored");
+  });
+
+  it("a revocation Strava refuses changes nothing in the store", async () => {
+    const path = join(directory, "revoke-refused.json");
+    await authorized({ kind: "file", path });
+    const before = await readFile(path, "utf8");
+    await expect(
+      runRevoke(revokeOptions({ kind: "file", path }, { clientSecret: "not-the-secret" }), { print: () => {} }),
+    ).rejects.toThrow("Strava's revocation endpoint refused the application credentials: 401 Authorization Error");
+    expect(await readFile(path, "utf8")).toBe(before);
+    expect(sandbox.acceptsRefreshToken((JSON.parse(before) as { refresh_token: string }).refresh_token)).toBe(true);
+  });
+
+  it("runs as a command on the token file: exit 0, the grant revoked, the file cleared, no secret printed", async () => {
+    const path = join(directory, "revoke-cli.json");
+    await authorized({ kind: "file", path });
+    const granted = JSON.parse(await readFile(path, "utf8")) as Record<string, string>;
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/authorize.ts", "--revoke", "--store", "file", "--token-file", path], {
+      cwd: new URL("../../", import.meta.url),
+      env: { ...process.env, STRAVA_CLIENT_ID: "", STRAVA_CLIENT_SECRET: "", STRAVA_TOKEN_URL: sandbox.tokenUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code, output).toBe(0);
+    expect(output).toContain("Strava revoked the athlete's grant");
+    for (const value of [granted["refresh_token"], granted["access_token"], sandbox.clientSecret]) expect(output).not.toContain(value);
+    expect(sandbox.acceptsRefreshToken(granted["refresh_token"]!)).toBe(false);
+    const cleared = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    expect(cleared).toMatchObject({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret });
+    expect(cleared).not.toHaveProperty("refresh_token");
+  });
+});
+
 describe("authorize options", () => {
   const env = { STRAVA_CLIENT_ID: "123", STRAVA_CLIENT_SECRET: "s3cret" };
 
@@ -284,6 +366,7 @@ describe("authorize options", () => {
       target: { kind: "secrets-manager", secretName: "fitness-credentials", region: "us-west-2" },
       authorizeUrl: "https://www.strava.com/oauth/authorize",
       tokenUrl: "https://www.strava.com/oauth/token",
+      revokeUrl: "https://www.strava.com/oauth/revoke",
       port: 0,
       timeoutMs: 300_000,
     });
@@ -302,7 +385,24 @@ describe("authorize options", () => {
     ).toMatchObject({ clientId: "9", clientSecret: "x", target: { kind: "file", path: "/tmp/t.json" }, port: 8765, timeoutMs: 60_000, authorizeUrl: "http://127.0.0.1:8900/oauth/authorize" });
   });
 
+  it("--revoke: the application's credentials may come from the store; the revocation URL sits beside the token URL", () => {
+    expect(parseAuthorizeOptions(["--revoke", "--store", "file", "--token-file", "/tmp/t.json"], { STRAVA_TOKEN_URL: "http://127.0.0.1:8900/oauth/token" })).toEqual({
+      revoke: true,
+      clientId: undefined,
+      clientSecret: undefined,
+      target: { kind: "file", path: "/tmp/t.json" },
+      revokeUrl: "http://127.0.0.1:8900/oauth/revoke",
+      timeoutMs: 30_000,
+    });
+    expect(parseAuthorizeOptions(["--revoke", "--store", "secrets-manager"], { ...env, STRAVA_REVOKE_URL: "http://127.0.0.1:1/x" })).toMatchObject({
+      clientId: "123",
+      revokeUrl: "http://127.0.0.1:1/x",
+    });
+  });
+
   it.each([
+    [["--revoke", "--store", "file", "--port", "1"], env, /--port applies to an authorization, not to --revoke/],
+    [["--revoke", "--store", "file"], { STRAVA_REVOKE_URL: "strava" }, /STRAVA_REVOKE_URL must be an absolute http\(s\) URL/],
     [[], env, /--store is required: use --store secrets-manager .* or --store file/],
     [["--store", "vault"], env, /Unknown --store "vault"/],
     [["--store", "file"], {}, /Set STRAVA_CLIENT_ID \(or --client-id\) and STRAVA_CLIENT_SECRET \(or --client-secret\)/],

@@ -51,7 +51,7 @@ async function putSecret(name: string, value: unknown, region = "us-west-2"): Pr
 }
 
 async function readSecret(name: string): Promise<Record<string, unknown>> {
-  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: name }));
+  const answer = await secrets.send(new GetSecretValueCommand({ SecretId: name, VersionStage: "AWSCURRENT" }));
   return JSON.parse(answer.SecretString ?? "null") as Record<string, unknown>;
 }
 

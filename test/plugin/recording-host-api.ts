@@ -3,7 +3,7 @@
  * records what the plugin registers and logs. It is our test double of the host API; the real host is
  * exercised by `npm run test:host`.
  */
-import type { HostTool, HostToolOptions, HostToolResult, PluginApi } from "../../plugin/host-api.ts";
+import type { HostService, HostTool, HostToolOptions, HostToolResult, PluginApi } from "../../plugin/host-api.ts";
 import plugin from "../../index.ts";
 
 export interface RecordedTool {
@@ -14,6 +14,8 @@ export interface RecordedTool {
 export interface RecordingHost {
   api: PluginApi;
   tools: Map<string, RecordedTool>;
+  /** Services the plugin registered, by id (the gateway starts them and awaits `stop` when it stops). */
+  services: Map<string, HostService>;
   logs: Array<{ level: "debug" | "info" | "warn" | "error"; message: string }>;
   /** Calls a registered tool's execute as the host's direct invoke path does (no schema validation). */
   invoke(name: string, args?: unknown, signal?: AbortSignal): Promise<HostToolResult>;
@@ -21,6 +23,7 @@ export interface RecordingHost {
 
 export function recordingHost(pluginConfig?: unknown): RecordingHost {
   const tools = new Map<string, RecordedTool>();
+  const services = new Map<string, HostService>();
   const logs: RecordingHost["logs"] = [];
   const api: PluginApi = {
     pluginConfig,
@@ -34,11 +37,16 @@ export function recordingHost(pluginConfig?: unknown): RecordingHost {
       if (tools.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
       tools.set(tool.name, { tool, options });
     },
+    registerService(service) {
+      if (services.has(service.id)) throw new Error(`service ${service.id} registered twice`);
+      services.set(service.id, service);
+    },
   };
   let counter = 0;
   return {
     api,
     tools,
+    services,
     logs,
     invoke(name, args = {}, signal) {
       const recorded = tools.get(name);

@@ -124,7 +124,7 @@ describe("Secrets Manager unavailable during the write-back", () => {
     expect(failed.content[0].text).toMatch(/Strava issued new tokens but they could not be saved to Secrets Manager secret "fitness-credentials" in us-west-2/);
     tally.errorsSeen++;
     // Strava has already retired the old refresh token; only this process holds the new one.
-    const secretDuringOutage = JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials" }))).SecretString!);
+    const secretDuringOutage = JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }))).SecretString!);
     expect(secretDuringOutage.refresh_token).not.toBe(sandbox.refreshToken());
     // While it stays down, calls keep failing clearly and nothing is refreshed again.
     const before = sandbox.counters().tokenRequests;
@@ -135,7 +135,7 @@ describe("Secrets Manager unavailable during the write-back", () => {
     const recovered = await runTool(toolNamed("get_athlete"), {}, deps);
     expect(recovered.isError, recovered.content[0].text).toBeUndefined();
     tally.recoveries++;
-    const secret = JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials" }))).SecretString!);
+    const secret = JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }))).SecretString!);
     expect(secret).toMatchObject({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() });
     expect(sandbox.counters().tokenRequests).toBe(before);
     expect(lines.some((line) => line.includes('"event":"token_save_failed"'))).toBe(true);

@@ -252,10 +252,16 @@ describe("HTTP controls (/_sandbox/, loopback only)", () => {
     await s.get("/activities/99", token);
     await s.get("/activities/98", token);
     const counters = (await (await control("GET", "counters")).json()) as { requests: number; tokenRequests: number; apiRequests: number; byRoute: Record<string, number> };
-    expect(counters).toEqual({ requests: 4, tokenRequests: 1, apiRequests: 3, byRoute: { "POST /oauth/token": 1, "GET /athlete": 1, "GET /activities/{id}": 2 } });
+    expect(counters).toEqual({
+      requests: 4,
+      tokenRequests: 1,
+      refreshTokenRejections: 0,
+      apiRequests: 3,
+      byRoute: { "POST /oauth/token": 1, "GET /athlete": 1, "GET /activities/{id}": 2 },
+    });
     expect(s.sandbox.counters()).toEqual(counters);
     await control("POST", "reset-counters");
-    expect(s.sandbox.counters()).toEqual({ requests: 0, tokenRequests: 0, apiRequests: 0, byRoute: {} });
+    expect(s.sandbox.counters()).toEqual({ requests: 0, tokenRequests: 0, refreshTokenRejections: 0, apiRequests: 0, byRoute: {} });
     expect((await control("GET", "nope")).status).toBe(404);
   });
 });

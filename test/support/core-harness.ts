@@ -49,7 +49,10 @@ export async function fileBackedCore(options: {
   await writeFile(path, JSON.stringify(options.credentials), { mode: 0o600 });
   const store = new TokenFileStore({ path });
   const { logger, lines } = capturingLogger();
-  const deps = createToolDeps({ store, logger, settings: options.settings, now: options.now, maxConcurrentRequests: options.maxConcurrentRequests });
+  // A store deadline of 1 s: a refused refresh token waits that long for another process's save before it
+  // is called dead, and no test here has another process.
+  const settings = { storeTimeoutMs: 1_000, ...options.settings };
+  const deps = createToolDeps({ store, logger, settings, now: options.now, maxConcurrentRequests: options.maxConcurrentRequests });
   return {
     deps,
     store,

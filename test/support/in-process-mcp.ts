@@ -52,7 +52,7 @@ export async function startInProcessMcp(
     authToken,
     allowedHostnames: settings.allowedHostnames,
     allowedOriginHostnames: settings.allowedOriginHostnames,
-    health: () => healthBody({ identity, upstream: "sandbox" }),
+    health: () => healthBody({ identity, upstream: "sandbox", credentials: () => deps.tokens.health() }),
     exchanges,
     logger,
     budget: options.budget,

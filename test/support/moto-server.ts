@@ -1,5 +1,5 @@
 /**
- * Starts a real `moto_server` (AWS Secrets Manager and SSM for the real AWS SDK) on a free loopback
+ * Starts a real `moto_server` (AWS Secrets Manager, SSM and DynamoDB for the real AWS SDK) on a free loopback
  * port, for tests. The SDK is pointed at it through its own AWS_ENDPOINT_URL_* variables; product
  * code never knows.
  */
@@ -10,7 +10,7 @@ export interface MotoServer {
   endpoint: string;
   /** The environment variables that point the AWS SDK at this server (merge into process.env). */
   env: Record<string, string>;
-  /** Clears every secret and parameter. */
+  /** Clears every secret, parameter and table. */
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -54,6 +54,7 @@ export async function startMotoServer(): Promise<MotoServer> {
     env: {
       AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
       AWS_ENDPOINT_URL_SSM: endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: endpoint,
       AWS_ACCESS_KEY_ID: "test",
       AWS_SECRET_ACCESS_KEY: "test",
       AWS_REGION: "us-west-2",

@@ -1,0 +1,83 @@
+/**
+ * Problem 2: a stale token written over a newer one. Server A's save to Secrets Manager goes through,
+ * but the answer is lost (a proxy in front of moto cuts the connection after moto acted; A's SDK does not
+ * retry), so A keeps the tokens as unsaved. Server B rotates normally. A's next call must not write its
+ * stale tokens over B's: the store refuses (compare-and-swap) and A takes B's tokens on.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
+import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
+import { callTool, serverEnv, startServer, type RunningServer } from "./fleet.ts";
+
+let sandbox: RunningSandbox;
+let moto: MotoServer;
+let proxy: AwsFaultProxy;
+let admin: SecretsManagerClient;
+const servers: RunningServer[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  moto = await startMotoServer();
+  proxy = await startAwsFaultProxy(new URL(moto.endpoint));
+  admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  await admin.send(
+    new CreateSecretCommand({
+      Name: "fitness-credentials",
+      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+    }),
+  );
+});
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.child.stop()));
+  admin?.destroy();
+  await proxy?.close();
+  await sandbox?.close();
+  await moto?.stop();
+});
+
+async function storedRefreshToken(): Promise<string> {
+  const answer = await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }));
+  return (JSON.parse(answer.SecretString ?? "{}") as { refresh_token: string }).refresh_token;
+}
+
+it("a save whose answer was lost is never written over a newer one; both servers carry on", async () => {
+  const store = { kind: "secrets-manager" as const, secretName: "fitness-credentials", awsEnv: moto.env };
+  const a = await startServer(serverEnv(sandbox, store, { AWS_ENDPOINT_URL_SECRETS_MANAGER: proxy.url, AWS_MAX_ATTEMPTS: "1" }));
+  const b = await startServer(serverEnv(sandbox, store));
+  servers.push(a, b);
+  expect((await callTool(a, "get_athlete")).ok).toBe(true);
+  expect((await callTool(b, "get_athlete")).ok).toBe(true);
+
+  // A refreshes; moto makes A's version current, but A never hears so.
+  proxy.inject("UpdateSecretVersionStage", "lose-answer");
+  sandbox.expireAccessTokens();
+  const lost = await callTool(a, "get_athlete");
+  expect(lost.ok, lost.text).toBe(false);
+  expect(lost.text).toMatch(/Strava issued new tokens but they could not be saved to Secrets Manager secret "fitness-credentials"/);
+  const savedByA = await storedRefreshToken();
+  expect(sandbox.acceptsRefreshToken(savedByA)).toBe(true);
+
+  // B rotates from what A saved.
+  sandbox.expireAccessTokens();
+  expect((await callTool(b, "get_athlete")).ok).toBe(true);
+  const savedByB = await storedRefreshToken();
+  expect(savedByB).not.toBe(savedByA);
+  expect(sandbox.acceptsRefreshToken(savedByB)).toBe(true);
+
+  // A's next call: its unsaved tokens are stale now; the store refuses them and A uses B's.
+  const next = await callTool(a, "get_athlete");
+  expect(next.ok, next.text).toBe(true);
+  expect(await storedRefreshToken()).toBe(savedByB);
+  expect(sandbox.acceptsRefreshToken(savedByB)).toBe(true);
+  await a.child.waitForEvent("token_save_superseded", 5_000);
+
+  // And both go on refreshing normally from there.
+  for (const server of [a, b, a]) {
+    sandbox.expireAccessTokens();
+    const outcome = await callTool(server, "get_athlete");
+    expect(outcome.ok, outcome.text).toBe(true);
+    expect(sandbox.acceptsRefreshToken(await storedRefreshToken())).toBe(true);
+  }
+});
