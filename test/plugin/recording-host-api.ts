@@ -3,7 +3,7 @@
  * records what the plugin registers and logs. It is our test double of the host API; the real host is
  * exercised by `npm run test:host`.
  */
-import type { HostTool, HostToolOptions, HostToolResult, PluginApi } from "../../plugin/host-api.ts";
+import type { BeforeToolCallEvent, BeforeToolCallResult, HookOptions, HostTool, HostToolOptions, HostToolResult, PluginApi, ToolHookContext } from "../../plugin/host-api.ts";
 import plugin from "../../index.ts";
 
 export interface RecordedTool {
@@ -11,9 +11,16 @@ export interface RecordedTool {
   options: HostToolOptions | undefined;
 }
 
+export interface RecordedHook {
+  hookName: string;
+  handler: (event: BeforeToolCallEvent, context: ToolHookContext) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined;
+  options: HookOptions | undefined;
+}
+
 export interface RecordingHost {
   api: PluginApi;
   tools: Map<string, RecordedTool>;
+  hooks: RecordedHook[];
   logs: Array<{ level: "debug" | "info" | "warn" | "error"; message: string }>;
   /** Calls a registered tool's execute as the host's direct invoke path does (no schema validation). */
   invoke(name: string, args?: unknown, signal?: AbortSignal): Promise<HostToolResult>;
@@ -21,6 +28,7 @@ export interface RecordingHost {
 
 export function recordingHost(pluginConfig?: unknown): RecordingHost {
   const tools = new Map<string, RecordedTool>();
+  const hooks: RecordedHook[] = [];
   const logs: RecordingHost["logs"] = [];
   const api: PluginApi = {
     pluginConfig,
@@ -34,11 +42,15 @@ export function recordingHost(pluginConfig?: unknown): RecordingHost {
       if (tools.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
       tools.set(tool.name, { tool, options });
     },
+    on(hookName, handler, options) {
+      hooks.push({ hookName, handler, options });
+    },
   };
   let counter = 0;
   return {
     api,
     tools,
+    hooks,
     logs,
     invoke(name, args = {}, signal) {
       const recorded = tools.get(name);
