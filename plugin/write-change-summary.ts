@@ -9,6 +9,9 @@
  * other invisible characters are replaced here, and when the diff does not fit, the lines that do are
  * kept and the rest counted ("… 4 more changed lines"). The full proposal is in the coach's message
  * beside the prompt (the skill asks for it).
+ *
+ * Chat channels render the text as Markdown (Telegram turned "+ line" and "- line" into bullets, so
+ * added and removed lines looked alike): the diff lines go in a fenced block, shown as written.
  */
 import { diffArrays } from "diff";
 
@@ -33,6 +36,7 @@ export interface CurrentActivity {
 }
 
 const closing = "To change it, tap Deny and say what.";
+const fence = "```";
 
 /** `current` is the activity as Strava has it now, or why it could not be read. */
 export function summarizeUpdate(args: Record<string, unknown>, current: CurrentActivity | { unreadable: string }): ChangeSummary {
@@ -116,7 +120,8 @@ function fit(title: string, head: string[], diffLines: string[]): ChangeSummary 
   let shown = body.length;
   const compose = (count: number): string[] => {
     const omitted = body.length - count;
-    return [...lines, ...body.slice(0, count), ...(omitted > 0 ? [`… ${omitted} more changed line${omitted === 1 ? "" : "s"}`] : []), closing];
+    const block = count > 0 ? [fence, ...body.slice(0, count), fence] : [];
+    return [...lines, ...block, ...(omitted > 0 ? [`… ${omitted} more changed line${omitted === 1 ? "" : "s"}`] : []), closing];
   };
   while (shown > 0 && length(compose(shown)) > approvalDescriptionLimit) shown -= 1;
   let description = compose(shown).join("\n");
@@ -138,7 +143,8 @@ function splitLines(text: string): string[] {
  * control characters, unusual spaces) so the approval reads as the athlete will see the text.
  */
 function clean(line: string): string {
-  return line.replace(/\t/g, "  ").replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0]/gu, " ");
+  // Backticks in the text could end the fenced block early.
+  return line.replace(/`/g, "'").replace(/\t/g, "  ").replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0]/gu, " ");
 }
 
 function oneLine(text: string, max: number): string {

@@ -77,7 +77,7 @@ describe("the write-approval hook", () => {
     expect(text).toMatch(new RegExp(`^Activity ${todaysWorkout.id}, \\w{3} \\d{1,2} \\w{3} \\d{2}:\\d{2}\\n`));
     expect(text).toContain(`Title: "${todaysWorkout.name}" → "Iron Temple | Back Squat"`);
     expect(text).toContain('Sport type: "WeightTraining" → "Workout"');
-    expect(text).toContain("Description (was empty):\n+ Strength:\n+ - Back squat 5x5 @ 185");
+    expect(text).toContain("Description (was empty):\n```\n+ Strength:\n+ - Back squat 5x5 @ 185\n```");
     expect(sandbox.counters().byRoute["GET /activities/{id}"]).toBe(reads + 1);
     expect(puts()).toBe(before);
   });

@@ -30,8 +30,10 @@ describe("summarizeUpdate", () => {
         'Title: "Afternoon Weight Training" → "Iron Temple | Back Squat"',
         'Sport type: "WeightTraining" → "Workout"',
         "Description (was empty):",
+        "```",
         "+ Strength:",
         "+ - Back squat 5x5 @ 185",
+        "```",
         "To change it, tap Deny and say what.",
       ].join("\n"),
     );
@@ -44,11 +46,11 @@ describe("summarizeUpdate", () => {
     );
     expect(summary.description).toContain('Title: "Lunch Run" (unchanged)');
     expect(summary.description).toContain('Sport type: "Run" (unchanged)');
-    expect(summary.description).toContain("Description (1 line kept):\n+ \n+ Details:\n+ - 6x800 m");
+    expect(summary.description).toContain("Description (1 line kept):\n```\n+ \n+ Details:\n+ - 6x800 m\n```");
     const replaced = summarizeUpdate({ id: 1, description: "New text" }, { ...current, description: "Old text" });
-    expect(replaced.description).toContain("Description (replaced):\n- Old text\n+ New text");
+    expect(replaced.description).toContain("Description (replaced):\n```\n- Old text\n+ New text\n```");
     const cleared = summarizeUpdate({ id: 1, description: "" }, { ...current, description: "Old text" });
-    expect(cleared.description).toContain("Description: cleared (replaced)\n- Old text");
+    expect(cleared.description).toContain("Description: cleared (replaced)\n```\n- Old text\n```");
     const same = summarizeUpdate({ id: 1, name: "Afternoon Weight Training", description: "" }, current);
     expect(same.description).toContain('Title: "Afternoon Weight Training" (unchanged)');
     expect(same.description).toContain("Description: unchanged");
@@ -66,7 +68,7 @@ describe("summarizeUpdate", () => {
     expect(summary.description).toContain("Activity 42\nCurrent values could not be read (Strava answered 404 Not Found to GET /activities/42).");
     expect(summary.description).toContain('Title: → "Leg Day"');
     expect(summary.description).toContain("Sport type: unchanged");
-    expect(summary.description).toContain("Description (current text unknown):\n+ Squats");
+    expect(summary.description).toContain("Description (current text unknown):\n```\n+ Squats\n```");
   });
 
   it("fits a long diff into the host's 512 characters and says how many lines are not shown", () => {
@@ -75,7 +77,13 @@ describe("summarizeUpdate", () => {
     expect([...summary.description].length).toBeLessThanOrEqual(approvalDescriptionLimit);
     const shown = summary.description.split("\n").filter((line) => line.startsWith("+ ")).length;
     expect(shown).toBeGreaterThan(3);
-    expect(summary.description).toContain(`… ${60 - shown} more changed lines\nTo change it, tap Deny and say what.`);
+    expect(summary.description).toContain(`\n\`\`\`\n… ${60 - shown} more changed lines\nTo change it, tap Deny and say what.`);
+  });
+
+  it("keeps the diff in a fenced block, which the chat shows as written (Markdown made +/- lines bullets)", () => {
+    const summary = summarizeUpdate({ id: 1, description: "```\nnot a fence\n```" }, current);
+    expect(summary.description.match(/^```$/gm)).toHaveLength(2);
+    expect(summary.description).toContain("+ '''\n+ not a fence\n+ '''");
   });
 
   it("replaces tabs and invisible characters the host would show as escape codes", () => {
@@ -109,8 +117,10 @@ describe("summarizeCreate and summarizeUpload", () => {
         "Duration: 1:05:00",
         "Distance: 0 m",
         "Description:",
+        "```",
         "+ Strength:",
         "+ - Squat 5x5",
+        "```",
         "To change it, tap Deny and say what.",
       ].join("\n"),
     });
