@@ -260,6 +260,9 @@ async function firstLoggedClass(report: CheckReport, host: CoachHost, strava: Di
     const calls = coachToolCalls(model);
     assert.deepEqual(calls.slice(0, 4).map((call) => call.name), ["read", "fitness_get_activities", "fitness_get_activity_by_id", "fitness_update_activity"]);
     assert.deepEqual(calls[1]?.arguments, { per_page: 10 });
+    // The skill file is outside the coach's workspace (tools.fs.workspaceOnly), and the host still serves it.
+    const skillRead = model.exchanges.flatMap((exchange) => exchange.request.messages).find((message) => message.role === "tool");
+    assert.match(messageText(skillRead ?? { role: "tool" }), /^---\nname: fitness-coaching\n/, "the skill could not be read");
     const id = Number(calls[2]?.arguments["id"]);
     original = await strava.get(id);
     // The approval shows what will change: current and proposed title and sport type, the description's diff.
