@@ -28,6 +28,7 @@ import type { RunningGateway } from "../host-context.ts";
 import { fitnessHostConfig } from "../fitness-host-config.ts";
 import { expectedOptionalTools, expectedTools } from "../fitness-plugin-assertions.ts";
 import { copyPluginCheckout } from "../plugin-package.ts";
+import { pick } from "../pick-fields.ts";
 import { runSetupCoach } from "../run-setup-coach.ts";
 
 const coach = "coach";
@@ -236,6 +237,3 @@ function toolIds(tools: EffectiveTools): string[] {
   return tools.groups.flatMap((group) => group.tools.map((tool) => tool.id));
 }
 
-function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((key) => [key, record[key]]));
-}

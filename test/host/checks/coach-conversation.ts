@@ -38,6 +38,7 @@ import type { HostContext, RunningGateway } from "../host-context.ts";
 import type { HostServices } from "../host-services.ts";
 import { fitnessHostConfig } from "../fitness-host-config.ts";
 import { copyPluginCheckout } from "../plugin-package.ts";
+import { pick } from "../pick-fields.ts";
 import { runSetupCoach } from "../run-setup-coach.ts";
 import { startFakeTelegramBotApi, type BotMessage, type FakeTelegramBotApi } from "../fake-telegram-bot-api.ts";
 import { startScriptedModelServer, messageText, type ModelRequest, type ScriptedModelServer } from "../scripted-model-server.ts";
@@ -512,9 +513,6 @@ function at(root: unknown, path: string[]): unknown {
   return path.reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), root);
 }
 
-function pick(record: object, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((key) => [key, (record as Record<string, unknown>)[key]]));
-}
 
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? "";
