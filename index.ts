@@ -1,7 +1,8 @@
 /**
- * The OpenClaw plugin entry (Form B): registers the 11 tools of the table as `fitness_<name>`.
+ * The OpenClaw plugin entry (Form B): registers the 11 tools of the table as `fitness_<name>` and, unless
+ * the config says `writeApproval: "chat"`, the hook that holds every write for a person's approval.
  * Registration only; the tools, their validation and the upstream client live in tools/, config
- * resolution and the host adapters in plugin/.
+ * resolution, the host adapters and the approval hook in plugin/.
  */
 import { toolTable } from "./tools/table.ts";
 import type { PluginApi } from "./plugin/host-api.ts";
@@ -10,6 +11,7 @@ import { loggerOverHost } from "./plugin/host-logger.ts";
 import { lazyPluginToolDeps } from "./plugin/plugin-tool-deps.ts";
 import { hostTool, isOptionalTool } from "./plugin/host-tool.ts";
 import { registerTokenSettleService } from "./plugin/token-settle-service.ts";
+import { writeApprovalHook, writeToolConfirmationNote, writeToolNames } from "./plugin/write-approval.ts";
 
 export default {
   id: "fitness",
@@ -19,8 +21,12 @@ export default {
     // A bad config value stops the plugin here, with the config path and a good value in the message.
     const settings = resolvePluginSettings(api.pluginConfig);
     const deps = lazyPluginToolDeps(settings, loggerOverHost(api.logger));
+    const confirmationNote = writeToolConfirmationNote(settings.writeApproval);
     for (const tool of toolTable) {
-      api.registerTool(hostTool(tool, deps), { optional: isOptionalTool(tool) });
+      api.registerTool(hostTool(tool, deps, confirmationNote), { optional: isOptionalTool(tool) });
+    }
+    if (settings.writeApproval === "host") {
+      api.on("before_tool_call", writeApprovalHook({ deps, timeoutSeconds: settings.writeApprovalTimeoutSeconds }), { matcher: writeToolNames });
     }
     registerTokenSettleService(api, deps);
   },

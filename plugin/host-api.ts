@@ -26,6 +26,11 @@ export interface HostTool {
   description: string;
   /** JSON Schema of the arguments (TypeBox objects are plain JSON Schema at runtime). */
   parameters: object;
+  /**
+   * `direct-only` keeps the tool model-visible with its full schema when the host's Tool Search is on
+   * (otherwise it is listed in a directory, its description cut, and called through `tool_call`).
+   */
+  catalogMode?: "direct-only";
   execute(toolCallId: string, params: unknown, signal?: AbortSignal): Promise<HostToolResult>;
 }
 
@@ -41,10 +46,52 @@ export interface HostService {
   stop?: () => void | Promise<void>;
 }
 
+/** `before_tool_call`'s event: the tool the model (or a direct invoke) is about to run. */
+export interface BeforeToolCallEvent {
+  toolName: string;
+  params: Record<string, unknown>;
+  toolCallId?: string;
+}
+
+/** `before_tool_call`'s context (fields the host could not prove are absent). */
+export interface ToolHookContext {
+  agentId?: string;
+  sessionKey?: string;
+  /** Aborts when the tool call is cancelled. */
+  abortSignal?: AbortSignal;
+}
+
+/** What a `before_tool_call` handler may answer; `requireApproval` holds the call for a person's decision. */
+export interface BeforeToolCallResult {
+  block?: boolean;
+  blockReason?: string;
+  requireApproval?: {
+    /** At most 80 characters. */
+    title: string;
+    /** At most 512 characters; line breaks are kept. */
+    description: string;
+    severity?: "info" | "warning" | "critical";
+    /** Capped by the host at 600000. */
+    timeoutMs?: number;
+    allowedDecisions?: Array<"allow-once" | "allow-always" | "deny">;
+  };
+}
+
+export interface HookOptions {
+  /** Tool names the handler is called for. */
+  matcher?: readonly string[];
+  priority?: number;
+}
+
 export interface PluginApi {
   readonly pluginConfig?: unknown;
   readonly logger: HostLogger;
   registerTool(tool: HostTool, options?: HostToolOptions): void;
   /** Present in hosts with plugin services (openclaw 2026.9 has it). */
   registerService?(service: HostService): void;
+  on(
+    hookName: "before_tool_call",
+    handler: (event: BeforeToolCallEvent, context: ToolHookContext) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined,
+    options?: HookOptions,
+  ): void;
 }

@@ -32,13 +32,24 @@ export function isOptionalTool(tool: ToolDefinition): boolean {
   return !tool.annotations.readOnlyHint;
 }
 
-export function hostTool(tool: ToolDefinition, deps: () => ToolDeps): HostTool {
+/**
+ * `confirmationNote` ends a write tool's description with how confirmation works in this install
+ * (plugin/write-approval.ts).
+ *
+ * Every tool is `direct-only`: with the host's Tool Search on (its default), plugin tools otherwise
+ * reach the model only as a directory entry with the description cut to 180 characters, to be called
+ * through `tool_call`, while the skill names them and relies on their argument rules. openclaw 2026.9.6
+ * has no per-agent Tool Search setting (`tools.toolSearch` is global), so the plugin keeps its own 11
+ * tools visible wherever they are allowed and leaves the operator's Tool Search choice alone.
+ */
+export function hostTool(tool: ToolDefinition, deps: () => ToolDeps, confirmationNote?: string): HostTool {
   const name = hostToolName(tool);
   return {
     name,
     label: tool.title,
-    description: tool.description,
+    description: confirmationNote && !tool.annotations.readOnlyHint ? `${tool.description} ${confirmationNote}` : tool.description,
     parameters: tool.parameters,
+    catalogMode: "direct-only",
     async execute(_toolCallId, params, signal) {
       let result: ToolResult;
       try {

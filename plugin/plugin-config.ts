@@ -4,17 +4,34 @@
  * an error that names the config path and shows a good value; nothing is guessed.
  */
 
+/** Who confirms a write before it reaches Strava (see plugin/write-approval.ts). */
+export const writeApprovalModes = ["host", "chat"] as const;
+export type WriteApprovalMode = (typeof writeApprovalModes)[number];
+
 export interface PluginSettings {
   /** Name or ARN of the Secrets Manager secret holding the credentials JSON. */
   secretName: string;
   /** AWS region of that secret. */
   cloudRegion: string;
+  /**
+   * `host`: every write tool call is held by the host until the person it asks approves it (the
+   * approval shows what will change). `chat`: nothing holds the call; the model's own confirmation in
+   * chat, as the skill describes it, is the only check.
+   */
+  writeApproval: WriteApprovalMode;
+  /** How long a held write waits for the approval before it is refused (the host allows at most 600). */
+  writeApprovalTimeoutSeconds: number;
 }
 
 export const defaultPluginSettings: PluginSettings = {
   secretName: "fitness-credentials",
   cloudRegion: "us-west-2",
+  writeApproval: "host",
+  writeApprovalTimeoutSeconds: 300,
 };
+
+/** The host caps a plugin approval's wait at 10 minutes; below 10 s nobody can answer in time. */
+export const writeApprovalTimeoutRange = { min: 10, max: 600 } as const;
 
 const configPath = "plugins.entries.fitness.config";
 const knownKeys = new Set(Object.keys(defaultPluginSettings));
@@ -35,7 +52,7 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   const config = pluginConfig as Record<string, unknown>;
   const unknown = Object.keys(config).filter((key) => !knownKeys.has(key));
   if (unknown.length > 0) {
-    throw new PluginConfigError(`${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only secretName and cloudRegion.`);
+    throw new PluginConfigError(`${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`);
   }
   const secretName = readString(config, "secretName", defaultPluginSettings.secretName);
   if (!secretNamePattern.test(secretName)) {
@@ -47,10 +64,23 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (!regionPattern.test(cloudRegion)) {
     throw new PluginConfigError(`${configPath}.cloudRegion must be an AWS region name such as "us-west-2"; got "${cloudRegion}".`);
   }
-  return { secretName, cloudRegion };
+  const writeApproval = readString(config, "writeApproval", defaultPluginSettings.writeApproval);
+  if (!(writeApprovalModes as readonly string[]).includes(writeApproval)) {
+    throw new PluginConfigError(
+      `${configPath}.writeApproval must be "host" (the host asks before every Strava write) or "chat" (only the coach's own confirmation in chat); got "${writeApproval}".`,
+    );
+  }
+  const timeout = config["writeApprovalTimeoutSeconds"] ?? defaultPluginSettings.writeApprovalTimeoutSeconds;
+  const { min, max } = writeApprovalTimeoutRange;
+  if (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < min || timeout > max) {
+    throw new PluginConfigError(
+      `${configPath}.writeApprovalTimeoutSeconds must be a whole number of seconds from ${min} to ${max} (default ${defaultPluginSettings.writeApprovalTimeoutSeconds}); got ${JSON.stringify(timeout)}.`,
+    );
+  }
+  return { secretName, cloudRegion, writeApproval: writeApproval as WriteApprovalMode, writeApprovalTimeoutSeconds: timeout };
 }
 
-function readString(config: Record<string, unknown>, key: keyof PluginSettings, fallback: string): string {
+function readString(config: Record<string, unknown>, key: "secretName" | "cloudRegion" | "writeApproval", fallback: string): string {
   const value = config[key];
   if (value === undefined) return fallback;
   if (typeof value !== "string" || value.trim() === "") {

@@ -1,22 +1,33 @@
-// npm run setup:coach -- --workspace DIR --config FILE [--agent-id coach] [--dry-run] [--schedule [--openclaw-bin PATH]]
+// npm run setup:coach -- --workspace DIR --config FILE [--sandbox docker|ssh|off ...] [--telegram-user-id ID]
+//                        [--agent-id coach] [--dry-run] [--schedule [--openclaw-bin PATH]]
 //
-// Installs the coach agent's workspace files and memory templates (never overwriting a file),
-// merges the coach's host config fragment into an OpenClaw config file (backup first, only when
-// something changes; a second run changes nothing), and prints what it did.
+// First checks that this machine can run the sandbox the coach would get, and says what will and
+// will not work before anything is written. Then installs the coach agent's workspace files and
+// memory templates (never overwriting a file), merges the coach's host config fragment into an
+// OpenClaw config file (backup first, only when something changes; a second run changes nothing),
+// and prints what it did and what is left to do.
 import { parseArgs } from "node:util";
 import { CoachSetupError } from "../agents/coach/setup-error.ts";
-import { formatSetupReport } from "../agents/coach/setup-report.ts";
+import { formatSandboxCheck, formatSetupReport } from "../agents/coach/setup-report.ts";
 import { runCoachSetup } from "../agents/coach/setup.ts";
+import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "../agents/coach/sandbox-choice.ts";
 
 const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [options]
 
-  --workspace DIR      the coach agent's workspace (created if missing)
-  --config FILE        the OpenClaw config file to merge into (usually ~/.openclaw/openclaw.json)
-  --agent-id ID        agent id (default: coach)
-  --dry-run            show what would change, write nothing
-  --schedule           also create the weekly memory consolidation job on the running Gateway
-  --openclaw-bin PATH  openclaw executable used by --schedule (default: openclaw)
-  -h, --help           this text`;
+  --workspace DIR            the coach agent's workspace (created if missing)
+  --config FILE              the OpenClaw config file to merge into (usually ~/.openclaw/openclaw.json)
+  --sandbox docker|ssh|off   where the coach's tools run (default: docker when a Docker engine answers here;
+                             otherwise setup stops and explains the three choices)
+  --ssh-target USER@HOST[:PORT], --ssh-identity-file FILE, --ssh-known-hosts-file FILE, --ssh-workspace-root DIR
+                             the SSH sandbox (with --sandbox ssh)
+  --skip-sandbox-check       write the config even though the chosen sandbox cannot run here yet
+  --telegram-user-id ID      the athlete's numeric Telegram id: only they may message the coach (no pairing),
+                             and they approve its Strava writes
+  --agent-id ID              agent id (default: coach)
+  --dry-run                  check and show what would change, write nothing
+  --schedule                 also create the weekly memory consolidation job on the running Gateway
+  --openclaw-bin PATH        openclaw executable used by --schedule (default: openclaw)
+  -h, --help                 this text`;
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -26,6 +37,13 @@ async function main(argv: string[]): Promise<number> {
       options: {
         workspace: { type: "string" },
         config: { type: "string" },
+        sandbox: { type: "string" },
+        "ssh-target": { type: "string" },
+        "ssh-identity-file": { type: "string" },
+        "ssh-known-hosts-file": { type: "string" },
+        "ssh-workspace-root": { type: "string" },
+        "skip-sandbox-check": { type: "boolean", default: false },
+        "telegram-user-id": { type: "string" },
         "agent-id": { type: "string", default: "coach" },
         "dry-run": { type: "boolean", default: false },
         schedule: { type: "boolean", default: false },
@@ -47,12 +65,31 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Both --workspace and --config are required.\n\n${USAGE}`);
     return 2;
   }
+  const kind = values.sandbox;
+  if (kind !== undefined && !(sandboxKinds as readonly string[]).includes(kind)) {
+    console.error(`--sandbox must be one of ${sandboxKinds.join(", ")}; got "${kind}".\n\n${USAGE}`);
+    return 2;
+  }
+  const sshOptionGiven = ["ssh-target", "ssh-identity-file", "ssh-known-hosts-file", "ssh-workspace-root"].some((name) => values[name as "ssh-target"] !== undefined);
+  if (sshOptionGiven && kind !== "ssh") {
+    console.error(`The --ssh-* options only apply with --sandbox ssh.\n\n${USAGE}`);
+    return 2;
+  }
 
   try {
+    // Before anything is written: can this machine run the sandbox the coach would get?
+    const choice = choose(kind as SandboxKind | undefined, values);
+    const check = await checkSandbox(choice, process.env);
+    const proceed = check.runsHere || (kind !== undefined && values["skip-sandbox-check"]);
+    console.log(formatSandboxCheck(check, { explicit: kind !== undefined, proceeding: proceed }));
+    if (!proceed) return 1;
+
     const report = await runCoachSetup({
       workspace: values.workspace,
       configFile: values.config,
       agentId: values["agent-id"],
+      sandbox: choice,
+      ...(values["telegram-user-id"] === undefined ? {} : { telegramUserId: values["telegram-user-id"] }),
       dryRun: values["dry-run"],
       env: process.env,
       ...(values.schedule ? { schedule: { openclawBin: values["openclaw-bin"] } } : {}),
@@ -65,6 +102,28 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     throw error;
+  }
+}
+
+function choose(kind: SandboxKind | undefined, values: Record<string, string | boolean | undefined>): SandboxChoice {
+  const text = (name: string): string | undefined => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+  switch (kind) {
+    case "ssh": {
+      const identityFile = text("ssh-identity-file");
+      const knownHostsFile = text("ssh-known-hosts-file");
+      const workspaceRoot = text("ssh-workspace-root");
+      return sshChoice({
+        target: text("ssh-target") ?? "",
+        ...(identityFile ? { identityFile } : {}),
+        ...(knownHostsFile ? { knownHostsFile } : {}),
+        ...(workspaceRoot ? { workspaceRoot } : {}),
+      });
+    }
+    case "off":
+      return { kind: "off" };
+    default:
+      // Unchosen: the spec's container isolation, if this machine can run it (checked next).
+      return { kind: "docker" };
   }
 }
 

@@ -1,9 +1,11 @@
 // The coach agent's host configuration fragment (openclaw.fragment.json), specialised for one
-// agent id and workspace. The JSON file is the single source of truth: it is written for the
-// agent id "coach" and validated as-is by the real host; other ids are derived from it here.
+// agent id, workspace, sandbox choice and athlete. The JSON file is the single source of truth: it is
+// written for the agent id "coach" with the Docker sandbox and validated as-is by the real host;
+// other ids, the other sandbox choices and the athlete's Telegram access are derived from it here.
 import { readFileSync } from "node:fs";
 import { CoachSetupError } from "./setup-error.ts";
-import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
+import { cloneJson, ensureObject, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
+import { sandboxBlock, type SandboxChoice } from "./sandbox-choice.ts";
 
 export const FRAGMENT_PATH = new URL("./openclaw.fragment.json", import.meta.url);
 
@@ -41,13 +43,34 @@ export function templateAgentId(template: JsonObject): string {
   return only;
 }
 
+const TELEGRAM_USER_ID_PATTERN = /^[1-9]\d{0,19}$/;
+
+export function assertValidTelegramUserId(id: string): void {
+  if (!TELEGRAM_USER_ID_PATTERN.test(id)) {
+    throw new CoachSetupError(
+      `--telegram-user-id "${id}" is not a Telegram user id: it is the athlete's numeric id (for example 123456789), not a @username. ` +
+        "`openclaw pairing list telegram` shows it for someone who has messaged the bot.",
+    );
+  }
+}
+
 export interface CoachFragmentOptions {
   agentId: string;
   /** Workspace path written into the agent entry (absolute, or `~/...` as the host expands it). */
   workspace: string;
+  /** Where the coach's tools run; the template's own block (Docker) when absent. */
+  sandbox?: SandboxChoice;
+  /**
+   * The athlete's numeric Telegram user id: the only sender the coach's account admits (no pairing),
+   * and the approver of the coach's Strava writes.
+   */
+  telegramUserId?: string;
 }
 
-/** The fragment for `agentId`: the template with its agent id, account id and bot token variable renamed. */
+/**
+ * The fragment for `agentId`: the template with its agent id, account id and bot token variable
+ * renamed, the chosen sandbox, and the athlete's access when their Telegram id is known.
+ */
 export function buildCoachFragment(template: JsonObject, options: CoachFragmentOptions): JsonObject {
   assertValidAgentId(options.agentId);
   const from = templateAgentId(template);
@@ -58,6 +81,7 @@ export function buildCoachFragment(template: JsonObject, options: CoachFragmentO
   const entries = agents["entries"] as JsonObject;
   const entry = entries[from] as JsonObject;
   entry["workspace"] = options.workspace;
+  if (options.sandbox) entry["sandbox"] = sandboxBlock(options.sandbox);
   agents["entries"] = { [to]: entry };
 
   const agentToAgent = (fragment["tools"] as JsonObject | undefined)?.["agentToAgent"];
@@ -74,8 +98,21 @@ export function buildCoachFragment(template: JsonObject, options: CoachFragmentO
     if (typeof channel !== "string" || match["accountId"] !== from) continue;
     match["accountId"] = to;
     renameChannelAccount(fragment, channel, from, to);
+    const account = ensureObject(fragment, ["channels", channel, "accounts", to]);
+    // Approvals through this account are the coach's only: another agent's never go out through its bot.
+    const approvals = account["execApprovals"];
+    if (isJsonObject(approvals)) approvals["agentFilter"] = [to];
+    if (options.telegramUserId !== undefined && channel === "telegram") admitAthlete(account, options.telegramUserId);
   }
   return fragment;
+}
+
+function admitAthlete(account: JsonObject, userId: string): void {
+  assertValidTelegramUserId(userId);
+  account["dmPolicy"] = "allowlist";
+  account["allowFrom"] = [userId];
+  const approvals = isJsonObject(account["execApprovals"]) ? account["execApprovals"] : {};
+  account["execApprovals"] = { enabled: true, approvers: [userId], ...approvals };
 }
 
 function renameChannelAccount(fragment: JsonObject, channel: string, from: string, to: string): void {

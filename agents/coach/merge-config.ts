@@ -12,7 +12,14 @@
 //   when the coach's account is added, because the host ignores root credentials once
 //   `accounts` exists;
 // - an unset tools.agentToAgent.allow (everyone may reach everyone) becomes the full roster,
-//   not just the coach, so adding the coach does not cut other agents off from each other.
+//   not just the coach, so adding the coach does not cut other agents off from each other;
+// - the coach's channel account never becomes the channel's default account, because other agents'
+//   messages sent without an account (heartbeats to "the owner", cron announcements, the message
+//   tool) go out through the default one: an existing default is pinned, or a disabled placeholder
+//   holds the slot (checked against openclaw 2026.9.6: with the coach's bot as the only Telegram
+//   account, the main agent's heartbeat alert reached the athlete through it);
+// - an existing sandbox block of the coach is kept whole: adding the fragment's keys to it could
+//   switch its backend or mode without anyone choosing that.
 import path from "node:path";
 import { templateAgentId } from "./fragment.ts";
 import {
@@ -66,6 +73,8 @@ export function mergeCoachFragment(existing: JsonObject, fragmentIn: JsonObject,
   prepareRoster(config, fragment, coachId, context, notes);
   prepareAgentToAgent(config, coachId, notes);
   keepImplicitChannelAccounts(config, fragment, notes);
+  keepCoachAccountsOffDefault(config, fragment, coachId, notes);
+  keepExistingSandbox(config, fragment, coachId, kept);
   allowFragmentPlugins(config, fragment, notes);
   fillMissing(config, fragment, [], kept);
   return { config, kept, notes };
@@ -174,6 +183,63 @@ function keepImplicitChannelAccounts(config: JsonObject, fragment: JsonObject, n
     if (existing["defaultAccount"] !== undefined) continue;
     existing["accounts"] = { ...(isJsonObject(accounts) ? accounts : {}), default: {} };
     notes.push(`channels.${channel}.accounts.default added: your existing ${channel} bot (configured at channels.${channel}) keeps running as the "default" account next to the coach's account.`);
+  }
+}
+
+/** The accounts the fragment binds to the coach, by channel (the coach's own bot accounts). */
+function coachAccounts(fragment: JsonObject, coachId: string): Array<{ channel: string; accountId: string }> {
+  const bindings = Array.isArray(fragment["bindings"]) ? fragment["bindings"] : [];
+  return bindings.flatMap((binding) => {
+    const channel = getPath(binding, ["match", "channel"]);
+    const accountId = getPath(binding, ["match", "accountId"]);
+    return getPath(binding, ["agentId"]) === coachId && typeof channel === "string" && typeof accountId === "string" && accountId !== "*"
+      ? [{ channel, accountId }]
+      : [];
+  });
+}
+
+/** Keeps the coach's account from being the channel's default account (see the file comment). */
+function keepCoachAccountsOffDefault(config: JsonObject, fragment: JsonObject, coachId: string, notes: string[]): void {
+  for (const { channel, accountId } of coachAccounts(fragment, coachId)) {
+    const existing = getPath(config, ["channels", channel]);
+    const channelConfig = isJsonObject(existing) ? existing : undefined;
+    const pinned = channelConfig?.["defaultAccount"];
+    if (typeof pinned === "string") {
+      if (pinned.trim().toLowerCase() === accountId) {
+        notes.push(`WARNING channels.${channel}.defaultAccount is "${pinned}", the coach's own account: other agents' messages sent without an account (heartbeats, announcements) would reach the athlete through the coach's bot. Point it at another account.`);
+      }
+      continue;
+    }
+    const accounts = isJsonObject(channelConfig?.["accounts"]) ? (channelConfig["accounts"] as JsonObject) : {};
+    const ids = Object.keys(accounts).filter((id) => id.trim().toLowerCase() !== accountId);
+    if (ids.some((id) => id.trim().toLowerCase() === "default")) continue;
+    const target = ensureObject(config, ["channels", channel]);
+    const [first] = ids.map((id) => id.trim().toLowerCase()).sort();
+    if (first !== undefined) {
+      target["defaultAccount"] = first;
+      notes.push(`channels.${channel}.defaultAccount set to "${first}" (the account the host used by default before): otherwise the coach's account could become the default one, and other agents' messages would go out through the coach's bot.`);
+    } else {
+      ensureObject(target, ["accounts"])["default"] = { enabled: false };
+      notes.push(`channels.${channel}.accounts.default added, disabled: with the coach's bot as the only ${channel} account it would be the default one, and other agents' messages sent without an account (the main agent's heartbeat alerts, announcements) would reach the athlete through it. Configure your own bot as accounts.default to get them on ${channel}.`);
+    }
+  }
+}
+
+/** An existing sandbox block of the coach stays exactly as it is; the fragment's differing one is reported. */
+function keepExistingSandbox(config: JsonObject, fragment: JsonObject, coachId: string, kept: KeptValue[]): void {
+  const path = ["agents", "entries", coachId, "sandbox"];
+  const existing = getPath(config, path);
+  const suggested = getPath(fragment, path);
+  const entry = getPath(fragment, path.slice(0, -1));
+  if (existing === undefined || suggested === undefined || !isJsonObject(entry)) return;
+  delete entry["sandbox"];
+  if (!jsonEqual(existing, suggested)) {
+    kept.push({
+      path: path.join("."),
+      existing,
+      suggested,
+      reason: "the coach's sandbox block is kept whole (merging into it could change its backend or mode). Replace it yourself to switch to the suggested one.",
+    });
   }
 }
 

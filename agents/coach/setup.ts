@@ -1,14 +1,16 @@
 // The coach setup: install workspace files, merge the host config fragment, and (optionally)
-// schedule the weekly memory consolidation. Everything is checked before anything is written.
+// schedule the weekly memory consolidation. Everything is checked before anything is written; the
+// sandbox choice is checked against this machine by the caller first (sandbox-choice.ts).
 import { execFile } from "node:child_process";
 import { homedir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { backupHostConfig, loadHostConfig, writeHostConfig } from "./config-file.ts";
 import { diffConfigs, type ConfigChange } from "./config-diff.ts";
-import { assertValidAgentId, buildCoachFragment, loadFragmentTemplate } from "./fragment.ts";
+import { assertValidAgentId, assertValidTelegramUserId, buildCoachFragment, loadFragmentTemplate } from "./fragment.ts";
 import { getPath, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { mergeCoachFragment, type KeptValue } from "./merge-config.ts";
+import type { SandboxChoice } from "./sandbox-choice.ts";
 import { CoachSetupError } from "./setup-error.ts";
 import { consolidationCronArgs } from "./weekly-consolidation.ts";
 import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
@@ -17,6 +19,10 @@ export interface CoachSetupOptions {
   workspace: string;
   configFile: string;
   agentId: string;
+  /** Where the coach's tools run (checked against this machine before setup is called). */
+  sandbox: SandboxChoice;
+  /** The athlete's numeric Telegram user id: admitted without pairing, and the approver of Strava writes. */
+  telegramUserId?: string;
   dryRun: boolean;
   env: Readonly<Record<string, string | undefined>>;
   /** When set, run `<openclawBin> cron add ...` against the running Gateway after the config is written. */
@@ -28,6 +34,8 @@ export type ScheduleOutcome = { ok: true; output: string } | { ok: false; error:
 
 export interface CoachSetupReport {
   agentId: string;
+  sandbox: SandboxChoice;
+  telegramUserId?: string;
   workspaceDir: string;
   configFile: string;
   dryRun: boolean;
@@ -49,12 +57,18 @@ export interface CoachSetupReport {
 
 export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSetupReport> {
   assertValidAgentId(options.agentId);
+  if (options.telegramUserId !== undefined) assertValidTelegramUserId(options.telegramUserId);
   const workspaceDir = path.resolve(options.workspace);
   const configFile = path.resolve(options.configFile);
 
   const loaded = await loadHostConfig(configFile);
   refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
-  const fragment = buildCoachFragment(loadFragmentTemplate(), { agentId: options.agentId, workspace: workspaceDir });
+  const fragment = buildCoachFragment(loadFragmentTemplate(), {
+    agentId: options.agentId,
+    workspace: workspaceDir,
+    sandbox: options.sandbox,
+    ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
+  });
   const merged = mergeCoachFragment(loaded.config, fragment, { env: options.env });
   const changes = diffConfigs(loaded.config, merged.config);
 
@@ -75,6 +89,8 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
 
   return {
     agentId: options.agentId,
+    sandbox: options.sandbox,
+    ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
     workspaceDir,
     configFile,
     dryRun: options.dryRun,

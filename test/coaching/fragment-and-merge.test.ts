@@ -6,9 +6,11 @@ import { buildCoachFragment, loadFragmentTemplate } from "../../agents/coach/fra
 import { getPath, type JsonObject, type JsonValue } from "../../agents/coach/json-tree.ts";
 import { defaultWorkspace, mergeCoachFragment } from "../../agents/coach/merge-config.ts";
 import { CoachSetupError } from "../../agents/coach/setup-error.ts";
+import type { SandboxChoice } from "../../agents/coach/sandbox-choice.ts";
 
 const template = loadFragmentTemplate();
-const fragment = (agentId = "coach", workspace = "/srv/coach") => buildCoachFragment(template, { agentId, workspace });
+const fragment = (agentId = "coach", workspace = "/srv/coach", extra: { sandbox?: SandboxChoice; telegramUserId?: string } = {}) =>
+  buildCoachFragment(template, { agentId, workspace, ...extra });
 const merge = (existing: JsonObject, env: Record<string, string> = {}) => mergeCoachFragment(existing, fragment(), { env });
 const SPEC_TOOLS = ["fitness", "read", "write", "web_fetch", "web_search"];
 /** The value at a dotted path, e.g. at(config, "agents.entries.coach.name"). */
@@ -55,6 +57,37 @@ describe("the fragment", () => {
 
   it("rejects an agent id the host would not accept, saying what a good one looks like", () => {
     expect(() => fragment("Coach Bot")).toThrow(/--agent-id "Coach Bot" is not a valid agent id: .*for example "coach"/);
+  });
+
+  it("keeps the coach's files to its workspace, and its bot to its own approvals and replies", () => {
+    const f = fragment("trainer");
+    expect(at(f, "agents.entries.trainer.tools.fs")).toEqual({ workspaceOnly: true });
+    // No other agent's approvals through this bot; no message-tool sends through it (its replies are not actions).
+    expect(at(f, "channels.telegram.accounts.trainer.execApprovals")).toEqual({ target: "dm", agentFilter: ["trainer"] });
+    expect(at(f, "channels.telegram.accounts.trainer.actions")).toEqual({ sendMessage: false });
+    expect(at(f, "channels.telegram.accounts.trainer.dmPolicy")).toBeUndefined(); // pairing, the host's default
+  });
+
+  it("writes the sandbox block of each choice", () => {
+    expect(at(fragment("coach", "/w", { sandbox: { kind: "docker" } }), "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent", workspaceAccess: "rw" });
+    expect(at(fragment("coach", "/w", { sandbox: { kind: "off" } }), "agents.entries.coach.sandbox")).toEqual({ mode: "off" });
+    const ssh = { kind: "ssh", target: "coach@box:2222", identityFile: "/k/id", knownHostsFile: "/k/known", workspaceRoot: "/srv/sandboxes" } as const;
+    expect(at(fragment("coach", "/w", { sandbox: ssh }), "agents.entries.coach.sandbox")).toEqual({
+      mode: "all",
+      backend: "ssh",
+      scope: "agent",
+      workspaceAccess: "rw",
+      ssh: { target: "coach@box:2222", workspaceRoot: "/srv/sandboxes", identityFile: "/k/id", knownHostsFile: "/k/known" },
+    });
+  });
+
+  it("with the athlete's Telegram id: admits only them, without pairing, and makes them the approver of writes", () => {
+    const f = fragment("coach", "/w", { telegramUserId: "5550001" });
+    expect(at(f, "channels.telegram.accounts.coach.dmPolicy")).toBe("allowlist");
+    expect(at(f, "channels.telegram.accounts.coach.allowFrom")).toEqual(["5550001"]);
+    expect(at(f, "channels.telegram.accounts.coach.execApprovals")).toEqual({ enabled: true, approvers: ["5550001"], target: "dm", agentFilter: ["coach"] });
+    expect(() => fragment("coach", "/w", { telegramUserId: "@maya" })).toThrow(/--telegram-user-id "@maya" is not a Telegram user id: it is the athlete's numeric id/);
+    expect(() => fragment("coach", "/w", { telegramUserId: "0123" })).toThrow(CoachSetupError);
   });
 });
 
@@ -140,6 +173,35 @@ describe("merging into an existing config", () => {
     expect(() => merge({ agents: { list: [{ id: "main" }] } })).toThrow(CoachSetupError);
     expect(() => merge({ agents: { list: [{ id: "main" }] } })).toThrow(/openclaw doctor --fix/);
     expect(() => merge({ agents: { $include: "./agents.json5" } })).toThrow(/\$include \(agents.\$include\)/);
+  });
+
+  it("never lets the coach's bot become the channel's default account, so other agents' messages cannot go out through it", () => {
+    // No Telegram before: a disabled placeholder holds the default slot.
+    const empty = merge({});
+    expect(at(empty.config, "channels.telegram.accounts.default")).toEqual({ enabled: false });
+    expect(empty.notes.join("\n")).toMatch(/accounts.default added, disabled: with the coach's bot as the only telegram account/);
+    // A root-level bot stays the default account (as before), nothing pinned.
+    const root = merge({ channels: { telegram: { botToken: "123:plain" } } });
+    expect(at(root.config, "channels.telegram.accounts.default")).toEqual({});
+    expect(at(root.config, "channels.telegram.defaultAccount")).toBeUndefined();
+    // Named accounts without a default: the one the host used is pinned.
+    const named = merge({ channels: { telegram: { accounts: { personal: { botToken: "1:x" }, zeta: { botToken: "2:y" } } } } });
+    expect(at(named.config, "channels.telegram.defaultAccount")).toBe("personal");
+    expect(at(named.config, "channels.telegram.accounts.default")).toBeUndefined();
+    // An explicit default naming the coach's account is kept, with a warning.
+    const pinnedToCoach = merge({ channels: { telegram: { defaultAccount: "coach", accounts: { coach: {} } } } });
+    expect(at(pinnedToCoach.config, "channels.telegram.defaultAccount")).toBe("coach");
+    expect(pinnedToCoach.notes.join("\n")).toMatch(/WARNING channels.telegram.defaultAccount is "coach", the coach's own account/);
+  });
+
+  it("keeps an existing sandbox block of the coach whole, and reports the choice it did not apply", () => {
+    const existing = { agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", sandbox: { mode: "all", scope: "agent" } } } } };
+    const ssh = buildCoachFragment(template, { agentId: "coach", workspace: "/srv/coach", sandbox: { kind: "ssh", target: "c@box" } });
+    const { config, kept } = mergeCoachFragment(existing, ssh, { env: {} });
+    expect(at(config, "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent" }); // no backend slipped in
+    expect(kept.find((k) => k.path === "agents.entries.coach.sandbox")?.reason).toMatch(/kept whole/);
+    const same = mergeCoachFragment({ agents: { ownership: "explicit", entries: { main: {}, coach: { sandbox: { mode: "off" } } } } }, fragment("coach", "/w", { sandbox: { kind: "off" } }), { env: {} });
+    expect(same.kept.filter((k) => k.path.endsWith("sandbox"))).toEqual([]);
   });
 
   it("finds the default workspace the way the host does", () => {

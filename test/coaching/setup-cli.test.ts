@@ -1,5 +1,6 @@
-// `npm run setup:coach` end to end on scratch workspaces and config files: it creates the files,
-// never overwrites one, backs the config up before changing it, and a second run changes nothing.
+// `npm run setup:coach` end to end on scratch workspaces and config files: it checks the sandbox it
+// would configure before writing anything, creates the files, never overwrites one, backs the config
+// up before changing it, and a second run changes nothing.
 import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,9 +25,19 @@ interface Run {
   stderr: string;
 }
 
+/** No Docker engine answers there, whatever this machine has: the docker CLI finds no daemon at it. */
+const NO_DOCKER_ENGINE = { DOCKER_HOST: "unix:///nonexistent/docker.sock" };
+
 async function setup(...args: string[]): Promise<Run> {
+  return await setupWith({}, ...args);
+}
+
+async function setupWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], { cwd: REPO, env: { ...process.env, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "" } });
+    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], {
+      cwd: REPO,
+      env: { ...process.env, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "", ...NO_DOCKER_ENGINE, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -62,7 +73,14 @@ describe("setup:coach on an existing install", () => {
     await mkdir(workspace, { recursive: true });
     await writeFile(config, original);
     await writeFile(path.join(workspace, "USER.md"), "# My own notes\n- Distance: mi\n");
-    first = await setup("--workspace", workspace, "--config", config);
+    first = await setup("--workspace", workspace, "--config", config, "--sandbox", "docker", "--skip-sandbox-check");
+  });
+
+  it("said, before writing, that the Docker sandbox cannot run here yet", () => {
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.indexOf("Sandbox (docker)")).toBe(0);
+    expect(first.stdout).toMatch(/check: (no Docker engine answers|the docker command is not installed)/);
+    expect(first.stdout).toContain("Writing the config anyway (--skip-sandbox-check)");
   });
 
   it("creates the missing workspace files from the repository and keeps the existing one", async () => {
@@ -121,7 +139,7 @@ describe("setup:coach on an existing install", () => {
   it("changes nothing on a second run: no write, no new backup, every file kept", async () => {
     const before = await readFile(config, "utf8");
     const beforeMtime = (await stat(config)).mtimeMs;
-    const second = await setup("--workspace", workspace, "--config", config);
+    const second = await setup("--workspace", workspace, "--config", config, "--sandbox", "docker", "--skip-sandbox-check");
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain("no changes: the coach is already configured");
     expect(second.stdout).not.toMatch(/create {2}/);
@@ -131,11 +149,92 @@ describe("setup:coach on an existing install", () => {
   });
 });
 
+describe("setup:coach's sandbox check and choices", () => {
+  const paths = (name: string) => ({ workspace: path.join(scratch, name, "ws"), config: path.join(scratch, name, "openclaw.json") });
+
+  it("without --sandbox and no Docker engine: says what will not work, offers the three choices, writes nothing", async () => {
+    const { workspace, config } = paths("no-engine");
+    const run = await setup("--workspace", workspace, "--config", config);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^Sandbox \(docker\): sandbox.mode "all" in a Docker container/);
+    expect(run.stdout).toMatch(/every coach turn would fail with a sandbox error/);
+    for (const choice of ["--sandbox docker", "--sandbox ssh --ssh-target USER@HOST[:PORT]", "--sandbox off"]) expect(run.stdout).toContain(choice);
+    expect(run.stdout.trimEnd().endsWith("Nothing was written.")).toBe(true);
+    await expect(stat(path.join(scratch, "no-engine"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("without --sandbox and a Docker engine that answers: configures the container sandbox", async () => {
+    const { workspace, config } = paths("engine");
+    const bin = path.join(scratch, "engine-bin");
+    await mkdir(bin, { recursive: true });
+    // A stand-in for the docker CLI with a running engine (the check only asks for the server version).
+    await writeFile(path.join(bin, "docker"), `#!/bin/sh\n[ "$1 $2 $3" = "version --format {{.Server.Version}}" ] && echo 27.3.1 && exit 0\nexit 1\n`);
+    await chmod(path.join(bin, "docker"), 0o755);
+    const run = await setupWith({ PATH: `${bin}:${process.env["PATH"] ?? ""}` }, "--workspace", workspace, "--config", config);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("check: Docker engine 27.3.1 answers (docker version)");
+    const merged = JSON5.parse(await readFile(config, "utf8")) as JsonValue;
+    expect(at(merged, "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent", workspaceAccess: "rw" });
+    expect(run.stdout).toContain("Keep Docker running on this host");
+  });
+
+  it("--sandbox off: writes mode off and says plainly that the coach runs unsandboxed", async () => {
+    const { workspace, config } = paths("off");
+    const run = await setup("--workspace", workspace, "--config", config, "--sandbox", "off");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Sandbox \(off\): NO SANDBOX: the coach's read and write run on this host as the Gateway's user/);
+    const merged = JSON5.parse(await readFile(config, "utf8")) as JsonValue;
+    expect(at(merged, "agents.entries.coach.sandbox")).toEqual({ mode: "off" });
+    expect(at(merged, "agents.entries.coach.tools.fs")).toEqual({ workspaceOnly: true });
+    expect(run.stdout).toMatch(/The coach runs WITHOUT a sandbox/);
+  });
+
+  it("--sandbox ssh: checks the login before writing, and stops with the ssh error when it fails", async () => {
+    const { workspace, config } = paths("ssh");
+    const run = await setup("--workspace", workspace, "--config", config, "--sandbox", "ssh", "--ssh-target", "coach@127.0.0.1:1");
+    expect(run.code).toBe(1);
+    // (a machine without the ssh client says so instead: the host needs it for this backend too)
+    expect(run.stdout).toMatch(/check: (ssh coach@127\.0\.0\.1:1 failed: .*(Connection refused|connect)|the ssh command is not installed here)/);
+    expect(run.stdout).toContain("Fix it and run setup again, or choose another sandbox:");
+    await expect(stat(path.join(scratch, "ssh"))).rejects.toThrow(/ENOENT/);
+    const bad = await setup("--workspace", workspace, "--config", config, "--sandbox", "ssh", "--ssh-target", "box.example.net");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--ssh-target "box.example.net" is not USER@HOST\[:PORT\]/);
+    const missing = await setup("--workspace", workspace, "--config", config, "--sandbox", "ssh");
+    expect(missing.stderr).toMatch(/--sandbox ssh needs --ssh-target/);
+  });
+
+  it("refuses unknown sandboxes and SSH options without --sandbox ssh, with the usage", async () => {
+    const { workspace, config } = paths("usage");
+    const unknown = await setup("--workspace", workspace, "--config", config, "--sandbox", "podman");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--sandbox must be one of docker, ssh, off; got "podman"/);
+    const stray = await setup("--workspace", workspace, "--config", config, "--sandbox", "off", "--ssh-target", "a@b");
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(/The --ssh-\* options only apply with --sandbox ssh/);
+  });
+
+  it("next steps: with the athlete's id no pairing is needed; without it, pairing and its owner caveat", async () => {
+    const withId = await setup("--workspace", paths("id").workspace, "--config", paths("id").config, "--sandbox", "off", "--telegram-user-id", "5550001");
+    expect(withId.code, withId.stderr).toBe(0);
+    expect(withId.stdout).toMatch(/Only Telegram user 5550001 may message the coach .* and they approve each\s+Strava write/);
+    expect(withId.stdout).not.toMatch(/pairing approve/);
+    const withoutId = await setup("--workspace", paths("no-id").workspace, "--config", paths("no-id").config, "--sandbox", "off");
+    expect(withoutId.stdout).toContain("openclaw pairing approve telegram <CODE> --account coach");
+    expect(withoutId.stdout).toMatch(/makes the athlete\s+the owner of the whole Gateway/);
+    expect(withoutId.stdout).toMatch(/Strava writes are held until a Telegram approver allows them/);
+    const badId = await setup("--workspace", paths("bad-id").workspace, "--config", paths("bad-id").config, "--sandbox", "off", "--telegram-user-id", "maya");
+    expect(badId.code).toBe(1);
+    expect(badId.stderr).toMatch(/--telegram-user-id "maya" is not a Telegram user id/);
+  });
+});
+
 describe("setup:coach edge cases (in process, same code the command runs)", () => {
   const options = (name: string, extra: Partial<CoachSetupOptions> = {}): CoachSetupOptions => ({
     workspace: path.join(scratch, name, "ws"),
     configFile: path.join(scratch, name, "openclaw.json"),
     agentId: "coach",
+    sandbox: { kind: "docker" },
     dryRun: false,
     env: { HOME: scratch },
     ...extra,

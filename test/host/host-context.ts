@@ -22,6 +22,9 @@ export interface CommandResult {
 
 export interface RunningGateway {
   url: string;
+  port: number;
+  /** The gateway's bearer token (for CLI commands that take --token). */
+  token: string;
   /** POST /tools/invoke with the gateway's bearer token. */
   invoke(tool: string, args: Record<string, unknown>, agentId?: string): Promise<{ status: number; body: InvokeBody }>;
   /**
@@ -37,7 +40,8 @@ export interface RunningGateway {
 export type InvokeBody = {
   ok: boolean;
   result?: { content?: Array<{ type: string; text: string }>; details?: Record<string, unknown>; isError?: boolean };
-  error?: { type: string; message: string };
+  /** `requiresApproval`: the call was held for a plugin approval that was not given. */
+  error?: { type: string; message: string; requiresApproval?: boolean };
 };
 
 export interface HostContext {
@@ -210,6 +214,8 @@ async function startGateway(
 
   return {
     url,
+    port,
+    token,
     async invoke(tool, args, agentId) {
       let response: Response;
       for (let attempt = 0; ; attempt++) {

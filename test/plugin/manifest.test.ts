@@ -7,7 +7,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
-import { defaultPluginSettings, resolvePluginSettings } from "../../plugin/plugin-config.ts";
+import { defaultPluginSettings, resolvePluginSettings, writeApprovalModes, writeApprovalTimeoutRange } from "../../plugin/plugin-config.ts";
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
 import plugin from "../../index.ts";
 
@@ -17,8 +17,12 @@ const manifest = JSON.parse(readFileSync(new URL("openclaw.plugin.json", root), 
   name: string;
   description: string;
   version: string;
-  configSchema: { type: string; additionalProperties: boolean; properties: Record<string, { type: string; default: string; pattern?: string }> };
-  uiHints: Record<string, { label?: string; placeholder?: string; help?: string }>;
+  configSchema: {
+    type: string;
+    additionalProperties: boolean;
+    properties: Record<string, { type: string; default: string | number; pattern?: string; enum?: string[]; minimum?: number; maximum?: number }>;
+  };
+  uiHints: Record<string, { label?: string; placeholder?: string | number; help?: string }>;
   skills: string[];
   activation: { onStartup: boolean };
   contracts: { tools: string[] };
@@ -66,6 +70,14 @@ describe("openclaw.plugin.json", () => {
     expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(defaultPluginSettings).sort());
     expect(schema.properties["secretName"]?.default).toBe(defaultPluginSettings.secretName);
     expect(schema.properties["cloudRegion"]?.default).toBe(defaultPluginSettings.cloudRegion);
+    expect(schema.properties["writeApproval"]?.default).toBe(defaultPluginSettings.writeApproval);
+    expect(schema.properties["writeApproval"]?.enum).toEqual([...writeApprovalModes]);
+    expect(schema.properties["writeApprovalTimeoutSeconds"]).toMatchObject({
+      type: "integer",
+      default: defaultPluginSettings.writeApprovalTimeoutSeconds,
+      minimum: writeApprovalTimeoutRange.min,
+      maximum: writeApprovalTimeoutRange.max,
+    });
   });
 
   it("uses the same region pattern as the code", () => {

@@ -2,15 +2,19 @@ import { describe, expect, it } from "vitest";
 import { PluginConfigError, resolvePluginSettings } from "../../plugin/plugin-config.ts";
 
 describe("resolvePluginSettings", () => {
+  const defaults = { secretName: "fitness-credentials", cloudRegion: "us-west-2", writeApproval: "host", writeApprovalTimeoutSeconds: 300 };
+
   it("uses the defaults when the host passes nothing or an empty object", () => {
-    expect(resolvePluginSettings(undefined)).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
-    expect(resolvePluginSettings({})).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
+    expect(resolvePluginSettings(undefined)).toEqual(defaults);
+    expect(resolvePluginSettings({})).toEqual(defaults);
   });
 
   it("takes configured values, a secret ARN included", () => {
-    expect(resolvePluginSettings({ secretName: "coach/strava", cloudRegion: "eu-central-1" })).toEqual({
+    expect(resolvePluginSettings({ secretName: "coach/strava", cloudRegion: "eu-central-1", writeApproval: "chat", writeApprovalTimeoutSeconds: 600 })).toEqual({
       secretName: "coach/strava",
       cloudRegion: "eu-central-1",
+      writeApproval: "chat",
+      writeApprovalTimeoutSeconds: 600,
     });
     const arn = "arn:aws:secretsmanager:us-west-2:123456789012:secret:fitness-credentials-AbCdEf";
     expect(resolvePluginSettings({ secretName: arn }).secretName).toBe(arn);
@@ -21,7 +25,13 @@ describe("resolvePluginSettings", () => {
     [{ secretName: "" }, /plugins\.entries\.fitness\.config\.secretName must be a non-empty string \(default "fitness-credentials"\)/],
     [{ secretName: 42 }, /secretName must be a non-empty string/],
     [{ secretName: "has space" }, /secretName must be a Secrets Manager secret name .* got "has space"/],
-    [{ secretname: "x" }, /unknown key\(s\) secretname; the plugin accepts only secretName and cloudRegion/],
+    [{ secretname: "x" }, /unknown key\(s\) secretname; the plugin accepts only secretName, cloudRegion, writeApproval, writeApprovalTimeoutSeconds/],
+    [{ writeApproval: "off" }, /writeApproval must be "host" \(the host asks before every Strava write\) or "chat" .*; got "off"/],
+    [{ writeApproval: true }, /writeApproval must be a non-empty string/],
+    [{ writeApprovalTimeoutSeconds: 5 }, /writeApprovalTimeoutSeconds must be a whole number of seconds from 10 to 600 \(default 300\); got 5/],
+    [{ writeApprovalTimeoutSeconds: 601 }, /from 10 to 600 .*got 601/],
+    [{ writeApprovalTimeoutSeconds: "300" }, /got "300"/],
+    [{ writeApprovalTimeoutSeconds: 30.5 }, /got 30\.5/],
     ["fitness-credentials", /plugins\.entries\.fitness\.config must be an object/],
     [["x"], /must be an object/],
   ])("rejects %j with a message naming the key and a good value", (config, message) => {

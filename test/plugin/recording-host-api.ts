@@ -3,7 +3,7 @@
  * records what the plugin registers and logs. It is our test double of the host API; the real host is
  * exercised by `npm run test:host`.
  */
-import type { HostService, HostTool, HostToolOptions, HostToolResult, PluginApi } from "../../plugin/host-api.ts";
+import type { BeforeToolCallEvent, BeforeToolCallResult, HookOptions, HostService, HostTool, HostToolOptions, HostToolResult, PluginApi, ToolHookContext } from "../../plugin/host-api.ts";
 import plugin from "../../index.ts";
 
 export interface RecordedTool {
@@ -11,11 +11,18 @@ export interface RecordedTool {
   options: HostToolOptions | undefined;
 }
 
+export interface RecordedHook {
+  hookName: string;
+  handler: (event: BeforeToolCallEvent, context: ToolHookContext) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined;
+  options: HookOptions | undefined;
+}
+
 export interface RecordingHost {
   api: PluginApi;
   tools: Map<string, RecordedTool>;
   /** Services the plugin registered, by id (the gateway starts them and awaits `stop` when it stops). */
   services: Map<string, HostService>;
+  hooks: RecordedHook[];
   logs: Array<{ level: "debug" | "info" | "warn" | "error"; message: string }>;
   /** Calls a registered tool's execute as the host's direct invoke path does (no schema validation). */
   invoke(name: string, args?: unknown, signal?: AbortSignal): Promise<HostToolResult>;
@@ -24,6 +31,7 @@ export interface RecordingHost {
 export function recordingHost(pluginConfig?: unknown): RecordingHost {
   const tools = new Map<string, RecordedTool>();
   const services = new Map<string, HostService>();
+  const hooks: RecordedHook[] = [];
   const logs: RecordingHost["logs"] = [];
   const api: PluginApi = {
     pluginConfig,
@@ -41,12 +49,16 @@ export function recordingHost(pluginConfig?: unknown): RecordingHost {
       if (services.has(service.id)) throw new Error(`service ${service.id} registered twice`);
       services.set(service.id, service);
     },
+    on(hookName, handler, options) {
+      hooks.push({ hookName, handler, options });
+    },
   };
   let counter = 0;
   return {
     api,
     tools,
     services,
+    hooks,
     logs,
     invoke(name, args = {}, signal) {
       const recorded = tools.get(name);

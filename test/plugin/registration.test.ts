@@ -1,22 +1,42 @@
 /**
  * What the entry registers with the host, checked on a recording host API: the 11 tools with their
- * `fitness_` names, labels, schemas and optional flags, and nothing touched before the first call.
+ * `fitness_` names, labels, schemas and optional flags, the write-approval hook (unless the config
+ * says `writeApproval: "chat"`), and nothing touched before the first call.
  */
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
 import { PluginConfigError } from "../../plugin/plugin-config.ts";
+import { writeToolConfirmationNote } from "../../plugin/write-approval.ts";
 import { registerPlugin } from "./recording-host-api.ts";
 
 describe("register(api)", () => {
-  it("registers every table entry as fitness_<name> with the table's label, description and schema", () => {
+  it("registers every table entry as fitness_<name> with the table's label, description and schema, kept model-visible", () => {
     const host = registerPlugin({});
     expect([...host.tools.keys()]).toEqual(toolTable.map((tool) => `fitness_${tool.name}`));
     for (const definition of toolTable) {
       const recorded = host.tools.get(`fitness_${definition.name}`);
-      expect(recorded?.tool).toMatchObject({ label: definition.title, description: definition.description });
+      const description = definition.annotations.readOnlyHint ? definition.description : `${definition.description} ${writeToolConfirmationNote("host")}`;
+      expect(recorded?.tool).toMatchObject({ label: definition.title, description, catalogMode: "direct-only" });
       expect(recorded?.tool.parameters).toBe(definition.parameters);
       expect(recorded?.options).toEqual({ optional: !definition.annotations.readOnlyHint });
     }
+  });
+
+  it("holds the three write tools for approval by default, and tells the model so in their descriptions", () => {
+    const host = registerPlugin({});
+    expect(host.hooks.map(({ hookName, options }) => ({ hookName, options }))).toEqual([
+      { hookName: "before_tool_call", options: { matcher: ["fitness_create_activity", "fitness_update_activity", "fitness_create_upload"] } },
+    ]);
+    expect(host.tools.get("fitness_update_activity")?.tool.description).toMatch(/calling this tool is the proposal\. The host holds the call/);
+  });
+
+  it("registers no hook with writeApproval chat, and the write tools then say to ask in chat first", () => {
+    const host = registerPlugin({ writeApproval: "chat" });
+    expect(host.hooks).toEqual([]);
+    for (const name of ["fitness_create_activity", "fitness_update_activity", "fitness_create_upload"]) {
+      expect(host.tools.get(name)?.tool.description, name).toMatch(/nothing holds this call\. Show the athlete the exact proposal and call this only after they say yes to it\.$/);
+    }
+    expect(host.tools.get("fitness_get_activities")?.tool.description).toBe(toolTable[0]?.description);
   });
 
   it("gives every tool a JSON Schema object with properties, required and no extra keys", () => {

@@ -10,22 +10,30 @@
  * gets after profile, allow and deny policy. Not `/tools/invoke` (it adds the requested tool to the
  * policy) and not `tools.catalog` (every tool the host knows, whatever the agent's policy).
  *
- * What cannot be checked here: the coach runs with `sandbox.mode: "all"`, so a real turn executes
- * its tools in a container, and this machine has no reachable container engine. `tools.effective`
- * is computed without the sandbox layer, so that layer is read on its own with `openclaw sandbox
- * explain` (it can only narrow the list, and it admits all 15); a turn that runs read/write inside a
- * container is not exercised, and the check output says so.
+ * Setup runs as on a machine without a container engine (DOCKER_HOST points at no socket, whatever this
+ * machine has): without --sandbox it must stop, say why and write nothing; with `--sandbox docker
+ * --skip-sandbox-check` it writes the spec's container sandbox, which is what the checks below read.
+ *
+ * What cannot be checked here: a turn in a Docker container (no engine on this machine).
+ * `tools.effective` is computed without the sandbox layer, so that layer is read on its own with
+ * `openclaw sandbox explain` (it can only narrow the list, and it admits all 15). Real turns, unsandboxed
+ * and on the SSH backend, are coach-conversation.ts.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { HostCheckModule } from "../host-check-module.ts";
-import type { HostContext, RunningGateway } from "../host-context.ts";
+import type { RunningGateway } from "../host-context.ts";
 import { fitnessHostConfig } from "../fitness-host-config.ts";
 import { expectedOptionalTools, expectedTools } from "../fitness-plugin-assertions.ts";
 import { copyPluginCheckout } from "../plugin-package.ts";
+import { pick } from "../pick-fields.ts";
+import { runSetupCoach } from "../run-setup-coach.ts";
 
 const coach = "coach";
+/** No Docker engine answers here, whatever this machine has. */
+const noDockerEngine = { DOCKER_HOST: "unix:///nonexistent/docker.sock" };
 const coachCoreTools = ["read", "write", "web_fetch", "web_search"];
 /**
  * Tools the coach must not have: exec/runtime, files beyond read/write, browser/canvas/devices,
@@ -72,9 +80,22 @@ const module: HostCheckModule = {
       await context.writeConfig(before);
       const coachWorkspace = join(context.dir, "workspace-coach");
 
-      const setUp = await report.check("npm run setup:coach installs the coach workspace and merges the fragment into the host config", async () => {
-        const result = await runSetup(repoRoot, context, ["--workspace", coachWorkspace, "--config", context.configPath]);
+      await report.check("without --sandbox and with no Docker engine, setup:coach says the coach could not run, offers the three choices, writes nothing", async () => {
+        const configBefore = await readFile(context.configPath, "utf8");
+        const result = await runSetupCoach(repoRoot, context, ["--workspace", coachWorkspace, "--config", context.configPath], noDockerEngine);
+        assert.equal(result.code, 1, result.output);
+        assert.match(result.output, /^Sandbox \(docker\): sandbox\.mode "all" in a Docker container/);
+        assert.match(result.output, /every coach turn would fail with a sandbox error/);
+        for (const choice of ["--sandbox docker", "--sandbox ssh", "--sandbox off"]) assert.ok(result.output.includes(choice), `no ${choice} in:\n${result.output}`);
+        assert.equal(await readFile(context.configPath, "utf8"), configBefore, "the config changed");
+        assert.equal(existsSync(coachWorkspace), false, "the workspace was created");
+        return result.output.split("\n")[1]?.trim();
+      });
+
+      const setUp = await report.check("npm run setup:coach --sandbox docker --skip-sandbox-check installs the coach workspace and merges the fragment into the host config", async () => {
+        const result = await runSetupCoach(repoRoot, context, ["--workspace", coachWorkspace, "--config", context.configPath, "--sandbox", "docker", "--skip-sandbox-check"], noDockerEngine);
         assert.equal(result.code, 0, `exit ${result.code}:\n${result.output}`);
+        assert.match(result.output, /Writing the config anyway \(--skip-sandbox-check\)/);
         assert.match(result.output, /create {2}AGENTS\.md/);
         const merged = await context.readConfig();
         const entries = (merged["agents"] as { entries?: Record<string, { workspace?: string; tools?: unknown }> }).entries ?? {};
@@ -102,7 +123,7 @@ const module: HostCheckModule = {
       }
 
       report.note(
-        "NOT CHECKED HERE: a real coach turn. It needs a model and, with sandbox mode all, a container engine (this machine has neither). " +
+        "NOT CHECKED HERE: a turn in a Docker container (no engine on this machine); coach-conversation.ts runs real turns unsandboxed and over SSH. " +
           "tools.effective below is the host's policy projection without the sandbox layer, which is read on its own with sandbox explain.",
       );
       await report.check("openclaw skills info fitness-coaching --agent coach: eligible, model-visible, user-invocable", async () => {
@@ -216,23 +237,3 @@ function toolIds(tools: EffectiveTools): string[] {
   return tools.groups.flatMap((group) => group.tools.map((tool) => tool.id));
 }
 
-function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((key) => [key, record[key]]));
-}
-
-/** The real setup command, as an operator runs it (the project's Node, the scratch host's HOME and state). */
-function runSetup(repoRoot: string, context: HostContext, args: string[]): Promise<{ code: number | null; output: string; ms: number }> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn("npm", ["run", "--silent", "setup:coach", "--", ...args], {
-      cwd: repoRoot,
-      env: { ...context.env, PATH: process.env["PATH"] ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", (error) => (output += `\n[could not start npm: ${error.message}]`));
-    child.on("close", (code) => resolve({ code, output, ms: performance.now() - started }));
-  });
-}

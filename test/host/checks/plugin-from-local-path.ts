@@ -75,14 +75,41 @@ const module: HostCheckModule = {
         return `athlete ${athlete.id} (${athlete.firstname})`;
       });
 
-      await report.check("POST /tools/invoke fitness_update_activity changes the activity upstream", async () => {
+      const putsSoFar = (): number => sandbox.counters().byRoute["PUT /activities/{id}"] ?? 0;
+      await report.check("POST /tools/invoke fitness_update_activity is held for approval; with nobody to ask, the host refuses it and nothing is written", async () => {
         const [latest] = invokeResultJson(await live.invoke("fitness_get_activities", { per_page: 1 }, checkAgents.allowed), "fitness_get_activities") as Array<{ id: number }>;
         assert.ok(latest, "no activity to update");
+        const before = putsSoFar();
+        const answer = await live.invoke("fitness_update_activity", { id: latest.id, name: "Never approved", sport_type: "Workout" }, checkAgents.allowed);
+        assert.equal(answer.status, 403, JSON.stringify(answer.body).slice(0, 400));
+        assert.equal(answer.body.error?.type, "tool_call_blocked");
+        assert.equal(answer.body.error?.requiresApproval, true);
+        assert.equal(putsSoFar(), before, "an update reached the upstream without approval");
+        return answer.body.error?.message;
+      });
+
+      await report.check('with writeApproval "chat" (the setting that turns the host\'s approval off), POST /tools/invoke fitness_update_activity changes the activity upstream', async () => {
+        // Applied by the running gateway: a plugin config change re-registers the plugin (hybrid reload).
+        const relaxed = structuredClone(config) as { plugins: { entries: { fitness: { config: Record<string, unknown> } } } };
+        relaxed.plugins.entries.fitness.config["writeApproval"] = "chat";
+        await context.writeConfig(relaxed as unknown as Record<string, unknown>);
         const name = `Host check | ${new Date().toISOString().slice(0, 19)}`;
-        const updated = invokeResultJson(
-          await live.invoke("fitness_update_activity", { id: latest.id, name, sport_type: "Workout" }, checkAgents.allowed),
-          "fitness_update_activity",
-        ) as { id: number; name: string; sport_type: string };
+        const started = performance.now();
+        // The gateway applies the change by reloading the plugin (it may restart): until then calls fail or are still held.
+        let latest: { id: number } | undefined;
+        let answer: Awaited<ReturnType<RunningGateway["invoke"]>> | undefined;
+        while (performance.now() - started < 180_000) {
+          try {
+            latest ??= (invokeResultJson(await live.invoke("fitness_get_activities", { per_page: 1 }, checkAgents.allowed), "fitness_get_activities") as Array<{ id: number }>)[0];
+            if (latest) answer = await live.invoke("fitness_update_activity", { id: latest.id, name, sport_type: "Workout" }, checkAgents.allowed);
+          } catch {
+            answer = undefined; // not answering while it reloads
+          }
+          if (answer?.status === 200) break;
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
+        assert.ok(latest && answer, `no answer within 180 s of the config change`);
+        const updated = invokeResultJson(answer, "fitness_update_activity") as { id: number; name: string; sport_type: string };
         assert.deepEqual({ id: updated.id, name: updated.name, sport_type: updated.sport_type }, { id: latest.id, name, sport_type: "Workout" });
         // Read it back from the upstream itself, with the token the plugin wrote into the secret.
         const token = (await services.readSecret())["access_token"];
@@ -90,7 +117,7 @@ const module: HostCheckModule = {
         assert.equal(direct.status, 200);
         const upstream = (await direct.json()) as { name: string; sport_type: string };
         assert.deepEqual({ name: upstream.name, sport_type: upstream.sport_type }, { name, sport_type: "Workout" });
-        return `activity ${latest.id} is now "${name}"`;
+        return `activity ${latest.id} is now "${name}" (the reload took ${((performance.now() - started) / 1000).toFixed(0)} s)`;
       });
 
       await report.check("on the direct invoke path (no host validation) the plugin rejects bad arguments before any request", async () => {
