@@ -8,7 +8,7 @@
  * Prints the same `listening` log line as cli.ts.
  */
 import { parseArgs } from "node:util";
-import { createJsonLogger } from "../tools/logger.ts";
+import { createJsonLogger } from "../common/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
 import { httpSettingsFromEnv, logLevelFromEnv } from "../mcp-adapter/adapter-settings.ts";

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readFile, stat, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
 
 export type AuthTokenSource = { kind: "env" } | { kind: "file"; path: string; created: boolean } | { kind: "this run" };

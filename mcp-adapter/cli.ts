@@ -11,7 +11,7 @@
  * for a person when standard error is a terminal; standard output is protocol only.
  */
 import { createBatchedLineWriter } from "../tools/batched-line-writer.ts";
-import { createJsonLogger, type Logger } from "../tools/logger.ts";
+import { createJsonLogger, type Logger } from "../common/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";

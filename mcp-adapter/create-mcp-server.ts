@@ -6,7 +6,7 @@
  * so it stays cheap: the listing is built once, and nothing here compiles a schema.
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ListToolsResult, type Server } from "@modelcontextprotocol/server";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { ToolDeps } from "../tools/create-tool-deps.ts";
 import type { ToolResult } from "../tools/tool-result.ts";

@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import type { HttpSettings } from "./adapter-settings.ts";
 import { createRateLimitedLog } from "./rate-limited-log.ts";
 import { StartupError } from "./startup-error.ts";

@@ -10,7 +10,7 @@
  * 4. wait for the core to have settled, then close the upstream (the embedded sandbox);
  * 5. exit 0 (1 only if a step itself failed).
  */
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 
 export const shutdownGraceMs = 5_000;
 

@@ -12,8 +12,8 @@
  */
 import type { CredentialStore } from "../tools/credentials.ts";
 import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../tools/env-credential-store.ts";
-import type { Logger } from "../tools/logger.ts";
-import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/settings.ts";
+import type { Logger } from "../common/logger.ts";
+import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
 import { StartupError } from "./startup-error.ts";

@@ -4,7 +4,7 @@
  * `{"event", ...fields}`; the core never passes tokens or secrets in fields. Errors become their name
  * and message only.
  */
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import type { HostLogger } from "./host-api.ts";
 
 export function loggerOverHost(host: HostLogger): Logger {

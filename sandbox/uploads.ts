@@ -11,7 +11,7 @@ import type { Activity } from "./activity-model.ts";
 import type { ActivityStore } from "./activity-store.ts";
 import { readActivityFile } from "./activity-files.ts";
 import type { UploadDataType } from "./activity-files.ts";
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { recordedActivity } from "./seed-activities.ts";
 
 export const uploadStatus = {

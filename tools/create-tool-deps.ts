@@ -3,8 +3,8 @@
  * (never imported as singletons), so tests and the sandbox can swap any of them.
  */
 import type { CredentialStore } from "./credentials.ts";
-import type { Logger } from "./logger.ts";
-import { defaultUpstreamSettings, type UpstreamSettings } from "./settings.ts";
+import type { Logger } from "../common/logger.ts";
+import { defaultUpstreamSettings, type UpstreamSettings } from "./upstream-settings.ts";
 import { TokenManager } from "./token-manager.ts";
 import { UpstreamClient } from "./upstream-client.ts";
 import { AthleteIdentity } from "./athlete-identity.ts";

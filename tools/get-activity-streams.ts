@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
-import { ActivityId, streamKeys } from "./parameters.ts";
+import { ActivityId, streamKeys } from "./parameter-schemas.ts";
 import { closingBracket, closingQuote, compactJson } from "./compact-json.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
 import { reduceStreams, resolutionLimits, type Resolution } from "./stream-reduction.ts";

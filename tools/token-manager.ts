@@ -30,7 +30,7 @@ import {
   type TokenSet,
 } from "./credentials.ts";
 import { abortable } from "./abortable.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../common/logger.ts";
 import {
   defaultRefreshMarginSeconds,
   defaultRefreshSpreadSeconds,

@@ -9,8 +9,8 @@
  * waits, and Strava never sees more parallel requests than could help (its limit is 200 per 15 minutes).
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import type { Logger } from "./logger.ts";
-import type { UpstreamSettings } from "./settings.ts";
+import type { Logger } from "../common/logger.ts";
+import type { UpstreamSettings } from "./upstream-settings.ts";
 import type { TokenManager } from "./token-manager.ts";
 import { describeRequest, type UpstreamRequest, type UpstreamResponse } from "./upstream-request.ts";
 import {

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { defaultTokenFilePath } from "../../tools/token-file-store.ts";
-import { upstreamSettingsFromEnv } from "../../tools/settings.ts";
+import { upstreamSettingsFromEnv } from "../../tools/upstream-settings.ts";
 import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
 
 export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";

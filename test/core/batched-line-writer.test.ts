@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createBatchedLineWriter } from "../../tools/batched-line-writer.ts";
-import { createJsonLogger } from "../../tools/logger.ts";
+import { createJsonLogger } from "../../common/logger.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const nextTurn = (): Promise<void> => new Promise((done) => setImmediate(done));

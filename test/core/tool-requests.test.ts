@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import nock from "nock";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
-import { streamKeys } from "../../tools/parameters.ts";
+import { streamKeys } from "../../tools/parameter-schemas.ts";
 
 const api = "https://www.strava.com";
 const now = Date.UTC(2026, 10, 21, 12, 0, 0);

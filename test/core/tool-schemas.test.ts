@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
-import { sportTypes, streamKeys } from "../../tools/parameters.ts";
+import { sportTypes, streamKeys } from "../../tools/parameter-schemas.ts";
 
 describe("tool definitions", () => {
   it("are the spec's 11 tools, in order", () => {

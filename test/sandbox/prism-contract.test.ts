@@ -14,7 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
-import { silentLogger } from "../../tools/logger.ts";
+import { silentLogger } from "../../common/logger.ts";
 import { runTool } from "../../tools/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunningSandbox } from "../../sandbox/server.ts";
 import { createToolDeps } from "../../tools/create-tool-deps.ts";
-import { silentLogger, type Logger } from "../../tools/logger.ts";
+import { silentLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
 import { httpSettingsFromEnv } from "../../mcp-adapter/adapter-settings.ts";

@@ -5,7 +5,7 @@
  * Callers pass an event name and plain fields; they never pass tokens or secrets (the token manager
  * and stores log only non-secret facts such as expiry times and store descriptions).
  */
-import type { LineSink } from "./batched-line-writer.ts";
+import type { LineSink } from "../tools/batched-line-writer.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
