@@ -1,11 +1,19 @@
 /**
- * Structured logging: one JSON object per line on standard error.
+ * The one structured logger of every part (the core, the MCP server, the plugin through the host's logger,
+ * the voice Lambdas): pino, writing one JSON object per line,
+ * `{"level":"info","time":"<ISO 8601>",<base fields>,<fields>,"event":"tool_call"}`.
  *
- * Standard output is reserved for protocol messages (MCP over stdio), so nothing here may write to it.
- * Callers pass an event name and plain fields; they never pass tokens or secrets (the token manager
- * and stores log only non-secret facts such as expiry times and store descriptions).
+ * Callers pass an event name and plain fields (`logger.info("tool_call", { tool, ms })`) and never a token,
+ * a secret or the voice API's dictated text. As a second line of defence, fields named like a secret
+ * (`secretFieldNames`) are written as "[redacted]" by pino's redaction. Errors in an `error` field are
+ * written as their name and message only: stack traces stay out of logs that operators read.
+ *
+ * Where lines go: the MCP server's standard error through pino's asynchronous destination
+ * (`stderrLogDestination`), the host's logger (plugin/host-logger.ts), or, for the voice Lambdas,
+ * `process.stderr` line by line (`synchronousStderrLogger`). Standard output is never written: it carries
+ * the MCP protocol over stdio.
  */
-import type { LineSink } from "../tools/batched-line-writer.ts";
+import { pino, stdTimeFunctions, type DestinationStream } from "pino";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -16,40 +24,89 @@ export interface Logger {
   error(event: string, fields?: Record<string, unknown>): void;
 }
 
-const levelRank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const levels: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 
 export function isLogLevel(value: string | undefined): value is LogLevel {
-  return value !== undefined && value in levelRank;
+  return levels.includes(value as LogLevel);
+}
+
+/** Where lines are written. A destination that buffers offers `flushSync`, called after every warning and error. */
+export interface LogDestination extends DestinationStream {
+  flushSync?(): void;
 }
 
 /**
- * A logger that writes `{"time","level","event",...fields}` lines to `sink` (standard error by default).
- * A sink that batches lines (tools/batched-line-writer.ts) is flushed after every warning and error.
+ * Field names whose values are secrets wherever a caller might put them: Strava's tokens and client secret,
+ * an Authorization header, an OAuth code. The MCP server's `auth_token` is absent on purpose: it is logged
+ * once, when no file could keep it, because without it nobody could call the server.
+ */
+export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "code", "headers.authorization"] as const;
+
+let sharedStderr: LogDestination | undefined;
+
+/**
+ * Standard error through pino's asynchronous destination: lines written while a write is under way leave
+ * together in the next one, so a busy server makes far fewer system calls than lines, and whatever is pending
+ * when the process exits (by itself or by `process.exit`) is written on the way out. One per process.
+ */
+export function stderrLogDestination(): LogDestination {
+  sharedStderr ??= pino.destination({ dest: 2, sync: false });
+  return sharedStderr;
+}
+
+/**
+ * A logger writing to `destination` at `minimumLevel` and above, with `baseFields` (such as
+ * `{ service: "mcp" }`) on every line. Warnings and errors are written at once, with every line before them
+ * (the line that explains a crash is out before the crash).
  */
 export function createJsonLogger(
-  sink: LineSink & { flush?(): void } = process.stderr,
+  destination: LogDestination = stderrLogDestination(),
   minimumLevel: LogLevel = "info",
   baseFields: Record<string, unknown> = {},
 ): Logger {
-  const write = (level: LogLevel, event: string, fields?: Record<string, unknown>): void => {
-    if (levelRank[level] < levelRank[minimumLevel]) return;
-    const line = { time: new Date().toISOString(), level, event, ...baseFields, ...fields };
-    sink.write(`${JSON.stringify(line, replaceErrors)}\n`);
-    if (levelRank[level] >= levelRank.warn) sink.flush?.();
+  const log = pino(
+    {
+      level: minimumLevel,
+      base: Object.keys(baseFields).length > 0 ? baseFields : null,
+      messageKey: "event",
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: errorFields },
+      redact: { paths: [...secretFieldNames], censor: "[redacted]" },
+    },
+    destination,
+  );
+  const flush = (): void => destination.flushSync?.();
+  const write = (level: LogLevel, event: string, fields: Record<string, unknown> | undefined): void => {
+    if (fields === undefined) log[level](event);
+    else log[level](fields, event);
   };
   return {
     debug: (event, fields) => write("debug", event, fields),
     info: (event, fields) => write("info", event, fields),
-    warn: (event, fields) => write("warn", event, fields),
-    error: (event, fields) => write("error", event, fields),
+    warn: (event, fields) => {
+      write("warn", event, fields);
+      flush();
+    },
+    error: (event, fields) => {
+      write("error", event, fields);
+      flush();
+    },
   };
 }
 
-/** Errors serialise as their name and message only: stack traces stay out of logs read by operators. */
-function replaceErrors(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  if (typeof value === "bigint") return value.toString();
-  return value;
+/**
+ * A logger for a Lambda function (and the voice API's local gateway): each line written to `process.stderr`
+ * before the call returns (synchronous for files and pipes on Linux), because Lambda may freeze the process as
+ * soon as the handler returns, with a buffered line still in it.
+ */
+export function synchronousStderrLogger(service: string): Logger {
+  return createJsonLogger(process.stderr, "info", { service });
+}
+
+/** An Error as its name and message; anything else as it is. */
+function errorFields(value: unknown): unknown {
+  return value instanceof Error ? { name: value.name, message: value.message } : value;
 }
 
 const ignore = (): void => {};

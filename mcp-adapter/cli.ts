@@ -10,8 +10,7 @@
  * Every line this process writes on standard error is one JSON log event, except the short help text
  * for a person when standard error is a terminal; standard output is protocol only.
  */
-import { createBatchedLineWriter } from "../tools/batched-line-writer.ts";
-import { createJsonLogger, type Logger } from "../common/logger.ts";
+import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
@@ -23,8 +22,7 @@ import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 
-/** Standard error, with the lines of one event-loop turn joined into one write (a line per tool call adds up). */
-const logLines = createBatchedLineWriter(process.stderr);
+const logLines = stderrLogDestination();
 
 async function main(): Promise<void> {
   let logger: Logger = createJsonLogger(logLines, "info", { service: "mcp" });
@@ -69,7 +67,7 @@ async function main(): Promise<void> {
       }
       logger.info("listening", { transport: "http", url: listening.mcpUrl, port: listening.port, upstream: upstream.kind, version: identity.version });
       if (process.stderr.isTTY) {
-        logLines.flush();
+        logLines.flushSync?.();
         process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
       }
       steps = {
@@ -88,7 +86,7 @@ async function main(): Promise<void> {
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
       logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });
       if (process.stdin.isTTY && process.stderr.isTTY) {
-        logLines.flush();
+        logLines.flushSync?.();
         process.stderr.write(stdioBanner);
       }
       steps = {

@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import type { ClientTokenSource } from "./client-token-store.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../common/logger.ts";
 
 export const CLIENT_TOKEN_HEADER = "X-Client-Token";
 
@@ -56,7 +56,7 @@ export function createClientTokenAuthorizer(options: ClientTokenAuthorizerOption
     const { requestId, identity } = event.requestContext;
     const sourceIp = identity.sourceIp;
     const deny = (denial: DenialType, fields: Record<string, string> = {}): APIGatewayAuthorizerResult => {
-      log.warn("request denied", { denial, requestId, sourceIp, ...fields });
+      log.warn("request_denied", { denial, requestId, sourceIp, ...fields });
       return policy("Deny", event.methodArn);
     };
 
@@ -72,7 +72,7 @@ export function createClientTokenAuthorizer(options: ClientTokenAuthorizerOption
         message: error instanceof Error ? error.message : String(error),
       });
     }
-    log.info("request allowed", { requestId, sourceIp });
+    log.info("request_allowed", { requestId, sourceIp });
     return policy("Allow", event.methodArn);
   };
 }
