@@ -16,7 +16,6 @@ import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
 import { createMcpServerFactory } from "./create-mcp-server.ts";
-import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { readServerIdentity } from "./server-identity.ts";
 import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
@@ -42,7 +41,7 @@ async function main(): Promise<void> {
 
     upstream = await chooseUpstream(process.env, logger);
     const chosen = upstream;
-    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings, fetch: createNodeHttpFetch() });
+    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings });
     const calls = new CallsInFlight();
     const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls, logger });
 

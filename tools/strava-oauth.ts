@@ -1,16 +1,17 @@
 /**
- * Strava's OAuth endpoints as the core uses them: the refresh grant at `POST /oauth/token`, and
- * `POST /oauth/revoke` (HTTP Basic client credentials plus `token`), which ends an athlete's grant.
+ * Strava's OAuth endpoints as the core uses them: the refresh grant and the code exchange at
+ * `POST /oauth/token`, and `POST /oauth/revoke` (HTTP Basic client credentials plus `token`), which ends an
+ * athlete's grant.
  * Each failure is a `TokenRefreshError` (or a subclass the token manager acts on) whose message says
  * what to do; no body is ever quoted, because token endpoint answers may hold tokens.
  */
 import type { TokenSet } from "./credentials.ts";
+import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
 import {
   applicationInactiveAdvice,
   ApplicationInactiveError,
   describeFaultErrors,
   isApplicationInactive,
-  networkCause,
   parseFault,
   RefreshTokenRejectedError,
   TokenRefreshError,
@@ -24,7 +25,7 @@ export interface TokenRequest {
   /** Where the refresh token came from, for messages ("token file /x/tokens.json"). */
   storeDescription: string;
   timeoutMs: number;
-  fetch: typeof fetch;
+  http: SendHttp;
   nowMs: number;
 }
 
@@ -36,26 +37,20 @@ export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
     grant_type: "refresh_token",
     refresh_token: request.refreshToken,
   });
-  let response: Response;
-  let text: string;
-  const timeout = AbortSignal.timeout(request.timeoutMs);
+  let response: HttpAnswer;
   try {
-    response = await request.fetch(request.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body,
-      signal: timeout,
-    });
-    text = await response.text();
+    response = await request.http({ method: "POST", url: request.tokenUrl, headers: formHeaders, body: body.toString(), timeoutMs: request.timeoutMs });
   } catch (error) {
-    if (timeout.aborted) {
+    if (!(error instanceof HttpExchangeError)) throw error;
+    if (error.kind === "timeout") {
       throw new TokenRefreshError(
         `The Strava token endpoint (${request.tokenUrl}) did not answer within ${request.timeoutMs / 1000} s; try again shortly.`,
       );
     }
-    throw new TokenRefreshError(`Could not reach the Strava token endpoint (${request.tokenUrl}): ${networkCause(error)}.`);
+    throw new TokenRefreshError(`Could not reach the Strava token endpoint (${request.tokenUrl}): ${error.detail}.`);
   }
-  if (!response.ok) {
+  const text = response.bodyText;
+  if (!isSuccess(response)) {
     const fault = parseFault(text);
     const errors = describeFaultErrors(fault);
     const detail = `${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`;
@@ -76,6 +71,12 @@ export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
     throw new TokenRefreshError(`The Strava token endpoint answered ${response.status}: ${detail}. Try again shortly.`);
   }
   return parseTokenResponse(text, request.nowMs);
+}
+
+const formHeaders = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+
+function isSuccess(response: HttpAnswer): boolean {
+  return response.status >= 200 && response.status < 300;
 }
 
 /** Reads a token endpoint answer. The body is never quoted in errors: it may hold tokens. */
@@ -106,6 +107,67 @@ export function parseTokenResponse(text: string, nowMs: number): TokenSet {
   return { access_token: accessToken as string, refresh_token: refreshToken as string, expires_at: expiresAt as number };
 }
 
+export interface CodeExchange {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The `code` Strava's redirect carried. */
+  code: string;
+  /** The redirect URI the authorize request named. */
+  redirectUri: string;
+  timeoutMs: number;
+  http: SendHttp;
+}
+
+/** What a code exchange gives: the tokens and, for messages, who the athlete is (never a token). */
+export interface ExchangedGrant {
+  tokens: TokenSet;
+  athlete: { id?: number; name?: string };
+}
+
+/** Exchanges an authorization code for the athlete's first tokens. Throws `TokenRefreshError`. */
+export async function exchangeAuthorizationCode(request: CodeExchange): Promise<ExchangedGrant> {
+  let response: HttpAnswer;
+  try {
+    response = await request.http({
+      method: "POST",
+      url: request.tokenUrl,
+      headers: formHeaders,
+      body: new URLSearchParams({
+        client_id: request.clientId,
+        client_secret: request.clientSecret,
+        code: request.code,
+        grant_type: "authorization_code",
+        redirect_uri: request.redirectUri,
+      }).toString(),
+      timeoutMs: request.timeoutMs,
+    });
+  } catch (error) {
+    if (!(error instanceof HttpExchangeError)) throw error;
+    throw new TokenRefreshError(`Could not reach the token endpoint ${request.tokenUrl}: ${error.detail}.`);
+  }
+  if (!isSuccess(response)) {
+    const fault = parseFault(response.bodyText);
+    const errors = describeFaultErrors(fault);
+    const hint = fault?.errors?.some((item) => item.field === "client_secret" || item.field === "client_id")
+      ? " Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
+      : " The code may have expired or been used already; authorize again.";
+    throw new TokenRefreshError(`The token endpoint refused the code: ${response.status} ${fault?.message ?? ""}${errors ? ` (${errors})` : ""}.${hint}`);
+  }
+  return { tokens: parseTokenResponse(response.bodyText, Date.now()), athlete: athleteOf(response.bodyText) };
+}
+
+/** The athlete in a code exchange's answer, as an id and a name. */
+function athleteOf(text: string): { id?: number; name?: string } {
+  const athlete = (JSON.parse(text) as { athlete?: Record<string, unknown> }).athlete;
+  if (typeof athlete !== "object" || athlete === null) return {};
+  const summary: { id?: number; name?: string } = {};
+  if (typeof athlete["id"] === "number") summary.id = athlete["id"];
+  const name = [athlete["firstname"], athlete["lastname"]].filter((part) => typeof part === "string" && part !== "").join(" ");
+  if (name) summary.name = name;
+  return summary;
+}
+
 /** `https://www.strava.com/oauth/token` -> `https://www.strava.com/oauth/revoke` (same for a sandbox). */
 export function revokeUrlBeside(tokenUrl: string): string {
   const url = new URL(tokenUrl);
@@ -120,7 +182,7 @@ export interface RevokeRequest {
   /** The refresh token (revoking it ends the grant and its access tokens). */
   token: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  http: SendHttp;
 }
 
 /**
@@ -128,26 +190,24 @@ export interface RevokeRequest {
  * (as RFC 7009 asks), so a grant revoked before is not an error.
  */
 export async function revokeGrant(request: RevokeRequest): Promise<void> {
-  const doFetch = request.fetch ?? globalThis.fetch;
-  let response: Response;
-  let text: string;
+  let response: HttpAnswer;
   try {
-    response = await doFetch(request.revokeUrl, {
+    response = await request.http({
       method: "POST",
+      url: request.revokeUrl,
       headers: {
+        ...formHeaders,
         authorization: `Basic ${Buffer.from(`${encodeURIComponent(request.clientId)}:${encodeURIComponent(request.clientSecret)}`).toString("base64")}`,
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
       },
-      body: new URLSearchParams({ token: request.token, token_type_hint: "refresh_token" }),
-      signal: AbortSignal.timeout(request.timeoutMs),
+      body: new URLSearchParams({ token: request.token, token_type_hint: "refresh_token" }).toString(),
+      timeoutMs: request.timeoutMs,
     });
-    text = await response.text();
   } catch (error) {
-    throw new TokenRefreshError(`Could not reach Strava's revocation endpoint (${request.revokeUrl}): ${networkCause(error)}. Nothing was changed; run it again.`);
+    if (!(error instanceof HttpExchangeError)) throw error;
+    throw new TokenRefreshError(`Could not reach Strava's revocation endpoint (${request.revokeUrl}): ${error.detail}. Nothing was changed; run it again.`);
   }
-  if (response.ok) return;
-  const fault = parseFault(text);
+  if (isSuccess(response)) return;
+  const fault = parseFault(response.bodyText);
   const errors = describeFaultErrors(fault);
   const detail = `${response.status} ${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`;
   if (isApplicationInactive(response.status, fault)) throw new ApplicationInactiveError(`Strava's revocation endpoint answered ${detail}. ${applicationInactiveAdvice}`);

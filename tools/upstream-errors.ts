@@ -78,27 +78,6 @@ export const applicationInactiveAdvice =
   "subscription on that account (the application is the one at https://www.strava.com/settings/api), then try again. " +
   "The stored tokens are kept, so authorizing again should not be needed.";
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** "connection refused (ECONNREFUSED)" from undici's `fetch failed` wrapper. */
-export function networkCause(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const code = cause?.code;
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ECONNRESET: "connection reset",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "DNS lookup failed",
-    ETIMEDOUT: "connection timed out",
-    UND_ERR_SOCKET: "connection closed unexpectedly",
-    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  };
-  if (code) return `${known[code] ?? cause?.message ?? "network error"} (${code})`;
-  return cause?.message ?? messageOf(error);
-}
-
 export function parseFault(bodyText: string): Fault | undefined {
   try {
     const parsed: unknown = JSON.parse(bodyText);
@@ -148,7 +127,7 @@ export interface StatusErrorContext {
   request: string;
   status: number;
   bodyText: string;
-  headers: Headers;
+  headers: Readonly<Record<string, string>>;
   nowMs: number;
   /** Extra advice a tool adds for its own known conditions (club activities' 404). */
   hint?: string | undefined;

@@ -9,9 +9,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { TokenSet } from "../../tools/credentials.ts";
-import { parseTokenResponse } from "../../tools/strava-oauth.ts";
-import { describeFaultErrors, parseFault } from "../../tools/upstream-errors.ts";
+import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
+import { exchangeAuthorizationCode, type ExchangedGrant } from "../../tools/strava-oauth.ts";
+import { TokenRefreshError } from "../../tools/upstream-errors.ts";
 import { requiredScopes } from "./authorize-options.ts";
 
 export const callbackPath = "/callback";
@@ -27,14 +27,12 @@ export interface AuthorizationFlowOptions {
   onAuthorizeUrl(url: string): void;
   /** Stores the result; the browser's answer waits for it, so the page tells the whole outcome. */
   store(authorization: Authorization): Promise<void>;
-  fetch?: typeof fetch;
+  /** The network seam (tests record it); default: tools/http-exchange.ts. */
+  http?: SendHttp;
 }
 
-export interface Authorization {
-  tokens: TokenSet;
+export interface Authorization extends ExchangedGrant {
   grantedScopes: string[];
-  /** From the code exchange answer, for the operator's summary (never a token). */
-  athlete: { id?: number; name?: string };
 }
 
 export class AuthorizationError extends Error {
@@ -150,53 +148,13 @@ async function completeCallback(
 }
 
 async function exchangeCode(code: string, redirectUri: string, options: AuthorizationFlowOptions): Promise<Omit<Authorization, "grantedScopes">> {
-  const doFetch = options.fetch ?? globalThis.fetch;
-  let response: Response;
-  let text: string;
   try {
-    response = await doFetch(options.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({
-        client_id: options.clientId,
-        client_secret: options.clientSecret,
-        code,
-        grant_type: "authorization_code",
-        redirect_uri: redirectUri,
-      }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    text = await response.text();
+    return await exchangeAuthorizationCode({ ...options, code, redirectUri, timeoutMs: 30_000, http: options.http ?? createHttpSender() });
   } catch (error) {
-    throw new AuthorizationError(`Could not reach the token endpoint ${options.tokenUrl}: ${(error as Error).message}. Nothing was stored.`);
+    if (!(error instanceof TokenRefreshError)) throw error;
+    const advice = error.message.replace("; authorize again.", "; run the command again.");
+    throw new AuthorizationError(`${advice} Nothing was stored.`);
   }
-  if (!response.ok) {
-    const fault = parseFault(text);
-    const errors = describeFaultErrors(fault);
-    const hint = fault?.errors?.some((item) => item.field === "client_secret" || item.field === "client_id")
-      ? " Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
-      : " The code may have expired or been used already; run the command again.";
-    throw new AuthorizationError(
-      `The token endpoint refused the code: ${response.status} ${fault?.message ?? ""}${errors ? ` (${errors})` : ""}.${hint} Nothing was stored.`,
-    );
-  }
-  let tokens: TokenSet;
-  try {
-    tokens = parseTokenResponse(text, Date.now());
-  } catch (error) {
-    throw new AuthorizationError(`${(error as Error).message} Nothing was stored.`);
-  }
-  return { tokens, athlete: athleteOf(text) };
-}
-
-function athleteOf(text: string): { id?: number; name?: string } {
-  const athlete = (JSON.parse(text) as { athlete?: Record<string, unknown> }).athlete;
-  if (typeof athlete !== "object" || athlete === null) return {};
-  const summary: { id?: number; name?: string } = {};
-  if (typeof athlete["id"] === "number") summary.id = athlete["id"];
-  const name = [athlete["firstname"], athlete["lastname"]].filter((part) => typeof part === "string" && part !== "").join(" ");
-  if (name) summary.name = name;
-  return summary;
 }
 
 function sameText(a: string, b: string): boolean {

@@ -17,7 +17,6 @@ import { healthBody } from "../../mcp-adapter/health.ts";
 import { createMcpHttpRoutes } from "../../mcp-adapter/http-routes.ts";
 import type { BodyBudget } from "../../mcp-adapter/body-budget.ts";
 import { listenHttp, type HttpLimits } from "../../mcp-adapter/http-server.ts";
-import { createNodeHttpFetch } from "../../mcp-adapter/node-http-fetch.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
 import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
 
@@ -41,7 +40,6 @@ export async function startInProcessMcp(
     store: new TokenFileStore({ path }),
     logger,
     settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
-    fetch: createNodeHttpFetch(),
   });
   const identity = readServerIdentity();
   const settings = httpSettingsFromEnv({ HOST: "127.0.0.1", PORT: "0" });
