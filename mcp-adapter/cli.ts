@@ -20,6 +20,7 @@ import { readServerIdentity } from "./server-identity.ts";
 import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
+import { messageOf } from "../common/named-error.ts";
 
 const logLines = stderrLogDestination();
 
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     process.once("SIGINT", () => void shutdown("SIGINT"));
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
   } catch (error) {
-    logger.error("startup_failed", { message: error instanceof Error ? error.message : String(error) });
+    logger.error("startup_failed", { message: messageOf(error) });
     await upstream?.close().catch(() => {});
     process.exit(1);
   }

@@ -12,6 +12,7 @@ import { describeError } from "./errors.ts";
 import { BedrockConverseModel } from "./model-client.ts";
 import { parseCaptureRequest } from "./capture-request.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
+import { messageOf } from "../common/named-error.ts";
 
 const log = synchronousStderrLogger("voice-handler");
 
@@ -67,7 +68,7 @@ export async function handler(event: APIGatewayProxyEvent, context: InvocationCo
         requestId,
         status,
         error: name,
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
         stack: error instanceof Error ? error.stack : undefined,
       });
     }

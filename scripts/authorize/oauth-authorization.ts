@@ -6,13 +6,16 @@
  *
  * Nothing secret is printed or put in an error: not the code, not a token, not the client secret.
  */
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { secretsMatch } from "../../common/digests.ts";
 import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
 import { exchangeAuthorizationCode, type ExchangedGrant } from "../../tools/strava-oauth.ts";
 import { TokenRefreshError } from "../../tools/upstream-errors.ts";
 import { requiredScopes } from "./authorize-options.ts";
+import { NamedError } from "../../common/named-error.ts";
 
 export const callbackPath = "/callback";
 
@@ -35,9 +38,7 @@ export interface Authorization extends ExchangedGrant {
   grantedScopes: string[];
 }
 
-export class AuthorizationError extends Error {
-  override readonly name = "AuthorizationError";
-}
+export class AuthorizationError extends NamedError {}
 
 export async function runAuthorizationFlow(options: AuthorizationFlowOptions): Promise<Authorization> {
   const state = randomBytes(24).toString("base64url");
@@ -74,17 +75,12 @@ export async function runAuthorizationFlow(options: AuthorizationFlowOptions): P
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new AuthorizationError(
-          error.code === "EADDRINUSE"
-            ? `Port ${options.port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
-            : `Could not start the callback server on 127.0.0.1:${options.port}: ${error.message}`,
-        ),
-      );
-    });
-    server.listen(options.port, "127.0.0.1", resolve);
+  await once(server.listen(options.port, "127.0.0.1"), "listening").catch((error: NodeJS.ErrnoException) => {
+    throw new AuthorizationError(
+      error.code === "EADDRINUSE"
+        ? `Port ${options.port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
+        : `Could not start the callback server on 127.0.0.1:${options.port}: ${error.message}`,
+    );
   });
   const port = (server.address() as AddressInfo).port;
   redirectUri = `http://127.0.0.1:${port}${callbackPath}`;
@@ -122,7 +118,7 @@ async function completeCallback(
   options: AuthorizationFlowOptions,
 ): Promise<Authorization> {
   const state = query.get("state") ?? "";
-  if (!sameText(state, expectedState)) {
+  if (!secretsMatch(state, expectedState)) {
     throw new AuthorizationError(
       "The callback's state does not match the one this command sent, so it is not the answer to this authorization (an old tab, or a forged request). Nothing was stored; run the command again.",
     );
@@ -155,12 +151,6 @@ async function exchangeCode(code: string, redirectUri: string, options: Authoriz
     const advice = error.message.replace("; authorize again.", "; run the command again.");
     throw new AuthorizationError(`${advice} Nothing was stored.`);
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function page(response: ServerResponse, status: number, title: string, message: string): void {
