@@ -12,6 +12,7 @@ import {
   ApplicationInactiveError,
   describeFaultErrors,
   isApplicationInactive,
+  type Fault,
   parseFault,
   RefreshTokenRejectedError,
   TokenRefreshError,
@@ -31,52 +32,71 @@ export interface TokenRequest {
 
 /** Exchanges a refresh token for new tokens. Throws `RefreshTokenRejectedError`, `ApplicationInactiveError` or `TokenRefreshError`. */
 export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
-  const body = new URLSearchParams({
-    client_id: request.clientId,
-    client_secret: request.clientSecret,
-    grant_type: "refresh_token",
-    refresh_token: request.refreshToken,
-  });
-  let response: HttpAnswer;
-  try {
-    response = await request.http({ method: "POST", url: request.tokenUrl, headers: formHeaders, body: body.toString(), timeoutMs: request.timeoutMs });
-  } catch (error) {
-    if (!(error instanceof HttpExchangeError)) throw error;
-    if (error.kind === "timeout") {
-      throw new TokenRefreshError(
-        `The Strava token endpoint (${request.tokenUrl}) did not answer within ${request.timeoutMs / 1000} s; try again shortly.`,
-      );
-    }
-    throw new TokenRefreshError(`Could not reach the Strava token endpoint (${request.tokenUrl}): ${error.detail}.`);
-  }
-  const text = response.bodyText;
-  if (!isSuccess(response)) {
-    const fault = parseFault(text);
-    const errors = describeFaultErrors(fault);
-    const detail = `${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`;
+  const fields = { client_id: request.clientId, client_secret: request.clientSecret, grant_type: "refresh_token", refresh_token: request.refreshToken };
+  const response = await postForm(request.http, request.tokenUrl, fields, request.timeoutMs, {}, (error) =>
+    error.kind === "timeout"
+      ? `The Strava token endpoint (${request.tokenUrl}) did not answer within ${request.timeoutMs / 1000} s; try again shortly.`
+      : `Could not reach the Strava token endpoint (${request.tokenUrl}): ${error.detail}.`,
+  );
+  const refusal = refusalOf(response);
+  if (refusal) {
+    const { fault, detail } = refusal;
     if (fault?.errors?.some((error) => error.resource === "RefreshToken")) {
       throw new RefreshTokenRejectedError(
-        `Strava refused to refresh the access token with the refresh token from ${request.storeDescription}: ${response.status} ${detail}. ` +
+        `Strava refused to refresh the access token with the refresh token from ${request.storeDescription}: ${detail}. ` +
           "The refresh token was revoked, already rotated, or belongs to another application; authorize again (npm run authorize).",
       );
     }
     if (isApplicationInactive(response.status, fault)) {
-      throw new ApplicationInactiveError(`The Strava token endpoint answered ${response.status} ${detail}. ${applicationInactiveAdvice}`);
+      throw new ApplicationInactiveError(`The Strava token endpoint answered ${detail}. ${applicationInactiveAdvice}`);
     }
-    if (response.status === 401 || fault?.errors?.some((error) => error.field === "client_secret" || error.field === "client_id")) {
-      throw new TokenRefreshError(
-        `Strava rejected the application credentials in ${request.storeDescription}: ${response.status} ${detail}. Check client_id and client_secret.`,
-      );
+    if (refusal.applicationRejected) {
+      throw new TokenRefreshError(`Strava rejected the application credentials in ${request.storeDescription}: ${detail}. Check client_id and client_secret.`);
     }
-    throw new TokenRefreshError(`The Strava token endpoint answered ${response.status}: ${detail}. Try again shortly.`);
+    throw new TokenRefreshError(`The Strava token endpoint answered ${detail}. Try again shortly.`);
   }
-  return parseTokenResponse(text, request.nowMs);
+  return parseTokenResponse(response.bodyText, request.nowMs);
 }
 
-const formHeaders = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+/**
+ * POSTs a form to one of Strava's OAuth endpoints. When no answer comes (network, timeout), throws a
+ * `TokenRefreshError` with `unanswered`'s message.
+ */
+async function postForm(
+  http: SendHttp,
+  url: string,
+  fields: Record<string, string>,
+  timeoutMs: number,
+  headers: Record<string, string>,
+  unanswered: (error: HttpExchangeError) => string,
+): Promise<HttpAnswer> {
+  try {
+    return await http({
+      method: "POST",
+      url,
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
+      body: new URLSearchParams(fields).toString(),
+      timeoutMs,
+    });
+  } catch (error) {
+    if (!(error instanceof HttpExchangeError)) throw error;
+    throw new TokenRefreshError(unanswered(error));
+  }
+}
 
-function isSuccess(response: HttpAnswer): boolean {
-  return response.status >= 200 && response.status < 300;
+/**
+ * For an answer other than 2xx: its Fault, "400 Bad Request (RefreshToken.refresh_token invalid)" for
+ * messages, and whether the application's own credentials were refused. Undefined for a success.
+ */
+function refusalOf(response: HttpAnswer): { fault: Fault | undefined; detail: string; applicationRejected: boolean } | undefined {
+  if (response.status >= 200 && response.status < 300) return undefined;
+  const fault = parseFault(response.bodyText);
+  const errors = describeFaultErrors(fault);
+  return {
+    fault,
+    detail: `${response.status} ${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`,
+    applicationRejected: response.status === 401 || (fault?.errors?.some((error) => error.field === "client_secret" || error.field === "client_id") ?? false),
+  };
 }
 
 /** Reads a token endpoint answer. The body is never quoted in errors: it may hold tokens. */
@@ -127,32 +147,20 @@ export interface ExchangedGrant {
 
 /** Exchanges an authorization code for the athlete's first tokens. Throws `TokenRefreshError`. */
 export async function exchangeAuthorizationCode(request: CodeExchange): Promise<ExchangedGrant> {
-  let response: HttpAnswer;
-  try {
-    response = await request.http({
-      method: "POST",
-      url: request.tokenUrl,
-      headers: formHeaders,
-      body: new URLSearchParams({
-        client_id: request.clientId,
-        client_secret: request.clientSecret,
-        code: request.code,
-        grant_type: "authorization_code",
-        redirect_uri: request.redirectUri,
-      }).toString(),
-      timeoutMs: request.timeoutMs,
-    });
-  } catch (error) {
-    if (!(error instanceof HttpExchangeError)) throw error;
-    throw new TokenRefreshError(`Could not reach the token endpoint ${request.tokenUrl}: ${error.detail}.`);
-  }
-  if (!isSuccess(response)) {
-    const fault = parseFault(response.bodyText);
-    const errors = describeFaultErrors(fault);
-    const hint = fault?.errors?.some((item) => item.field === "client_secret" || item.field === "client_id")
-      ? " Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
-      : " The code may have expired or been used already; authorize again.";
-    throw new TokenRefreshError(`The token endpoint refused the code: ${response.status} ${fault?.message ?? ""}${errors ? ` (${errors})` : ""}.${hint}`);
+  const fields = {
+    client_id: request.clientId,
+    client_secret: request.clientSecret,
+    code: request.code,
+    grant_type: "authorization_code",
+    redirect_uri: request.redirectUri,
+  };
+  const response = await postForm(request.http, request.tokenUrl, fields, request.timeoutMs, {}, (error) => `Could not reach the token endpoint ${request.tokenUrl}: ${error.detail}.`);
+  const refusal = refusalOf(response);
+  if (refusal) {
+    const hint = refusal.applicationRejected
+      ? "Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
+      : "The code may have expired or been used already; authorize again.";
+    throw new TokenRefreshError(`The token endpoint refused the code: ${refusal.detail}. ${hint}`);
   }
   return { tokens: parseTokenResponse(response.bodyText, Date.now()), athlete: athleteOf(response.bodyText) };
 }
@@ -190,28 +198,16 @@ export interface RevokeRequest {
  * (as RFC 7009 asks), so a grant revoked before is not an error.
  */
 export async function revokeGrant(request: RevokeRequest): Promise<void> {
-  let response: HttpAnswer;
-  try {
-    response = await request.http({
-      method: "POST",
-      url: request.revokeUrl,
-      headers: {
-        ...formHeaders,
-        authorization: `Basic ${Buffer.from(`${encodeURIComponent(request.clientId)}:${encodeURIComponent(request.clientSecret)}`).toString("base64")}`,
-      },
-      body: new URLSearchParams({ token: request.token, token_type_hint: "refresh_token" }).toString(),
-      timeoutMs: request.timeoutMs,
-    });
-  } catch (error) {
-    if (!(error instanceof HttpExchangeError)) throw error;
-    throw new TokenRefreshError(`Could not reach Strava's revocation endpoint (${request.revokeUrl}): ${error.detail}. Nothing was changed; run it again.`);
-  }
-  if (isSuccess(response)) return;
-  const fault = parseFault(response.bodyText);
-  const errors = describeFaultErrors(fault);
-  const detail = `${response.status} ${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`;
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(request.clientId)}:${encodeURIComponent(request.clientSecret)}`).toString("base64")}`;
+  const fields = { token: request.token, token_type_hint: "refresh_token" };
+  const response = await postForm(request.http, request.revokeUrl, fields, request.timeoutMs, { authorization: basic }, (error) =>
+    `Could not reach Strava's revocation endpoint (${request.revokeUrl}): ${error.detail}. Nothing was changed; run it again.`,
+  );
+  const refusal = refusalOf(response);
+  if (!refusal) return;
+  const { fault, detail } = refusal;
   if (isApplicationInactive(response.status, fault)) throw new ApplicationInactiveError(`Strava's revocation endpoint answered ${detail}. ${applicationInactiveAdvice}`);
-  if (response.status === 401 || fault?.errors?.some((error) => error.field === "client_secret" || error.field === "client_id")) {
+  if (refusal.applicationRejected) {
     throw new TokenRefreshError(`Strava's revocation endpoint refused the application credentials: ${detail}. Check client_id and client_secret.`);
   }
   throw new TokenRefreshError(`Strava's revocation endpoint answered ${detail}. Nothing was changed in the store; run it again.`);

@@ -133,7 +133,7 @@ describe("failed refresh", () => {
     tokenRequest().reply(503, { message: "Service Unavailable" });
     const first = await core.call("get_athlete");
     expect(first.isError).toBe(true);
-    expect(textOf(first)).toBe("Error: The Strava token endpoint answered 503: Service Unavailable. Try again shortly.");
+    expect(textOf(first)).toBe("Error: The Strava token endpoint answered 503 Service Unavailable. Try again shortly.");
     tokenEndpoint("r1", { access_token: "a2", refresh_token: "r2" });
     athlete().reply(200, "{}");
     expect((await core.call("get_athlete")).isError).toBeUndefined();
