@@ -11,7 +11,7 @@ import { cp, mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 
 /** What the plugin needs at run time from a checkout (node_modules is linked, not copied). */
-const checkoutEntries = ["package.json", "openclaw.plugin.json", "index.ts", "plugin", "tools", "skills"];
+const checkoutEntries = ["package.json", "openclaw.plugin.json", "index.ts", "plugin", "tools", "common", "skills"];
 
 export async function copyPluginCheckout(repoRoot: string, destination: string): Promise<string> {
   await copyEntries(repoRoot, destination, checkoutEntries);
@@ -20,6 +20,8 @@ export async function copyPluginCheckout(repoRoot: string, destination: string):
 }
 
 export interface PackedPlugin {
+  /** The package root that was packed, with its built dist/. */
+  root: string;
   tarball: string;
   /** Paths inside the tarball, without the leading "package/". */
   files: string[];
@@ -47,7 +49,7 @@ export async function packPlugin(repoRoot: string, scratch: string): Promise<Pac
   if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${out}`);
   const tarball = join(out, tarballs[0] as string);
   const listing = await run("tar", ["-tzf", tarball], out);
-  return { tarball, files: listing.split("\n").filter(Boolean).map((line) => line.replace(/^package\//, "")) };
+  return { root: stage, tarball, files: listing.split("\n").filter(Boolean).map((line) => line.replace(/^package\//, "")) };
 }
 
 async function copyEntries(from: string, to: string, entries: string[]): Promise<void> {
