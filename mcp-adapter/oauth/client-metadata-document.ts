@@ -56,7 +56,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96],
   ["64:ff9b::", 96],
   ["fc00::", 7],
   ["fe80::", 10],
@@ -68,7 +67,11 @@ const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
 loopback.addAddress("::1", "ipv6");
 
-/** Whether `address` may be fetched from: public, or loopback when `allowLoopback`. */
+/**
+ * Whether `address` may be fetched from: public, or loopback when `allowLoopback`. (IPv4-mapped IPv6
+ * addresses are judged by the IPv4 address inside; Node's BlockList would match a mapped-range rule
+ * against every IPv4 address.)
+ */
 export function isFetchableAddress(address: string, allowLoopback: boolean): boolean {
   const family = isIP(address) === 6 ? "ipv6" : "ipv4";
   if (allowLoopback && loopback.check(address, family)) return true;

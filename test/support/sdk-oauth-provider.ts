@@ -12,6 +12,8 @@ export class RecordingOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   readonly userAgent = new HeadlessUserAgent();
   outcome: UserAgentOutcome | undefined;
+  /** The consent page the user agent was shown last. */
+  consentHtml = "";
   decision: "allow" | "deny" = "allow";
   allowWrite = true;
   #client: Awaited<ReturnType<OAuthClientProvider["clientInformation"]>>;
@@ -48,7 +50,14 @@ export class RecordingOAuthProvider implements OAuthClientProvider {
     this.savedTokens.push(tokens);
   }
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    this.outcome = await this.userAgent.authorize(authorizationUrl, { redirectUri: this.redirectUrl, decision: this.decision, allowWrite: this.allowWrite });
+    this.outcome = await this.userAgent.authorize(authorizationUrl, {
+      redirectUri: this.redirectUrl,
+      decision: this.decision,
+      allowWrite: this.allowWrite,
+      beforeConsent: (html) => {
+        this.consentHtml = html;
+      },
+    });
   }
   saveCodeVerifier(verifier: string): void {
     this.#verifier = verifier;
