@@ -114,7 +114,9 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   });
   return pageAnswer(html, {
     status: 200,
-    formTargets: [new URL(context.strava.authorizeUrl).origin],
+    // A form's navigation is checked against form-action at every redirect: Strava's page, then the
+    // client's redirect URI (after Strava, or at once on Cancel).
+    formTargets: [new URL(context.strava.authorizeUrl).origin, cspSource(redirectUri)],
     headers: { "set-cookie": setCookie(cookie, csrf, context, 15 * 60) },
   });
 }
@@ -237,6 +239,12 @@ export function clientHint(clientId: string | null | undefined): string | undefi
   if (!clientId) return undefined;
   const url = URL.parse(clientId);
   return (url?.host ?? clientId).slice(0, 120);
+}
+
+/** The CSP source that allows navigating to `uri`: its origin, or its scheme for an app's private-use scheme. */
+function cspSource(uri: string): string {
+  const url = new URL(uri);
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
 }
 
 function redirectHost(redirectUri: string): string {
