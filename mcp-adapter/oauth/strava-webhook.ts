@@ -52,7 +52,7 @@ export async function stravaWebhook(request: Request, context: OAuthContext, ver
     context.logger.info("strava_deauthorization_ignored", { athlete: athleteId, message: "Nothing is stored for this athlete." });
     return Response.json({ received: true });
   }
-  const verdict = await confirmWithStrava(depsFor(athleteId));
+  const verdict = await confirmWithStrava(athleteId, depsFor(athleteId), context);
   if (verdict === "still-authorized") {
     context.logger.warn("strava_deauthorization_unconfirmed", { athlete: athleteId, message: "Strava still accepts the athlete's credentials: the event is ignored (forged, or sent in error)." });
     return Response.json({ received: true });
@@ -65,13 +65,26 @@ export async function stravaWebhook(request: Request, context: OAuthContext, ver
   return Response.json({ received: true });
 }
 
-async function confirmWithStrava(deps: ToolDeps): Promise<"deauthorized" | "still-authorized" | "unknown"> {
+/**
+ * Asks Strava whether the athlete's access still works, within Strava's two seconds: with the stored
+ * access token when it is still valid by its expiry (one GET /athlete, no refresh, so nothing rotates),
+ * else through the athlete's token manager (which refreshes and saves first), bounded in time.
+ */
+async function confirmWithStrava(athleteId: string, deps: ToolDeps, context: OAuthContext): Promise<"deauthorized" | "still-authorized" | "unknown"> {
+  const deadline = AbortSignal.timeout(1_500);
   try {
-    await deps.client.send({ method: "GET", path: "/athlete" }, { signal: AbortSignal.timeout(1_500) });
+    const stored = (await context.store.credentialStoreFor(athleteId).load(deadline)).credentials;
+    if (stored.access_token && stored.expires_at && stored.expires_at * 1000 > context.now() + 60_000) {
+      const response = await fetch(`${deps.client.settings.apiBase}/athlete`, { headers: { authorization: `Bearer ${stored.access_token}` }, signal: deadline });
+      await response.arrayBuffer();
+      if (response.status === 401) return "deauthorized";
+      return response.ok ? "still-authorized" : "unknown";
+    }
+    await deps.client.send({ method: "GET", path: "/athlete" }, { signal: deadline });
     return "still-authorized";
   } catch (error) {
     if (error instanceof UpstreamStatusError && error.status === 401) return "deauthorized";
-    if (error instanceof TokenRefreshError && (error.name === "RefreshTokenRejectedError" || /authorize again|sign in/i.test(error.message))) return "deauthorized";
+    if (error instanceof TokenRefreshError && error.name === "RefreshTokenRejectedError") return "deauthorized";
     return "unknown";
   }
 }
