@@ -88,6 +88,9 @@ async function main(): Promise<void> {
         closeUpstream: () => chosen.close(),
       };
     } else {
+      if (process.env["MCP_AUTH"]?.trim().toLowerCase() === "oauth") {
+        logger.warn("mcp_auth_ignored", { message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed." });
+      }
       const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
       logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });

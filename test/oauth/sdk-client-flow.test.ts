@@ -1,5 +1,5 @@
 /**
- * OAuth mode end to end with the MCP SDK's own client (v2): `npm start` with MCP_AUTH=oauth on the
+ * OAuth mode end to end with the MCP SDK's own client (v2): `npm start` itself (through npm) with MCP_AUTH=oauth on the
  * built-in sandbox, and the SDK's OAuth support doing discovery (RFC 9728, RFC 8414), dynamic client
  * registration, PKCE, the token request and the refresh, the way an MCP host does; the headless user
  * agent presses Continue on the consent page and the sandbox plays Strava's sign-in.
@@ -12,7 +12,7 @@ import { maya, startOAuthServer, type OAuthServer } from "../support/oauth-serve
 let server: OAuthServer;
 
 beforeAll(async () => {
-  server = await startOAuthServer();
+  server = await startOAuthServer({}, { viaNpm: true });
 });
 
 afterAll(async () => {

@@ -24,11 +24,12 @@ export interface OAuthServer {
   stop(): Promise<void>;
 }
 
-export async function startOAuthServer(extraEnv: Record<string, string> = {}, options: { stateDirectory?: string } = {}): Promise<OAuthServer> {
+export async function startOAuthServer(extraEnv: Record<string, string> = {}, options: { stateDirectory?: string; viaNpm?: boolean } = {}): Promise<OAuthServer> {
   const scratch = options.stateDirectory ? undefined : scratchDirectory();
   const stateDirectory = options.stateDirectory ?? (scratch as { path: string }).path;
   const child = spawnMcpChild({
     env: baseEnv({ MCP_AUTH: "oauth", PORT: "0", FITNESS_OAUTH_DIR: stateDirectory, SANDBOX_SECOND_ATHLETE: "true", ...extraEnv }),
+    ...(options.viaNpm ? { viaNpm: true } : {}),
   });
   let listening: Record<string, unknown>;
   try {
