@@ -7,7 +7,7 @@
  * Why HMAC and not a key pair: this server is the only one that verifies its tokens (it publishes no
  * JWKS for others), so one secret key does, and a hosted deployment keeps it in Secrets Manager.
  */
-import { randomUUID } from "node:crypto";
+import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 
 export interface AccessTokenClaims {
@@ -29,13 +29,14 @@ export class AccessTokenError extends Error {
 export class AccessTokens {
   readonly #issuer: string;
   readonly #resource: string;
-  readonly #key: Uint8Array;
+  /** Imported once: jose would import raw key bytes again on every call. */
+  readonly #key: KeyObject;
   readonly #now: () => number;
 
   constructor(options: { issuer: string; resource: string; key: Uint8Array; now?: () => number }) {
     this.#issuer = options.issuer;
     this.#resource = options.resource;
-    this.#key = options.key;
+    this.#key = createSecretKey(options.key);
     this.#now = options.now ?? Date.now;
   }
 

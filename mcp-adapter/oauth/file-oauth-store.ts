@@ -2,17 +2,20 @@
  * OAuth mode's state in local files, for `npm start` on one machine (several processes may share it):
  * a directory (mode 0700, default `~/.config/openclaw-fitness/oauth`, `FITNESS_OAUTH_DIR`) holding
  *
- * - `state.json` (0600): registered clients, authorization codes, grants, the owner and the fair-share
- *   counts. Every change is a read-modify-write under the machine-wide lock file of tools/file-lock.ts,
- *   written to a temporary file, flushed and renamed into place, so a reader sees the old or the new
- *   state whole and a crash loses at most the change under way. Expired records are dropped on write.
+ * - `state.json` (0600): registered clients, authorization codes, grants and the owner. Every change is
+ *   a read-modify-write under the machine-wide lock file of tools/file-lock.ts, written to a temporary
+ *   file, flushed and renamed into place, so a reader sees the old or the new state whole and a crash
+ *   loses at most the change under way. Expired records are dropped on write.
+ * - `usage.json` (0600): the day's fair-share counts, changed the same way but not flushed to disk: one
+ *   is written for every Strava request, and a count lost to a power cut only gives an athlete a few
+ *   requests more that day.
  * - `athletes/<id>.json` (0600): each athlete's Strava tokens, a token file exactly like `npm run
  *   authorize`'s, driven by the token manager through TokenFileStore's compare-and-swap;
  * - `signing-key` (0600): the access-token signing key, made once (the first process to link its file
  *   into place wins; the others read it).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -38,8 +41,9 @@ interface StateFile {
   clients: Record<string, RegisteredClient>;
   codes: Record<string, AuthorizationCodeRecord>;
   grants: Record<string, GrantRecord>;
-  usage: Record<string, DailyUsage & { day: string }>;
 }
+
+type UsageFile = Record<string, DailyUsage & { day: string }>;
 
 /** `FITNESS_OAUTH_DIR`, else `$XDG_CONFIG_HOME/openclaw-fitness/oauth` (~/.config by default). */
 export function defaultOAuthDirectory(env: NodeJS.ProcessEnv): string {
@@ -61,6 +65,7 @@ export class FileOAuthStore implements OAuthStore {
   readonly description: string;
   readonly #directory: string;
   readonly #statePath: string;
+  readonly #usagePath: string;
   readonly #application: { client_id: string; client_secret: string };
   readonly #now: () => number;
   #key: Uint8Array | undefined;
@@ -68,6 +73,7 @@ export class FileOAuthStore implements OAuthStore {
   constructor(options: FileOAuthStoreOptions) {
     this.#directory = options.directory;
     this.#statePath = join(options.directory, "state.json");
+    this.#usagePath = join(options.directory, "usage.json");
     this.#application = options.application;
     this.#now = options.now ?? Date.now;
     this.description = `OAuth state directory ${options.directory}`;
@@ -158,18 +164,20 @@ export class FileOAuthStore implements OAuthStore {
     await this.#update(signal, (state) => {
       for (const [id, grant] of Object.entries(state.grants)) if (grant.athlete_id === athleteId) delete state.grants[id];
       for (const [hash, code] of Object.entries(state.codes)) if (code.athlete_id === athleteId) delete state.codes[hash];
-      delete state.usage[athleteId];
       rmSync(this.#athletePath(athleteId), { force: true });
+    });
+    await this.#updateUsage(signal, (usage) => {
+      delete usage[athleteId];
     });
   }
 
   async countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict> {
     const { day, quarter } = fairShareWindows(nowMs);
-    return this.#update(signal, (state) => {
-      let usage = state.usage[athleteId];
+    return this.#updateUsage(signal, (counts) => {
+      let usage = counts[athleteId];
       if (usage === undefined || usage.day !== day) usage = { day, ...emptyUsage() };
       const verdict = countInto(usage, quarter, read, share);
-      state.usage[athleteId] = usage;
+      counts[athleteId] = usage;
       return verdict;
     });
   }
@@ -210,12 +218,12 @@ export class FileOAuthStore implements OAuthStore {
     try {
       text = await readFile(this.#statePath, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { clients: {}, codes: {}, grants: {}, usage: {} };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { clients: {}, codes: {}, grants: {} };
       throw this.#error("read", error);
     }
     try {
       const parsed = JSON.parse(text) as Partial<StateFile>;
-      return { owner: parsed.owner, clients: parsed.clients ?? {}, codes: parsed.codes ?? {}, grants: parsed.grants ?? {}, usage: parsed.usage ?? {} };
+      return { owner: parsed.owner, clients: parsed.clients ?? {}, codes: parsed.codes ?? {}, grants: parsed.grants ?? {} };
     } catch {
       throw new CredentialStoreError(`${this.#statePath} is not valid JSON; restore it from a backup or delete it (every client then signs in again).`);
     }
@@ -230,8 +238,6 @@ export class FileOAuthStore implements OAuthStore {
         const records = state[kind] as Record<string, { expires_at: number }>;
         for (const [key, record] of Object.entries(records)) if (record.expires_at <= nowSeconds) delete records[key];
       }
-      const today = fairShareWindows(this.#now()).day;
-      for (const [athlete, usage] of Object.entries(state.usage)) if (usage.day !== today) delete state.usage[athlete];
       const temporary = `${this.#statePath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       try {
         writeDurably(temporary, JSON.stringify(state));
@@ -240,6 +246,30 @@ export class FileOAuthStore implements OAuthStore {
       } catch (error) {
         rmSync(temporary, { force: true });
         throw this.#error("write", error);
+      }
+      return result;
+    });
+  }
+
+  /** The fair-share counts: the same read-modify-write under a lock of their own, without flushing. */
+  async #updateUsage<T>(signal: AbortSignal, change: (usage: UsageFile) => T): Promise<T> {
+    return withFileLock(`${this.#usagePath}.lock`, { signal }, async () => {
+      let usage: UsageFile = {};
+      try {
+        usage = JSON.parse(await readFile(this.#usagePath, "utf8")) as UsageFile;
+      } catch {
+        // absent or unreadable: counting starts again (a share is a budget, not a record)
+      }
+      const result = change(usage);
+      const today = fairShareWindows(this.#now()).day;
+      for (const [athlete, counts] of Object.entries(usage)) if (counts.day !== today) delete usage[athlete];
+      const temporary = `${this.#usagePath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      try {
+        writeFileSync(temporary, JSON.stringify(usage), { mode: 0o600, flag: "wx" });
+        renameSync(temporary, this.#usagePath);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw this.#error("write the fair-share counts of", error);
       }
       return result;
     });
