@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { baseEnv, scratchDirectory, spawnMcpChild } from "../mcp/mcp-child.ts";
+import { startOAuthServer } from "../support/oauth-server.ts";
 
 async function refusal(env: Record<string, string>): Promise<string> {
   const scratch = scratchDirectory();
@@ -31,5 +32,14 @@ describe("OAuth mode refuses to start", () => {
     expect(await refusal({ MCP_ATHLETES: "1,2,3", STRAVA_ATHLETE_LIMIT: "2" })).toMatch(/more than the Strava application serves/);
     expect(await refusal({ MCP_AUTH: "basic" })).toMatch(/MCP_AUTH must be "bearer"/);
     expect(await refusal({ MCP_OAUTH_TABLE: "t" })).toMatch(/MCP_SIGNING_KEY_SECRET must name/);
+  });
+});
+
+describe("OAuth mode stops", () => {
+  it("on SIGTERM with exit code 0, after logging that it stopped", async () => {
+    const server = await startOAuthServer();
+    expect((await fetch(`${server.issuer}/health`)).status).toBe(200);
+    expect(await server.child.stop("SIGTERM")).toBe(0);
+    await server.stop();
   });
 });
