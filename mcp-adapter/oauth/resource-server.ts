@@ -65,6 +65,10 @@ export function createResourceGate(options: {
         return await verifyBearerToken(authorization, { verifier, expectedResource, resourceMetadataUrl: options.resourceMetadataUrl });
       } catch (error) {
         options.onRefused?.(error instanceof OAuthError ? error.code : "error");
+        if (error instanceof OAuthError && error.code === OAuthErrorCode.TemporarilyUnavailable) {
+          // The store did not answer: not the client's fault, so no challenge that would make it sign in again.
+          return Response.json({ error: error.code, error_description: error.message }, { status: 503, headers: { "retry-after": "5", "cache-control": "no-store" } });
+        }
         return bearerAuthChallengeResponse(error, { resourceMetadataUrl: options.resourceMetadataUrl });
       }
     },
