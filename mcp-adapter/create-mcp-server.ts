@@ -53,10 +53,11 @@ const instructions =
 
 /**
  * How long a 2026-07-28 client may keep tools/list and server/discover: the list only changes with a
- * new version of this server, and it is the same for every caller (no per-user tools), so shared caches
- * may keep it too.
+ * new version of this server, and in bearer mode it is the same for every caller (no per-user tools), so
+ * shared caches may keep it too; in OAuth mode it depends on the caller's grant, so only the caller may.
  */
 const listCacheHint = { ttlMs: 5 * 60 * 1000, cacheScope: "public" } as const;
+const privateListCacheHint = { ttlMs: 5 * 60 * 1000, cacheScope: "private" } as const;
 
 export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?: McpRequestContext) => Server {
   const { calls, logger } = options;
@@ -64,7 +65,10 @@ export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?:
   const serverOptions = {
     capabilities: { tools: { listChanged: false } },
     instructions,
-    cacheHints: { "tools/list": listCacheHint, "server/discover": listCacheHint },
+    // In OAuth mode the list depends on the grant (a read-only one has no write tools): no shared caching.
+    cacheHints: options.session
+      ? { "tools/list": privateListCacheHint, "server/discover": privateListCacheHint }
+      : { "tools/list": listCacheHint, "server/discover": listCacheHint },
   };
   const listings = new Map<ToolCatalog, { listing: ListToolsResult; toolNames: string }>();
   const listingOf = (catalog: ToolCatalog): { listing: ListToolsResult; toolNames: string } => {
