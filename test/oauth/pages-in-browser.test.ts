@@ -29,7 +29,7 @@ if (!available) {
   console.warn(`SKIPPED: ${message}`);
 }
 
-export const screenshotDirectory = resolve(import.meta.dirname, "../../.cache/oauth-pages");
+const screenshotDirectory = resolve(import.meta.dirname, "../../.cache/oauth-pages");
 let server: OAuthServer;
 let stingyServer: OAuthServer;
 let certificates: TestCertificates;
