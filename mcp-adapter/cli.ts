@@ -41,7 +41,9 @@ async function main(): Promise<void> {
     const web = http ? await loadHttpTransport() : undefined;
     const listening = http && web ? await web.listenHttp(http, logger) : undefined;
     if (http && listening && web && web.authModeFromEnv(process.env) === "oauth") {
-      await serveOAuthMode({ http, listening, web, identity, logger });
+      // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
+      const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
+      await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flush() });
       return;
     }
     const auth = http && web ? await web.resolveAuthToken(process.env, logger) : undefined;
@@ -116,74 +118,6 @@ async function main(): Promise<void> {
     await upstream?.close().catch(() => {});
     process.exit(1);
   }
-}
-
-/**
- * OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava through the server's own authorization
- * server (mcp-adapter/oauth/); each request is served for the athlete its access token names.
- */
-async function serveOAuthMode(options: {
-  http: NonNullable<ReturnType<typeof httpSettingsFromEnv>>;
-  listening: Awaited<ReturnType<Awaited<ReturnType<typeof loadHttpTransport>>["listenHttp"]>>;
-  web: Awaited<ReturnType<typeof loadHttpTransport>>;
-  identity: ReturnType<typeof readServerIdentity>;
-  logger: Logger;
-}): Promise<void> {
-  const { http, listening, web, identity, logger } = options;
-  const { oauthSettingsFromEnv } = await import("./oauth/oauth-settings.ts");
-  const { startOAuthMode } = await import("./oauth/start-oauth-mode.ts");
-  const settings = oauthSettingsFromEnv(process.env, http.host);
-  const issuer = settings.publicUrl ?? new URL(listening.mcpUrl).origin;
-  const { app, upstream } = await startOAuthMode({ env: process.env, settings, issuer, serverName: identity.name, logger });
-  const calls = new CallsInFlight();
-  const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls, logger, session: app.session });
-  const exchanges = new CallsInFlight();
-  const publicHost = new URL(issuer).hostname;
-  const routes = web.createMcpHttpRoutes({
-    factory,
-    authToken: "",
-    oauth: app,
-    allowedHostnames: http.allowedHostnames && !http.allowedHostnames.includes(publicHost) ? [...http.allowedHostnames, publicHost] : http.allowedHostnames,
-    allowedOriginHostnames: [...new Set([...http.allowedOriginHostnames, publicHost])],
-    health: async () => ({
-      httpStatus: 200,
-      body: { status: "ok", name: identity.name, version: identity.version, upstream: upstream.kind, auth: "oauth", issuer: app.issuer },
-    }),
-    exchanges,
-    logger,
-  });
-  listening.serve(routes.listener);
-  logger.info("listening", {
-    transport: "http",
-    auth: "oauth",
-    url: `${issuer}/mcp`,
-    port: listening.port,
-    upstream: upstream.kind,
-    version: identity.version,
-    ...(upstream.sandbox ? { sandbox: upstream.sandbox.baseUrl } : {}),
-  });
-  if (process.stderr.isTTY) {
-    logLines.flush();
-    process.stderr.write(
-      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the built-in sandbox)" : ""}.\n\n`,
-    );
-  }
-  const shutdown = createShutdown({
-    steps: {
-      stopAccepting: () => listening.stopAccepting(),
-      finishCalls: (graceMs) => exchanges.finished(graceMs),
-      callsRunning: () => exchanges.running,
-      closeTransport: () => {
-        listening.closeAllConnections();
-        return routes.close();
-      },
-      settleCore: () => app.settle(),
-      closeUpstream: () => upstream.close(),
-    },
-    logger,
-  });
-  process.once("SIGINT", () => void shutdown("SIGINT"));
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
 /** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */
