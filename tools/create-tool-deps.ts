@@ -6,7 +6,7 @@ import type { CredentialStore } from "./credentials.ts";
 import type { Logger } from "./logger.ts";
 import { defaultUpstreamSettings, type UpstreamSettings } from "./settings.ts";
 import { TokenManager } from "./token-manager.ts";
-import { UpstreamClient } from "./upstream-client.ts";
+import { UpstreamClient, type UpstreamAdmission } from "./upstream-client.ts";
 import { AthleteIdentity } from "./athlete-identity.ts";
 
 export interface ToolDeps {
@@ -27,6 +27,8 @@ export interface ToolDepsOptions {
   random?: () => number;
   /** Upstream calls in flight at once (default 64); see `UpstreamClient`. */
   maxConcurrentRequests?: number;
+  /** A say over each upstream request before it is sent (see `UpstreamAdmission`). */
+  admission?: UpstreamAdmission;
 }
 
 export function createToolDeps(options: ToolDepsOptions): ToolDeps {
@@ -48,6 +50,7 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     fetch: options.fetch,
     now: options.now,
     maxConcurrentRequests: options.maxConcurrentRequests,
+    admission: options.admission,
   });
   return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger };
 }
