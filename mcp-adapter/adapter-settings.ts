@@ -44,7 +44,9 @@ The Strava fitness tools as an MCP server.
 
 Settings are environment variables: PORT, HOST, AUTH_TOKEN, LOG_LEVEL, STRAVA_CLIENT_ID,
 STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN, FITNESS_TOKEN_FILE, FITNESS_SECRET_NAME, AWS_REGION.
-With no Strava credentials it serves a built-in sandbox (a simulated athlete). See the README.
+With no Strava credentials it serves a built-in sandbox (a simulated athlete).
+MCP_AUTH=oauth: OAuth mode over HTTP, athletes sign in with Strava (PUBLIC_URL, MCP_ATHLETES, ...,
+for Claude's and ChatGPT's connectors). See the README.
 `;
 
 export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel {

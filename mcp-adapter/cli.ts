@@ -38,6 +38,12 @@ async function main(): Promise<void> {
     const identity = readServerIdentity();
     const web = http ? await loadHttpTransport() : undefined;
     const listening = http && web ? await web.listenHttp(http, logger) : undefined;
+    if (http && listening && web && web.authModeFromEnv(process.env) === "oauth") {
+      // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
+      const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
+      await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flushSync?.() });
+      return;
+    }
     const auth = http && web ? await web.resolveAuthToken(process.env, logger) : undefined;
 
     upstream = await chooseUpstream(process.env, logger);
@@ -82,6 +88,9 @@ async function main(): Promise<void> {
         closeUpstream: () => chosen.close(),
       };
     } else {
+      if (process.env["MCP_AUTH"]?.trim().toLowerCase() === "oauth") {
+        logger.warn("mcp_auth_ignored", { message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed." });
+      }
       const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
       logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });
@@ -111,14 +120,16 @@ async function main(): Promise<void> {
 
 /** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */
 async function loadHttpTransport() {
-  const [server, routes, token, health, banner] = await Promise.all([
+  const [server, routes, token, health, banner, settings] = await Promise.all([
     import("./http-server.ts"),
     import("./http-routes.ts"),
     import("./auth-token.ts"),
     import("./health.ts"),
     import("./terminal-banner.ts"),
+    import("./oauth/oauth-settings.ts"),
   ]);
   return {
+    authModeFromEnv: settings.authModeFromEnv,
     listenHttp: server.listenHttp,
     createMcpHttpRoutes: routes.createMcpHttpRoutes,
     resolveAuthToken: token.resolveAuthToken,

@@ -5,7 +5,14 @@
  * (`createMcpHandler`) or per stdio connection (`serveStdio`), for 2026-07-28 and 2025-era clients alike,
  * so it stays cheap: the listing is built once, and nothing here compiles a schema.
  */
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ListToolsResult, type Server } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type ListToolsResult,
+  type McpRequestContext,
+  type Server,
+} from "@modelcontextprotocol/server";
 import type { Logger } from "../common/logger.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { ToolDeps } from "../tools/create-tool-deps.ts";
@@ -15,10 +22,24 @@ import { ReadableErrorsServer } from "./readable-protocol-errors.ts";
 import type { ServerIdentity } from "./server-identity.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
+/** What one request is served with: whose data (deps) and which tools (a read-only grant gets fewer). */
+export interface McpSession {
+  catalog: ToolCatalog;
+  deps: ToolDeps;
+  /** Tools of the full catalog this session may not call, and why (named in the error). */
+  withheld?: { names: ReadonlySet<string>; reason: string };
+}
+
 export interface McpServerFactoryOptions {
   identity: ServerIdentity;
   catalog: ToolCatalog;
-  deps: ToolDeps;
+  /** Every request's dependencies (one athlete); absent in OAuth mode, where `session` says whose. */
+  deps?: ToolDeps;
+  /**
+   * OAuth mode: the session of an authenticated request (from `ctx.authInfo`); when absent, every request
+   * is served with `catalog` and `deps`.
+   */
+  session?: (ctx: McpRequestContext | undefined) => McpSession;
   /** Counts tool calls, so shutdown can let them finish. */
   calls: CallsInFlight;
   logger: Logger;
@@ -32,28 +53,46 @@ const instructions =
 
 /**
  * How long a 2026-07-28 client may keep tools/list and server/discover: the list only changes with a
- * new version of this server, and it is the same for every caller (no per-user tools), so shared caches
- * may keep it too.
+ * new version of this server, and in bearer mode it is the same for every caller (no per-user tools), so
+ * shared caches may keep it too; in OAuth mode it depends on the caller's grant, so only the caller may.
  */
 const listCacheHint = { ttlMs: 5 * 60 * 1000, cacheScope: "public" } as const;
+const privateListCacheHint = { ttlMs: 5 * 60 * 1000, cacheScope: "private" } as const;
 
-export function createMcpServerFactory(options: McpServerFactoryOptions): () => Server {
-  const { catalog, deps, calls, logger } = options;
+export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?: McpRequestContext) => Server {
+  const { calls, logger } = options;
   const serverInfo = { name: options.identity.name, version: options.identity.version, title: "Strava fitness tools" };
   const serverOptions = {
     capabilities: { tools: { listChanged: false } },
     instructions,
-    cacheHints: { "tools/list": listCacheHint, "server/discover": listCacheHint },
+    // In OAuth mode the list depends on the grant (a read-only one has no write tools): no shared caching.
+    cacheHints: options.session
+      ? { "tools/list": privateListCacheHint, "server/discover": privateListCacheHint }
+      : { "tools/list": listCacheHint, "server/discover": listCacheHint },
   };
-  const listing: ListToolsResult = { tools: [...catalog.tools] };
-  const toolNames = [...catalog.byName.keys()].join(", ");
+  const listings = new Map<ToolCatalog, { listing: ListToolsResult; toolNames: string }>();
+  const listingOf = (catalog: ToolCatalog): { listing: ListToolsResult; toolNames: string } => {
+    let entry = listings.get(catalog);
+    if (entry === undefined) {
+      entry = { listing: { tools: [...catalog.tools] }, toolNames: [...catalog.byName.keys()].join(", ") };
+      listings.set(catalog, entry);
+    }
+    return entry;
+  };
+  const fixed: McpSession | undefined = options.deps ? { catalog: options.catalog, deps: options.deps } : undefined;
+  if (!fixed && !options.session) throw new TypeError("createMcpServerFactory needs deps or a session resolver");
 
-  return () => {
+  return (ctx?: McpRequestContext) => {
+    const { catalog, deps, withheld } = options.session ? options.session(ctx) : (fixed as McpSession);
+    const { listing, toolNames } = listingOf(catalog);
     const server = new ReadableErrorsServer(serverInfo, serverOptions);
     server.onerror = (error) => logger.debug("mcp_protocol_error", { error });
     server.setRequestHandler("tools/list", () => listing);
     server.setRequestHandler("tools/call", (request, ctx) => {
       const tool = catalog.byName.get(request.params.name);
+      if (tool === undefined && withheld?.names.has(request.params.name)) {
+        return { content: [{ type: "text", text: `Error: ${request.params.name} ${withheld.reason}` }], isError: true };
+      }
       if (tool === undefined) {
         // A protocol error, as the MCP specification asks for unknown tools.
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available tools: ${toolNames}.`);

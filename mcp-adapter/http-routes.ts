@@ -10,6 +10,11 @@
  *    2025-era clients statelessly and answers 405 for GET and DELETE; 2025-era POSTs get a JSON body,
  *    see mcp-http-handler.ts); anything else 404.
  *
+ * In OAuth mode (MCP_AUTH=oauth, mcp-adapter/oauth/) the discovery documents, the authorization server's
+ * endpoints and Strava's webhook are answered after step 1 by the web-standard OAuth app (they take
+ * cross-origin requests and have their own checks); `/mcp` needs an access token the app issued instead
+ * of the static bearer token (401 with the RFC 9728 challenge), and `/health` needs none.
+ *
  * Every refusal in 1 to 3 closes the connection without reading the request's body. Before the SDK's
  * handler reads a body, the cheap header checks that need no body (Content-Type 415, a declared length
  * over the limit 413) answer first, and the body reserves its bytes from the shared budget.
@@ -17,7 +22,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pLimit from "p-limit";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { isJsonContentType, validateHostHeader, validateOriginHeader, type Server } from "@modelcontextprotocol/server";
+import { isJsonContentType, validateHostHeader, validateOriginHeader, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../common/logger.ts";
 import type { HealthAnswer } from "../tools/service-health.ts";
 import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
@@ -29,9 +34,18 @@ import type { RequestListener } from "./http-server.ts";
 import { createMcpHttpHandler } from "./mcp-http-handler.ts";
 import { createRateLimitedLog } from "./rate-limited-log.ts";
 
+/** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
+export interface OAuthRoutes {
+  handles(path: string): boolean;
+  route(request: Request): Promise<Response>;
+  gate: { check(authorization: string | null | undefined): Promise<AuthInfo | Response> };
+}
+
 export interface McpHttpRoutesOptions {
   factory: () => Server;
+  /** The static bearer token (bearer mode); unused (may be empty) when `oauth` is given. */
   authToken: string;
+  oauth?: OAuthRoutes;
   /** Host names accepted in the Host header; undefined when bound beyond loopback (no Host check). */
   allowedHostnames: string[] | undefined;
   /** Origin host names accepted when a request carries an Origin (browsers). */
@@ -59,7 +73,14 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   const forbidden = createRateLimitedLog({ logger, event: "http_forbidden", level: "warn" });
   const overBudget = createRateLimitedLog({ logger, event: "http_body_budget_exhausted", level: "warn" });
   const rejected = createRateLimitedLog({ logger, event: "mcp_request_rejected" });
-  const checkBearer = createBearerCheck({ token: options.authToken, failures: unauthorized });
+  const oauth = options.oauth;
+  const checkBearer = oauth ? undefined : createBearerCheck({ token: options.authToken, failures: unauthorized });
+  const serveOAuth = oauth
+    ? toNodeHandler({ fetch: (request: Request) => oauth.route(request) }, {
+        maxRequestBodySize: 64 * 1024,
+        onerror: (error) => logger.error("http_internal_error", { path: "oauth", error }),
+      })
+    : undefined;
 
   const handler = createMcpHttpHandler(options.factory, {
     maxRequestBodySize: maxBodyBytes,
@@ -112,6 +133,19 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
     });
   };
 
+  const routeMcp = (request: IncomingMessage, response: ServerResponse, path: string): void => {
+    if (request.method !== "POST") {
+      // Stateless: no server-to-client stream (GET) and no session to end (DELETE); the SDK answers 405.
+      void serveMcp(request, response);
+      return;
+    }
+    postMcp(request, response).catch((error: unknown) => {
+      logger.error("http_internal_error", { path, error });
+      if (response.headersSent) response.destroy();
+      else sendJsonRpcError(request, response, 500, -32603, "Internal error in the MCP server; see its log.");
+    });
+  };
+
   const listener: RequestListener = (request, response) => {
     exchanges.begin();
     response.once("close", () => exchanges.end());
@@ -124,14 +158,18 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
         return;
       }
     }
+    const path = (request.url ?? "/").split("?", 1)[0]!;
+    if (oauth && serveOAuth && oauth.handles(path)) {
+      void serveOAuth(request, response);
+      return;
+    }
     const origin = validateOriginHeader(request.headers.origin, allowedOriginHostnames);
     if (!origin.ok) {
       forbidden.record(origin.errorCode, { origin: request.headers.origin?.slice(0, 100) });
       refuse(request, response, origin.message);
       return;
     }
-    const path = (request.url ?? "/").split("?", 1)[0]!;
-    if (path.startsWith("/.well-known/")) {
+    if (!oauth && path.startsWith("/.well-known/")) {
       logger.debug("http_discovery_probe", { path });
       sendJson(
         request,
@@ -142,19 +180,31 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       );
       return;
     }
-    if (!checkBearer(request, response)) return;
+    if (oauth && path === "/mcp") {
+      oauth.gate.check(request.headers.authorization).then(
+        async (verdict) => {
+          if (verdict instanceof Response) {
+            unauthorized.record(String(verdict.status), {});
+            const headers: Record<string, string> = { connection: "close" };
+            for (const [name, value] of verdict.headers) if (name !== "content-type" && name !== "content-length") headers[name] = value;
+            sendJson(request, response, verdict.status, await verdict.json(), headers);
+            return;
+          }
+          // Node's adapter hands `request.auth` to the SDK's handler as the request's AuthInfo.
+          (request as IncomingMessage & { auth?: AuthInfo }).auth = verdict;
+          routeMcp(request, response, path);
+        },
+        (error: unknown) => {
+          logger.error("http_internal_error", { path, error });
+          sendJsonRpcError(request, response, 500, -32603, "Internal error in the MCP server; see its log.", { connection: "close" });
+        },
+      );
+      return;
+    }
+    if (checkBearer && !checkBearer(request, response)) return;
 
     if (path === "/mcp") {
-      if (request.method !== "POST") {
-        // Stateless: no server-to-client stream (GET) and no session to end (DELETE); the SDK answers 405.
-        void serveMcp(request, response);
-        return;
-      }
-      postMcp(request, response).catch((error: unknown) => {
-        logger.error("http_internal_error", { path, error });
-        if (response.headersSent) response.destroy();
-        else sendJsonRpcError(request, response, 500, -32603, "Internal error in the MCP server; see its log.");
-      });
+      routeMcp(request, response, path);
       return;
     }
     if (path === "/health" && (request.method === "GET" || request.method === "HEAD")) {

@@ -19,6 +19,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHandlerRequestOptions,
+  type McpRequestContext,
   type Server,
 } from "@modelcontextprotocol/server";
 
@@ -28,13 +29,13 @@ export interface McpHttpHandler {
 }
 
 export function createMcpHttpHandler(
-  factory: () => Server,
+  factory: (ctx?: McpRequestContext) => Server,
   options: { maxRequestBodySize: number; onerror: (error: Error) => void },
 ): McpHttpHandler {
   const entry = createMcpHandler(factory, options);
 
   const serveLegacyPost = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    const server = factory();
+    const server = factory({ era: "legacy", requestInfo: request, ...(authInfo !== undefined ? { authInfo } : {}) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const teardown = (): void => {
       transport.close().catch(() => {});

@@ -17,6 +17,7 @@ import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstrea
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
 import { StartupError } from "./startup-error.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export type UpstreamKind = "strava" | "sandbox";
 
@@ -76,7 +77,7 @@ async function startEmbeddedSandbox(env: NodeJS.ProcessEnv, logger: Logger): Pro
     // The sandbox's own SANDBOX_* knobs apply; PORT and HOST are this server's, so it takes a free loopback port.
     options = sandboxOptionsFromEnv({ ...env, PORT: "0", HOST: "127.0.0.1" });
   } catch (error) {
-    throw new StartupError(`The built-in sandbox cannot start: ${(error as Error).message}`);
+    throw new StartupError(`The built-in sandbox cannot start: ${messageOf(error)}`);
   }
   const sandbox = await startSandbox(options);
   const ignored = ["STRAVA_API_BASE", "STRAVA_TOKEN_URL"].filter((name) => env[name]?.trim());

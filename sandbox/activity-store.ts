@@ -33,7 +33,11 @@ export class ActivityStore {
   /** Bumped on every change to any activity (athlete, stats and club answers depend on all of them). */
   version = 1;
 
-  constructor(activities: Activity[]) {
+  /** The athlete every activity added later belongs to (uploads are built for the first athlete). */
+  private readonly ownerId: number | undefined;
+
+  constructor(activities: Activity[], ownerId?: number) {
+    this.ownerId = ownerId;
     this.ordered = [...activities].sort(newestFirst);
     for (const a of activities) this.byId.set(a.id, a);
   }
@@ -47,6 +51,7 @@ export class ActivityStore {
   }
 
   add(activity: Activity): void {
+    if (this.ownerId !== undefined) activity.athleteId = this.ownerId;
     this.byId.set(activity.id, activity);
     this.ordered.push(activity);
     this.ordered.sort(newestFirst);

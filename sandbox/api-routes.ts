@@ -20,6 +20,7 @@ import { jsonReply } from "./reply.ts";
 import { bodyKind, decodeForm } from "./body-decoding.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
+import type { AthleteIdentity } from "./second-athlete.ts";
 import { statsJson } from "./stats.ts";
 import { instantFromWallClock, type WallClock } from "../common/time-zone.ts";
 import { stravaTimezoneLabel, utcOffsetSeconds } from "./strava-dates.ts";
@@ -37,6 +38,8 @@ export interface ApiRequest {
 }
 
 export interface ApiState {
+  /** The athlete whose data this is (the access token's owner). */
+  athlete: AthleteIdentity;
   store: ActivityStore;
   uploads: UploadProcessor;
   clock: () => number;
@@ -92,7 +95,7 @@ function getAthlete(req: ApiRequest, state: ApiState): Reply {
   if (!req.scopes.has("read") && !req.scopes.has("profile:read_all")) return missingPermission("read_permission");
   return jsonReply(
     200,
-    memo(state, "athlete", `${state.store.version}:${minute(state)}`, () => detailedAthleteJson(latestUpdate(state), (id) => state.store.gearDistance(id))),
+    memo(state, "athlete", `${state.store.version}:${minute(state)}`, () => detailedAthleteJson(latestUpdate(state), (id) => state.store.gearDistance(id), state.athlete)),
   );
 }
 
@@ -100,13 +103,13 @@ function getStats(req: ApiRequest, state: ApiState, idSegment: string | undefine
   if (!req.scopes.has("read") && !req.scopes.has("profile:read_all")) return missingPermission("read_permission");
   const id = pathId(idSegment);
   // Strava serves stats only for the authenticated athlete; the sandbox answers 403 for any other id.
-  if (id !== seedAthlete.id) return faultReply(403, "Forbidden", [{ resource: "Athlete", field: "id", code: "forbidden" }]);
+  if (id !== state.athlete.id) return faultReply(403, "Forbidden", [{ resource: "Athlete", field: "id", code: "forbidden" }]);
   return jsonReply(200, memo(state, "stats", `${state.store.version}:${minute(state)}`, () => statsJson(state.store.all(), state.clock(), seedAthlete.timeZone)));
 }
 
 /** The athlete's updated_at: their latest activity's start (changes only when the data does). */
 function latestUpdate(state: ApiState): number {
-  let latest = Date.parse(seedAthlete.createdAt);
+  let latest = Date.parse(state.athlete.createdAt);
   for (const a of state.store.all()) if (a.startMs > latest && a.startMs <= state.clock()) latest = a.startMs;
   return latest;
 }
@@ -245,7 +248,7 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
   const defaultGear = type === "Run" ? seedGear.find((g) => g.kind === "shoe" && g.primary) : type === "Ride" ? seedGear.find((g) => g.kind === "bike" && g.primary) : undefined;
   const activity: Activity = {
     id: state.store.allocateActivityId(),
-    athleteId: seedAthlete.id,
+    athleteId: state.athlete.id,
     name,
     description: f["description"] ?? null,
     sportType,

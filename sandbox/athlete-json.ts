@@ -7,12 +7,12 @@ import type { JsonValue } from "./bigint-json.ts";
 import { serializeJson } from "./bigint-json.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
+import type { AthleteIdentity } from "./second-athlete.ts";
 import { toIsoUtc } from "../common/time-zone.ts";
 
 type Json = { [key: string]: JsonValue | undefined };
 
-export function summaryAthleteObject(updatedAtMs: number): Json {
-  const a = seedAthlete;
+export function summaryAthleteObject(updatedAtMs: number, a: AthleteIdentity = seedAthlete): Json {
   return {
     id: a.id,
     username: a.username,
@@ -20,15 +20,15 @@ export function summaryAthleteObject(updatedAtMs: number): Json {
     firstname: a.firstname,
     lastname: a.lastname,
     bio: a.bio,
-    city: a.city,
-    state: a.state,
-    country: a.country,
+    city: seedAthlete.city,
+    state: seedAthlete.state,
+    country: seedAthlete.country,
     sex: a.sex,
-    premium: a.premium,
-    summit: a.summit,
+    premium: seedAthlete.premium,
+    summit: seedAthlete.summit,
     created_at: a.createdAt,
     updated_at: toIsoUtc(updatedAtMs),
-    badge_type_id: a.badgeTypeId,
+    badge_type_id: seedAthlete.badgeTypeId,
     weight: a.weight,
     profile_medium: "avatar/athlete/medium.png",
     profile: "avatar/athlete/large.png",
@@ -37,7 +37,7 @@ export function summaryAthleteObject(updatedAtMs: number): Json {
   };
 }
 
-export function detailedAthleteJson(updatedAtMs: number, gearDistance: (id: string) => number): string {
+export function detailedAthleteJson(updatedAtMs: number, gearDistance: (id: string) => number, athlete: AthleteIdentity = seedAthlete): string {
   const gear = (kind: "bike" | "shoe"): JsonValue[] =>
     seedGear
       .filter((g) => g.kind === kind)
@@ -52,7 +52,7 @@ export function detailedAthleteJson(updatedAtMs: number, gearDistance: (id: stri
         converted_distance: round(gearDistance(g.id) / 1000, 1),
       }));
   return serializeJson({
-    ...summaryAthleteObject(updatedAtMs),
+    ...summaryAthleteObject(updatedAtMs, athlete),
     resource_state: 3,
     blocked: false,
     can_follow: true,

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       `  Token URL      ${sandbox.tokenUrl}`,
       `  Authorize URL  ${sandbox.authorizeUrl}`,
       `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last 90 days; club id ${sandbox.clubId}`,
+      ...(sandbox.secondAthleteId === undefined ? [] : [`  Second athlete Jonas Berg (id ${sandbox.secondAthleteId}); sign in as him: curl -X POST ${sandbox.baseUrl}/_sandbox/sign-in -d '{"athlete_id":${sandbox.secondAthleteId}}'`]),
       `  Client id      ${sandbox.clientId}`,
       `  Client secret  ${sandbox.clientSecret}`,
       `  Refresh token  ${sandbox.refreshToken()}`,

@@ -25,12 +25,17 @@ export interface OAuthSettings {
   tokenLifetimeSeconds: number;
   rotateRefreshTokens: boolean;
   clock: () => number;
-  /** The athlete object of the authorization-code answer. */
-  athlete: () => { [key: string]: JsonValue | undefined };
+  /** The athlete object of the authorization-code answer, for the athlete with that id. */
+  athlete: (athleteId: number) => { [key: string]: JsonValue | undefined };
+  /** The athlete of the seeded grant. */
+  seedAthleteId: number;
+  /** The athlete signed in at the authorize page right now (the sandbox's stand-in for Strava's login). */
+  signedInAthlete: () => number;
 }
 
 interface RefreshRecord {
   scopes: readonly string[];
+  athleteId: number;
   /** Chain name, so the seeded chain can be followed through rotations. */
   chain: string;
   accessToken: string | null;
@@ -38,12 +43,13 @@ interface RefreshRecord {
 
 interface AccessRecord {
   scopes: ReadonlySet<string>;
+  athleteId: number;
   expiresAt: number; // epoch seconds
   /** The grant it belongs to (revoking the grant ends it). */
   chain: string;
 }
 
-export type Authentication = { ok: true; scopes: ReadonlySet<string> } | { ok: false; reply: Reply };
+export type Authentication = { ok: true; scopes: ReadonlySet<string>; athleteId: number } | { ok: false; reply: Reply };
 
 const codeLifetimeMs = 10 * 60_000;
 
@@ -51,12 +57,12 @@ export class OAuthServer {
   private readonly settings: OAuthSettings;
   private readonly refreshTokens = new Map<string, RefreshRecord>();
   private readonly accessTokens = new Map<string, AccessRecord>();
-  private readonly codes = new Map<string, { scopes: readonly string[]; expiresAtMs: number }>();
+  private readonly codes = new Map<string, { scopes: readonly string[]; athleteId: number; expiresAtMs: number }>();
   private readonly chainHeads = new Map<string, string>();
 
   constructor(settings: OAuthSettings) {
     this.settings = settings;
-    this.refreshTokens.set(settings.initialRefreshToken, { scopes: [...settings.grantedScopes], chain: "seed", accessToken: null });
+    this.refreshTokens.set(settings.initialRefreshToken, { scopes: [...settings.grantedScopes], athleteId: settings.seedAthleteId, chain: "seed", accessToken: null });
     this.chainHeads.set("seed", settings.initialRefreshToken);
   }
 
@@ -89,7 +95,7 @@ export class OAuthServer {
     // The athlete "unticks" whatever the sandbox was not configured to grant.
     const granted = requested.filter((s) => s === "read" || this.settings.grantedScopes.includes(s));
     const code = randomToken();
-    this.codes.set(code, { scopes: granted, expiresAtMs: this.settings.clock() + codeLifetimeMs });
+    this.codes.set(code, { scopes: granted, athleteId: this.settings.signedInAthlete(), expiresAtMs: this.settings.clock() + codeLifetimeMs });
     const state = query.get("state");
     if (state !== null) redirect.searchParams.set("state", state);
     redirect.searchParams.set("code", code);
@@ -135,12 +141,28 @@ export class OAuthServer {
     const token = params["token"];
     if (!token) return badRequest("Token", "token", "missing");
     const chain = this.refreshTokens.get(token)?.chain ?? this.accessTokens.get(token)?.chain;
-    if (chain !== undefined) {
-      for (const [refreshToken, record] of this.refreshTokens) if (record.chain === chain) this.refreshTokens.delete(refreshToken);
-      for (const [accessToken, record] of this.accessTokens) if (record.chain === chain) this.accessTokens.delete(accessToken);
-      this.chainHeads.delete(chain);
-    }
+    if (chain !== undefined) this.endChains((record) => record.chain === chain);
     return jsonReply(200, "{}");
+  }
+
+  /**
+   * The athlete revokes the application's access on Strava's settings page: every grant of theirs ends.
+   * Returns whether they had one (Strava sends its deauthorization event only then).
+   */
+  deauthorize(athleteId: number): boolean {
+    const had = [...this.refreshTokens.values()].some((record) => record.athleteId === athleteId);
+    this.endChains((record) => record.athleteId === athleteId);
+    return had;
+  }
+
+  private endChains(matches: (record: { chain: string; athleteId: number }) => boolean): void {
+    for (const [refreshToken, record] of this.refreshTokens) {
+      if (matches(record)) {
+        this.refreshTokens.delete(refreshToken);
+        this.chainHeads.delete(record.chain);
+      }
+    }
+    for (const [accessToken, record] of this.accessTokens) if (matches(record)) this.accessTokens.delete(accessToken);
   }
 
   /** Checks the bearer token of an API request. */
@@ -155,7 +177,7 @@ export class OAuthServer {
     if (!token) return { ok: false, reply: invalidAccessToken() };
     const record = this.accessTokens.get(token);
     if (!record || record.expiresAt <= Math.floor(this.settings.clock() / 1000)) return { ok: false, reply: invalidAccessToken() };
-    return { ok: true, scopes: record.scopes };
+    return { ok: true, scopes: record.scopes, athleteId: record.athleteId };
   }
 
   private refresh(refreshToken: string | undefined): Reply {
@@ -168,7 +190,7 @@ export class OAuthServer {
     // Strava hands back the same access token while it has more than an hour to live.
     if (!accessToken || !access || access.expiresAt - now <= 3600) {
       accessToken = randomToken();
-      access = { scopes: new Set(record.scopes), expiresAt: now + this.settings.tokenLifetimeSeconds, chain: record.chain };
+      access = { scopes: new Set(record.scopes), athleteId: record.athleteId, expiresAt: now + this.settings.tokenLifetimeSeconds, chain: record.chain };
       this.accessTokens.set(accessToken, access);
     }
     let nextRefresh = refreshToken;
@@ -201,8 +223,8 @@ export class OAuthServer {
     const accessToken = randomToken();
     const refreshToken = randomToken();
     const expiresAt = now + this.settings.tokenLifetimeSeconds;
-    this.accessTokens.set(accessToken, { scopes: new Set(grant.scopes), expiresAt, chain: refreshToken });
-    this.refreshTokens.set(refreshToken, { scopes: grant.scopes, chain: refreshToken, accessToken });
+    this.accessTokens.set(accessToken, { scopes: new Set(grant.scopes), athleteId: grant.athleteId, expiresAt, chain: refreshToken });
+    this.refreshTokens.set(refreshToken, { scopes: grant.scopes, athleteId: grant.athleteId, chain: refreshToken, accessToken });
     this.chainHeads.set(refreshToken, refreshToken);
     return jsonReply(
       200,
@@ -212,7 +234,7 @@ export class OAuthServer {
         expires_in: this.settings.tokenLifetimeSeconds,
         refresh_token: refreshToken,
         access_token: accessToken,
-        athlete: this.settings.athlete(),
+        athlete: this.settings.athlete(grant.athleteId),
       }),
     );
   }

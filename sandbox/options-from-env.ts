@@ -13,6 +13,8 @@ export const sandboxEnvHelp = [
   "SANDBOX_ROTATE_REFRESH_TOKENS: true (default) or false",
   "SANDBOX_SCOPES: scopes granted to the seeded refresh token, default read,activity:read_all,activity:write,profile:read_all",
   "SANDBOX_SEED: seed of the generated data, default 7",
+  "SANDBOX_SECOND_ATHLETE: true adds a second athlete (Jonas Berg, id 61930114) with data of his own; default false",
+  "SANDBOX_SIGN_IN_AS: the athlete id signed in at the authorize page at first (default the first athlete; POST /_sandbox/sign-in changes it)",
 ];
 
 export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: { port: number } = { port: 8900 }): SandboxOptions {
@@ -42,6 +44,14 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv, defaults: { port: 
     if (rotate !== "true" && rotate !== "false") throw new Error(`SANDBOX_ROTATE_REFRESH_TOKENS must be true or false; got "${rotate}".`);
     options.rotateRefreshTokens = rotate === "true";
   }
+
+  const second = env["SANDBOX_SECOND_ATHLETE"];
+  if (second) {
+    if (second !== "true" && second !== "false") throw new Error(`SANDBOX_SECOND_ATHLETE must be true or false; got "${second}".`);
+    options.secondAthlete = second === "true";
+  }
+  const signInAs = integer(env, "SANDBOX_SIGN_IN_AS", 1, Number.MAX_SAFE_INTEGER);
+  if (signInAs !== undefined) options.signInAs = signInAs;
 
   const scopes = env["SANDBOX_SCOPES"];
   if (scopes) {

@@ -30,7 +30,8 @@ import type { Reply } from "./reply.ts";
 import { jsonContentType } from "./reply.ts";
 import { bodyKind, decodeForm } from "./body-decoding.ts";
 import { activityIdForStart, seedActivities } from "./seed-activities.ts";
-import { seedAthlete } from "./seed-athlete.ts";
+import { PushSubscriptions } from "./push-subscriptions.ts";
+import { firstAthlete, secondAthlete, secondAthleteIdOffset, secondAthleteSeed, type AthleteIdentity } from "./second-athlete.ts";
 import { UploadProcessor } from "./uploads.ts";
 
 export type { Fault } from "./injected-faults.ts";
@@ -56,6 +57,13 @@ export interface SandboxOptions {
   grantedScopes?: string[];
   /** Seed of the generated data (default 7): same seed and clock, byte-identical answers. */
   seed?: number;
+  /**
+   * A second athlete (Jonas Berg) with data of his own, who can sign in at the authorize page when
+   * `signInAs` (or POST /_sandbox/sign-in) names him: for refusal and isolation tests. Default false.
+   */
+  secondAthlete?: boolean;
+  /** The athlete signed in at the authorize page at first (default the first athlete). */
+  signInAs?: number;
   /**
    * Called once a successful token answer has been handed to the kernel, with the client's port (tests
    * time a kill from the moment a rotated token reached the client).
@@ -97,6 +105,16 @@ export interface RunningSandbox {
   /** Whether this refresh token (of any grant) would be accepted now: not spent by a rotation, not revoked. */
   acceptsRefreshToken(refreshToken: string): boolean;
   athleteId: number;
+  /** The second athlete's id, when `secondAthlete` is on. */
+  secondAthleteId: number | undefined;
+  /** Who is signed in at the authorize page from now on (an athlete the sandbox has). */
+  signIn(athleteId: number): void;
+  /**
+   * The athlete revokes the application's access on Strava's settings page: every grant of theirs ends,
+   * and the application's push subscription (if any) gets the deauthorization event. Resolves once the
+   * event has been delivered (or its three attempts have failed).
+   */
+  deauthorize(athleteId: number): Promise<void>;
   /** The club whose feed the sandbox serves. */
   clubId: number;
   /** How many activities the athlete has now (seeded, created and processed uploads). */
@@ -125,14 +143,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const uploadProcessingMs = checkNonNegative("uploadProcessingMs", options.uploadProcessingMs ?? 8_000);
 
   const now = clock();
-  const store = new ActivityStore(seedActivities(seed, now));
-  const uploads = new UploadProcessor({
-    store,
-    clock,
-    processingMs: uploadProcessingMs,
-    seed,
-    firstUploadId: activityIdForStart(now) + 1_062_000_000 + 10_007,
-  });
+  const clubMembers = memberActivities(seed, now);
+  const athleteState = (athlete: AthleteIdentity, dataSeed: number, idOffset: number): ApiState => {
+    const activities = seedActivities(dataSeed, now).map((activity) => ({ ...activity, id: activity.id + idOffset, athleteId: athlete.id }));
+    const store = new ActivityStore(activities, athlete.id);
+    const uploads = new UploadProcessor({
+      store,
+      clock,
+      processingMs: uploadProcessingMs,
+      seed: dataSeed,
+      firstUploadId: activityIdForStart(now) + 1_062_000_000 + 10_007 + idOffset,
+    });
+    return { athlete, store, uploads, clock, clubMembers, memo: new Map(), clubFeed: null };
+  };
+  const states = new Map<number, ApiState>([[firstAthlete.id, athleteState(firstAthlete, seed, 0)]]);
+  if (options.secondAthlete) states.set(secondAthlete.id, athleteState(secondAthlete, secondAthleteSeed(seed), secondAthleteIdOffset));
+  const state = states.get(firstAthlete.id) as ApiState;
+  const store = state.store;
+  const checkAthlete = (athleteId: number): number => {
+    if (!states.has(athleteId)) {
+      throw new Error(`The sandbox has no athlete ${athleteId}; it has ${[...states.keys()].join(" and ")} (the second one only with secondAthlete / SANDBOX_SECOND_ATHLETE).`);
+    }
+    return athleteId;
+  };
+  let signedIn = checkAthlete(options.signInAs ?? firstAthlete.id);
   const clientSecret = seededHex(seed, "client-secret");
   const oauth = new OAuthServer({
     clientId: sandboxClientId,
@@ -142,11 +176,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokenLifetimeSeconds,
     rotateRefreshTokens: options.rotateRefreshTokens ?? true,
     clock,
-    athlete: () => summaryAthleteObject(now),
+    athlete: (athleteId) => summaryAthleteObject(now, states.get(athleteId)?.athlete),
+    seedAthleteId: firstAthlete.id,
+    signedInAthlete: () => signedIn,
   });
+  const pushSubscriptions = new PushSubscriptions({ clientId: sandboxClientId, clientSecret, clock });
   const limiter = new RateLimiter(limits, clock);
   const faults = new FaultQueue();
-  const state: ApiState = { store, uploads, clock, clubMembers: memberActivities(seed, now), memo: new Map(), clubFeed: null };
   let counters: SandboxCounters = { requests: 0, tokenRequests: 0, refreshTokenRejections: 0, apiRequests: 0, byRoute: {} };
 
   const controls = {
@@ -155,6 +191,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     counters: (): SandboxCounters => ({ ...counters, byRoute: { ...counters.byRoute } }),
     resetCounters: () => {
       counters = { requests: 0, tokenRequests: 0, refreshTokenRejections: 0, apiRequests: 0, byRoute: {} };
+    },
+    signIn: (athleteId: number) => {
+      signedIn = checkAthlete(athleteId);
+    },
+    deauthorize: async (athleteId: number) => {
+      if (!oauth.deauthorize(checkAthlete(athleteId))) return;
+      await pushSubscriptions.push({ aspect_type: "update", object_type: "athlete", object_id: athleteId, owner_id: athleteId, updates: { authorized: "false" } });
     },
   };
 
@@ -171,6 +214,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
     const isApi = path.startsWith("/api/v3/");
     const apiPath = isApi ? path.slice(7) : "";
+    if (apiPath === "/push_subscriptions" || apiPath.startsWith("/push_subscriptions/")) {
+      counters.requests++;
+      const route = `${method} /push_subscriptions`;
+      counters.byRoute[route] = (counters.byRoute[route] ?? 0) + 1;
+      const parsed = await parameters(req, search);
+      const reply = parsed.ok ? await pushSubscriptions.handle(method, apiPath.slice("/push_subscriptions".length), parsed.params) : parsed.reply;
+      return writeReply(res, reply, limiter.headers());
+    }
     const isToken = path === "/oauth/token" || path === "/api/v3/oauth/token";
     const isAuthorize = path === "/oauth/authorize" || path === "/api/v3/oauth/authorize";
     const isRevoke = path === "/oauth/revoke" || path === "/api/v3/oauth/revoke";
@@ -207,8 +258,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (fault?.kind === "status") reply = serverError(fault.status ?? 500, STATUS_CODES[fault.status ?? 500] ?? "Error");
       else if (fault?.kind === "non-json") reply = intermediaryPage(fault);
       else if (fault?.kind === "application-inactive") reply = applicationInactive();
-      else if (isToken && method === "POST") reply = await withParameters(req, search, (params) => oauth.token(params));
-      else if (isRevoke && method === "POST") reply = await withParameters(req, search, (params) => oauth.revoke(req.headers.authorization, params));
+      else if (isToken && method === "POST") reply = await replyWithParameters(req, search, (params) => oauth.token(params));
+      else if (isRevoke && method === "POST") reply = await replyWithParameters(req, search, (params) => oauth.revoke(req.headers.authorization, params));
       else if (isAuthorize && method === "GET") reply = oauth.authorize(new URLSearchParams(search));
       else reply = pathNotFound();
     }
@@ -235,11 +286,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return auth.reply;
     }
     const body = method === "POST" || method === "PUT" ? await readRequestBody(req, maxBodyBytes) : Buffer.alloc(0);
-    return handleApi({ method, path: apiPath, query, contentType: req.headers["content-type"], body, scopes: auth.scopes }, state);
+    const athleteState = states.get(auth.athleteId) ?? state;
+    return handleApi({ method, path: apiPath, query, contentType: req.headers["content-type"], body, scopes: auth.scopes }, athleteState);
   };
 
-  /** The OAuth endpoints' parameters (Strava takes them as a form, JSON or in the query string), handed to `endpoint`. */
-  const withParameters = async (req: IncomingMessage, search: string, endpoint: (params: Record<string, string>) => Reply): Promise<Reply> => {
+  const replyWithParameters = async (req: IncomingMessage, search: string, endpoint: (params: Record<string, string>) => Reply): Promise<Reply> => {
+    const parsed = await parameters(req, search);
+    return parsed.ok ? endpoint(parsed.params) : parsed.reply;
+  };
+
+  /** The OAuth endpoints' parameters: Strava takes them as a form, JSON or in the query string. */
+  const parameters = async (req: IncomingMessage, search: string): Promise<{ ok: true; params: Record<string, string> } | { ok: false; reply: Reply }> => {
     const params: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(search)) params[k] = v;
     const body = await readRequestBody(req, maxBodyBytes);
@@ -254,9 +311,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         Object.assign(params, (await decodeForm(kind, req.headers["content-type"] ?? "", body)).fields);
       }
     } catch {
-      return faultReply(400, "Bad Request", [{ resource: "Application", field: "body", code: "invalid" }]);
+      return { ok: false, reply: faultReply(400, "Bad Request", [{ resource: "Application", field: "body", code: "invalid" }]) };
     }
-    return endpoint(params);
+    return { ok: true, params };
   };
 
   const control = async (req: IncomingMessage, method: string, path: string): Promise<Reply> => {
@@ -281,10 +338,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       controls.resetCounters();
       return ok({ reset: true });
     }
+    if (method === "POST" && (name === "sign-in" || name === "deauthorize")) {
+      try {
+        const body = JSON.parse((await readRequestBody(req, maxBodyBytes)).toString("utf8")) as { athlete_id?: unknown };
+        const athleteId = Number(body.athlete_id);
+        if (name === "sign-in") controls.signIn(athleteId);
+        else await controls.deauthorize(athleteId);
+        return ok({ [name === "sign-in" ? "signed_in" : "deauthorized"]: athleteId });
+      } catch (error) {
+        return { status: 400, body: serializeJson({ message: `${(error as Error).message} Send {"athlete_id": <id>}.` }) };
+      }
+    }
     if (method === "GET" && name === "credentials") {
       return ok({ client_id: sandboxClientId, client_secret: clientSecret, refresh_token: oauth.seededRefreshToken() });
     }
-    return { status: 404, body: serializeJson({ message: `No sandbox control ${method} ${path}. Controls: POST /_sandbox/faults, POST /_sandbox/expire-tokens, GET /_sandbox/counters, POST /_sandbox/reset-counters, GET /_sandbox/credentials.` }) };
+    return { status: 404, body: serializeJson({ message: `No sandbox control ${method} ${path}. Controls: POST /_sandbox/faults, POST /_sandbox/expire-tokens, GET /_sandbox/counters, POST /_sandbox/reset-counters, GET /_sandbox/credentials, POST /_sandbox/sign-in, POST /_sandbox/deauthorize.` }) };
   };
 
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -321,7 +389,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clientSecret,
     refreshToken: () => oauth.seededRefreshToken(),
     acceptsRefreshToken: (refreshToken) => oauth.acceptsRefreshToken(refreshToken),
-    athleteId: seedAthlete.id,
+    athleteId: firstAthlete.id,
+    secondAthleteId: options.secondAthlete ? secondAthlete.id : undefined,
+    signIn: controls.signIn,
+    deauthorize: controls.deauthorize,
     clubId: seedClub.id,
     activityCount: () => store.all().length,
     counters: controls.counters,

@@ -7,7 +7,7 @@ import { AthleteIdentity } from "./athlete-identity.ts";
 import type { CredentialStore } from "./credentials.ts";
 import { createHttpSender, type SendHttp } from "./http-exchange.ts";
 import { TokenManager } from "./token-manager.ts";
-import { defaultMaxConcurrentRequests, UpstreamClient } from "./upstream-client.ts";
+import { defaultMaxConcurrentRequests, UpstreamClient, type UpstreamAdmission } from "./upstream-client.ts";
 import { defaultUpstreamSettings, type UpstreamSettings } from "./upstream-settings.ts";
 
 export interface ToolDeps {
@@ -29,6 +29,8 @@ export interface ToolDepsOptions {
   random?: () => number;
   /** Upstream calls in flight at once (default 64); see `UpstreamClient`. */
   maxConcurrentRequests?: number;
+  /** A say over each upstream request before it is sent (see `UpstreamAdmission`). */
+  admission?: UpstreamAdmission;
 }
 
 export function createToolDeps(options: ToolDepsOptions): ToolDeps {
@@ -52,6 +54,7 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     http,
     now: options.now,
     maxConcurrentRequests,
+    admission: options.admission,
   });
   return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger };
 }

@@ -31,6 +31,11 @@ export interface DynamoDbCredentialStoreOptions {
   tableName: string;
   /** The athlete whose item this store reads and writes. */
   athleteId: string;
+  /**
+   * The item's key, when the table is keyed otherwise (OAuth mode's one table: `pk` = `athlete#<id>`);
+   * default `athlete_id` = the athlete id. The item always carries `athlete_id`.
+   */
+  key?: { name: string; value: string };
   region: string;
   /** The deployment's OAuth application (used over whatever an item holds). */
   application?: { client_id: string; client_secret: string };
@@ -57,12 +62,14 @@ export class DynamoDbCredentialStore implements CredentialStore {
   readonly description: string;
   readonly #tableName: string;
   readonly #athleteId: string;
+  readonly #key: { name: string; value: string };
   readonly #application: { client_id: string; client_secret: string } | undefined;
   readonly #client: DynamoDBClient;
 
   constructor(options: DynamoDbCredentialStoreOptions) {
     this.#tableName = options.tableName;
     this.#athleteId = options.athleteId;
+    this.#key = options.key ?? { name: "athlete_id", value: options.athleteId };
     this.#application = options.application;
     // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
     // message; this only backs up callers without one.
@@ -115,6 +122,7 @@ export class DynamoDbCredentialStore implements CredentialStore {
     const now = await this.#read(signal);
     const revision = Number(now?.["revision"]?.N ?? 0) + 1;
     const item: Item = {
+      [this.#key.name]: { S: this.#key.value },
       athlete_id: { S: this.#athleteId },
       refresh_token: { S: credentials.refresh_token },
       access_token: { S: credentials.access_token },
@@ -127,7 +135,7 @@ export class DynamoDbCredentialStore implements CredentialStore {
   }
 
   async #read(signal: AbortSignal): Promise<Item | undefined> {
-    const command = new GetItemCommand({ TableName: this.#tableName, Key: { athlete_id: { S: this.#athleteId } }, ConsistentRead: true });
+    const command = new GetItemCommand({ TableName: this.#tableName, Key: { [this.#key.name]: { S: this.#key.value } }, ConsistentRead: true });
     return (await this.#call("GetItem", signal, () => this.#client.send(command, { abortSignal: signal }))).Item;
   }
 

@@ -32,6 +32,17 @@ export interface UpstreamClientOptions {
   now?: () => number;
   /** Calls sent at once; the rest queue in arrival order (default `defaultMaxConcurrentRequests`). */
   maxConcurrentRequests?: number;
+  /** A deployment's say over each request before it is sent (several athletes sharing one application's rate limit). */
+  admission?: UpstreamAdmission | undefined;
+}
+
+/**
+ * Decides whether a request may go to Strava: `admit` throws an `UpstreamError` (nothing is sent) when
+ * it may not; `statusHint` adds a deployment's advice to a status error (whose budget a 429 spent).
+ */
+export interface UpstreamAdmission {
+  admit(request: UpstreamRequest, signal: AbortSignal | undefined): Promise<void>;
+  statusHint?(status: number): string | undefined;
 }
 
 /**
@@ -53,6 +64,7 @@ export class UpstreamClient {
   readonly #http: SendHttp;
   readonly #now: () => number;
   readonly #limit: LimitFunction;
+  readonly #admission: UpstreamAdmission | undefined;
 
   constructor(options: UpstreamClientOptions) {
     this.settings = options.settings;
@@ -61,6 +73,7 @@ export class UpstreamClient {
     this.#http = options.http;
     this.#now = options.now ?? Date.now;
     this.#limit = pLimit(options.maxConcurrentRequests ?? defaultMaxConcurrentRequests);
+    this.#admission = options.admission;
   }
 
   /** Sends `request` and returns the successful answer, or throws an `UpstreamError`. */
@@ -72,6 +85,7 @@ export class UpstreamClient {
     const { signal } = options;
     // Cancelled while it waited for its turn: nothing was sent.
     if (signal?.aborted) throw new CallCancelledError(`The call was cancelled before ${describeRequest(request)} was sent.`);
+    await this.#admission?.admit(request, signal);
     let token = await this.#tokens.accessToken(signal);
     let response = await this.#attempt(request, token, signal);
     // The token may have been revoked or expired early: renew it and try again, once with a token Strava
@@ -94,7 +108,7 @@ export class UpstreamClient {
         bodyText: response.bodyText,
         headers: response.headers,
         nowMs: this.#now(),
-        hint: options.errorHint?.(response.status),
+        hint: [options.errorHint?.(response.status), this.#admission?.statusHint?.(response.status)].filter((text) => text).join(" ") || undefined,
       });
     }
     this.#tokens.noteApplicationInactive(false);

@@ -10,11 +10,14 @@ import { spawn } from "node:child_process";
 import { cp, mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 
-/** What the plugin needs at run time from a checkout (node_modules is linked, not copied). */
-const checkoutEntries = ["package.json", "openclaw.plugin.json", "index.ts", "plugin", "tools", "common", "skills"];
-
+/**
+ * What a checkout holds for the plugin at run time: the manifest, the skill and every source folder the
+ * build compiles (tsconfig.build.json's include, so a folder the entry imports cannot be left out of the
+ * copy as `common/` once was); node_modules is linked, not copied.
+ */
 export async function copyPluginCheckout(repoRoot: string, destination: string): Promise<string> {
-  await copyEntries(repoRoot, destination, checkoutEntries);
+  const buildConfig = JSON.parse(await readFile(join(repoRoot, "tsconfig.build.json"), "utf8")) as { include?: string[] };
+  await copyEntries(repoRoot, destination, ["package.json", "openclaw.plugin.json", "skills", ...(buildConfig.include ?? [])]);
   await symlink(join(repoRoot, "node_modules"), join(destination, "node_modules"), "dir");
   return destination;
 }

@@ -1,0 +1,73 @@
+/**
+ * Form A on AWS Lambda behind a function URL (mcp-adapter/hosted/template.yaml): OAuth mode only, every
+ * instance stateless, state in the DynamoDB table and the signing key in Secrets Manager
+ * (MCP_OAUTH_TABLE, MCP_SIGNING_KEY_SECRET), the Strava application in Secrets Manager
+ * (FITNESS_SECRET_NAME), PUBLIC_URL the function URL or a domain in front of it.
+ *
+ * Hono's Lambda adapter turns the function URL's event (payload 2.0: cookies apart from headers, base64
+ * bodies) into a web-standard Request and the Response back, so the handler is the same web-standard
+ * code that `npm start` serves (mcp-adapter/oauth/oauth-web-handler.ts). Start-up (reading the two
+ * secrets) happens on the first request of an instance and is kept; a failed start-up answers 503 with
+ * the reason and is tried again on the next request.
+ */
+import { Hono } from "hono";
+import { handle } from "hono/aws-lambda";
+import { createJsonLogger, type Logger } from "../../common/logger.ts";
+import { toolTable } from "../../tools/table.ts";
+import { logLevelFromEnv } from "../adapter-settings.ts";
+import { CallsInFlight } from "../calls-in-flight.ts";
+import { createMcpServerFactory } from "../create-mcp-server.ts";
+import { oauthSettingsFromEnv } from "../oauth/oauth-settings.ts";
+import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-handler.ts";
+import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
+import { readServerIdentity } from "../server-identity.ts";
+import { buildToolCatalog } from "../tool-catalog.ts";
+import { messageOf } from "../../common/named-error.ts";
+
+/** A function URL takes request and response bodies up to 6 MB. */
+const maxRequestBodySize = 6 * 1024 * 1024;
+
+let logger: Logger = createJsonLogger(process.stderr, "info", { service: "mcp-hosted" });
+let ready: Promise<OAuthWebHandler> | undefined;
+
+async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
+  logger = createJsonLogger(process.stderr, logLevelFromEnv(env), { service: "mcp-hosted" });
+  if (env["MCP_AUTH"]?.trim().toLowerCase() !== "oauth") {
+    throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
+  }
+  if (!env["FITNESS_SECRET_NAME"]?.trim() && !(env["STRAVA_CLIENT_ID"]?.trim() && env["STRAVA_CLIENT_SECRET"]?.trim())) {
+    throw new Error("No Strava application: set FITNESS_SECRET_NAME to the secret holding its client_id and client_secret (the template does). The hosted function has no sandbox.");
+  }
+  // A function is reached through its URL, never on loopback: PUBLIC_URL is required, and https.
+  const settings = oauthSettingsFromEnv(env, "0.0.0.0");
+  const identity = readServerIdentity();
+  const { app, upstream } = await startOAuthMode({ env, settings, issuer: settings.publicUrl as string, serverName: identity.name, logger });
+  const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls: new CallsInFlight(), logger, session: app.session });
+  logger.info("hosted_ready", { issuer: app.issuer, upstream: upstream.kind, version: identity.version });
+  return createOAuthWebHandler({
+    app,
+    factory,
+    logger,
+    maxRequestBodySize,
+    health: () => ({ status: "ok", name: identity.name, version: identity.version, upstream: upstream.kind, auth: "oauth", issuer: app.issuer }),
+  });
+}
+
+const web = new Hono();
+web.all("*", async (c) => {
+  ready ??= start(process.env).catch((error: unknown) => {
+    ready = undefined;
+    throw error;
+  });
+  let handler: OAuthWebHandler;
+  try {
+    handler = await ready;
+  } catch (error) {
+    const message = messageOf(error);
+    logger.error("startup_failed", { message });
+    return Response.json({ error: "temporarily_unavailable", error_description: `The server could not start: ${message}` }, { status: 503 });
+  }
+  return handler.fetch(c.req.raw);
+});
+
+export const handler = handle(web);

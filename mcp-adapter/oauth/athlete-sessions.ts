@@ -1,0 +1,122 @@
+/**
+ * One set of tool dependencies per admitted athlete: the athlete's own token manager (the same rules
+ * as for one athlete: 5-minute margin, one refresh at a time, saved before use, rotated refresh tokens
+ * never lost) on the athlete's credential store, and an upstream client whose every request first
+ * takes a place in the athlete's fair share of the Strava application's rate limit.
+ *
+ * Fair share: Strava limits the application, not the athlete, so the N admitted athletes (the
+ * configured list, or 1 for an owner-only deployment) each get 1/N of every window (overall and read,
+ * 15 minutes and daily). The counts live in the shared store, so every instance agrees; a request past
+ * an athlete's share is answered 429 here, naming the athlete, the window and when it resets, and
+ * nothing is sent. A 429 from Strava itself means the whole application's budget ran out; its message
+ * says so. Counting costs a store write per Strava request (Strava allows about one request per four
+ * seconds per athlete on average, so it is noise).
+ */
+import type { Logger } from "../../common/logger.ts";
+import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
+import type { SendHttp } from "../../tools/http-exchange.ts";
+import { nextDailyReset, nextFifteenMinuteReset } from "../../tools/rate-limit.ts";
+import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
+import { withDeadline } from "../../tools/store-deadline.ts";
+import type { UpstreamAdmission } from "../../tools/upstream-client.ts";
+import { UpstreamStatusError } from "../../tools/upstream-errors.ts";
+import type { UpstreamRequest } from "../../tools/upstream-request.ts";
+import type { FairShare, OAuthStore } from "./oauth-store.ts";
+
+export interface AthleteSessionsOptions {
+  store: OAuthStore;
+  settings: UpstreamSettings;
+  logger: Logger;
+  /** The network seam every athlete's calls share (one connection pool per process). */
+  http: SendHttp;
+  /** The application's limits: [15-minute, daily] overall and read. */
+  applicationLimits: { overall: [number, number]; read: [number, number] };
+  /** How many athletes share them. */
+  athletes: number;
+  now?: () => number;
+}
+
+/** The athlete's share of a rate-limit window was used up: nothing was sent. */
+export class FairShareExceededError extends UpstreamStatusError {}
+
+export class AthleteSessions {
+  readonly #options: AthleteSessionsOptions;
+  readonly #share: FairShare;
+  readonly #deps = new Map<string, ToolDeps>();
+  readonly #now: () => number;
+
+  constructor(options: AthleteSessionsOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    const part = (limit: number): number => Math.max(1, Math.floor(limit / options.athletes));
+    const { overall, read } = options.applicationLimits;
+    this.#share = {
+      overall: { fifteenMinute: part(overall[0]), daily: part(overall[1]) },
+      read: { fifteenMinute: part(read[0]), daily: part(read[1]) },
+    };
+  }
+
+  get share(): FairShare {
+    return this.#share;
+  }
+
+  /** The athlete's tool dependencies (made on first use, then kept). */
+  depsFor(athleteId: string): ToolDeps {
+    let deps = this.#deps.get(athleteId);
+    if (deps === undefined) {
+      const { store, settings, logger } = this.#options;
+      deps = createToolDeps({
+        store: store.credentialStoreFor(athleteId),
+        logger,
+        settings,
+        http: this.#options.http,
+        now: this.#now,
+        admission: this.#admission(athleteId),
+      });
+      this.#deps.set(athleteId, deps);
+    }
+    return deps;
+  }
+
+  /** Drops what this process holds for the athlete (after their data was deleted). */
+  forget(athleteId: string): void {
+    this.#deps.delete(athleteId);
+  }
+
+  /** Waits for token refreshes in progress and their saves (shutdown). */
+  async settle(): Promise<{ lost: boolean }> {
+    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.tokens.settle()));
+    return { lost: outcomes.some((outcome) => outcome.lost) };
+  }
+
+  #admission(athleteId: string): UpstreamAdmission {
+    const { store, athletes, settings } = this.#options;
+    const deadlineMs = settings.storeTimeoutMs ?? 5_000;
+    return {
+      admit: async (request: UpstreamRequest) => {
+        const read = request.method === "GET";
+        const now = this.#now();
+        const verdict = await withDeadline(
+          deadlineMs,
+          () => `The ${store.description} did not count this request within ${deadlineMs / 1000} s; nothing was sent to Strava. Try again.`,
+          (signal) => store.countUpstreamRequest(athleteId, read, this.#share, now, signal),
+        );
+        if (verdict.admitted) return;
+        const daily = verdict.window.endsWith("daily");
+        const reset = daily ? nextDailyReset(now) : nextFifteenMinuteReset(now);
+        this.#options.logger.warn("fair_share_exceeded", { athlete: athleteId, window: verdict.window, used: verdict.used, share: verdict.share });
+        throw new FairShareExceededError(
+          `429 Too Many Requests: athlete ${athleteId}'s share of this server's Strava rate limit is used up: ${verdict.used} of ${verdict.share} requests in the ${verdict.window} window ` +
+            `(the application's limit is shared by the ${athletes} athlete${athletes === 1 ? "" : "s"} this server serves). Nothing was sent to Strava. ` +
+            `It resets at ${daily ? `midnight UTC (${reset.toISOString()})` : `${reset.toISOString().slice(11, 19)} UTC`}; other athletes' shares are not affected.`,
+          429,
+          undefined,
+        );
+      },
+      statusHint: (status: number) =>
+        status === 429 && athletes > 1
+          ? `This is Strava's own limit for the whole application, shared by the ${athletes} athletes this server serves: the application's budget ran out, not only athlete ${athleteId}'s share.`
+          : undefined,
+    };
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * The authorization endpoint and the sign-in it runs, in three steps a browser goes through:
+ *
+ * 1. `GET /authorize`: the client's request is checked (RFC 6749 §4.1.2.1 order: an unknown client or a
+ *    redirect URI that is not exactly one of the client's gets an error page here and is never followed;
+ *    every other fault goes back to the client as `error` with `state` and `iss`): response_type `code`,
+ *    PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes. The athlete sees the
+ *    consent page naming the client and what it asks for; the checked request travels signed in the form,
+ *    and a cookie set now binds the rest of the sign-in to this browser.
+ * 2. `POST /authorize` (the consent form): Cancel goes back to the client as `access_denied`; Continue
+ *    sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
+ * 3. `GET /oauth/strava/callback`: back from Strava. The state and cookie are checked, the Strava scopes
+ *    too, the code is exchanged for the athlete's tokens, and the athlete must be one this deployment
+ *    serves (else a refusal page, and the Strava grant is withdrawn). The athlete's Strava tokens are
+ *    stored, a single-use code is issued, and the browser goes back to the client with `code`, `state`
+ *    and `iss` (RFC 9207).
+ *
+ * Codes, tokens and the state are never logged.
+ */
+import { randomBytes } from "node:crypto";
+import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
+import { OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
+import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
+import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scopes.ts";
+import { exchangeStravaCode, missingStravaScopes, revokeStravaGrant, stravaAuthorizeUrl, StravaSignInError } from "./strava-sign-in.ts";
+import type { KnownClient } from "./clients.ts";
+import { sha256Hex } from "../../common/digests.ts";
+import { messageOf } from "../../common/named-error.ts";
+
+/** The checked authorization request, as signed into the consent form and Strava's state. */
+interface PendingAuthorization {
+  client_id: string;
+  client_name: string;
+  redirect_uri: string;
+  state?: string;
+  code_challenge: string;
+  scopes: string[];
+  resource: string;
+  /** Name of this sign-in's cookie, and the value it must hold. */
+  cookie: string;
+  csrf: string;
+}
+
+const codeLifetimeSeconds = 300;
+
+export function isSecureOrigin(issuer: string): boolean {
+  return issuer.startsWith("https:");
+}
+
+export async function authorizationRequest(request: Request, context: OAuthContext): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  for (const key of new Set(query.keys())) {
+    if (query.getAll(key).length > 1) return problemPage(400, "This sign-in link is not valid", `The parameter ${key} appears more than once in it.`);
+  }
+  let client: KnownClient;
+  try {
+    client = await context.clients.find(query.get("client_id"), storeSignal(context));
+  } catch (error) {
+    if (!(error instanceof OAuthRequestError)) throw error;
+    context.logger.info("authorize_refused", { reason: error.code, client: clientHint(query.get("client_id")) });
+    return problemPage(400, "The app asking for access could not be identified", error.description);
+  }
+  let redirectUri = query.get("redirect_uri");
+  if (redirectUri === null) {
+    if (client.redirectUris.length !== 1) {
+      return problemPage(400, "This sign-in link is not valid", "It has no redirect_uri, and the app has several: it must say which one to return to.");
+    }
+    redirectUri = client.redirectUris[0] as string;
+  }
+  if (!client.redirectUris.includes(redirectUri)) {
+    context.logger.info("authorize_refused", { reason: "redirect_uri_mismatch", client: clientHint(client.clientId) });
+    return problemPage(
+      400,
+      "This sign-in link is not valid",
+      "Its redirect_uri is not exactly one of the addresses the app registered, so this server will not send you there.",
+    );
+  }
+  const state = query.get("state") ?? undefined;
+  const fail = (code: string, description: string): Response => {
+    context.logger.info("authorize_refused", { reason: code, client: clientHint(client.clientId) });
+    return redirectToClient(redirectUri, { error: code, error_description: description, state }, context.issuer);
+  };
+  if (query.get("response_type") !== "code") return fail("unsupported_response_type", 'response_type must be "code".');
+  const challenge = query.get("code_challenge");
+  if (challenge === null) return fail("invalid_request", "code_challenge is missing: PKCE with code_challenge_method S256 is required.");
+  if (query.get("code_challenge_method") !== "S256") return fail("invalid_request", "code_challenge_method must be S256 (plain is not accepted).");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters).");
+  const resource = query.get("resource");
+  if (resource === null) return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
+  if (!isThisResource(resource, context)) return fail("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`);
+  const scopes = parseRequestedScopes(query.get("scope"));
+  if (!scopes.ok) return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`);
+
+  const csrf = randomBytes(24).toString("base64url");
+  const cookie = `${isSecureOrigin(context.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;
+  const pending: PendingAuthorization = {
+    client_id: client.clientId,
+    client_name: displayName(client),
+    redirect_uri: redirectUri,
+    ...(state !== undefined ? { state } : {}),
+    code_challenge: challenge,
+    scopes: scopes.scopes,
+    resource: context.resource,
+    cookie,
+    csrf,
+  };
+  const html = consentPage({
+    clientName: displayName(client),
+    clientHost: client.kind === "document" ? new URL(client.clientId).host : "",
+    verified: client.kind === "document",
+    redirectHost: redirectHost(redirectUri),
+    wantsWrite: allowsWrite(scopes.scopes),
+    request: await context.messages.sign("consent", { ...pending }),
+    csrf,
+    action: `${context.issuer}${paths.authorize}`,
+  });
+  return pageAnswer(html, {
+    status: 200,
+    // A form's navigation is checked against form-action at every redirect: Strava's page, then the
+    // client's redirect URI (after Strava, or at once on Cancel).
+    formTargets: [new URL(context.strava.authorizeUrl).origin, cspSource(redirectUri)],
+    headers: { "set-cookie": setCookie(cookie, csrf, context, 15 * 60) },
+  });
+}
+
+export async function consentDecision(request: Request, context: OAuthContext): Promise<Response> {
+  let form: URLSearchParams;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    if (!(error instanceof OAuthRequestError)) throw error;
+    return problemPage(400, "This form could not be read", error.description);
+  }
+  const pending = await context.messages.open<PendingAuthorization>("consent", form.get("request") ?? "");
+  if (pending === undefined) return expiredPage();
+  if (!sameBrowser(request, pending, form.get("csrf"))) return otherBrowserPage(pending);
+  if (form.get("decision") !== "allow") {
+    context.logger.info("consent_declined", { client: clientHint(pending.client_id) });
+    return withCookieCleared(
+      redirectToClient(pending.redirect_uri, { error: "access_denied", error_description: "The athlete declined.", state: pending.state }, context.issuer),
+      pending.cookie,
+      context,
+    );
+  }
+  const scopes = allowsWrite(pending.scopes) && form.get("allow_write") !== "yes" ? [readScope] : pending.scopes;
+  const state = await context.messages.sign("strava-state", { ...pending, scopes });
+  const location = stravaAuthorizeUrl(context.strava, `${context.issuer}${paths.stravaCallback}`, state);
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+}
+
+export async function stravaCallback(request: Request, context: OAuthContext): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const pending = await context.messages.open<PendingAuthorization>("strava-state", query.get("state") ?? "");
+  if (pending === undefined) return expiredPage();
+  if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage(pending);
+  const back = (params: Record<string, string | undefined>): Response =>
+    withCookieCleared(redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, context.issuer), pending.cookie, context);
+
+  const stravaError = query.get("error");
+  if (stravaError !== null) {
+    context.logger.info("strava_sign_in_declined", { client: clientHint(pending.client_id), strava_error: stravaError.slice(0, 40) });
+    return back({ error: "access_denied", error_description: "The athlete did not allow access on Strava's page." });
+  }
+  const missing = missingStravaScopes(query.get("scope"));
+  if (missing.length > 0) {
+    return pageAnswer(
+      errorPage({
+        title: "Strava did not give all the access this server needs",
+        message: `On Strava's page the boxes for ${missing.join(", ")} were unticked. This server needs them to read and update your training log.`,
+        hint: "Start the connection again from your app and leave every box ticked on Strava's page.",
+      }),
+      { status: 400, headers: { "set-cookie": clearCookie(pending.cookie, context) } },
+    );
+  }
+  const code = query.get("code");
+  if (!code) return problemPage(400, "Strava's answer is incomplete", "It carries no authorization code. Start the connection again from your app.");
+
+  let signIn;
+  try {
+    signIn = await exchangeStravaCode(context.strava, code, `${context.issuer}${paths.stravaCallback}`);
+  } catch (error) {
+    if (!(error instanceof StravaSignInError) && !(error instanceof Error && error.name === "TokenRefreshError")) throw error;
+    context.logger.warn("strava_sign_in_failed", { client: clientHint(pending.client_id), message: messageOf(error) });
+    return problemPage(502, "The sign-in with Strava could not be finished", messageOf(error));
+  }
+  if (!(await context.admission.admits(signIn.athleteId, storeSignal(context)))) {
+    context.logger.warn("sign_in_refused", { athlete: signIn.athleteId, client: clientHint(pending.client_id), admitted: context.admission.describe });
+    try {
+      await revokeStravaGrant(context.strava, signIn.tokens.refresh_token);
+    } catch (error) {
+      context.logger.warn("strava_revoke_failed", { athlete: signIn.athleteId, message: messageOf(error) });
+    }
+    return pageAnswer(refusalPage({ athleteName: signIn.athleteName, athleteId: signIn.athleteId }), {
+      status: 403,
+      headers: { "set-cookie": clearCookie(pending.cookie, context) },
+    });
+  }
+
+  await context.store
+    .credentialStoreFor(signIn.athleteId)
+    .writeAuthorization({ client_id: context.strava.clientId, client_secret: context.strava.clientSecret, ...signIn.tokens }, storeSignal(context));
+  const authorizationCode = randomBytes(32).toString("base64url");
+  await context.store.putCode(
+    {
+      code_sha256: sha256Hex(authorizationCode),
+      client_id: pending.client_id,
+      redirect_uri: pending.redirect_uri,
+      code_challenge: pending.code_challenge,
+      scope: scopeText(pending.scopes),
+      resource: pending.resource,
+      athlete_id: signIn.athleteId,
+      client_name: pending.client_name,
+      expires_at: Math.floor(context.now() / 1000) + codeLifetimeSeconds,
+    },
+    storeSignal(context),
+  );
+  context.logger.info("sign_in_completed", { athlete: signIn.athleteId, client: clientHint(pending.client_id), scope: scopeText(pending.scopes) });
+  return back({ code: authorizationCode });
+}
+
+export function isThisResource(resource: string, context: OAuthContext): boolean {
+  // The MCP endpoint, or the server's origin (what some 2025-era clients send); the token's audience is
+  // always the MCP endpoint.
+  const trimmed = resource.replace(/\/+$/, "");
+  return trimmed === context.resource || trimmed === context.issuer;
+}
+
+/** A client's name for pages and logs: its own, or its host, never empty. */
+export function displayName(client: KnownClient): string {
+  if (client.name) return client.name.slice(0, 100);
+  if (client.kind === "document") return new URL(client.clientId).host;
+  return "An app that did not give its name";
+}
+
+/** What goes in a log line about a client: a document's host, or a registered client's id. */
+export function clientHint(clientId: string | null | undefined): string | undefined {
+  if (!clientId) return undefined;
+  const url = URL.parse(clientId);
+  return (url?.host ?? clientId).slice(0, 120);
+}
+
+/** The CSP source that allows navigating to `uri`: its origin, or its scheme for an app's private-use scheme. */
+function cspSource(uri: string): string {
+  const url = new URL(uri);
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+}
+
+function redirectHost(redirectUri: string): string {
+  const url = URL.parse(redirectUri);
+  if (url === null) return redirectUri;
+  return url.host ? `${url.protocol}//${url.host}` : `${url.protocol}`;
+}
+
+function sameBrowser(request: Request, pending: PendingAuthorization, csrf: string | null): boolean {
+  const cookie = readCookie(request, pending.cookie);
+  return cookie !== undefined && csrf !== null && cookie === pending.csrf && csrf === pending.csrf;
+}
+
+function readCookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}
+
+function setCookie(name: string, value: string, context: OAuthContext, maxAgeSeconds: number): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${isSecureOrigin(context.issuer) ? "; Secure" : ""}`;
+}
+
+function clearCookie(name: string, context: OAuthContext): string {
+  return setCookie(name, "", context, 0);
+}
+
+function withCookieCleared(response: Response, cookie: string, context: OAuthContext): Response {
+  const headers = new Headers(response.headers);
+  headers.append("set-cookie", clearCookie(cookie, context));
+  return new Response(response.body, { status: response.status, headers });
+}
+
+function problemPage(status: number, title: string, message: string): Response {
+  return pageAnswer(errorPage({ title, message, hint: "Go back to the app you came from and start connecting again. If it keeps happening, tell the app's makers what this page says." }), { status });
+}
+
+function expiredPage(): Response {
+  return problemPage(400, "This sign-in has expired", "The page was open too long (15 minutes), or its link was altered, so it cannot be finished.");
+}
+
+function otherBrowserPage(pending: PendingAuthorization): Response {
+  return pageAnswer(
+    errorPage({
+      title: "This sign-in was started in another browser",
+      message: `The connection of ${pending.client_name} must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.`,
+      hint: "Start connecting again from your app, and stay in the same browser until you are sent back.",
+    }),
+    { status: 403 },
+  );
+}

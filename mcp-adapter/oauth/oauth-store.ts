@@ -1,0 +1,176 @@
+/**
+ * What OAuth mode keeps between requests, and the one interface its two stores implement: local files
+ * (file-oauth-store.ts, one machine) and DynamoDB with the signing key in Secrets Manager
+ * (dynamodb-oauth-store.ts, the hosted deployment). Any instance may serve any request, so everything a
+ * later request needs is here, never in one process's memory:
+ *
+ * - registered clients (dynamic registration; Client ID Metadata Documents are fetched, not stored);
+ * - authorization codes, stored by their hash, single-use: `redeemCode` removes a code atomically, so of
+ *   two instances redeeming one code only one succeeds;
+ * - grants: one per client authorization, holding the hash of its current refresh token; a refresh is a
+ *   compare-and-swap on the grant's revision, so two instances refreshing one grant cannot both rotate it;
+ * - each admitted athlete's Strava tokens, through the same `CredentialStore` compare-and-swap design the
+ *   token manager drives for one athlete (`credentialStoreFor`);
+ * - the owner (the first athlete to sign in, when no list of athletes is configured), claimed once;
+ * - each athlete's count of Strava requests in the current rate-limit windows (their fair share);
+ * - the key access tokens are signed with.
+ *
+ * Secrets are never stored as they are: codes and refresh tokens by SHA-256, a registered client's secret
+ * by SHA-256. Records carry an expiry (epoch seconds) after which they count as absent; stores delete
+ * them lazily (files) or by TTL (DynamoDB).
+ */
+import type { AuthorizationStore, CredentialStore } from "../../tools/credentials.ts";
+
+export interface RegisteredClient {
+  client_id: string;
+  /** SHA-256 (hex) of the client secret, for confidential clients. */
+  client_secret_sha256?: string;
+  client_id_issued_at: number;
+  redirect_uris: string[];
+  client_name?: string;
+  client_uri?: string;
+  token_endpoint_auth_method: "none" | "client_secret_basic" | "client_secret_post";
+  grant_types: string[];
+  response_types: string[];
+  scope?: string;
+  /** Epoch seconds after which an unused registration is gone (extended whenever it gets tokens). */
+  expires_at: number;
+}
+
+export interface AuthorizationCodeRecord {
+  code_sha256: string;
+  client_id: string;
+  redirect_uri: string;
+  /** PKCE S256 challenge. */
+  code_challenge: string;
+  /** Granted scopes, space separated. */
+  scope: string;
+  resource: string;
+  athlete_id: string;
+  /** The client's name when the athlete consented (shown when grants are listed). */
+  client_name: string;
+  expires_at: number;
+}
+
+export interface GrantRecord {
+  grant_id: string;
+  athlete_id: string;
+  client_id: string;
+  client_name: string;
+  scope: string;
+  resource: string;
+  /** SHA-256 (hex) of the current refresh token. */
+  refresh_sha256: string;
+  /** The refresh token it replaced and when: presented again soon after, it was a lost answer (see token-endpoint.ts). */
+  previous_sha256?: string;
+  rotated_at?: number;
+  /** Older refresh tokens of this grant (newest first, a few): presented again, they mean the grant leaked. */
+  spent_sha256: string[];
+  created_at: number;
+  /** Idle expiry: pushed forward on every refresh. */
+  expires_at: number;
+  /** Compare-and-swap counter. */
+  revision: number;
+}
+
+/** One athlete's Strava credentials: what the token manager drives, plus the sign-in's unconditional write. */
+export type AthleteCredentialStore = CredentialStore & Pick<AuthorizationStore, "writeAuthorization">;
+
+/** How many Strava requests one athlete may send per window (their share of the application's limits). */
+export interface FairShare {
+  overall: { fifteenMinute: number; daily: number };
+  read: { fifteenMinute: number; daily: number };
+}
+
+export type FairShareWindow = "overall 15-minute" | "overall daily" | "read 15-minute" | "read daily";
+
+export type FairShareVerdict = { admitted: true } | { admitted: false; window: FairShareWindow; used: number; share: number };
+
+export interface OAuthStore {
+  /** Where the state lives, for messages and logs. */
+  readonly description: string;
+
+  putClient(client: RegisteredClient, signal: AbortSignal): Promise<void>;
+  getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined>;
+
+  putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void>;
+  /** Reads a code without using it up (bad input at the token endpoint must not cost the client its code). */
+  getCode(codeSha256: string, signal: AbortSignal): Promise<AuthorizationCodeRecord | undefined>;
+  /** Removes the code; true for exactly one caller, false when it was already gone. */
+  redeemCode(codeSha256: string, signal: AbortSignal): Promise<boolean>;
+
+  createGrant(grant: GrantRecord, signal: AbortSignal): Promise<void>;
+  getGrant(grantId: string, signal: AbortSignal): Promise<GrantRecord | undefined>;
+  /** Writes `next` if the stored grant still has `next.revision - 1`; false when it moved on or is gone. */
+  replaceGrant(next: GrantRecord, signal: AbortSignal): Promise<boolean>;
+  /** Removes a grant; returns it when it existed. */
+  deleteGrant(grantId: string, signal: AbortSignal): Promise<GrantRecord | undefined>;
+  grantsOf(athleteId: string, signal: AbortSignal): Promise<GrantRecord[]>;
+
+  /** The owner, claiming it for `athleteId` when nobody has claimed it yet. */
+  claimOwner(athleteId: string, signal: AbortSignal): Promise<string>;
+  /** The athlete's Strava tokens. */
+  credentialStoreFor(athleteId: string): AthleteCredentialStore;
+  /** Whether the store holds Strava tokens for the athlete. */
+  hasAthlete(athleteId: string, signal: AbortSignal): Promise<boolean>;
+  /** Deletes everything stored for the athlete: their Strava tokens, grants and counts. */
+  deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void>;
+
+  /**
+   * Counts one Strava request of the athlete against their share in the windows that contain `nowMs`,
+   * unless a window's share is used up (then nothing is counted). Reads count against the read and the
+   * overall limits, other requests against the overall ones, as Strava counts them.
+   */
+  countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict>;
+
+  /** The HMAC key access tokens are signed with (at least 32 bytes), the same for every instance. */
+  signingKey(signal: AbortSignal): Promise<Uint8Array>;
+}
+
+/** The windows a request at `nowMs` falls in: a key for each, and when its count may be forgotten. */
+export function fairShareWindows(nowMs: number): { quarter: string; day: string; quarterEndsMs: number; dayEndsMs: number } {
+  const quarterMs = 15 * 60_000;
+  const dayMs = 86_400_000;
+  const quarterStart = Math.floor(nowMs / quarterMs) * quarterMs;
+  const dayStart = Math.floor(nowMs / dayMs) * dayMs;
+  return {
+    day: new Date(dayStart).toISOString().slice(0, 10),
+    quarter: String(Math.floor((nowMs - dayStart) / quarterMs)),
+    quarterEndsMs: quarterStart + quarterMs,
+    dayEndsMs: dayStart + dayMs,
+  };
+}
+
+/** The counts kept for one athlete and one UTC day. */
+export interface DailyUsage {
+  overall_day: number;
+  read_day: number;
+  /** Per quarter-hour of the day ("0".."95"). */
+  overall_quarters: Record<string, number>;
+  read_quarters: Record<string, number>;
+}
+
+/** Applies one request to `usage` if every window has room; says which window is full otherwise. */
+export function countInto(usage: DailyUsage, quarter: string, read: boolean, share: FairShare): FairShareVerdict {
+  const checks: { window: FairShareWindow; used: number; share: number }[] = [
+    { window: "overall 15-minute", used: usage.overall_quarters[quarter] ?? 0, share: share.overall.fifteenMinute },
+    { window: "overall daily", used: usage.overall_day, share: share.overall.daily },
+  ];
+  if (read) {
+    checks.push({ window: "read 15-minute", used: usage.read_quarters[quarter] ?? 0, share: share.read.fifteenMinute });
+    checks.push({ window: "read daily", used: usage.read_day, share: share.read.daily });
+  }
+  const full = checks.find((check) => check.used >= check.share);
+  if (full) return { admitted: false, ...full };
+  usage.overall_day += 1;
+  usage.overall_quarters[quarter] = (usage.overall_quarters[quarter] ?? 0) + 1;
+  if (read) {
+    usage.read_day += 1;
+    usage.read_quarters[quarter] = (usage.read_quarters[quarter] ?? 0) + 1;
+  }
+  return { admitted: true };
+}
+
+export function emptyUsage(): DailyUsage {
+  return { overall_day: 0, read_day: 0, overall_quarters: {}, read_quarters: {} };
+}

@@ -1,0 +1,122 @@
+/**
+ * Which Strava OAuth mode signs athletes in with, decided once at start-up:
+ *
+ * - `STRAVA_CLIENT_ID` and `STRAVA_CLIENT_SECRET`: that Strava API application (its Authorization
+ *   Callback Domain must be PUBLIC_URL's host);
+ * - `FITNESS_SECRET_NAME`: the application's `client_id` and `client_secret` from that Secrets Manager
+ *   secret (`AWS_REGION`), the hosted deployment's way of keeping the client secret out of the
+ *   environment; the secret's token fields, if any, are not used: every athlete signs in;
+ * - neither: the built-in sandbox, started in this process, plays Strava (its authorize page approves at
+ *   once for the athlete signed in there; `SANDBOX_SECOND_ATHLETE` adds a second one).
+ *
+ * A refresh token in the environment (`STRAVA_REFRESH_TOKEN`) has no use here and is ignored with a
+ * warning. `STRAVA_API_BASE`, `STRAVA_TOKEN_URL`, `STRAVA_AUTHORIZE_URL` and `STRAVA_REVOKE_URL` point
+ * at another Strava-shaped server (a sandbox started with `npm run sandbox`).
+ */
+import type { Logger } from "../../common/logger.ts";
+import { upstreamSettingsFromEnv, type UpstreamSettings } from "../../tools/upstream-settings.ts";
+import { createHttpSender } from "../../tools/http-exchange.ts";
+import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
+import { StartupError } from "../startup-error.ts";
+import type { UpstreamKind } from "../upstream-choice.ts";
+import { defaultAwsRegion } from "../upstream-choice.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
+import type { StravaApplication } from "./strava-sign-in.ts";
+import { messageOf } from "../../common/named-error.ts";
+
+export interface OAuthUpstream {
+  kind: UpstreamKind;
+  strava: StravaApplication;
+  settings: UpstreamSettings;
+  /** The embedded sandbox's controls, for the sandbox only (tests sign athletes in and out). */
+  sandbox?: { baseUrl: string };
+  close(): Promise<void>;
+}
+
+export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSettings, logger: Logger): Promise<OAuthUpstream> {
+  if (env["STRAVA_REFRESH_TOKEN"]?.trim()) {
+    logger.warn("strava_refresh_token_ignored", { message: "MCP_AUTH=oauth: every athlete signs in with Strava, so STRAVA_REFRESH_TOKEN is not used." });
+  }
+  const clientId = env["STRAVA_CLIENT_ID"]?.trim();
+  const clientSecret = env["STRAVA_CLIENT_SECRET"]?.trim();
+  const secretName = env["FITNESS_SECRET_NAME"]?.trim();
+  const noop = async (): Promise<void> => {};
+  if (clientId || clientSecret || secretName) {
+    const settings = upstreamSettingsFromEnv(env);
+    let application: { client_id: string; client_secret: string };
+    if (secretName) application = await applicationFromSecret(secretName, env["AWS_REGION"]?.trim() || defaultAwsRegion, settings.storeTimeoutMs ?? 5_000);
+    else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
+    else throw new StartupError(`Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`);
+    logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: application.client_id });
+    return {
+      kind: "strava",
+      strava: {
+        clientId: application.client_id,
+        clientSecret: application.client_secret,
+        authorizeUrl: oauth.stravaAuthorizeUrl,
+        tokenUrl: settings.tokenUrl,
+        revokeUrl: oauth.stravaRevokeUrl ?? revokeUrlBeside(settings.tokenUrl),
+        timeoutMs: settings.timeoutMs,
+        http: createHttpSender(),
+      },
+      settings,
+      close: noop,
+    };
+  }
+  const { startSandbox } = await import("../../sandbox/server.ts");
+  const { sandboxOptionsFromEnv } = await import("../../sandbox/options-from-env.ts");
+  let options;
+  try {
+    options = sandboxOptionsFromEnv({ ...env, PORT: "0", HOST: "127.0.0.1" });
+  } catch (error) {
+    throw new StartupError(`The built-in sandbox cannot start: ${messageOf(error)}`);
+  }
+  const sandbox = await startSandbox(options);
+  logger.warn("upstream_sandbox", {
+    message:
+      "No Strava application is set (STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET, or FITNESS_SECRET_NAME): athletes sign in at the built-in SANDBOX, " +
+      "simulated athletes with made-up activities, NOT Strava.",
+    sandboxBaseUrl: sandbox.baseUrl,
+  });
+  const base = upstreamSettingsFromEnv({ STRAVA_TIMEOUT_MS: env["STRAVA_TIMEOUT_MS"], FITNESS_STORE_TIMEOUT_MS: env["FITNESS_STORE_TIMEOUT_MS"] });
+  return {
+    kind: "sandbox",
+    strava: {
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      authorizeUrl: sandbox.authorizeUrl,
+      tokenUrl: sandbox.tokenUrl,
+      revokeUrl: sandbox.revokeUrl,
+      timeoutMs: base.timeoutMs,
+      http: createHttpSender(),
+    },
+    settings: { ...base, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
+    sandbox: { baseUrl: sandbox.baseUrl },
+    close: () => sandbox.close(),
+  };
+}
+
+async function applicationFromSecret(secretName: string, region: string, timeoutMs: number): Promise<{ client_id: string; client_secret: string }> {
+  const { SecretsManagerClient, GetSecretValueCommand } = await import("@aws-sdk/client-secrets-manager");
+  const client = new SecretsManagerClient({ region, requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs } });
+  let text: string | undefined;
+  try {
+    text = (await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }))).SecretString;
+  } catch (error) {
+    throw new StartupError(`Could not read the Strava application from the Secrets Manager secret "${secretName}" (${region}): ${(error as Error).name}: ${messageOf(error)}`);
+  } finally {
+    client.destroy();
+  }
+  let record: Record<string, unknown> = {};
+  try {
+    record = JSON.parse(text ?? "") as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  const id = typeof record["client_id"] === "number" ? String(record["client_id"]) : record["client_id"];
+  const secret = record["client_secret"];
+  if (typeof id !== "string" || id === "" || typeof secret !== "string" || secret === "") {
+    throw new StartupError(`The Secrets Manager secret "${secretName}" must hold JSON with the Strava application's client_id and client_secret.`);
+  }
+  return { client_id: id, client_secret: secret };
+}

@@ -1,0 +1,102 @@
+/**
+ * Dynamic client registration (`POST /register`, RFC 7591), the fallback for clients that do not
+ * publish a Client ID Metadata Document. The metadata is checked with the MCP SDK's schema, then:
+ * redirect URIs must be https, http on a loopback address (native apps, RFC 8252 §7.3), or a private-use
+ * scheme of an app (`com.example.app:/callback`); the code flow only; `token_endpoint_auth_method`
+ * none, client_secret_basic (RFC 7591's default) or client_secret_post. A confidential client gets a
+ * secret, shown once and stored only as its SHA-256. A registration that never gets tokens expires
+ * after 30 days; one that does is kept while it is used.
+ *
+ * The name a client registers is its own claim: the consent page marks it as unverified.
+ */
+import { randomBytes } from "node:crypto";
+import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
+import { BodyTooLargeError, jsonAnswer, OAuthRequestError, oauthErrorAnswer, readBodyText, withCors } from "./oauth-answers.ts";
+import { storeSignal, type OAuthContext } from "./oauth-context.ts";
+import { isLoopbackHostname } from "./oauth-settings.ts";
+import type { RegisteredClient } from "./oauth-store.ts";
+import { parseRequestedScopes, scopeText } from "./scopes.ts";
+import { sha256Hex } from "../../common/digests.ts";
+
+const unusedRegistrationSeconds = 30 * 86_400;
+const authMethods = ["none", "client_secret_basic", "client_secret_post"] as const;
+
+export async function registrationRequest(request: Request, context: OAuthContext): Promise<Response> {
+  try {
+    const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
+    if (type !== "application/json") throw new OAuthRequestError("invalid_client_metadata", "The registration must be a JSON object (Content-Type: application/json).");
+    let json: unknown;
+    try {
+      json = JSON.parse(await readBodyText(request, 16 * 1024));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) throw new OAuthRequestError("invalid_client_metadata", error.message);
+      throw new OAuthRequestError("invalid_client_metadata", "The body is not valid JSON.");
+    }
+    const parsed = OAuthClientMetadataSchema.safeParse(json);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "metadata"}: ${issue.message}`).join("; ");
+      throw new OAuthRequestError(problems.includes("redirect_uris") ? "invalid_redirect_uri" : "invalid_client_metadata", problems);
+    }
+    const metadata = parsed.data;
+    const redirectUris = metadata.redirect_uris.map(String);
+    if (redirectUris.length === 0 || redirectUris.length > 10) throw new OAuthRequestError("invalid_redirect_uri", "redirect_uris must list 1 to 10 URIs.");
+    for (const uri of redirectUris) checkRedirectUri(uri);
+    const method = metadata.token_endpoint_auth_method ?? "client_secret_basic";
+    if (!(authMethods as readonly string[]).includes(method)) {
+      throw new OAuthRequestError("invalid_client_metadata", `token_endpoint_auth_method must be one of ${authMethods.join(", ")}; got ${method}.`);
+    }
+    const grantTypes = metadata.grant_types ?? ["authorization_code", "refresh_token"];
+    if (!grantTypes.includes("authorization_code") || grantTypes.some((grant) => grant !== "authorization_code" && grant !== "refresh_token")) {
+      throw new OAuthRequestError("invalid_client_metadata", "grant_types must include authorization_code and may add refresh_token; no other grant is offered.");
+    }
+    const responseTypes = metadata.response_types ?? ["code"];
+    if (responseTypes.some((kind) => kind !== "code")) throw new OAuthRequestError("invalid_client_metadata", 'response_types may only be ["code"].');
+    let scope: string | undefined;
+    if (metadata.scope) {
+      const scopes = parseRequestedScopes(metadata.scope);
+      if (!scopes.ok) throw new OAuthRequestError("invalid_client_metadata", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`);
+      scope = scopeText(scopes.scopes);
+    }
+    if (metadata.client_name !== undefined && metadata.client_name.length > 200) throw new OAuthRequestError("invalid_client_metadata", "client_name is longer than 200 characters.");
+
+    const now = Math.floor(context.now() / 1000);
+    const clientId = `fc_${randomBytes(16).toString("base64url")}`;
+    const secret = method === "none" ? undefined : randomBytes(32).toString("base64url");
+    const client: RegisteredClient = {
+      client_id: clientId,
+      ...(secret ? { client_secret_sha256: sha256Hex(secret) } : {}),
+      client_id_issued_at: now,
+      redirect_uris: redirectUris,
+      ...(metadata.client_name ? { client_name: metadata.client_name } : {}),
+      ...(metadata.client_uri ? { client_uri: String(metadata.client_uri) } : {}),
+      token_endpoint_auth_method: method as RegisteredClient["token_endpoint_auth_method"],
+      grant_types: grantTypes,
+      response_types: responseTypes,
+      ...(scope ? { scope } : {}),
+      expires_at: now + unusedRegistrationSeconds,
+    };
+    await context.store.putClient(client, storeSignal(context));
+    context.logger.info("client_registered", { client: clientId, name: client.client_name?.slice(0, 80), auth_method: method });
+    const { client_secret_sha256: _hash, expires_at: _expires, ...published } = client;
+    return withCors(jsonAnswer(201, { ...published, ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }));
+  } catch (error) {
+    if (!(error instanceof OAuthRequestError)) throw error;
+    context.logger.info("registration_refused", { error: error.code, message: error.description });
+    return withCors(oauthErrorAnswer(error));
+  }
+}
+
+function checkRedirectUri(uri: string): void {
+  const url = URL.parse(uri);
+  if (url === null) throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} is not an absolute URI.`);
+  if (url.hash !== "") throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} has a fragment, which a redirect URI must not have.`);
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  if (scheme === "https") return;
+  if (scheme === "http") {
+    if (isLoopbackHostname(url.hostname)) return;
+    throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} uses plain http on a host that is not loopback; use https.`);
+  }
+  if (["javascript", "data", "file", "vbscript", "about", "blob", "ftp", "ws", "wss"].includes(scheme)) {
+    throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} uses the ${scheme} scheme, which cannot be a redirect URI.`);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Starts OAuth mode's parts from the environment, for `npm start` and the hosted Lambda handler alike:
+ * the Strava application (or the embedded sandbox), the store (DynamoDB with the signing key in Secrets
+ * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
+ */
+import type { Logger } from "../../common/logger.ts";
+import { StartupError } from "../startup-error.ts";
+import { defaultAwsRegion } from "../upstream-choice.ts";
+import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
+import type { OAuthStore } from "./oauth-store.ts";
+import { chooseOAuthUpstream, type OAuthUpstream } from "./oauth-upstream.ts";
+
+export interface StartedOAuthMode {
+  app: OAuthApp;
+  upstream: OAuthUpstream;
+  store: OAuthStore;
+}
+
+export async function startOAuthMode(options: {
+  env: NodeJS.ProcessEnv;
+  settings: OAuthSettings;
+  /** PUBLIC_URL, or the listening address when it is unset (loopback). */
+  issuer: string;
+  serverName: string;
+  logger: Logger;
+}): Promise<StartedOAuthMode> {
+  const { env, settings, logger } = options;
+  const upstream = await chooseOAuthUpstream(env, settings, logger);
+  try {
+    const store = await oauthStoreFromEnv(env, { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret }, upstream.settings.storeTimeoutMs);
+    const app = await createOAuthApp({
+      issuer: options.issuer,
+      settings,
+      store,
+      strava: upstream.strava,
+      upstream: upstream.settings,
+      logger,
+      serverName: options.serverName,
+    });
+    logger.info("oauth_ready", {
+      issuer: app.issuer,
+      resource: app.resource,
+      store: store.description,
+      admitted: app.admission.describe,
+      fair_share: app.sessions.share,
+    });
+    return { app, upstream, store };
+  } catch (error) {
+    await upstream.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function oauthStoreFromEnv(
+  env: NodeJS.ProcessEnv,
+  application: { client_id: string; client_secret: string },
+  storeTimeoutMs: number | undefined,
+): Promise<OAuthStore> {
+  const table = env["MCP_OAUTH_TABLE"]?.trim();
+  if (table) {
+    const keySecret = env["MCP_SIGNING_KEY_SECRET"]?.trim();
+    if (!keySecret) {
+      throw new StartupError("MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).");
+    }
+    // Loaded only here: most runs never need the AWS SDK.
+    const { DynamoDbOAuthStore } = await import("./dynamodb-oauth-store.ts");
+    return new DynamoDbOAuthStore({
+      tableName: table,
+      signingKeySecret: keySecret,
+      region: env["AWS_REGION"]?.trim() || defaultAwsRegion,
+      application,
+      requestTimeoutMs: storeTimeoutMs ?? 5_000,
+    });
+  }
+  const { FileOAuthStore, defaultOAuthDirectory } = await import("./file-oauth-store.ts");
+  return new FileOAuthStore({ directory: defaultOAuthDirectory(env), application });
+}

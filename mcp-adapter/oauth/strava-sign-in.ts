@@ -1,0 +1,82 @@
+/**
+ * The Strava half of a sign-in: the athlete is sent to Strava's authorize page with this server's
+ * callback and the scopes `npm run authorize` asks for, and on the way back the granted scopes are
+ * checked (an athlete can untick boxes) and the code exchanged for the athlete's tokens and identity.
+ * An athlete this deployment does not serve gets the grant withdrawn again at once (POST /oauth/revoke).
+ * Nothing here quotes a code or token in an error.
+ */
+import type { TokenSet } from "../../tools/credentials.ts";
+import { NamedError } from "../../common/named-error.ts";
+import type { SendHttp } from "../../tools/http-exchange.ts";
+import { exchangeAuthorizationCode, type ExchangedGrant, revokeGrant, revokeUrlBeside } from "../../tools/strava-oauth.ts";
+import { TokenRefreshError } from "../../tools/upstream-errors.ts";
+import { requiredScopes } from "../../scripts/authorize/authorize-options.ts";
+
+export interface StravaApplication {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  revokeUrl: string | undefined;
+  timeoutMs: number;
+  /** The network seam the code exchange and revocation go through (one per process). */
+  http: SendHttp;
+}
+
+export interface StravaSignIn {
+  tokens: TokenSet;
+  athleteId: string;
+  athleteName: string;
+}
+
+export class StravaSignInError extends NamedError {}
+
+export function stravaAuthorizeUrl(app: StravaApplication, callbackUrl: string, state: string): string {
+  const url = new URL(app.authorizeUrl);
+  url.searchParams.set("client_id", app.clientId);
+  url.searchParams.set("redirect_uri", callbackUrl);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("approval_prompt", "auto");
+  url.searchParams.set("scope", requiredScopes.join(","));
+  url.searchParams.set("state", state);
+  return url.toString();
+}
+
+/** The required Strava scopes the callback's `scope` lacks (empty when all were granted). */
+export function missingStravaScopes(granted: string | null): string[] {
+  const list = (granted ?? "").split(/[,\s]+/).filter((scope) => scope !== "");
+  return requiredScopes.filter((scope) => !list.includes(scope));
+}
+
+export async function exchangeStravaCode(app: StravaApplication, code: string, callbackUrl: string): Promise<StravaSignIn> {
+  let grant: ExchangedGrant;
+  try {
+    grant = await exchangeAuthorizationCode({
+      tokenUrl: app.tokenUrl,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+      code,
+      redirectUri: callbackUrl,
+      timeoutMs: app.timeoutMs,
+      http: app.http,
+    });
+  } catch (error) {
+    if (!(error instanceof TokenRefreshError)) throw error;
+    throw new StravaSignInError(`${error.message} Start again from your app.`);
+  }
+  const { id, name } = grant.athlete;
+  if (id === undefined) throw new StravaSignInError("Strava's answer did not say which athlete signed in; start again from your app.");
+  return { tokens: grant.tokens, athleteId: String(id), athleteName: name ?? `athlete ${id}` };
+}
+
+/** Ends the athlete's grant to the application (an athlete not admitted, or one who disconnected). */
+export function revokeStravaGrant(app: StravaApplication, refreshToken: string): Promise<void> {
+  return revokeGrant({
+    revokeUrl: app.revokeUrl ?? revokeUrlBeside(app.tokenUrl),
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    token: refreshToken,
+    timeoutMs: app.timeoutMs,
+    http: app.http,
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Client ID Metadata Documents end to end: the SDK client, given a metadata document URL, uses it as
+ * its client_id (the server advertises client_id_metadata_document_supported) instead of registering;
+ * the server fetches the document over HTTPS from a local host whose certificate comes from a test
+ * authority it trusts through NODE_EXTRA_CA_CERTS, names the client on the consent page, and refuses
+ * documents that redirect, are too large, name another client or do not list the redirect URI.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, resultText } from "../support/oauth-session.ts";
+import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { makeTestCertificates, type TestCertificates } from "../support/test-certificates.ts";
+import { startClientMetadataHost, type ClientMetadataHost } from "../support/client-metadata-host.ts";
+import { HeadlessUserAgent } from "../support/oauth-user-agent.ts";
+
+let certificates: TestCertificates;
+let host: ClientMetadataHost;
+let server: OAuthServer;
+const redirectUri = "http://127.0.0.1:47613/oauth/callback";
+
+const document = (name: string, extra: Record<string, unknown> = {}) => (url: string) => ({
+  client_id: url,
+  client_name: name,
+  client_uri: "https://coach.example.com",
+  redirect_uris: [redirectUri],
+  grant_types: ["authorization_code", "refresh_token"],
+  response_types: ["code"],
+  token_endpoint_auth_method: "none",
+  ...extra,
+});
+
+beforeAll(async () => {
+  certificates = makeTestCertificates();
+  host = await startClientMetadataHost(certificates);
+  server = await startOAuthServer({ NODE_EXTRA_CA_CERTS: certificates.caPath });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await host?.close();
+  certificates?.remove();
+});
+
+function authorizeUrl(clientId: string, extra: Record<string, string> = {}): URL {
+  const url = new URL(`${server.issuer}/authorize`);
+  const params = {
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: "code",
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    resource: server.mcpUrl,
+    state: "s1",
+    ...extra,
+  };
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url;
+}
+
+describe("Client ID Metadata Documents", () => {
+  it("the SDK client signs in with its document URL as client_id; the consent page names it", async () => {
+    host.publish("/coach/client.json", document("Coach Desk"));
+    const provider = new RecordingOAuthProvider({ clientMetadataUrl: host.url("/coach/client.json") });
+    const client = await connectWithOAuth(server.mcpUrl, provider);
+    if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome?.page ?? provider.outcome?.callback)}`);
+    expect(provider.clientInformation()?.client_id).toBe(host.url("/coach/client.json"));
+    expect(provider.consentHtml).toContain("Coach Desk");
+    expect(provider.consentHtml).toContain(new URL(host.origin).host);
+    expect(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).toContain('"lastname":"Lindgren"');
+    await client.close();
+    expect(host.requests("/coach/client.json")).toBeGreaterThanOrEqual(1);
+  });
+
+  it("refuses documents that redirect, are too large, name another client, or lack the redirect URI, with a page and no redirect", async () => {
+    host.redirect("/moved.json", host.url("/coach/client.json"));
+    host.oversize("/big.json", 20_000);
+    host.publish("/other.json", (url) => ({ ...document("Other")(url), client_id: host.url("/coach/client.json") }));
+    host.publish("/no-redirect.json", document("Elsewhere", { redirect_uris: ["https://elsewhere.example.com/cb"] }));
+    host.publish("/secret.json", document("Secretive", { token_endpoint_auth_method: "client_secret_basic" }));
+    const agent = new HeadlessUserAgent();
+    const cases: [string, RegExp][] = [
+      ["/moved.json", /redirect/],
+      ["/big.json", /larger than/],
+      ["/other.json", /names another client_id/],
+      ["/no-redirect.json", /redirect_uri is not exactly one/],
+      ["/secret.json", /must use &quot;none&quot;|must use "none"/],
+      ["/missing.json", /answered 404/],
+    ];
+    for (const [path, message] of cases) {
+      const outcome = await agent.authorize(authorizeUrl(host.url(path)), { redirectUri });
+      expect(outcome.callback, path).toBeUndefined();
+      expect(outcome.page?.status, path).toBe(400);
+      expect(outcome.page?.html, path).toMatch(message);
+    }
+    // A plain-http document URL is not a metadata document, and not registered either.
+    const http = await agent.authorize(authorizeUrl("http://127.0.0.1:9/client.json"), { redirectUri });
+    expect(http.page?.status).toBe(400);
+    expect(http.page?.html).toContain("not an https URL");
+  });
+});

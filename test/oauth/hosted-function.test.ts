@@ -1,0 +1,95 @@
+/**
+ * The hosted deployment's function, as built for Lambda (the esbuild bundle the template deploys), run
+ * behind the local stand-in for its function URL (`npm run hosted -- --bundle`): settings as the template
+ * sets them, state in DynamoDB, the signing key and the Strava application in Secrets Manager (moto), and
+ * the sandbox as Strava. The SDK client signs in through it and calls tools; cookies travel in the
+ * event's `cookies`, bodies base64-encoded, as a function URL sends them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { buildHostedFunction } from "../../mcp-adapter/hosted/build.ts";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { baseEnv, repositoryRoot } from "../mcp/mcp-child.ts";
+import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
+import { createOAuthResources } from "../support/oauth-aws.ts";
+import { connectWithOAuth, rawToolCall, resultText } from "../support/oauth-session.ts";
+import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+
+let moto: MotoServer;
+let sandbox: RunningSandbox;
+let runner: ChildProcess;
+let origin = "";
+let bundleDirectory: string;
+const lines: string[] = [];
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  Object.assign(process.env, moto.env);
+  await createOAuthResources({ table: "hosted-oauth", secret: "hosted-signing-key" });
+  sandbox = await startSandbox({ secondAthlete: true });
+  const secrets = new SecretsManagerClient({ region: "us-west-2" });
+  await secrets.send(new CreateSecretCommand({ Name: "hosted-strava-app", SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret }) }));
+  secrets.destroy();
+  bundleDirectory = mkdtempSync(join(tmpdir(), "hosted-bundle-"));
+  const { file } = await buildHostedFunction(bundleDirectory);
+  runner = spawn(process.execPath, ["--import", "tsx", "mcp-adapter/hosted/local-function-url-cli.ts", "--bundle", file], {
+    cwd: repositoryRoot,
+    env: baseEnv({
+      ...moto.env,
+      PORT: "0",
+      MCP_AUTH: "oauth",
+      MCP_OAUTH_TABLE: "hosted-oauth",
+      MCP_SIGNING_KEY_SECRET: "hosted-signing-key",
+      FITNESS_SECRET_NAME: "hosted-strava-app",
+      STRAVA_API_BASE: sandbox.apiBase,
+      STRAVA_TOKEN_URL: sandbox.tokenUrl,
+      STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl,
+    }),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the local function URL did not start:\n${lines.join("\n")}`)), 30_000);
+    createInterface({ input: runner.stderr! }).on("line", (line) => {
+      lines.push(line);
+      if (line.includes('"event":"local_function_url"')) {
+        clearTimeout(timer);
+        resolve(String((JSON.parse(line) as { url: string }).url));
+      }
+    });
+  });
+}, 120_000);
+
+afterAll(async () => {
+  runner?.kill("SIGTERM");
+  await sandbox?.close();
+  await moto?.stop();
+  if (bundleDirectory) rmSync(bundleDirectory, { recursive: true, force: true });
+  process.env = savedEnv;
+});
+
+describe("the hosted function behind its function URL", () => {
+  it("serves discovery, the sign-in and tool calls from the deployed bundle", { timeout: 60_000 }, async () => {
+    const health = (await (await fetch(`${origin}/health`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "strava", issuer: origin });
+    const unauthenticated = await rawToolCall(`${origin}/mcp`, undefined, "get_athlete");
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get("www-authenticate")).toContain(`resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+
+    const provider = new RecordingOAuthProvider();
+    const client = await connectWithOAuth(`${origin}/mcp`, provider);
+    if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome).slice(0, 1500)}\n${lines.join("\n")}`);
+    expect(provider.outcome?.callback?.searchParams.get("iss")).toBe(origin);
+    expect((await client.listTools()).tools).toHaveLength(11);
+    expect(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
+    await client.close();
+    expect(lines.some((line) => line.includes('"event":"hosted_ready"'))).toBe(true);
+    const leaked = lines.filter((line) => [provider.tokens()?.access_token, provider.tokens()?.refresh_token].some((secret) => secret && line.includes(secret)));
+    expect(leaked).toEqual([]);
+  });
+});
