@@ -17,7 +17,7 @@ import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./
 import { CallsInFlight } from "./calls-in-flight.ts";
 import { createMcpServerFactory } from "./create-mcp-server.ts";
 import { readServerIdentity } from "./server-identity.ts";
-import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
+import { createShutdown, httpShutdownSteps, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 import { messageOf } from "../common/named-error.ts";
@@ -76,17 +76,7 @@ async function main(): Promise<void> {
         logLines.flushSync?.();
         process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
       }
-      steps = {
-        stopAccepting: () => listening.stopAccepting(),
-        finishCalls: (graceMs) => exchanges.finished(graceMs),
-        callsRunning: () => exchanges.running,
-        closeTransport: () => {
-          listening.closeAllConnections();
-          return routes.close();
-        },
-        settleCore: () => deps.tokens.settle(),
-        closeUpstream: () => chosen.close(),
-      };
+      steps = httpShutdownSteps({ listening, exchanges, routes, settleCore: () => deps.tokens.settle(), closeUpstream: () => chosen.close() });
     } else {
       if (process.env["MCP_AUTH"]?.trim().toLowerCase() === "oauth") {
         logger.warn("mcp_auth_ignored", { message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed." });

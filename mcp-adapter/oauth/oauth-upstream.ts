@@ -19,7 +19,7 @@ import { createHttpSender } from "../../tools/http-exchange.ts";
 import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
 import { StartupError } from "../startup-error.ts";
 import type { UpstreamKind } from "../upstream-choice.ts";
-import { defaultAwsRegion } from "../upstream-choice.ts";
+import { defaultAwsRegion, startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { StravaApplication } from "./strava-sign-in.ts";
 import { messageOf } from "../../common/named-error.ts";
@@ -63,15 +63,7 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
       close: noop,
     };
   }
-  const { startSandbox } = await import("../../sandbox/server.ts");
-  const { sandboxOptionsFromEnv } = await import("../../sandbox/options-from-env.ts");
-  let options;
-  try {
-    options = sandboxOptionsFromEnv({ ...env, PORT: "0", HOST: "127.0.0.1" });
-  } catch (error) {
-    throw new StartupError(`The built-in sandbox cannot start: ${messageOf(error)}`);
-  }
-  const sandbox = await startSandbox(options);
+  const sandbox = await startBuiltInSandbox(env);
   logger.warn("upstream_sandbox", {
     message:
       "No Strava application is set (STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET, or FITNESS_SECRET_NAME): athletes sign in at the built-in SANDBOX, " +

@@ -1,6 +1,6 @@
 /**
  * The Strava half of a sign-in: the athlete is sent to Strava's authorize page with this server's
- * callback and the scopes `npm run authorize` asks for, and on the way back the granted scopes are
+ * callback (the URL `npm run authorize` builds, with its scopes), and on the way back the granted scopes are
  * checked (an athlete can untick boxes) and the code exchanged for the athlete's tokens and identity.
  * An athlete this deployment does not serve gets the grant withdrawn again at once (POST /oauth/revoke).
  * Nothing here quotes a code or token in an error.
@@ -30,17 +30,6 @@ export interface StravaSignIn {
 }
 
 export class StravaSignInError extends NamedError {}
-
-export function stravaAuthorizeUrl(app: StravaApplication, callbackUrl: string, state: string): string {
-  const url = new URL(app.authorizeUrl);
-  url.searchParams.set("client_id", app.clientId);
-  url.searchParams.set("redirect_uri", callbackUrl);
-  url.searchParams.set("response_type", "code");
-  url.searchParams.set("approval_prompt", "auto");
-  url.searchParams.set("scope", requiredScopes.join(","));
-  url.searchParams.set("state", state);
-  return url.toString();
-}
 
 /** The required Strava scopes the callback's `scope` lacks (empty when all were granted). */
 export function missingStravaScopes(granted: string | null): string[] {
