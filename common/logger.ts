@@ -5,8 +5,9 @@
  *
  * Callers pass an event name and plain fields (`logger.info("tool_call", { tool, ms })`) and never a token,
  * a secret or the voice API's dictated text. As a second line of defence, fields named like a secret
- * (`secretFieldNames`) are written as "[redacted]" by pino's redaction. Errors in an `error` field are
- * written as their name and message only: stack traces stay out of logs that operators read.
+ * (`secretFieldNames`, at the top level or one level down) are written as "[redacted]" by pino's redaction.
+ * Errors in an `error` or `err` field are written as their name and message only: stack traces stay out of
+ * logs that operators read.
  *
  * Where lines go: the MCP server's standard error through pino's asynchronous destination
  * (`stderrLogDestination`), the host's logger (plugin/host-logger.ts), or, for the voice Lambdas,
@@ -40,7 +41,10 @@ export interface LogDestination extends DestinationStream {
  * an Authorization header, an OAuth code. The MCP server's `auth_token` is absent on purpose: it is logged
  * once, when no file could keep it, because without it nobody could call the server.
  */
-export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "code", "headers.authorization"] as const;
+export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "Authorization", "code"] as const;
+
+/** The redacted paths: each secret's name at the top level and one level down (`headers.authorization`, `tokens.refresh_token`). */
+const redactedPaths = secretFieldNames.flatMap((name) => [name, `*.${name}`]);
 
 let sharedStderr: LogDestination | undefined;
 
@@ -71,8 +75,8 @@ export function createJsonLogger(
       messageKey: "event",
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      serializers: { error: errorFields },
-      redact: { paths: [...secretFieldNames], censor: "[redacted]" },
+      serializers: { error: errorFields, err: errorFields },
+      redact: { paths: redactedPaths, censor: "[redacted]" },
     },
     destination,
   );
@@ -100,8 +104,8 @@ export function createJsonLogger(
  * before the call returns (synchronous for files and pipes on Linux), because Lambda may freeze the process as
  * soon as the handler returns, with a buffered line still in it.
  */
-export function synchronousStderrLogger(service: string): Logger {
-  return createJsonLogger(process.stderr, "info", { service });
+export function synchronousStderrLogger(service: string, minimumLevel: LogLevel = "info"): Logger {
+  return createJsonLogger(process.stderr, minimumLevel, { service });
 }
 
 /** An Error as its name and message; anything else as it is. */

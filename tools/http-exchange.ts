@@ -5,8 +5,9 @@
  *
  * On undici, Node's own HTTP client library, used directly: `fetch` (undici behind the WHATWG Request,
  * Response and stream objects) costs more CPU per call for the same exchange, and nothing here needs those
- * objects. One connection pool per origin, kept alive, at most `connectionsPerOrigin` connections (the
- * core sends at most that many calls at once, so the pool never opens sockets nobody can use).
+ * objects. One connection pool per origin, kept alive, at most `connectionsPerOrigin` connections: as many
+ * as one athlete's core sends at once, so the pool never opens sockets nobody can use. (In OAuth mode the
+ * athletes share one sender; calls beyond its connections wait for one, within their own timeout.)
  *
  * What it guarantees: the body is the whole body (undici fails a response that ends before its declared
  * length or its last chunk, so a cut-off body is a `network` failure, never a short success); responses are
@@ -137,7 +138,7 @@ function networkCause(error: unknown): string {
     EAI_AGAIN: "DNS lookup failed",
     ETIMEDOUT: "connection timed out",
     UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-    UND_ERR_SOCKET: "the connection closed before the whole answer arrived",
+    UND_ERR_SOCKET: "the connection closed before the answer was complete",
     UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "the connection closed before the whole answer arrived",
     Z_DATA_ERROR: "the compressed answer is damaged",
     Z_BUF_ERROR: "the compressed answer is cut off",

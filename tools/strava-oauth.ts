@@ -18,6 +18,30 @@ import {
   TokenRefreshError,
 } from "./upstream-errors.ts";
 
+/** Everything the 11 tools need: private activities, writing activities, the full profile. */
+export const requiredScopes = ["read", "activity:read_all", "activity:write", "profile:read_all"] as const;
+
+/**
+ * Strava's authorize page for this application, asking for `requiredScopes` (the authorize command and
+ * the OAuth mode's sign-in send the athlete there).
+ */
+export function stravaAuthorizeUrl(application: { authorizeUrl: string; clientId: string }, redirectUri: string, state: string): string {
+  const url = new URL(application.authorizeUrl);
+  url.searchParams.set("client_id", application.clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("approval_prompt", "auto");
+  url.searchParams.set("scope", requiredScopes.join(","));
+  url.searchParams.set("state", state);
+  return url.toString();
+}
+
+/** The granted scopes (the callback's `scope`, comma or space separated) and the required ones they lack. */
+export function grantedScopes(scope: string | null): { granted: string[]; missing: string[] } {
+  const granted = (scope ?? "").split(/[,\s]+/).filter((name) => name !== "");
+  return { granted, missing: requiredScopes.filter((name) => !granted.includes(name)) };
+}
+
 export interface TokenRequest {
   tokenUrl: string;
   clientId: string;
@@ -137,6 +161,8 @@ export interface CodeExchange {
   redirectUri: string;
   timeoutMs: number;
   http: SendHttp;
+  /** What the person should do when the code is refused ("run the command again", "start again from your app"). */
+  retryAdvice: string;
 }
 
 /** What a code exchange gives: the tokens and, for messages, who the athlete is (never a token). */
@@ -157,9 +183,12 @@ export async function exchangeAuthorizationCode(request: CodeExchange): Promise<
   const response = await postForm(request.http, request.tokenUrl, fields, request.timeoutMs, {}, (error) => `Could not reach the token endpoint ${request.tokenUrl}: ${error.detail}.`);
   const refusal = refusalOf(response);
   if (refusal) {
+    if (isApplicationInactive(response.status, refusal.fault)) {
+      throw new ApplicationInactiveError(`The Strava token endpoint answered ${refusal.detail}. ${applicationInactiveAdvice}`);
+    }
     const hint = refusal.applicationRejected
       ? "Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
-      : "The code may have expired or been used already; authorize again.";
+      : `The code may have expired or been used already; ${request.retryAdvice}.`;
     throw new TokenRefreshError(`The token endpoint refused the code: ${refusal.detail}. ${hint}`);
   }
   return { tokens: parseTokenResponse(response.bodyText, Date.now()), athlete: athleteOf(response.bodyText) };

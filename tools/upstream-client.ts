@@ -47,7 +47,7 @@ export interface UpstreamAdmission {
 
 /**
  * Strava allows 200 requests per 15 minutes, so more calls in flight than this never help; the HTTP
- * connection pool per origin has the same bound (tools/create-tool-deps.ts).
+ * connection pool per origin has the same bound (tools/create-tool-deps.ts; shared by the athletes in OAuth mode).
  */
 export const defaultMaxConcurrentRequests = 64;
 

@@ -12,7 +12,7 @@
  */
 import { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
-import { createJsonLogger, type Logger } from "../../common/logger.ts";
+import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
 import { CallsInFlight } from "../calls-in-flight.ts";
@@ -27,11 +27,11 @@ import { messageOf } from "../../common/named-error.ts";
 /** A function URL takes request and response bodies up to 6 MB. */
 const maxRequestBodySize = 6 * 1024 * 1024;
 
-let logger: Logger = createJsonLogger(process.stderr, "info", { service: "mcp-hosted" });
+let logger: Logger = synchronousStderrLogger("mcp-hosted");
 let ready: Promise<OAuthWebHandler> | undefined;
 
 async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
-  logger = createJsonLogger(process.stderr, logLevelFromEnv(env), { service: "mcp-hosted" });
+  logger = synchronousStderrLogger("mcp-hosted", logLevelFromEnv(env));
   if (env["MCP_AUTH"]?.trim().toLowerCase() !== "oauth") {
     throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
   }

@@ -22,8 +22,8 @@ import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
 import { OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
 import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scopes.ts";
-import { authorizeUrl as stravaAuthorizeUrl } from "../../scripts/authorize/oauth-authorization.ts";
-import { exchangeStravaCode, missingStravaScopes, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
+import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
+import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
 import type { KnownClient } from "./clients.ts";
 import { sha256Hex } from "../../common/digests.ts";
 import { messageOf } from "../../common/named-error.ts";
@@ -162,7 +162,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
     context.logger.info("strava_sign_in_declined", { client: clientHint(pending.client_id), strava_error: stravaError.slice(0, 40) });
     return back({ error: "access_denied", error_description: "The athlete did not allow access on Strava's page." });
   }
-  const missing = missingStravaScopes(query.get("scope"));
+  const { missing } = grantedScopes(query.get("scope"));
   if (missing.length > 0) {
     return pageAnswer(
       errorPage({
@@ -180,7 +180,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
   try {
     signIn = await exchangeStravaCode(context.strava, code, `${context.issuer}${paths.stravaCallback}`);
   } catch (error) {
-    if (!(error instanceof StravaSignInError) && !(error instanceof Error && error.name === "TokenRefreshError")) throw error;
+    if (!(error instanceof StravaSignInError)) throw error;
     context.logger.warn("strava_sign_in_failed", { client: clientHint(pending.client_id), message: messageOf(error) });
     return problemPage(502, "The sign-in with Strava could not be finished", messageOf(error));
   }

@@ -10,7 +10,6 @@ import { NamedError } from "../../common/named-error.ts";
 import type { SendHttp } from "../../tools/http-exchange.ts";
 import { exchangeAuthorizationCode, type ExchangedGrant, revokeGrant, revokeUrlBeside } from "../../tools/strava-oauth.ts";
 import { TokenRefreshError } from "../../tools/upstream-errors.ts";
-import { requiredScopes } from "../../scripts/authorize/authorize-options.ts";
 
 export interface StravaApplication {
   clientId: string;
@@ -31,12 +30,6 @@ export interface StravaSignIn {
 
 export class StravaSignInError extends NamedError {}
 
-/** The required Strava scopes the callback's `scope` lacks (empty when all were granted). */
-export function missingStravaScopes(granted: string | null): string[] {
-  const list = (granted ?? "").split(/[,\s]+/).filter((scope) => scope !== "");
-  return requiredScopes.filter((scope) => !list.includes(scope));
-}
-
 export async function exchangeStravaCode(app: StravaApplication, code: string, callbackUrl: string): Promise<StravaSignIn> {
   let grant: ExchangedGrant;
   try {
@@ -48,10 +41,11 @@ export async function exchangeStravaCode(app: StravaApplication, code: string, c
       redirectUri: callbackUrl,
       timeoutMs: app.timeoutMs,
       http: app.http,
+      retryAdvice: "start again from your app",
     });
   } catch (error) {
     if (!(error instanceof TokenRefreshError)) throw error;
-    throw new StravaSignInError(`${error.message} Start again from your app.`);
+    throw new StravaSignInError(error.message);
   }
   const { id, name } = grant.athlete;
   if (id === undefined) throw new StravaSignInError("Strava's answer did not say which athlete signed in; start again from your app.");

@@ -9,8 +9,6 @@ import { readHttpUrl, upstreamSettingsFromEnv } from "../../tools/upstream-setti
 import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
 
 export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";
-/** Everything the 11 tools need: private activities, writing activities, the full profile. */
-export const requiredScopes = ["read", "activity:read_all", "activity:write", "profile:read_all"] as const;
 
 export type CredentialTarget =
   | { kind: "secrets-manager"; secretName: string; region: string }

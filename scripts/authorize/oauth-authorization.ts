@@ -12,9 +12,8 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { secretsMatch } from "../../common/digests.ts";
 import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
-import { exchangeAuthorizationCode, type ExchangedGrant } from "../../tools/strava-oauth.ts";
+import { exchangeAuthorizationCode, type ExchangedGrant, grantedScopes, requiredScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
 import { TokenRefreshError } from "../../tools/upstream-errors.ts";
-import { requiredScopes } from "./authorize-options.ts";
 import { NamedError } from "../../common/named-error.ts";
 
 export const callbackPath = "/callback";
@@ -91,24 +90,13 @@ export async function runAuthorizationFlow(options: AuthorizationFlowOptions): P
     );
   }, options.timeoutMs);
   try {
-    options.onAuthorizeUrl(authorizeUrl(options, redirectUri, state));
+    options.onAuthorizeUrl(stravaAuthorizeUrl(options, redirectUri, state));
     return await outcome;
   } finally {
     clearTimeout(timer);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
-}
-
-export function authorizeUrl(options: Pick<AuthorizationFlowOptions, "authorizeUrl" | "clientId">, redirectUri: string, state: string): string {
-  const url = new URL(options.authorizeUrl);
-  url.searchParams.set("client_id", options.clientId);
-  url.searchParams.set("redirect_uri", redirectUri);
-  url.searchParams.set("response_type", "code");
-  url.searchParams.set("approval_prompt", "auto");
-  url.searchParams.set("scope", requiredScopes.join(","));
-  url.searchParams.set("state", state);
-  return url.toString();
 }
 
 async function completeCallback(
@@ -129,8 +117,7 @@ async function completeCallback(
       `Strava answered "${error}" instead of a code: the athlete pressed Cancel, or the application's Authorization Callback Domain does not allow 127.0.0.1. Nothing was stored.`,
     );
   }
-  const granted = (query.get("scope") ?? "").split(/[,\s]+/).filter((scope) => scope.length > 0);
-  const missing = requiredScopes.filter((scope) => !granted.includes(scope));
+  const { granted, missing } = grantedScopes(query.get("scope"));
   if (missing.length > 0) {
     throw new AuthorizationError(
       `The athlete did not grant ${missing.join(",")} (granted: ${granted.join(",") || "nothing"}). The tools need all of ${requiredScopes.join(",")}; ` +
@@ -145,11 +132,11 @@ async function completeCallback(
 
 async function exchangeCode(code: string, redirectUri: string, options: AuthorizationFlowOptions): Promise<Omit<Authorization, "grantedScopes">> {
   try {
-    return await exchangeAuthorizationCode({ ...options, code, redirectUri, timeoutMs: 30_000, http: options.http ?? createHttpSender() });
+    const http = options.http ?? createHttpSender();
+    return await exchangeAuthorizationCode({ ...options, code, redirectUri, timeoutMs: 30_000, http, retryAdvice: "run the command again" });
   } catch (error) {
     if (!(error instanceof TokenRefreshError)) throw error;
-    const advice = error.message.replace("; authorize again.", "; run the command again.");
-    throw new AuthorizationError(`${advice} Nothing was stored.`);
+    throw new AuthorizationError(`${error.message} Nothing was stored.`);
   }
 }
 

@@ -71,7 +71,7 @@ describe("http exchange", () => {
       const error = await failure(get(path));
       expect(error).toBeInstanceOf(HttpExchangeError);
       expect(error).toMatchObject({ kind: "network" });
-      expect(error.detail).toMatch(/closed before the whole answer arrived/);
+      expect(error.detail).toMatch(/closed before the answer was complete/);
     }
   });
 

@@ -45,6 +45,15 @@ describe("logger", () => {
     expect(line).toMatchObject({ refresh_token: "[redacted]", access_token: "[redacted]", client_secret: "[redacted]", code: "[redacted]", headers: { authorization: "[redacted]" } });
   });
 
+  it("redacts a secret one level down and a capitalised Authorization, and writes an err field without its stack", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.warn("nested", { tokens: { refresh_token: "rt-nested" }, headers: { Authorization: "Bearer y" }, Authorization: "Bearer z", err: new Error("boom") });
+    const [line] = lines();
+    expect(JSON.stringify(line)).not.toMatch(/rt-nested|Bearer y|Bearer z|stack/);
+    expect(line).toMatchObject({ tokens: { refresh_token: "[redacted]" }, headers: { Authorization: "[redacted]" }, err: { name: "Error", message: "boom" } });
+  });
+
   /** Runs `body` in a Node process whose standard error is a pipe (as under a supervisor or an MCP client). */
   function run(body: string, onStderr: (stderr: string) => void = () => {}): Promise<{ stderr: string; code: number | null }> {
     const script = `import { createJsonLogger } from "./common/logger.ts"; const logger = createJsonLogger(undefined, "info"); ${body}`;
