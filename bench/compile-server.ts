@@ -1,5 +1,5 @@
 /**
- * Builds a server entry point (Form A's variants, the pass-throughs) into JavaScript with the options
+ * Builds a server entry point (the pass-throughs) into JavaScript with the options
  * mcp-adapter/build-server.mjs uses for Form A, to run on plain node.
  */
 import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";

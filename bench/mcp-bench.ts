@@ -5,12 +5,13 @@
  * node:http, with the sandbox running in it, rate limits out of the way) and the servers under test, all
  * started up front and measured in turns. The first is Form A exactly as its bin and `npm start` run it
  * (`node mcp-adapter/start.mjs`: the build in dist/mcp-server, pointed at the sandbox by the STRAVA_*
- * variables); the others are comparisons: Form A with Node's built-in fetch for the upstream instead of
- * ours on node:http (bench/variant-server.ts), the issue's yardstick of a plain express pass-through
- * (bench/express-proxy-server.ts), and a bare node:http pass-through as the floor for any extra hop
- * (bench/raw-proxy-server.ts). The comparison builds are bundled like Form A's and run on plain node
- * with the V8 heap settings Form A's launcher gives itself (mcp-adapter/heap-settings.mjs), so every
- * build has the same memory budget.
+ * variables); the others are comparisons: with `--before REV`, Form A of an earlier revision run the same
+ * way (that revision's whole tree in .cache/mcp-bench-before/REV, built by its own build script, this
+ * checkout's node_modules), so a change is measured against what it replaced in the same run; the issue's
+ * yardstick of a plain express pass-through (bench/express-proxy-server.ts); and a bare node:http
+ * pass-through as the floor for any extra hop (bench/raw-proxy-server.ts). The pass-throughs are bundled
+ * like Form A's and run on plain node with the V8 heap settings Form A's launcher gives itself
+ * (mcp-adapter/heap-settings.mjs), so every build has the same memory budget.
  *
  * Why the sandbox shares the load generator's process: in use, the server's machine runs neither the
  * MCP client nor Strava. On two cores, the closest model is the server on one core and "the rest of the
@@ -31,10 +32,11 @@
  * 4. per server, peak resident memory (VmHWM) over the whole run, burst included.
  *
  * Start-up over stdio is bench/stdio-startup.ts; hostile clients are bench/hostile-http.ts.
- * Options: --quick (one short round), --rounds N (default 3), --only-form-a, --sandbox-process, --json FILE.
+ * Options: --quick (one short round), --rounds N (default 3), --before REV, --only-form-a, --sandbox-process,
+ * --json FILE.
  */
-import { execSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, execSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -51,6 +53,7 @@ const { values: flags } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     rounds: { type: "string" },
+    before: { type: "string" },
     "only-form-a": { type: "boolean", default: false },
     "sandbox-process": { type: "boolean", default: false },
     json: { type: "string" },
@@ -156,10 +159,12 @@ try {
   const mcpOk = (response: LeanResponse): boolean => response.status === 200 && !response.body.includes('"isError":true') && response.body.includes('"result"');
 
   // --- the servers
-  const builds: Build[] = [{ name: "Form A as its bin runs it (node mcp-adapter/start.mjs)", script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
+  const builds: Build[] = [{ name: `Form A as its bin runs it (node mcp-adapter/start.mjs, ${machine.commit})`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
+  if (flags.before) {
+    builds.push({ name: `Form A of ${flags.before}, run the same way`, script: beforeTree(flags.before), args: [], run: "as-is", burst: true });
+  }
   if (!flags["only-form-a"]) {
     builds.push(
-      { name: "Form A with Node's built-in fetch upstream", script: "bench/variant-server.ts", args: ["--fetch", "builtin"], run: "bundled", burst: true, nodeFlags: httpHeapFlags },
       { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
       { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
     );
@@ -356,6 +361,19 @@ function ms(value: number): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+/** `revision`'s whole tree, built by its own build script, with this checkout's node_modules; returns its start.mjs. */
+function beforeTree(revision: string): string {
+  const tree = join(root, ".cache", "mcp-bench-before", revision);
+  if (!existsSync(join(tree, "dist", "mcp-server", "manifest.json"))) {
+    rmSync(tree, { recursive: true, force: true });
+    mkdirSync(tree, { recursive: true });
+    execFileSync("bash", ["-c", `git archive "${revision}" | tar -x -C "${tree}"`], { cwd: root });
+    symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
+    execFileSync(process.execPath, [join(tree, "mcp-adapter", "build-server.mjs")], { cwd: tree, stdio: "inherit" });
+  }
+  return join(tree, "mcp-adapter", "start.mjs");
 }
 
 function gitCommit(): string {

@@ -5,9 +5,9 @@
  * answers 413 if the connection still stands, and closes it.
  */
 import type { IncomingMessage } from "node:http";
+import { NamedError } from "./named-error.ts";
 
-export class RequestBodyTooLargeError extends Error {
-  override readonly name = "RequestBodyTooLargeError";
+export class RequestBodyTooLargeError extends NamedError {
   readonly limitBytes: number;
   constructor(limitBytes: number) {
     super(`The request body is larger than ${limitBytes} bytes.`);

@@ -1,8 +1,8 @@
 /**
- * Form A's own settings (the upstream's are in tools/settings.ts): where to listen, the bearer token,
+ * Form A's own settings (the upstream's are in tools/upstream-settings.ts): where to listen, the bearer token,
  * the log level and the transport. Each bad value is a `StartupError` naming the variable and a fix.
  */
-import { isLogLevel, type LogLevel } from "../tools/logger.ts";
+import { isLogLevel, type LogLevel } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
 
 export interface HttpSettings {

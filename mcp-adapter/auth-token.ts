@@ -12,8 +12,9 @@ import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readFile, stat, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export type AuthTokenSource = { kind: "env" } | { kind: "file"; path: string; created: boolean } | { kind: "this run" };
 
@@ -52,7 +53,7 @@ export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger): 
     // Printed once, on purpose: without it nobody could call this server. Set AUTH_TOKEN to avoid it.
     logger.warn("auth_token_generated", {
       auth_token: token,
-      message: `AUTH_TOKEN is not set and no token could be kept in ${path} (${(error as Error).message}), so this token works for this run only; clients send Authorization: Bearer <auth_token>. Set AUTH_TOKEN to keep one.`,
+      message: `AUTH_TOKEN is not set and no token could be kept in ${path} (${messageOf(error)}), so this token works for this run only; clients send Authorization: Bearer <auth_token>. Set AUTH_TOKEN to keep one.`,
     });
     return { token, source: { kind: "this run" } };
   }

@@ -1,9 +1,7 @@
 /**
  * The bearer check in front of every route: `Authorization: Bearer <AUTH_TOKEN>`.
  *
- * Both sides are hashed before `timingSafeEqual`, so the comparison takes the same time whatever the
- * length or content of the guess (timingSafeEqual alone needs equal lengths, and an early length
- * check would tell an attacker the token's length). A failure is answered 401 before any MCP handling
+ * The token is compared in constant time (common/digests.ts). A failure is answered 401 before any MCP handling
  * and before the body is read, with a JSON body and `WWW-Authenticate: Bearer` (RFC 6750):
  * `error="invalid_token"` when a bearer token was sent, no error code when none was (missing header, or
  * another scheme). Failures are logged through a rate-limited log: a count per interval, not a line each.
@@ -15,8 +13,8 @@
  * check must answer from the headers of the Node request so the connection can be closed unread. What
  * is left of ours is the constant-time comparison and the two answers.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { secretsMatch } from "../common/digests.ts";
 import { sendJson } from "./http-answers.ts";
 import type { RateLimitedLog } from "./rate-limited-log.ts";
 
@@ -26,14 +24,13 @@ export type BearerVerdict = "accepted" | "missing" | "not_bearer" | "invalid_tok
 
 export function createBearerVerifier(expectedToken: string): (authorization: string | undefined) => BearerVerdict {
   if (expectedToken.length === 0) throw new Error("The bearer token must not be empty.");
-  const expectedDigest = sha256(expectedToken);
   return (authorization) => {
     if (authorization === undefined || authorization.trim() === "") return "missing";
     const space = authorization.indexOf(" ");
     const scheme = space === -1 ? authorization : authorization.slice(0, space);
     if (scheme.toLowerCase() !== "bearer") return "not_bearer";
     const token = space === -1 ? "" : authorization.slice(space + 1).trim();
-    return timingSafeEqual(sha256(token), expectedDigest) ? "accepted" : "invalid_token";
+    return secretsMatch(token, expectedToken) ? "accepted" : "invalid_token";
   };
 }
 
@@ -61,8 +58,4 @@ export function createBearerCheck(options: { token: string; failures: RateLimite
     sendJson(request, response, 401, body, { "www-authenticate": challenge, connection: "close" });
     return false;
   };
-}
-
-function sha256(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
 }

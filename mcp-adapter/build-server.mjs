@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { nodeBundleOptions } from "../common/bundle-options.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const buildsDirectory = join(root, "dist", "mcp-server");
@@ -29,15 +30,10 @@ export const manifestPath = join(buildsDirectory, "manifest.json");
 
 /** @type {import("esbuild").BuildOptions} */
 export const serverBundleOptions = {
+  ...nodeBundleOptions,
   outExtension: { ".js": ".mjs" },
-  bundle: true,
   splitting: true,
-  platform: "node",
-  format: "esm",
-  target: "node24",
   external: ["@aws-sdk/*", "@smithy/*"],
-  // Bundled CommonJS dependencies (ajv) require Node's built-in modules: give them a real `require`.
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
 };
 
 /** npm rewrites this on every install: a changed dependency changes it. */

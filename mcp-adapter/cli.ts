@@ -10,21 +10,19 @@
  * Every line this process writes on standard error is one JSON log event, except the short help text
  * for a person when standard error is a terminal; standard output is protocol only.
  */
-import { createBatchedLineWriter } from "../tools/batched-line-writer.ts";
-import { createJsonLogger, type Logger } from "../tools/logger.ts";
+import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
 import { createToolDeps } from "../tools/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
 import { createMcpServerFactory } from "./create-mcp-server.ts";
-import { createNodeHttpFetch } from "./node-http-fetch.ts";
 import { readServerIdentity } from "./server-identity.ts";
-import { createShutdown, type ShutdownSteps } from "./shutdown.ts";
+import { createShutdown, httpShutdownSteps, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
+import { messageOf } from "../common/named-error.ts";
 
-/** Standard error, with the lines of one event-loop turn joined into one write (a line per tool call adds up). */
-const logLines = createBatchedLineWriter(process.stderr);
+const logLines = stderrLogDestination();
 
 async function main(): Promise<void> {
   let logger: Logger = createJsonLogger(logLines, "info", { service: "mcp" });
@@ -43,14 +41,14 @@ async function main(): Promise<void> {
     if (http && listening && web && web.authModeFromEnv(process.env) === "oauth") {
       // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
       const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
-      await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flush() });
+      await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flushSync?.() });
       return;
     }
     const auth = http && web ? await web.resolveAuthToken(process.env, logger) : undefined;
 
     upstream = await chooseUpstream(process.env, logger);
     const chosen = upstream;
-    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings, fetch: createNodeHttpFetch() });
+    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings });
     const calls = new CallsInFlight();
     const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls, logger });
 
@@ -75,20 +73,10 @@ async function main(): Promise<void> {
       }
       logger.info("listening", { transport: "http", url: listening.mcpUrl, port: listening.port, upstream: upstream.kind, version: identity.version });
       if (process.stderr.isTTY) {
-        logLines.flush();
+        logLines.flushSync?.();
         process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
       }
-      steps = {
-        stopAccepting: () => listening.stopAccepting(),
-        finishCalls: (graceMs) => exchanges.finished(graceMs),
-        callsRunning: () => exchanges.running,
-        closeTransport: () => {
-          listening.closeAllConnections();
-          return routes.close();
-        },
-        settleCore: () => deps.tokens.settle(),
-        closeUpstream: () => chosen.close(),
-      };
+      steps = httpShutdownSteps({ listening, exchanges, routes, settleCore: () => deps.tokens.settle(), closeUpstream: () => chosen.close() });
     } else {
       if (process.env["MCP_AUTH"]?.trim().toLowerCase() === "oauth") {
         logger.warn("mcp_auth_ignored", { message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed." });
@@ -97,7 +85,7 @@ async function main(): Promise<void> {
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
       logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });
       if (process.stdin.isTTY && process.stderr.isTTY) {
-        logLines.flush();
+        logLines.flushSync?.();
         process.stderr.write(stdioBanner);
       }
       steps = {
@@ -114,7 +102,7 @@ async function main(): Promise<void> {
     process.once("SIGINT", () => void shutdown("SIGINT"));
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
   } catch (error) {
-    logger.error("startup_failed", { message: error instanceof Error ? error.message : String(error) });
+    logger.error("startup_failed", { message: messageOf(error) });
     await upstream?.close().catch(() => {});
     process.exit(1);
   }

@@ -13,7 +13,7 @@ import {
   type McpRequestContext,
   type Server,
 } from "@modelcontextprotocol/server";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import { runTool } from "../tools/run-tool.ts";
 import type { ToolDeps } from "../tools/create-tool-deps.ts";
 import type { ToolResult } from "../tools/tool-result.ts";

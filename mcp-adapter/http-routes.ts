@@ -23,7 +23,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import pLimit from "p-limit";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { isJsonContentType, validateHostHeader, validateOriginHeader, type AuthInfo, type Server } from "@modelcontextprotocol/server";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import type { HealthAnswer } from "../tools/service-health.ts";
 import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
 import { createBearerCheck } from "./bearer-check.ts";

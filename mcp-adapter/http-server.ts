@@ -13,10 +13,11 @@
  *
  * Requests that arrive between binding and `serve` wait for the server to be ready.
  */
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import type { HttpSettings } from "./adapter-settings.ts";
 import { createRateLimitedLog } from "./rate-limited-log.ts";
 import { StartupError } from "./startup-error.ts";
@@ -60,9 +61,8 @@ export async function listenHttp(settings: HttpSettings, logger: Logger, limits:
   // upload is never sent (Node would otherwise ask for every body at once).
   server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => server.emit("request", request, response));
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, settings)));
-    server.listen(settings.port, settings.host, () => resolve());
+  await once(server.listen(settings.port, settings.host), "listening").catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, settings);
   });
   server.on("error", (error) => logger.error("http_server_error", { error }));
   const port = (server.address() as AddressInfo).port;

@@ -10,7 +10,9 @@
  * 4. wait for the core to have settled, then close the upstream (the embedded sandbox);
  * 5. exit 0 (1 only if a step itself failed).
  */
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
+import type { CallsInFlight } from "./calls-in-flight.ts";
+import type { ListeningHttp } from "./http-server.ts";
 
 export const shutdownGraceMs = 5_000;
 
@@ -24,6 +26,28 @@ export interface ShutdownSteps {
   /** The core's own bounded wait for a token refresh in progress and its save (TokenManager.settle). */
   settleCore(): Promise<unknown>;
   closeUpstream(): Promise<void>;
+}
+
+/** The steps of an HTTP server (bearer or OAuth mode): its listener, the exchanges it counts, its routes. */
+export function httpShutdownSteps(parts: {
+  listening: Pick<ListeningHttp, "stopAccepting" | "closeAllConnections">;
+  exchanges: CallsInFlight;
+  routes: { close(): Promise<void> };
+  settleCore(): Promise<unknown>;
+  closeUpstream(): Promise<void>;
+}): ShutdownSteps {
+  const { listening, exchanges, routes } = parts;
+  return {
+    stopAccepting: () => listening.stopAccepting(),
+    finishCalls: (graceMs) => exchanges.finished(graceMs),
+    callsRunning: () => exchanges.running,
+    closeTransport: () => {
+      listening.closeAllConnections();
+      return routes.close();
+    },
+    settleCore: () => parts.settleCore(),
+    closeUpstream: () => parts.closeUpstream(),
+  };
 }
 
 export function createShutdown(options: { steps: ShutdownSteps; logger: Logger; graceMs?: number }): (reason: string) => Promise<void> {

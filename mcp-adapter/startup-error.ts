@@ -1,4 +1,4 @@
+import { NamedError } from "../common/named-error.ts";
+
 /** A setting the operator must fix before the server can start; its message says what and how. */
-export class StartupError extends Error {
-  override readonly name = "StartupError";
-}
+export class StartupError extends NamedError {}

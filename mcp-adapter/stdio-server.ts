@@ -11,7 +11,7 @@
 import { PassThrough } from "node:stream";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { Logger } from "../tools/logger.ts";
+import type { Logger } from "../common/logger.ts";
 
 export interface RunningStdioServer {
   /** Resolves when the client closes standard input (it has gone away, or wants the server to stop). */

@@ -10,13 +10,15 @@
  *
  * `STRAVA_API_BASE` / `STRAVA_TOKEN_URL` apply to the first two (tests point them at a sandbox).
  */
+import type { RunningSandbox } from "../sandbox/server.ts";
 import type { CredentialStore } from "../tools/credentials.ts";
 import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../tools/env-credential-store.ts";
-import type { Logger } from "../tools/logger.ts";
-import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/settings.ts";
+import type { Logger } from "../common/logger.ts";
+import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
 import { StartupError } from "./startup-error.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export type UpstreamKind = "strava" | "sandbox";
 
@@ -67,18 +69,25 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
   return startEmbeddedSandbox(env, logger);
 }
 
-async function startEmbeddedSandbox(env: NodeJS.ProcessEnv, logger: Logger): Promise<UpstreamChoice> {
-  // Loaded only here, so a Strava deployment never loads the sandbox's seed data.
+/**
+ * Starts the built-in sandbox in this process on a free loopback port (the bearer and OAuth modes both use
+ * it when no Strava application is set). Its own SANDBOX_* knobs apply; PORT and HOST are this server's.
+ * Loaded only here, so a Strava deployment never loads the sandbox's seed data.
+ */
+export async function startBuiltInSandbox(env: NodeJS.ProcessEnv): Promise<RunningSandbox> {
   const { startSandbox } = await import("../sandbox/server.ts");
   const { sandboxOptionsFromEnv } = await import("../sandbox/options-from-env.ts");
   let options;
   try {
-    // The sandbox's own SANDBOX_* knobs apply; PORT and HOST are this server's, so it takes a free loopback port.
     options = sandboxOptionsFromEnv({ ...env, PORT: "0", HOST: "127.0.0.1" });
   } catch (error) {
-    throw new StartupError(`The built-in sandbox cannot start: ${(error as Error).message}`);
+    throw new StartupError(`The built-in sandbox cannot start: ${messageOf(error)}`);
   }
-  const sandbox = await startSandbox(options);
+  return startSandbox(options);
+}
+
+async function startEmbeddedSandbox(env: NodeJS.ProcessEnv, logger: Logger): Promise<UpstreamChoice> {
+  const sandbox = await startBuiltInSandbox(env);
   const ignored = ["STRAVA_API_BASE", "STRAVA_TOKEN_URL"].filter((name) => env[name]?.trim());
   logger.warn("upstream_sandbox", {
     message:

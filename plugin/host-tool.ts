@@ -15,6 +15,7 @@ import type { ToolDeps } from "../tools/create-tool-deps.ts";
 import { runTool } from "../tools/run-tool.ts";
 import { errorResult, type ToolResult } from "../tools/tool-result.ts";
 import type { HostTool, HostToolResult } from "./host-api.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export const toolNamePrefix = "fitness_";
 
@@ -56,7 +57,7 @@ export function hostTool(tool: ToolDefinition, deps: () => ToolDeps, confirmatio
         result = await runTool(tool, params, deps(), signal);
       } catch (error) {
         // Only building the dependencies can throw (runTool turns its own failures into results).
-        result = errorResult(error instanceof Error ? error.message : String(error));
+        result = errorResult(messageOf(error));
       }
       return hostResult(name, result);
     },

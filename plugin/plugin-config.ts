@@ -3,6 +3,7 @@
  * defaults first), then the same defaults here for hosts or tests that pass nothing. A bad value is
  * an error that names the config path and shows a good value; nothing is guessed.
  */
+import { NamedError } from "../common/named-error.ts";
 
 /** Who confirms a write before it reaches Strava (see plugin/write-approval.ts). */
 export const writeApprovalModes = ["host", "chat"] as const;
@@ -40,9 +41,7 @@ const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 /** Secrets Manager names use these characters; a full ARN is also accepted. */
 const secretNamePattern = /^(arn:[\w-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:)?[\w/+=.@-]{1,512}$/;
 
-export class PluginConfigError extends Error {
-  override readonly name = "PluginConfigError";
-}
+export class PluginConfigError extends NamedError {}
 
 export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (pluginConfig === undefined || pluginConfig === null) return { ...defaultPluginSettings };

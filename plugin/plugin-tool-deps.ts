@@ -9,8 +9,8 @@
  */
 import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
 import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
-import { upstreamSettingsFromEnv } from "../tools/settings.ts";
-import type { Logger } from "../tools/logger.ts";
+import { upstreamSettingsFromEnv } from "../tools/upstream-settings.ts";
+import type { Logger } from "../common/logger.ts";
 import type { PluginSettings } from "./plugin-config.ts";
 
 /** The dependencies, built on first use; `settle` is for the host's stop (see plugin/token-settle-service.ts). */

@@ -27,6 +27,7 @@ import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from 
 import { hostToolName, isOptionalTool } from "./host-tool.ts";
 import type { WriteApprovalMode } from "./plugin-config.ts";
 import { summarizeCreate, summarizeUpdate, summarizeUpload, type ChangeSummary, type CurrentActivity } from "./write-change-summary.ts";
+import { messageOf } from "../common/named-error.ts";
 
 /** The host-side names of the write tools, the hook's matcher. */
 export const writeToolNames: readonly string[] = toolTable.filter(isOptionalTool).map(hostToolName);
@@ -91,7 +92,7 @@ async function currentActivity(id: unknown, deps: () => ToolDeps, signal: AbortS
   try {
     result = await runTool(readActivity, { id }, deps(), signal);
   } catch (error) {
-    return { unreadable: error instanceof Error ? error.message : String(error) };
+    return { unreadable: messageOf(error) };
   }
   const text = result.content[0]?.text ?? "";
   if (result.isError) return { unreadable: text.replace(/^Error: /, "") };

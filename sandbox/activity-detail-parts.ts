@@ -4,7 +4,7 @@
  * times and distances agree with what the streams endpoint returns.
  */
 import type { Activity } from "./activity-model.ts";
-import type { JsonValue } from "./json.ts";
+import type { JsonValue } from "./bigint-json.ts";
 import type { Series } from "./streams.ts";
 import { round } from "./route-geometry.ts";
 import { toIsoUtc } from "../common/time-zone.ts";

@@ -4,7 +4,7 @@
  * order and null-ness follow real Strava answers; segment-effort ids are bigint and come out as exact digits.
  */
 import type { Activity } from "./activity-model.ts";
-import type { JsonValue } from "./json.ts";
+import type { JsonValue } from "./bigint-json.ts";
 import type { Series } from "./streams.ts";
 import { buildBestEfforts, buildLaps, buildSegmentEfforts, buildSplits } from "./activity-detail-parts.ts";
 import { encodePolyline } from "./polyline.ts";

@@ -6,7 +6,7 @@
  */
 import type { Activity, StreamKey } from "./activity-model.ts";
 import { detailObject, summaryObject } from "./activity-json.ts";
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { generateSeries } from "./streams.ts";
 import type { Series } from "./streams.ts";
 import { seedGear } from "./seed-athlete.ts";

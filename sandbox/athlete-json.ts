@@ -3,8 +3,8 @@
  * (SummaryAthlete). Gear distances are the gear's odometer plus the activities logged with it.
  */
 import { clubSummary } from "./clubs.ts";
-import type { JsonValue } from "./json.ts";
-import { serializeJson } from "./json.ts";
+import type { JsonValue } from "./bigint-json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
 import type { AthleteIdentity } from "./second-athlete.ts";

@@ -9,8 +9,8 @@
  */
 import type { Activity } from "./activity-model.ts";
 import { activityTypeFor } from "./activity-model.ts";
-import type { JsonValue } from "./json.ts";
-import { serializeJson } from "./json.ts";
+import type { JsonValue } from "./bigint-json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { createPrng, deriveSeed } from "./prng.ts";
 import { round } from "./route-geometry.ts";
 import { seedAthlete } from "./seed-athlete.ts";

@@ -4,7 +4,7 @@
  * messages and error triples that the real API sends (or, where the real one is unknown, ones of the
  * same shape, documented in the README).
  */
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import type { Reply } from "./reply.ts";
 
 export interface FaultError {

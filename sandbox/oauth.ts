@@ -10,8 +10,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { badRequest, faultReply, invalidAccessToken } from "./fault-bodies.ts";
-import { serializeJson } from "./json.ts";
-import type { JsonValue } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
+import type { JsonValue } from "./bigint-json.ts";
 import type { Reply } from "./reply.ts";
 import { jsonReply, redirectReply } from "./reply.ts";
 

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { badRequest, faultReply } from "./fault-bodies.ts";
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import type { Reply } from "./reply.ts";
 import { jsonReply } from "./reply.ts";
 

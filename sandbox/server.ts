@@ -22,7 +22,7 @@ import { memberActivities, seedClub } from "./clubs.ts";
 import { applicationInactive, faultReply, pathNotFound, rateLimitExceeded, serverError } from "./fault-bodies.ts";
 import { FaultQueue, nonJsonBody, resetConnection, validateFault, writeTruncated } from "./injected-faults.ts";
 import type { Fault } from "./injected-faults.ts";
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { OAuthServer, seededHex } from "./oauth.ts";
 import { RateLimiter, stravaDefaultLimits } from "./rate-limits.ts";
 import type { LimitPair } from "./rate-limits.ts";

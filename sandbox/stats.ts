@@ -6,7 +6,7 @@
  */
 import type { Activity } from "./activity-model.ts";
 import { statsBucket } from "./activity-model.ts";
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { round } from "./route-geometry.ts";
 import { instantFromWallClock, wallClockAt } from "../common/time-zone.ts";
 

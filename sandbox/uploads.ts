@@ -6,12 +6,12 @@
  * "There was an error processing your activity." with the reason: for a duplicate, Strava's HTML
  * "x.fit duplicate of <a href='/activities/123' target='_blank'>Name</a>".
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../common/digests.ts";
 import type { Activity } from "./activity-model.ts";
 import type { ActivityStore } from "./activity-store.ts";
 import { readActivityFile } from "./activity-files.ts";
 import type { UploadDataType } from "./activity-files.ts";
-import { serializeJson } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { recordedActivity } from "./seed-activities.ts";
 
 export const uploadStatus = {
@@ -69,7 +69,7 @@ export class UploadProcessor {
     if (!read.ok) {
       outcome = { kind: "error", message: `${input.filename}: ${read.error}` };
     } else {
-      contentHash = createHash("sha256").update(read.content).digest("hex");
+      contentHash = sha256Hex(read.content);
       const original = this.findOriginal(contentHash, read.summary.startMs, input.externalId);
       if (original) {
         outcome = { kind: "error", message: `${input.filename} duplicate of <a href='/activities/${original.id}' target='_blank'>${escapeHtml(original.name)}</a>` };

@@ -5,8 +5,8 @@
  */
 import type { Activity } from "./activity-model.ts";
 import type { Series } from "./streams.ts";
-import { serializeJson } from "./json.ts";
-import type { JsonValue } from "./json.ts";
+import { serializeJson } from "./bigint-json.ts";
+import type { JsonValue } from "./bigint-json.ts";
 import { heartRateZones, powerZones, seedAthlete } from "./seed-athlete.ts";
 
 export function zonesJson(activity: Activity, series: Series | null): string {

@@ -4,6 +4,7 @@
  */
 import { AuthorizeUsageError, parseAuthorizeOptions, usage } from "./authorize/authorize-options.ts";
 import { runAuthorize, runRevoke } from "./authorize/run-authorize.ts";
+import { messageOf } from "../common/named-error.ts";
 
 async function main(): Promise<number> {
   let options;
@@ -21,20 +22,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const io = { print: (line: string) => console.log(line) };
-  if ("revoke" in options) {
-    try {
-      await runRevoke(options, io);
-      return 0;
-    } catch (error) {
-      console.error(`Revocation failed: ${error instanceof Error ? error.message : String(error)}`);
-      return 1;
-    }
-  }
+  const chosen = options;
+  const [run, failure] = "revoke" in chosen ? [() => runRevoke(chosen, io), "Revocation failed"] : [() => runAuthorize(chosen, io), "Authorization failed"];
   try {
-    await runAuthorize(options, io);
+    await run();
     return 0;
   } catch (error) {
-    console.error(`Authorization failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`${failure}: ${messageOf(error)}`);
     return 1;
   }
 }

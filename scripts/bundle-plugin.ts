@@ -10,20 +10,8 @@
  */
 import { rm } from "node:fs/promises";
 import { build } from "esbuild";
+import { nodeBundleOptions } from "../common/bundle-options.mjs";
 
-await build({
-  entryPoints: ["index.ts"],
-  outfile: "dist/index.js",
-  allowOverwrite: true,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node24",
-  // Prefer the ES module builds of dependencies; the CommonJS ones that remain get a real `require`.
-  mainFields: ["module", "main"],
-  banner: { js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);' },
-  legalComments: "none",
-  logLevel: "warning",
-});
+await build({ ...nodeBundleOptions, entryPoints: ["index.ts"], outfile: "dist/index.js", allowOverwrite: true });
 // tsc's source map describes the file this one replaced.
 await rm("dist/index.js.map", { force: true });

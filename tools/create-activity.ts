@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./tool-definition.ts";
-import { SportType } from "./parameters.ts";
+import { SportType } from "./parameter-schemas.ts";
 
 /** "2026-11-21T18:30:00", optionally with seconds fraction and a Z or offset (Strava reads it as local time). */
 const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$";

@@ -2,12 +2,13 @@
  * The dependencies every tool call uses, built once per process by a front end and passed in
  * (never imported as singletons), so tests and the sandbox can swap any of them.
  */
-import type { CredentialStore } from "./credentials.ts";
-import type { Logger } from "./logger.ts";
-import { defaultUpstreamSettings, type UpstreamSettings } from "./settings.ts";
-import { TokenManager } from "./token-manager.ts";
-import { UpstreamClient, type UpstreamAdmission } from "./upstream-client.ts";
+import type { Logger } from "../common/logger.ts";
 import { AthleteIdentity } from "./athlete-identity.ts";
+import type { CredentialStore } from "./credentials.ts";
+import { createHttpSender, type SendHttp } from "./http-exchange.ts";
+import { TokenManager } from "./token-manager.ts";
+import { defaultMaxConcurrentRequests, UpstreamClient, type UpstreamAdmission } from "./upstream-client.ts";
+import { defaultUpstreamSettings, type UpstreamSettings } from "./upstream-settings.ts";
 
 export interface ToolDeps {
   client: UpstreamClient;
@@ -20,7 +21,8 @@ export interface ToolDepsOptions {
   store: CredentialStore;
   logger: Logger;
   settings?: Partial<UpstreamSettings>;
-  fetch?: typeof fetch;
+  /** The network seam (default: undici, one keep-alive pool per origin bounded like the calls in flight). */
+  http?: SendHttp;
   /** Clock in epoch milliseconds (tests move it to expire tokens). */
   now?: () => number;
   /** Source of this process's refresh moment within the spread (tests fix it). */
@@ -33,13 +35,15 @@ export interface ToolDepsOptions {
 
 export function createToolDeps(options: ToolDepsOptions): ToolDeps {
   const settings: UpstreamSettings = { ...defaultUpstreamSettings, ...options.settings };
+  const maxConcurrentRequests = options.maxConcurrentRequests ?? defaultMaxConcurrentRequests;
+  const http = options.http ?? createHttpSender({ connectionsPerOrigin: maxConcurrentRequests });
   const tokens = new TokenManager({
     store: options.store,
     tokenUrl: settings.tokenUrl,
     timeoutMs: settings.timeoutMs,
     storeTimeoutMs: settings.storeTimeoutMs,
     logger: options.logger,
-    fetch: options.fetch,
+    http,
     now: options.now,
     random: options.random,
   });
@@ -47,9 +51,9 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     settings,
     tokens,
     logger: options.logger,
-    fetch: options.fetch,
+    http,
     now: options.now,
-    maxConcurrentRequests: options.maxConcurrentRequests,
+    maxConcurrentRequests,
     admission: options.admission,
   });
   return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger };

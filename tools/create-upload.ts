@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
-import { uploadDataTypes } from "./parameters.ts";
+import { uploadDataTypes } from "./parameter-schemas.ts";
+import { FormData } from "undici";
 import { decodeBase64File, maxUploadBytes } from "./base64-file.ts";
 
 export const createUpload = defineTool({

@@ -12,6 +12,8 @@
  * Secrets Manager version id, the refresh token a file held, a DynamoDB condition): the token manager
  * never looks inside, so a new store (one record per athlete in DynamoDB, say) needs no change there.
  */
+import { NamedError } from "../common/named-error.ts";
+
 export interface StoredCredentials {
   client_id: string;
   client_secret: string;
@@ -86,19 +88,13 @@ export function credentialFieldsOf(record: Record<string, unknown> | undefined):
   return fields;
 }
 
-export class CredentialStoreError extends Error {
-  override readonly name: string = "CredentialStoreError";
-}
+export class CredentialStoreError extends NamedError {}
 
 /** The store did not answer within its deadline (the call was abandoned; the next call tries again). */
-export class CredentialStoreTimeoutError extends CredentialStoreError {
-  override readonly name = "CredentialStoreTimeoutError";
-}
+export class CredentialStoreTimeoutError extends CredentialStoreError {}
 
 /** The store holds no usable refresh token: only a new authorization helps. */
-export class CredentialsMissingError extends CredentialStoreError {
-  override readonly name = "CredentialsMissingError";
-}
+export class CredentialsMissingError extends CredentialStoreError {}
 
 export const requiredCredentialFields = ["client_id", "client_secret", "refresh_token"] as const;
 

@@ -25,6 +25,7 @@ import {
   type TokenSet,
 } from "./credentials.ts";
 import { lineageField, lineageOf } from "./token-lineage.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export interface DynamoDbCredentialStoreOptions {
   tableName: string;
@@ -164,7 +165,7 @@ export class DynamoDbCredentialStore implements CredentialStore {
         throw new CredentialStoreError(`The DynamoDB table "${this.#tableName}" does not exist (${this.description}).`);
       }
       if (signal.aborted) throw new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       throw new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
     }
   }

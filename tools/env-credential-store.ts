@@ -9,7 +9,6 @@
  * puts a new refresh token in the environment (after authorizing again), the hashes differ and the
  * environment wins over the older stored tokens.
  */
-import { createHash } from "node:crypto";
 import {
   CredentialStoreError,
   type CredentialSnapshot,
@@ -20,7 +19,7 @@ import {
 } from "./credentials.ts";
 import type { TokenFileStore } from "./token-file-store.ts";
 import type { TokenFile, TokenRecord } from "./token-file.ts";
-import { lineageOf } from "./token-lineage.ts";
+import { lineageOf, refreshTokenHash } from "./token-lineage.ts";
 
 export const stravaEnvNames = ["STRAVA_CLIENT_ID", "STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"] as const;
 
@@ -55,7 +54,7 @@ export class EnvCredentialStore implements CredentialStore {
     this.#clientId = options.env["STRAVA_CLIENT_ID"]!.trim();
     this.#clientSecret = options.env["STRAVA_CLIENT_SECRET"]!.trim();
     this.#refreshToken = options.env["STRAVA_REFRESH_TOKEN"]!.trim();
-    this.#refreshTokenHash = sha256(this.#refreshToken);
+    this.#refreshTokenHash = refreshTokenHash(this.#refreshToken);
     this.#file = options.file.file;
     this.description = `STRAVA_* environment variables (rotated tokens kept in ${options.file.path})`;
   }
@@ -110,8 +109,4 @@ export class EnvCredentialStore implements CredentialStore {
     const credentials = this.#credentialsOf(record);
     return { credentials, version: new EnvVersion(credentials.refresh_token, this.#belongsHere(record) ? record : undefined) };
   }
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

@@ -15,6 +15,7 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, linkSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { NamedError } from "../common/named-error.ts";
 
 export interface FileLockOptions {
   /** Gives up waiting when it aborts. */
@@ -23,8 +24,7 @@ export interface FileLockOptions {
   staleAfterMs?: number;
 }
 
-export class LockWaitAbortedError extends Error {
-  override readonly name = "LockWaitAbortedError";
+export class LockWaitAbortedError extends NamedError {
   readonly owner: string;
   constructor(lockPath: string, owner: string) {
     super(`gave up waiting for the lock ${lockPath}, held by ${owner}`);

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { EpochSeconds, Page, PerPage } from "./parameters.ts";
+import { EpochSeconds, Page, PerPage } from "./parameter-schemas.ts";
 import { ToolInputError } from "./validate-arguments.ts";
 import { summaryActivityModel } from "./activity-fields.ts";
 import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId } from "./parameters.ts";
+import { ActivityId } from "./parameter-schemas.ts";
 import { detailedActivityModel } from "./activity-fields.ts";
 import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
 

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
-import { ActivityId, streamKeys } from "./parameters.ts";
-import { closingBracket, closingQuote, compactJson } from "./compact-json.ts";
+import { ActivityId, streamKeys } from "./parameter-schemas.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
 import { reduceStreams, resolutionLimits, type Resolution } from "./stream-reduction.ts";
 
@@ -72,48 +71,13 @@ function reduces(args: { resolution?: string | undefined; summary?: boolean | un
 /**
  * With `key_by_type=true` Strava answers `{"time": {data, series_type, ...}, ...}`; the tool returns the
  * spec's array of stream objects `[{"type": "time", data, ...}]`, which is also exactly what Strava sends
- * without `key_by_type`.
- *
- * The reshaping is done on the text: each `"key":{` becomes `{"type":"key",` and the stream's own bytes
- * follow unchanged. A 6-hour ride is 1.5 MB of numbers; parsing it into JavaScript values and writing it
- * back would cost tens of milliseconds and megabytes of short-lived arrays for the same bytes
- * (BENCHMARKS.md). A shape this does not expect (a stream that is not an object) goes through the parser.
+ * without `key_by_type`. Parsed and written back with JSON.parse and JSON.stringify: streams hold no ids, so
+ * every value comes back the same (the exact-digit parse of tools/exact-json.ts costs about ten times as much
+ * on a long ride's streams and would change nothing here).
  */
 export function streamsAsArray(bodyText: string): string {
-  const compact = compactJson(bodyText);
-  if (compact.charCodeAt(0) === 0x5b /* [ */) return compact;
-  return keyedToArray(compact) ?? reshapeParsed(compact);
-}
-
-/** `{"a":{...},"b":{...}}` to `[{"type":"a",...},{"type":"b",...}]`, or undefined for any other shape. */
-function keyedToArray(compact: string): string | undefined {
-  if (compact === "{}") return "[]";
-  if (compact.charCodeAt(0) !== 0x7b /* { */) return undefined;
-  const parts: string[] = ["["];
-  let index = 1;
-  for (;;) {
-    if (compact.charCodeAt(index) !== 0x22 /* " */) return undefined;
-    const keyEnd = closingQuote(compact, index);
-    if (compact.charCodeAt(keyEnd + 1) !== 0x3a /* : */ || compact.charCodeAt(keyEnd + 2) !== 0x7b /* { */) return undefined;
-    const open = keyEnd + 2;
-    const close = closingBracket(compact, open);
-    if (parts.length > 1) parts.push(",");
-    parts.push('{"type":', compact.slice(index, keyEnd + 1), close === open + 1 ? "" : ",", compact.slice(open + 1, close + 1));
-    index = close + 1;
-    const next = compact.charCodeAt(index);
-    if (next === 0x2c /* , */) {
-      index++;
-      continue;
-    }
-    if (next === 0x7d /* } */ && index === compact.length - 1) break;
-    return undefined;
-  }
-  parts.push("]");
-  return parts.join("");
-}
-
-function reshapeParsed(compact: string): string {
-  const parsed: unknown = JSON.parse(compact);
+  const parsed: unknown = JSON.parse(bodyText);
+  if (Array.isArray(parsed)) return bodyText;
   if (typeof parsed !== "object" || parsed === null) {
     throw new UpstreamBodyError("Strava answered the streams request with something other than a stream list.");
   }

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId } from "./parameters.ts";
+import { ActivityId } from "./parameter-schemas.ts";
 
 export const getActivityZones = defineTool({
   name: "get_activity_zones",

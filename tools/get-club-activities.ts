@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { Page, PerPage } from "./parameters.ts";
+import { Page, PerPage } from "./parameter-schemas.ts";
 import { clubActivityModel } from "./activity-fields.ts";
 import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
 

@@ -16,18 +16,19 @@ export interface RateLimitState {
   read?: { fifteenMinute: WindowUsage; daily: WindowUsage };
 }
 
-export function readRateLimitHeaders(headers: Headers): RateLimitState {
+/** From the answer's headers (lower-case names). */
+export function readRateLimitHeaders(headers: Readonly<Record<string, string>>): RateLimitState {
   const state: RateLimitState = {};
-  const overall = pairOfWindows(headers.get("x-ratelimit-limit"), headers.get("x-ratelimit-usage"));
+  const overall = pairOfWindows(headers["x-ratelimit-limit"], headers["x-ratelimit-usage"]);
   if (overall) state.overall = overall;
-  const read = pairOfWindows(headers.get("x-readratelimit-limit"), headers.get("x-readratelimit-usage"));
+  const read = pairOfWindows(headers["x-readratelimit-limit"], headers["x-readratelimit-usage"]);
   if (read) state.read = read;
   return state;
 }
 
 function pairOfWindows(
-  limitHeader: string | null,
-  usageHeader: string | null,
+  limitHeader: string | undefined,
+  usageHeader: string | undefined,
 ): { fifteenMinute: WindowUsage; daily: WindowUsage } | undefined {
   const limits = parsePair(limitHeader);
   const usages = parsePair(usageHeader);
@@ -38,7 +39,7 @@ function pairOfWindows(
   };
 }
 
-function parsePair(header: string | null): [number, number] | undefined {
+function parsePair(header: string | undefined): [number, number] | undefined {
   if (!header) return undefined;
   const parts = header.split(",").map((part) => Number(part.trim()));
   const [first, second] = parts;

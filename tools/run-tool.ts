@@ -2,14 +2,19 @@
  * Runs one tool call: validate the arguments, build the one upstream request, send it, and shape the
  * answer. Every failure the caller can do something about becomes an error result (`Error: ...`,
  * `isError: true`); nothing here throws to the front end.
+ *
+ * A successful answer's text is Strava's body, byte for byte, unless the tool reshapes it (`resultText`). It
+ * is not parsed: HTTP framing has already refused a body cut off in transit (tools/http-exchange.ts), and
+ * what is left to catch is a 2xx that is not Strava's JSON at all (a proxy's HTML page, an empty body), which
+ * a look at both ends of the text does.
  */
 import type { ToolDefinition } from "./tool-definition.ts";
 import type { ToolDeps } from "./create-tool-deps.ts";
 import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "./validate-arguments.ts";
-import { compactJson } from "./compact-json.ts";
 import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
-import { messageOf, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
+import { messageOf } from "../common/named-error.ts";
+import { UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
 
 export async function runTool(
   tool: ToolDefinition,
@@ -30,7 +35,8 @@ export async function runTool(
     const response = await deps.client.send(request, { signal, errorHint: tool.errorHint?.bind(tool) });
     let text: string;
     try {
-      text = tool.resultText?.(response.bodyText, validated) ?? compactJson(response.bodyText);
+      if (!isJsonObjectOrArray(response.bodyText)) throw new SyntaxError("not a JSON object or array");
+      text = tool.resultText?.(response.bodyText, validated) ?? response.bodyText;
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       throw new UpstreamBodyError(
@@ -58,6 +64,16 @@ function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: 
   // A bug of ours: say so plainly, keep the process up, and log it for the operator.
   deps.logger.error("tool_internal_error", { tool: tool.name, error });
   return errorResult(`Internal error in ${tool.name}: ${messageOf(error)}. This is a bug in the fitness tools; please report it.`);
+}
+
+/** Starts with `{` or `[` and ends with the bracket that closes it (JSON whitespace around it allowed). */
+function isJsonObjectOrArray(text: string): boolean {
+  const first = text.search(/\S/);
+  if (first < 0) return false;
+  let last = text.length - 1;
+  while (last > first && /\s/.test(text[last]!)) last--;
+  const open = text[first];
+  return (open === "{" && text[last] === "}") || (open === "[" && text[last] === "]");
 }
 
 function elapsed(started: number): number {

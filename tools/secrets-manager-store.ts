@@ -40,6 +40,7 @@ import {
   type TokenSet,
 } from "./credentials.ts";
 import { descendsFrom, lineageField, lineageOf } from "./token-lineage.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export interface SecretsManagerStoreOptions {
   secretName: string;
@@ -272,7 +273,7 @@ export class SecretsManagerStore implements AuthorizationStore {
       );
     }
     if (signal?.aborted) return new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
   }
 }

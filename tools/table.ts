@@ -29,5 +29,10 @@ export const toolTable: readonly ToolDefinition[] = Object.freeze([
   getUpload,
 ]);
 
-/** Only the tools that never write, for hosts that want a read-only mode. */
-export const readOnlyTools = (): readonly ToolDefinition[] => toolTable.filter((tool) => tool.annotations.readOnlyHint);
+/**
+ * The tools that never write (their `readOnlyHint` annotation), for a front end serving a read-only grant:
+ * a client whose athlete granted no write scope should not be offered the write tools at all.
+ */
+export function readOnlyTools(table: readonly ToolDefinition[] = toolTable): readonly ToolDefinition[] {
+  return table.filter((tool) => tool.annotations.readOnlyHint);
+}

@@ -8,12 +8,12 @@
  *
  * A hash, not the token: records are read by people and tools, and the hash says nothing usable.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../common/digests.ts";
 
 export const lineageField = "replaces_refresh_token_sha256";
 
 export function refreshTokenHash(refreshToken: string): string {
-  return createHash("sha256").update(refreshToken).digest("hex");
+  return sha256Hex(refreshToken);
 }
 
 /** The fields a refresh adds to the record it writes. */

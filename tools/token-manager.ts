@@ -30,7 +30,8 @@ import {
   type TokenSet,
 } from "./credentials.ts";
 import { abortable } from "./abortable.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../common/logger.ts";
+import type { SendHttp } from "./http-exchange.ts";
 import {
   defaultRefreshMarginSeconds,
   defaultRefreshSpreadSeconds,
@@ -40,7 +41,8 @@ import {
 } from "./refresh-schedule.ts";
 import { defaultStoreTimeoutMs, withDeadline } from "./store-deadline.ts";
 import { requestTokens } from "./strava-oauth.ts";
-import { applicationInactiveAdvice, ApplicationInactiveError, messageOf, RefreshTokenRejectedError, TokenRefreshError } from "./upstream-errors.ts";
+import { messageOf } from "../common/named-error.ts";
+import { applicationInactiveAdvice, ApplicationInactiveError, RefreshTokenRejectedError, TokenRefreshError } from "./upstream-errors.ts";
 
 export interface TokenManagerOptions {
   store: CredentialStore;
@@ -50,7 +52,7 @@ export interface TokenManagerOptions {
   /** Deadline of each credential store call (default 5 s). */
   storeTimeoutMs?: number | undefined;
   logger: Logger;
-  fetch?: typeof fetch | undefined;
+  http: SendHttp;
   /** Clock in epoch milliseconds (tests move it). */
   now?: (() => number) | undefined;
   /** Source of this process's refresh moment (tests fix it). */
@@ -95,7 +97,7 @@ export class TokenManager {
   readonly #timeoutMs: number;
   readonly #storeTimeoutMs: number;
   readonly #logger: Logger;
-  readonly #fetch: typeof fetch;
+  readonly #http: SendHttp;
   readonly #now: () => number;
   readonly #schedule: RefreshSchedule;
   #current: CurrentToken | undefined;
@@ -116,7 +118,7 @@ export class TokenManager {
     this.#timeoutMs = options.timeoutMs;
     this.#storeTimeoutMs = options.storeTimeoutMs ?? defaultStoreTimeoutMs;
     this.#logger = options.logger;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#http = options.http;
     this.#now = options.now ?? Date.now;
     this.#schedule = {
       marginMs: (options.refreshMarginSeconds ?? defaultRefreshMarginSeconds) * 1000,
@@ -259,7 +261,7 @@ export class TokenManager {
           refreshToken: stored.refresh_token,
           storeDescription: this.#store.description,
           timeoutMs: this.#timeoutMs,
-          fetch: this.#fetch,
+          http: this.#http,
           nowMs: this.#now(),
         });
       } catch (error) {

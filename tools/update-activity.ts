@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./tool-definition.ts";
-import { ActivityId, SportType } from "./parameters.ts";
+import { ActivityId, SportType } from "./parameter-schemas.ts";
 import { ToolInputError } from "./validate-arguments.ts";
 
 const updatableFields = ["name", "sport_type", "description", "trainer", "commute", "gear_id"] as const;

@@ -9,14 +9,15 @@
  * waits, and Strava never sees more parallel requests than could help (its limit is 200 per 15 minutes).
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import type { Logger } from "./logger.ts";
-import type { UpstreamSettings } from "./settings.ts";
+import type { FormData } from "undici";
+import type { Logger } from "../common/logger.ts";
+import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
+import type { UpstreamSettings } from "./upstream-settings.ts";
 import type { TokenManager } from "./token-manager.ts";
-import { describeRequest, type UpstreamRequest, type UpstreamResponse } from "./upstream-request.ts";
+import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
 import {
   CallCancelledError,
   isApplicationInactive,
-  networkCause,
   parseFault,
   statusErrorFor,
   UpstreamNetworkError,
@@ -27,7 +28,7 @@ export interface UpstreamClientOptions {
   settings: UpstreamSettings;
   tokens: TokenManager;
   logger: Logger;
-  fetch?: typeof fetch;
+  http: SendHttp;
   now?: () => number;
   /** Calls sent at once; the rest queue in arrival order (default `defaultMaxConcurrentRequests`). */
   maxConcurrentRequests?: number;
@@ -45,8 +46,8 @@ export interface UpstreamAdmission {
 }
 
 /**
- * Strava allows 200 requests per 15 minutes, so more calls in flight than this never help; Form A's
- * upstream connection pool takes its size from here (mcp-adapter/node-http-fetch.ts).
+ * Strava allows 200 requests per 15 minutes, so more calls in flight than this never help; the HTTP
+ * connection pool per origin has the same bound (tools/create-tool-deps.ts; shared by the athletes in OAuth mode).
  */
 export const defaultMaxConcurrentRequests = 64;
 
@@ -60,7 +61,7 @@ export class UpstreamClient {
   readonly settings: UpstreamSettings;
   readonly #tokens: TokenManager;
   readonly #logger: Logger;
-  readonly #fetch: typeof fetch;
+  readonly #http: SendHttp;
   readonly #now: () => number;
   readonly #limit: LimitFunction;
   readonly #admission: UpstreamAdmission | undefined;
@@ -69,18 +70,18 @@ export class UpstreamClient {
     this.settings = options.settings;
     this.#tokens = options.tokens;
     this.#logger = options.logger;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#http = options.http;
     this.#now = options.now ?? Date.now;
     this.#limit = pLimit(options.maxConcurrentRequests ?? defaultMaxConcurrentRequests);
     this.#admission = options.admission;
   }
 
-  /** Sends `request` and returns the successful response, or throws an `UpstreamError`. */
-  send(request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+  /** Sends `request` and returns the successful answer, or throws an `UpstreamError`. */
+  send(request: UpstreamRequest, options: SendOptions = {}): Promise<HttpAnswer> {
     return this.#limit(() => this.#send(request, options));
   }
 
-  async #send(request: UpstreamRequest, options: SendOptions): Promise<UpstreamResponse> {
+  async #send(request: UpstreamRequest, options: SendOptions): Promise<HttpAnswer> {
     const { signal } = options;
     // Cancelled while it waited for its turn: nothing was sent.
     if (signal?.aborted) throw new CallCancelledError(`The call was cancelled before ${describeRequest(request)} was sent.`);
@@ -114,60 +115,44 @@ export class UpstreamClient {
     return response;
   }
 
-  async #attempt(request: UpstreamRequest, token: string, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
+  async #attempt(request: UpstreamRequest, token: string, signal: AbortSignal | undefined): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    let body: RequestInit["body"];
+    let body: string | FormData | undefined;
     switch (request.body?.kind) {
       case "form":
-        body = new URLSearchParams(request.body.fields);
+        headers["content-type"] = "application/x-www-form-urlencoded";
+        body = new URLSearchParams(request.body.fields).toString();
         break;
       case "json":
         headers["content-type"] = "application/json";
         body = JSON.stringify(request.body.value);
         break;
       case "multipart":
-        // fetch writes the multipart boundary into Content-Type itself.
         body = request.body.form;
         break;
       case undefined:
         break;
     }
-    // One controller for both ways an attempt ends early. (AbortSignal.timeout + AbortSignal.any cost
-    // about 30 µs per call on Node 20, a tenth of this server's own work on a tool call; see BENCHMARKS.md.)
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException("The upstream request timed out.", "TimeoutError"));
-    }, this.settings.timeoutMs);
-    const onCancel = (): void => controller.abort(signal?.reason);
-    if (signal?.aborted) onCancel();
-    else signal?.addEventListener("abort", onCancel, { once: true });
     const started = performance.now();
     try {
-      const response = await this.#fetch(this.#url(request), { method: request.method, headers, body, signal: controller.signal });
-      const bodyText = await response.text();
+      const answer = await this.#http({ method: request.method, url: this.#url(request), headers, body, signal, timeoutMs: this.settings.timeoutMs });
       this.#logger.debug("upstream_response", {
         request: describeRequest(request),
-        status: response.status,
+        status: answer.status,
         ms: Math.round(performance.now() - started),
-        bytes: bodyText.length,
+        bytes: answer.bodyText.length,
       });
-      return { status: response.status, headers: response.headers, bodyText };
+      return answer;
     } catch (error) {
-      if (signal?.aborted) throw new CallCancelledError(`The call was cancelled while waiting for ${describeRequest(request)}.`);
-      if (timedOut) {
+      if (!(error instanceof HttpExchangeError)) throw error;
+      if (error.kind === "cancelled") throw new CallCancelledError(`The call was cancelled while waiting for ${describeRequest(request)}.`);
+      if (error.kind === "timeout") {
         throw new UpstreamTimeoutError(
           `Strava did not answer ${describeRequest(request)} within ${this.settings.timeoutMs / 1000} s (timeout). ` +
             "It may be slow or unreachable; try again shortly (STRAVA_TIMEOUT_MS sets the limit).",
         );
       }
-      throw new UpstreamNetworkError(
-        `Network failure on ${describeRequest(request)} to ${this.settings.apiBase}: ${networkCause(error)}. Try again shortly.`,
-      );
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onCancel);
+      throw new UpstreamNetworkError(`Network failure on ${describeRequest(request)} to ${this.settings.apiBase}: ${error.detail}. Try again shortly.`);
     }
   }
 

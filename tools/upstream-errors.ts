@@ -5,6 +5,7 @@
  * request ("GET /activities/123"), never a token, and say what to do next where there is something to do.
  */
 import { describeRateLimit, readRateLimitHeaders } from "./rate-limit.ts";
+import { NamedError } from "../common/named-error.ts";
 
 /** Strava's error body: `{"message": string, "errors": [{"resource","field","code"}]}`. */
 export interface Fault {
@@ -12,13 +13,10 @@ export interface Fault {
   errors?: Array<{ resource?: string; field?: string; code?: string }>;
 }
 
-export class UpstreamError extends Error {
-  override readonly name: string = "UpstreamError";
-}
+export class UpstreamError extends NamedError {}
 
 /** The upstream answered with a non-success status. */
 export class UpstreamStatusError extends UpstreamError {
-  override readonly name = "UpstreamStatusError";
   readonly status: number;
   readonly fault: Fault | undefined;
   constructor(message: string, status: number, fault: Fault | undefined) {
@@ -29,39 +27,25 @@ export class UpstreamStatusError extends UpstreamError {
 }
 
 /** No answer within the configured time. */
-export class UpstreamTimeoutError extends UpstreamError {
-  override readonly name = "UpstreamTimeoutError";
-}
+export class UpstreamTimeoutError extends UpstreamError {}
 
 /** The connection failed (refused, reset, DNS) or the body was cut off. */
-export class UpstreamNetworkError extends UpstreamError {
-  override readonly name = "UpstreamNetworkError";
-}
+export class UpstreamNetworkError extends UpstreamError {}
 
 /** A success status with a body that is not JSON (truncated, an HTML error page, ...). */
-export class UpstreamBodyError extends UpstreamError {
-  override readonly name = "UpstreamBodyError";
-}
+export class UpstreamBodyError extends UpstreamError {}
 
 /** The caller cancelled the call (its AbortSignal fired). */
-export class CallCancelledError extends UpstreamError {
-  override readonly name = "CallCancelledError";
-}
+export class CallCancelledError extends UpstreamError {}
 
 /** Getting a usable access token failed: the token endpoint refused, was down, or the store failed. */
-export class TokenRefreshError extends UpstreamError {
-  override readonly name: string = "TokenRefreshError";
-}
+export class TokenRefreshError extends UpstreamError {}
 
 /** The token endpoint refused the refresh token itself (`RefreshToken` invalid): spent, revoked, or foreign. */
-export class RefreshTokenRejectedError extends TokenRefreshError {
-  override readonly name = "RefreshTokenRejectedError";
-}
+export class RefreshTokenRejectedError extends TokenRefreshError {}
 
 /** Strava answered 403 "Application Status Inactive": the API application is switched off. */
-export class ApplicationInactiveError extends TokenRefreshError {
-  override readonly name = "ApplicationInactiveError";
-}
+export class ApplicationInactiveError extends TokenRefreshError {}
 
 /**
  * Since June 2026 Strava requires the developer of a Standard-tier API application to hold a Strava
@@ -77,27 +61,6 @@ export const applicationInactiveAdvice =
   "application only works while the Strava account that owns it has an active Strava subscription. Start or renew the " +
   "subscription on that account (the application is the one at https://www.strava.com/settings/api), then try again. " +
   "The stored tokens are kept, so authorizing again should not be needed.";
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** "connection refused (ECONNREFUSED)" from undici's `fetch failed` wrapper. */
-export function networkCause(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const code = cause?.code;
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ECONNRESET: "connection reset",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "DNS lookup failed",
-    ETIMEDOUT: "connection timed out",
-    UND_ERR_SOCKET: "connection closed unexpectedly",
-    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  };
-  if (code) return `${known[code] ?? cause?.message ?? "network error"} (${code})`;
-  return cause?.message ?? messageOf(error);
-}
 
 export function parseFault(bodyText: string): Fault | undefined {
   try {
@@ -148,7 +111,7 @@ export interface StatusErrorContext {
   request: string;
   status: number;
   bodyText: string;
-  headers: Headers;
+  headers: Readonly<Record<string, string>>;
   nowMs: number;
   /** Extra advice a tool adds for its own known conditions (club activities' 404). */
   hint?: string | undefined;

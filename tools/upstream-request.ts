@@ -2,6 +2,8 @@
  * One request to the upstream REST API, described as data so that each tool definition can say what
  * it sends without knowing about tokens, timeouts or encodings.
  */
+import type { FormData } from "undici";
+
 export type QueryValue = string | number | boolean | undefined;
 
 export type UpstreamBody =
@@ -9,7 +11,7 @@ export type UpstreamBody =
   | { kind: "form"; fields: Record<string, string> }
   /** `application/json`: PUT /activities/{id}. */
   | { kind: "json"; value: unknown }
-  /** `multipart/form-data`: POST /uploads, with the file as a real file part. */
+  /** `multipart/form-data`: POST /uploads, with the file as a real file part (undici's FormData, which it encodes). */
   | { kind: "multipart"; form: FormData };
 
 export interface UpstreamRequest {
@@ -18,12 +20,6 @@ export interface UpstreamRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: UpstreamBody;
-}
-
-export interface UpstreamResponse {
-  status: number;
-  headers: Headers;
-  bodyText: string;
 }
 
 /** "GET /activities/123", for messages and logs (no host, no query, no token). */

@@ -7,11 +7,10 @@
  */
 import type { TObject } from "@sinclair/typebox";
 import { describeValue, schemaViolations, type SchemaViolation } from "../common/schema-check.ts";
+import { NamedError } from "../common/named-error.ts";
 
 /** Arguments that cannot be sent. Its message goes to the caller as `Error: <message>`. */
-export class ToolInputError extends Error {
-  override readonly name = "ToolInputError";
-}
+export class ToolInputError extends NamedError {}
 
 /** Returns the arguments with defaults applied, or throws `ToolInputError`. */
 export function validateArguments(toolName: string, schema: TObject, args: unknown): Record<string, unknown> {

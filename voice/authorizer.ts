@@ -4,9 +4,9 @@
 
 import { SSMClient } from "@aws-sdk/client-ssm";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
+import { synchronousStderrLogger } from "../common/logger.ts";
 import { createClientTokenAuthorizer } from "./client-token-authorizer.ts";
 import { SsmClientTokenStore, type ClientTokenSource } from "./client-token-store.ts";
-import { stderrLogger } from "./log.ts";
 import { readAuthorizerSettings } from "./settings-from-env.ts";
 
 let store: SsmClientTokenStore | undefined;
@@ -27,7 +27,7 @@ const tokens: ClientTokenSource = {
   refreshIfOlderThan: async (minAgeMs) => ssmStore().refreshIfOlderThan(minAgeMs),
 };
 
-const authorize = createClientTokenAuthorizer({ tokens, log: stderrLogger("voice-authorizer") });
+const authorize = createClientTokenAuthorizer({ tokens, log: synchronousStderrLogger("voice-authorizer") });
 
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   return authorize(event);

@@ -1,16 +1,16 @@
 // Bundles each Lambda function into one file with esbuild: dist/voice/<name>/<name>.mjs, the CodeUri of
 // voice/template.yaml. Run with `npx tsx voice/build.ts [outDir]`; prints each bundle's size.
 //
-// Format: ES modules (.mjs), which the nodejs24.x runtime loads natively; `Handler: handler.handler` finds
-// handler.mjs. A createRequire banner lets the few CommonJS dependencies inside the bundle require Node's
-// built-ins. The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the
-// SDK version the tests ran.
+// The options every bundle shares are in common/bundle-options.mjs; here, minified ES modules (.mjs), which
+// the nodejs24.x runtime loads natively (`Handler: handler.handler` finds handler.mjs). The AWS SDK is bundled
+// rather than taken from the runtime, so the deployed code runs the SDK version the tests ran.
 
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { nodeBundleOptions } from "../common/bundle-options.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -33,19 +33,7 @@ export async function buildVoiceBundles(outDir = join(ROOT, "dist", "voice")): P
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${name}.mjs`);
-    await build({
-      entryPoints: [join(ROOT, entry)],
-      outfile: file,
-      bundle: true,
-      platform: "node",
-      target: "node24",
-      format: "esm",
-      mainFields: ["module", "main"],
-      minify: true,
-      sourcemap: false,
-      logLevel: "warning",
-      banner: { js: "import { createRequire as __voiceCreateRequire } from 'node:module'; const require = __voiceCreateRequire(import.meta.url);" },
-    });
+    await build({ ...nodeBundleOptions, entryPoints: [join(ROOT, entry)], outfile: file, minify: true });
     const files = readdirSync(dir);
     if (files.length !== 1) throw new Error(`${name} bundled to ${files.length} files (${files.join(", ")}); expected one`);
     const bytes = readFileSync(file);

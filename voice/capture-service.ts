@@ -4,7 +4,7 @@
 import { reconcileDates } from "./date-reconciliation.ts";
 import { resolveDates } from "./date-resolution.ts";
 import { ModelOutputError } from "./errors.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../common/logger.ts";
 import type { CaptureModel } from "./model-client.ts";
 import { retryInstruction, systemPromptFor } from "./prompts.ts";
 import type { CaptureRequest } from "./capture-request.ts";
@@ -56,7 +56,7 @@ export class CaptureService {
       } else {
         lastProblem = check.problem;
         lastStopReason = reply.stopReason;
-        this.#log.warn("model answer rejected", { attempt, problem: check.problem, stopReason: reply.stopReason, mode: request.mode });
+        this.#log.warn("model_answer_rejected", { attempt, problem: check.problem, stopReason: reply.stopReason, mode: request.mode });
       }
     }
     if (answer === null) {
@@ -67,10 +67,10 @@ export class CaptureService {
     const resolved = resolveDates({ text: request.text, mode: request.mode, reference: now, timeZone });
     const reconciled = reconcileDates(ACTION_FOR_MODE[request.mode], resolved, answer, now.getTime());
     for (const disagreement of reconciled.disagreements) {
-      this.#log.warn("model and date resolver disagree; using the resolver's", { ...disagreement, timeZone });
+      this.#log.warn("model_date_overridden", { ...disagreement, timeZone });
     }
     for (const rejected of reconciled.rejected) {
-      this.#log.warn("model timestamp rejected", { ...rejected });
+      this.#log.warn("model_timestamp_rejected", { ...rejected });
     }
     return { ...answer, ...reconciled.dates };
   }

@@ -2,10 +2,11 @@
 // answer with an IAM policy. Every denial is a Deny policy (API Gateway then answers 403 with its explicit-deny
 // body) and one log line naming the denial type; the token itself is never logged.
 
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
+import { secretsMatch } from "../common/digests.ts";
 import type { ClientTokenSource } from "./client-token-store.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../common/logger.ts";
+import { messageOf } from "../common/named-error.ts";
 
 export const CLIENT_TOKEN_HEADER = "X-Client-Token";
 
@@ -43,36 +44,29 @@ export function clientTokenFrom(event: APIGatewayRequestAuthorizerEvent): string
   return undefined;
 }
 
-/** Equality that takes the same time wherever the strings differ (hashing first evens out the lengths). */
-export function tokensMatch(presented: string, stored: string): boolean {
-  const a = createHash("sha256").update(presented, "utf8").digest();
-  const b = createHash("sha256").update(stored, "utf8").digest();
-  return timingSafeEqual(a, b);
-}
-
 export function createClientTokenAuthorizer(options: ClientTokenAuthorizerOptions): RequestAuthorizer {
   const { tokens, log } = options;
   return async (event) => {
     const { requestId, identity } = event.requestContext;
     const sourceIp = identity.sourceIp;
     const deny = (denial: DenialType, fields: Record<string, string> = {}): APIGatewayAuthorizerResult => {
-      log.warn("request denied", { denial, requestId, sourceIp, ...fields });
+      log.warn("request_denied", { denial, requestId, sourceIp, ...fields });
       return policy("Deny", event.methodArn);
     };
 
     const presented = clientTokenFrom(event);
     if (presented === undefined) return deny("missing_token");
     try {
-      let matches = tokensMatch(presented, await tokens.current());
-      if (!matches) matches = tokensMatch(presented, await tokens.refreshIfOlderThan(MISMATCH_RECHECK_AGE_MS));
+      let matches = secretsMatch(presented, await tokens.current());
+      if (!matches) matches = secretsMatch(presented, await tokens.refreshIfOlderThan(MISMATCH_RECHECK_AGE_MS));
       if (!matches) return deny("token_mismatch");
     } catch (error) {
       return deny("store_failure", {
         error: error instanceof Error ? error.name : "unknown",
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
       });
     }
-    log.info("request allowed", { requestId, sourceIp });
+    log.info("request_allowed", { requestId, sourceIp });
     return policy("Allow", event.methodArn);
   };
 }

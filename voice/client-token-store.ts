@@ -8,6 +8,7 @@
 // cached there either, but what would be left of ours is all of the above.
 
 import { GetParameterCommand, type SSMClient } from "@aws-sdk/client-ssm";
+import { NamedError } from "../common/named-error.ts";
 
 export interface ClientTokenSource {
   /** The current token, from the cache while it is fresh. */
@@ -26,9 +27,7 @@ export interface ClientTokenSource {
 export const CLIENT_TOKEN_CACHE_MS = 60_000;
 
 /** The token could not be read (missing parameter, no permission, empty value, network). Never holds the token. */
-export class ClientTokenStoreError extends Error {
-  override readonly name = "ClientTokenStoreError";
-}
+export class ClientTokenStoreError extends NamedError {}
 
 export interface SsmClientTokenStoreOptions {
   client: SSMClient;

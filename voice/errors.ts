@@ -1,9 +1,9 @@
 // Every failure the handler can answer with, and the one table that maps each to its HTTP status.
 // Bodies are always JSON `{"message": ...}`; nothing returns a stack trace.
+import { NamedError } from "../common/named-error.ts";
 
 /** The request body is wrong; `field` names the offending field. */
-export class RequestBodyError extends Error {
-  override readonly name = "RequestBodyError";
+export class RequestBodyError extends NamedError {
   readonly field: string | null;
   constructor(field: string | null, message: string) {
     super(message);
@@ -12,44 +12,28 @@ export class RequestBodyError extends Error {
 }
 
 /** Bedrock throttled the call or a quota is used up; the client should try again shortly. */
-export class ModelThrottledError extends Error {
-  override readonly name = "ModelThrottledError";
-}
+export class ModelThrottledError extends NamedError {}
 
 /** The model (or our own deadline under the gateway's 29 s limit) ran out of time. */
-export class ModelTimeoutError extends Error {
-  override readonly name = "ModelTimeoutError";
-}
+export class ModelTimeoutError extends NamedError {}
 
 /** The model is not ready, Bedrock is unavailable, or the network to it failed. */
-export class ModelUnavailableError extends Error {
-  override readonly name = "ModelUnavailableError";
-}
+export class ModelUnavailableError extends NamedError {}
 
 /** Access denied or model not found: the operator must fix the deployment (model access, id, IAM). */
-export class ModelAccessError extends Error {
-  override readonly name = "ModelAccessError";
-}
+export class ModelAccessError extends NamedError {}
 
 /** Bedrock refused the request as invalid for this model (e.g. maxTokens above its limit). */
-export class ModelRejectedRequestError extends Error {
-  override readonly name = "ModelRejectedRequestError";
-}
+export class ModelRejectedRequestError extends NamedError {}
 
 /** The model answered, twice, with something that is not the response object. */
-export class ModelOutputError extends Error {
-  override readonly name = "ModelOutputError";
-}
+export class ModelOutputError extends NamedError {}
 
 /** Bedrock failed internally. */
-export class ModelFailureError extends Error {
-  override readonly name = "ModelFailureError";
-}
+export class ModelFailureError extends NamedError {}
 
 /** A setting is missing or invalid; the message names it and says how to fix it. */
-export class ConfigurationError extends Error {
-  override readonly name = "ConfigurationError";
-}
+export class ConfigurationError extends NamedError {}
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

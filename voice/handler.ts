@@ -6,14 +6,15 @@
 
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { synchronousStderrLogger } from "../common/logger.ts";
 import { CaptureService } from "./capture-service.ts";
 import { describeError } from "./errors.ts";
-import { stderrLogger } from "./log.ts";
 import { BedrockConverseModel } from "./model-client.ts";
 import { parseCaptureRequest } from "./capture-request.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
+import { messageOf } from "../common/named-error.ts";
 
-const log = stderrLogger("voice-handler");
+const log = synchronousStderrLogger("voice-handler");
 
 /** What the handler reads from the Lambda context. */
 export type InvocationContext = Pick<Context, "awsRequestId" | "getRemainingTimeInMillis">;
@@ -54,20 +55,20 @@ export async function handler(event: APIGatewayProxyEvent, context: InvocationCo
   try {
     const request = parseCaptureRequest(event.body, event.isBase64Encoded);
     const response = await captureService().capture(request, AbortSignal.timeout(deadlineMs(context)));
-    log.info("capture answered", { requestId, mode: request.mode, status: 200, ms: Date.now() - started });
+    log.info("capture_answered", { requestId, mode: request.mode, status: 200, ms: Date.now() - started });
     return jsonResult(200, response);
   } catch (error) {
     const { status, message, expected } = describeError(error);
     const name = error instanceof Error ? error.name : typeof error;
     if (expected) {
-      log.warn("capture failed", { requestId, status, error: name, message, ms: Date.now() - started });
+      log.warn("capture_failed", { requestId, status, error: name, message, ms: Date.now() - started });
     } else {
       // Unforeseen: full detail for the operator in the log, a plain message for the client.
-      log.error("capture failed unexpectedly", {
+      log.error("capture_failed_unexpectedly", {
         requestId,
         status,
         error: name,
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
         stack: error instanceof Error ? error.stack : undefined,
       });
     }

@@ -3,6 +3,7 @@
 
 import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
+import { messageOf } from "../common/named-error.ts";
 
 function fail(message: string): never {
   console.error(message);
@@ -13,7 +14,7 @@ let settings;
 try {
   settings = readHandlerSettings();
 } catch (error) {
-  fail(error instanceof Error ? error.message : String(error));
+  fail(messageOf(error));
 }
 if (!process.env.VOICE_LOCAL_CLIENT_TOKEN && !process.env.CLIENT_TOKEN_PARAMETER) {
   fail(
@@ -24,7 +25,7 @@ if (!process.env.VOICE_LOCAL_CLIENT_TOKEN && !process.env.CLIENT_TOKEN_PARAMETER
 
 const { authorizer, tokenSource } = authorizerFromEnvironment();
 const gateway = await startLocalGateway({ authorizer }).catch((error: unknown) =>
-  fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${LOCAL_GATEWAY_DEFAULTS.port}: ${error instanceof Error ? error.message : String(error)}`),
+  fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${LOCAL_GATEWAY_DEFAULTS.port}: ${messageOf(error)}`),
 );
 console.error(
   `Voice capture API (local) at POST ${gateway.invokeUrl}\n` +

@@ -14,7 +14,7 @@ import { createClientTokenAuthorizer, type RequestAuthorizer } from "./client-to
 import { StaticClientToken } from "./client-token-store.ts";
 import { authorizerEvent, invocationContext, proxyEvent, type GatewayRequest } from "./gateway-events.ts";
 import { handler as lambdaHandler, type InvocationContext } from "./handler.ts";
-import { stderrLogger, type Logger } from "./log.ts";
+import { synchronousStderrLogger, type Logger } from "../common/logger.ts";
 import { TokenBucket } from "./token-bucket.ts";
 
 /** API Gateway's body when an authorizer returns a Deny policy. */
@@ -50,7 +50,7 @@ export interface LocalGateway {
 }
 
 /** Where the local gateway's authorizer gets the token, and a sentence saying so. */
-export function authorizerFromEnvironment(env: Record<string, string | undefined> = process.env, log: Logger = stderrLogger("voice-authorizer")): {
+export function authorizerFromEnvironment(env: Record<string, string | undefined> = process.env, log: Logger = synchronousStderrLogger("voice-authorizer")): {
   authorizer: RequestAuthorizer;
   tokenSource: string;
 } {
@@ -86,7 +86,7 @@ function headerRecord(request: http.IncomingMessage): Pick<GatewayRequest, "head
 export async function startLocalGateway(options: LocalGatewayOptions = {}): Promise<LocalGateway> {
   const host = options.host ?? LOCAL_GATEWAY_DEFAULTS.host;
   const stage = options.stage ?? LOCAL_GATEWAY_DEFAULTS.stage;
-  const log = options.log ?? stderrLogger("voice-local-gateway");
+  const log = options.log ?? synchronousStderrLogger("voice-local-gateway");
   const authorize = options.authorizer ?? authorizerFromEnvironment().authorizer;
   const capture = options.handler ?? lambdaHandler;
   const limiter = options.limiter ?? new TokenBucket({ ratePerSecond: LOCAL_GATEWAY_DEFAULTS.ratePerSecond, burst: LOCAL_GATEWAY_DEFAULTS.burst });
@@ -115,7 +115,7 @@ export async function startLocalGateway(options: LocalGatewayOptions = {}): Prom
         if (result.policyDocument.Statement.some((statement) => statement.Effect === "Allow")) principalId = result.principalId;
       } catch (error) {
         // API Gateway's answer when an authorizer fails rather than denies.
-        log.error("authorizer failed", { requestId, error: error instanceof Error ? error.name : String(error) });
+        log.error("authorizer_failed", { requestId, error: error instanceof Error ? error.name : String(error) });
         return send(response, 500, '{"message":null}', { "x-amzn-ErrorType": "AuthorizerConfigurationException" });
       }
       if (principalId === undefined) return send(response, 403, EXPLICIT_DENY_BODY, { "x-amzn-ErrorType": "AccessDeniedException" });
@@ -124,7 +124,7 @@ export async function startLocalGateway(options: LocalGatewayOptions = {}): Prom
         const result = await capture(proxyEvent(gatewayRequest, principalId), invocationContext(requestId));
         send(response, result.statusCode, result.body, result.headers);
       } catch (error) {
-        log.error("handler failed", { requestId, error: error instanceof Error ? error.name : String(error) });
+        log.error("handler_failed", { requestId, error: error instanceof Error ? error.name : String(error) });
         send(response, 502, '{"message":"Internal server error"}');
       }
     })();

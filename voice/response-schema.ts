@@ -118,10 +118,6 @@ function explain(problem: SchemaViolation): string {
 // The Shortcut opens `url` as a link: only http(s) addresses are passed on.
 function webAddress(value: string | null): string | null {
   if (value === null) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? value : null;
-  } catch {
-    return null;
-  }
+  const protocol = URL.parse(value)?.protocol;
+  return protocol === "https:" || protocol === "http:" ? value : null;
 }

@@ -3,15 +3,16 @@
  * CodeUri of mcp-adapter/hosted/template.yaml), with a package.json beside it that gives the server's
  * name and version. `npx tsx mcp-adapter/hosted/build.ts [outDir]`; prints the bundle's size.
  *
- * As for the voice functions: ES modules for the nodejs24.x runtime, the AWS SDK bundled (the deployed
- * code runs the SDK version the tests ran), a createRequire banner for CommonJS dependencies. The
- * sandbox is left out: a deployment always talks to Strava.
+ * The options every bundle shares (common/bundle-options.mjs: ES modules for the nodejs24.x runtime,
+ * the AWS SDK bundled so the deployed code runs the SDK version the tests ran, class names kept), minified
+ * like the voice functions. The sandbox is left out: a deployment always talks to Strava.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { nodeBundleOptions } from "../../common/bundle-options.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -20,18 +21,12 @@ export async function buildHostedFunction(outDir = join(root, "dist", "hosted", 
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, "lambda-handler.mjs");
   await build({
+    ...nodeBundleOptions,
     entryPoints: [join(root, "mcp-adapter", "hosted", "lambda-handler.ts")],
     outfile: file,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node24",
     minify: true,
-    legalComments: "none",
     // The embedded sandbox is loaded only without Strava credentials, which a deployment always has.
     external: ["../../sandbox/*"],
-    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
-    logLevel: "warning",
   });
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
   writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: "module", private: true }, null, 2)}\n`);

@@ -12,7 +12,7 @@
  */
 import { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
-import { createJsonLogger, type Logger } from "../../tools/logger.ts";
+import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
 import { CallsInFlight } from "../calls-in-flight.ts";
@@ -22,15 +22,16 @@ import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-
 import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
 import { readServerIdentity } from "../server-identity.ts";
 import { buildToolCatalog } from "../tool-catalog.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 /** A function URL takes request and response bodies up to 6 MB. */
 const maxRequestBodySize = 6 * 1024 * 1024;
 
-let logger: Logger = createJsonLogger(process.stderr, "info", { service: "mcp-hosted" });
+let logger: Logger = synchronousStderrLogger("mcp-hosted");
 let ready: Promise<OAuthWebHandler> | undefined;
 
 async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
-  logger = createJsonLogger(process.stderr, logLevelFromEnv(env), { service: "mcp-hosted" });
+  logger = synchronousStderrLogger("mcp-hosted", logLevelFromEnv(env));
   if (env["MCP_AUTH"]?.trim().toLowerCase() !== "oauth") {
     throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
   }
@@ -62,7 +63,7 @@ web.all("*", async (c) => {
   try {
     handler = await ready;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     logger.error("startup_failed", { message });
     return Response.json({ error: "temporarily_unavailable", error_description: `The server could not start: ${message}` }, { status: 503 });
   }

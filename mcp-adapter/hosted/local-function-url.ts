@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from "aws-lambda";
 import { readRequestBody, RequestBodyTooLargeError } from "../../common/read-request-body.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 type FunctionUrlHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult & { cookies?: string[] }>;
 
@@ -32,7 +33,7 @@ export async function startLocalFunctionUrl(options: { host?: string; port?: num
         response.writeHead(413, { "content-type": "application/json", connection: "close" }).end(JSON.stringify({ Message: `Request must be smaller than ${maxBodyBytes} bytes for the InvokeFunction operation` }));
         return;
       }
-      process.stderr.write(`${JSON.stringify({ level: "error", event: "local_function_url_failed", message: (error as Error).message })}\n`);
+      process.stderr.write(`${JSON.stringify({ level: "error", event: "local_function_url_failed", message: messageOf(error) })}\n`);
       if (!response.headersSent) response.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ Message: "Internal Server Error" }));
       else response.destroy();
     });

@@ -9,6 +9,7 @@
  */
 import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
+import { NamedError } from "../../common/named-error.ts";
 
 export interface AccessTokenClaims {
   athleteId: string;
@@ -22,9 +23,7 @@ export interface AccessTokenClaims {
 
 export const accessTokenLifetimeSeconds = 3600;
 
-export class AccessTokenError extends Error {
-  override readonly name = "AccessTokenError";
-}
+export class AccessTokenError extends NamedError {}
 
 export class AccessTokens {
   readonly #issuer: string;

@@ -12,10 +12,11 @@
  * says so. Counting costs a store write per Strava request (Strava allows about one request per four
  * seconds per athlete on average, so it is noise).
  */
-import type { Logger } from "../../tools/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
+import type { SendHttp } from "../../tools/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../tools/rate-limit.ts";
-import type { UpstreamSettings } from "../../tools/settings.ts";
+import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
 import { withDeadline } from "../../tools/store-deadline.ts";
 import type { UpstreamAdmission } from "../../tools/upstream-client.ts";
 import { UpstreamStatusError } from "../../tools/upstream-errors.ts";
@@ -26,7 +27,8 @@ export interface AthleteSessionsOptions {
   store: OAuthStore;
   settings: UpstreamSettings;
   logger: Logger;
-  fetch?: typeof fetch;
+  /** The network seam every athlete's calls share (one connection pool per process). */
+  http: SendHttp;
   /** The application's limits: [15-minute, daily] overall and read. */
   applicationLimits: { overall: [number, number]; read: [number, number] };
   /** How many athletes share them. */
@@ -67,7 +69,7 @@ export class AthleteSessions {
         store: store.credentialStoreFor(athleteId),
         logger,
         settings,
-        ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+        http: this.#options.http,
         now: this.#now,
         admission: this.#admission(athleteId),
       });

@@ -17,13 +17,16 @@
  *
  * Codes, tokens and the state are never logged.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
 import { OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
 import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scopes.ts";
-import { exchangeStravaCode, missingStravaScopes, revokeStravaGrant, stravaAuthorizeUrl, StravaSignInError } from "./strava-sign-in.ts";
+import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
+import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
 import type { KnownClient } from "./clients.ts";
+import { sha256Hex } from "../../common/digests.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 /** The checked authorization request, as signed into the consent form and Strava's state. */
 interface PendingAuthorization {
@@ -159,7 +162,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
     context.logger.info("strava_sign_in_declined", { client: clientHint(pending.client_id), strava_error: stravaError.slice(0, 40) });
     return back({ error: "access_denied", error_description: "The athlete did not allow access on Strava's page." });
   }
-  const missing = missingStravaScopes(query.get("scope"));
+  const { missing } = grantedScopes(query.get("scope"));
   if (missing.length > 0) {
     return pageAnswer(
       errorPage({
@@ -177,16 +180,16 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
   try {
     signIn = await exchangeStravaCode(context.strava, code, `${context.issuer}${paths.stravaCallback}`);
   } catch (error) {
-    if (!(error instanceof StravaSignInError) && !(error instanceof Error && error.name === "TokenRefreshError")) throw error;
-    context.logger.warn("strava_sign_in_failed", { client: clientHint(pending.client_id), message: (error as Error).message });
-    return problemPage(502, "The sign-in with Strava could not be finished", (error as Error).message);
+    if (!(error instanceof StravaSignInError)) throw error;
+    context.logger.warn("strava_sign_in_failed", { client: clientHint(pending.client_id), message: messageOf(error) });
+    return problemPage(502, "The sign-in with Strava could not be finished", messageOf(error));
   }
   if (!(await context.admission.admits(signIn.athleteId, storeSignal(context)))) {
     context.logger.warn("sign_in_refused", { athlete: signIn.athleteId, client: clientHint(pending.client_id), admitted: context.admission.describe });
     try {
       await revokeStravaGrant(context.strava, signIn.tokens.refresh_token);
     } catch (error) {
-      context.logger.warn("strava_revoke_failed", { athlete: signIn.athleteId, message: (error as Error).message });
+      context.logger.warn("strava_revoke_failed", { athlete: signIn.athleteId, message: messageOf(error) });
     }
     return pageAnswer(refusalPage({ athleteName: signIn.athleteName, athleteId: signIn.athleteId }), {
       status: 403,
@@ -200,7 +203,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
   const authorizationCode = randomBytes(32).toString("base64url");
   await context.store.putCode(
     {
-      code_sha256: sha256(authorizationCode),
+      code_sha256: sha256Hex(authorizationCode),
       client_id: pending.client_id,
       redirect_uri: pending.redirect_uri,
       code_challenge: pending.code_challenge,
@@ -214,10 +217,6 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
   );
   context.logger.info("sign_in_completed", { athlete: signIn.athleteId, client: clientHint(pending.client_id), scope: scopeText(pending.scopes) });
   return back({ code: authorizationCode });
-}
-
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 export function isThisResource(resource: string, context: OAuthContext): boolean {

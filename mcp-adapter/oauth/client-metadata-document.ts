@@ -21,6 +21,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
+import { NamedError } from "../../common/named-error.ts";
 
 export interface ClientMetadataDocument {
   client_id: string;
@@ -30,9 +31,7 @@ export interface ClientMetadataDocument {
   scope?: string;
 }
 
-export class ClientMetadataError extends Error {
-  override readonly name = "ClientMetadataError";
-}
+export class ClientMetadataError extends NamedError {}
 
 const maxBytes = 10 * 1024;
 const timeoutMs = 5_000;

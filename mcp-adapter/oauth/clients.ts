@@ -9,10 +9,10 @@
  * with PKCE; confidential registrations send their secret by HTTP Basic or in the form, compared by
  * SHA-256 in constant time.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { ClientMetadataError, isClientMetadataUrl, type ClientMetadataFetcher } from "./client-metadata-document.ts";
 import type { OAuthStore, RegisteredClient } from "./oauth-store.ts";
 import { OAuthRequestError } from "./oauth-answers.ts";
+import { secretsMatch, sha256Hex } from "../../common/digests.ts";
 
 export interface KnownClient {
   clientId: string;
@@ -100,9 +100,7 @@ export class ClientDirectory {
     }
     if (secret === null) throw new OAuthRequestError("invalid_client", `This client authenticates with ${client.authMethod}: the client secret is missing.`);
     if (method !== client.authMethod) throw new OAuthRequestError("invalid_client", `This client registered ${client.authMethod}; it sent its secret by ${method}.`);
-    const given = createHash("sha256").update(secret).digest();
-    const expected = Buffer.from(client.secretSha256 ?? "", "hex");
-    if (expected.length !== given.length || !timingSafeEqual(given, expected)) throw new OAuthRequestError("invalid_client", "The client secret is wrong.");
+    if (client.secretSha256 === undefined || !secretsMatch(sha256Hex(secret), client.secretSha256)) throw new OAuthRequestError("invalid_client", "The client secret is wrong.");
     return client;
   }
 }

@@ -39,6 +39,7 @@ import {
   type OAuthStore,
   type RegisteredClient,
 } from "./oauth-store.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 export interface DynamoDbOAuthStoreOptions {
   tableName: string;
@@ -103,28 +104,21 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async replaceGrant(next: GrantRecord, signal: AbortSignal): Promise<boolean> {
-    try {
-      await this.#call(
-        "PutItem",
-        signal,
-        () =>
-          this.#client.send(
-            new PutItemCommand({
-              TableName: this.#table,
-              Item: this.#item(`grant#${next.grant_id}`, next, next.expires_at, next.athlete_id),
-              ConditionExpression: "#revision = :expected",
-              ExpressionAttributeNames: { "#revision": "revision" },
-              ExpressionAttributeValues: { ":expected": { N: String(next.revision - 1) } },
-            }),
-            { abortSignal: signal },
-          ),
-        ["ConditionalCheckFailedException"],
-      );
-      return true;
-    } catch (error) {
-      if ((error as { name?: string }).name === "ConditionalCheckFailedException") return false;
-      throw error;
-    }
+    return this.#writeIf(
+      "PutItem",
+      signal,
+      () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: this.#item(`grant#${next.grant_id}`, next, next.expires_at, next.athlete_id),
+            ConditionExpression: "#revision = :expected",
+            ExpressionAttributeNames: { "#revision": "revision" },
+            ExpressionAttributeValues: { ":expected": { N: String(next.revision - 1) } },
+          }),
+          { abortSignal: signal },
+        ),
+    );
   }
 
   async deleteGrant(grantId: string, signal: AbortSignal): Promise<GrantRecord | undefined> {
@@ -145,27 +139,22 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async claimOwner(athleteId: string, signal: AbortSignal): Promise<string> {
-    try {
-      await this.#call(
-        "PutItem",
-        signal,
-        () =>
-          this.#client.send(
-            new PutItemCommand({
-              TableName: this.#table,
-              Item: { pk: { S: "owner" }, owner_athlete: { S: athleteId }, claimed_at: { S: new Date().toISOString() } },
-              ConditionExpression: "attribute_not_exists(pk)",
-            }),
-            { abortSignal: signal },
-          ),
-        ["ConditionalCheckFailedException"],
-      );
-      return athleteId;
-    } catch (error) {
-      if ((error as { name?: string }).name !== "ConditionalCheckFailedException") throw error;
-      const item = await this.#getItem("owner", signal);
-      return item?.["owner_athlete"]?.S ?? athleteId;
-    }
+    const claimed = await this.#writeIf(
+      "PutItem",
+      signal,
+      () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: { pk: { S: "owner" }, owner_athlete: { S: athleteId }, claimed_at: { S: new Date().toISOString() } },
+            ConditionExpression: "attribute_not_exists(pk)",
+          }),
+          { abortSignal: signal },
+        ),
+    );
+    if (claimed) return athleteId;
+    const item = await this.#getItem("owner", signal);
+    return item?.["owner_athlete"]?.S ?? athleteId;
   }
 
   credentialStoreFor(athleteId: string): AthleteCredentialStore {
@@ -211,31 +200,26 @@ export class DynamoDbOAuthStore implements OAuthStore {
       conditions.push(`(attribute_not_exists(#w${index}) OR #w${index} < :s${index})`);
     });
     const key = { pk: { S: `usage#${athleteId}#${day}` } };
-    try {
-      await this.#call(
-        "UpdateItem",
-        signal,
-        () =>
-          this.#client.send(
-            new UpdateItemCommand({
-              TableName: this.#table,
-              Key: key,
-              UpdateExpression: `ADD ${windows.map((_, index) => `#w${index} :one`).join(", ")} SET athlete_id = :athlete, #ttl = :ttl`,
-              ConditionExpression: conditions.join(" AND "),
-              ExpressionAttributeNames: { ...names, "#ttl": "ttl" },
-              ExpressionAttributeValues: values,
-            }),
-            { abortSignal: signal },
-          ),
-        ["ConditionalCheckFailedException"],
-      );
-      return { admitted: true };
-    } catch (error) {
-      if ((error as { name?: string }).name !== "ConditionalCheckFailedException") throw error;
-      const item = (await this.#getItem(key.pk.S, signal)) ?? {};
-      const full = windows.find((entry) => Number(item[entry.attribute]?.N ?? 0) >= entry.share) ?? windows[0]!;
-      return { admitted: false, window: full.window, used: Number(item[full.attribute]?.N ?? full.share), share: full.share };
-    }
+    const counted = await this.#writeIf(
+      "UpdateItem",
+      signal,
+      () =>
+        this.#client.send(
+          new UpdateItemCommand({
+            TableName: this.#table,
+            Key: key,
+            UpdateExpression: `ADD ${windows.map((_, index) => `#w${index} :one`).join(", ")} SET athlete_id = :athlete, #ttl = :ttl`,
+            ConditionExpression: conditions.join(" AND "),
+            ExpressionAttributeNames: { ...names, "#ttl": "ttl" },
+            ExpressionAttributeValues: values,
+          }),
+          { abortSignal: signal },
+        ),
+    );
+    if (counted) return { admitted: true };
+    const item = (await this.#getItem(key.pk.S, signal)) ?? {};
+    const full = windows.find((entry) => Number(item[entry.attribute]?.N ?? 0) >= entry.share) ?? windows[0]!;
+    return { admitted: false, window: full.window, used: Number(item[full.attribute]?.N ?? full.share), share: full.share };
   }
 
   async signingKey(signal: AbortSignal): Promise<Uint8Array> {
@@ -248,7 +232,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
       if (name === "AccessDeniedException") {
         throw new CredentialStoreError(`Not allowed to read the signing key secret "${this.#options.signingKeySecret}": grant the role secretsmanager:GetSecretValue on it.`);
       }
-      throw new CredentialStoreError(`Could not read the signing key secret "${this.#options.signingKeySecret}" (${name}: ${(error as Error).message}).`);
+      throw new CredentialStoreError(`Could not read the signing key secret "${this.#options.signingKeySecret}" (${name}: ${messageOf(error)}).`);
     }
     if (text === undefined || text.length < 32) {
       throw new CredentialStoreError(`The signing key secret "${this.#options.signingKeySecret}" must hold a string of at least 32 characters (the template generates 64).`);
@@ -312,6 +296,17 @@ export class DynamoDbOAuthStore implements OAuthStore {
     return keys;
   }
 
+  /** A conditional write: true when it was made, false when its condition did not hold. */
+  async #writeIf(call: "PutItem" | "UpdateItem", signal: AbortSignal, write: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await this.#call(call, signal, write, ["ConditionalCheckFailedException"]);
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name === "ConditionalCheckFailedException") return false;
+      throw error;
+    }
+  }
+
   async #call<T>(call: string, signal: AbortSignal, run: () => Promise<T>, passThrough: string[] = []): Promise<T> {
     try {
       return await run();
@@ -321,7 +316,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
       if (name === "AccessDeniedException") throw new CredentialStoreError(`Not allowed to use the ${this.description}: grant the role dynamodb:${call} on it.`);
       if (name === "ResourceNotFoundException") throw new CredentialStoreError(`The ${this.description} (or its ${athleteIndexName} index) does not exist.`);
       if (signal.aborted) throw new CredentialStoreError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
-      throw new CredentialStoreError(`Could not use the ${this.description} (${call}: ${name}: ${(error as Error).message}).`);
+      throw new CredentialStoreError(`Could not use the ${this.description} (${call}: ${name}: ${messageOf(error)}).`);
     }
   }
 }

@@ -35,6 +35,7 @@ import {
   type OAuthStore,
   type RegisteredClient,
 } from "./oauth-store.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 interface StateFile {
   owner?: string;
@@ -276,7 +277,7 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   #error(action: string, error: unknown): CredentialStoreError {
-    return new CredentialStoreError(`Could not ${action} the ${this.description}: ${(error as Error).message}`);
+    return new CredentialStoreError(`Could not ${action} the ${this.description}: ${messageOf(error)}`);
   }
 }
 

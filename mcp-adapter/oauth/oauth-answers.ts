@@ -1,3 +1,4 @@
+import { NamedError } from "../../common/named-error.ts";
 /**
  * How the authorization server answers: OAuth error bodies (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707)
  * with the status each error takes, JSON without caching, redirects carrying `iss` (RFC 9207), and
@@ -19,8 +20,7 @@ export type OAuthErrorCode =
   | "invalid_redirect_uri"
   | "invalid_client_metadata";
 
-export class OAuthRequestError extends Error {
-  override readonly name = "OAuthRequestError";
+export class OAuthRequestError extends NamedError {
   readonly code: OAuthErrorCode;
   readonly description: string;
   constructor(code: OAuthErrorCode, description: string) {
@@ -58,9 +58,7 @@ export function redirectToClient(redirectUri: string, params: Record<string, str
   return new Response(null, { status: 302, headers: { location: url.toString(), ...noStore } });
 }
 
-export class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
-}
+export class BodyTooLargeError extends NamedError {}
 
 /** The request body as text, refusing more than `limit` bytes (declared or sent). */
 export async function readBodyText(request: Request, limit: number): Promise<string> {

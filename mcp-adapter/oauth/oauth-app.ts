@@ -10,9 +10,9 @@
  * - `settle()`: waits for the athletes' token refreshes in progress (shutdown).
  */
 import type { McpRequestContext } from "@modelcontextprotocol/server";
-import type { Logger } from "../../tools/logger.ts";
-import type { UpstreamSettings } from "../../tools/settings.ts";
-import { toolTable } from "../../tools/table.ts";
+import type { Logger } from "../../common/logger.ts";
+import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
+import { readOnlyTools, toolTable } from "../../tools/table.ts";
 import type { McpSession } from "../create-mcp-server.ts";
 import { buildToolCatalog } from "../tool-catalog.ts";
 import { AccessTokens } from "./access-tokens.ts";
@@ -58,7 +58,6 @@ export interface OAuthAppOptions {
   upstream: UpstreamSettings;
   logger: Logger;
   serverName: string;
-  fetch?: typeof fetch;
   now?: () => number;
 }
 
@@ -74,7 +73,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     store,
     settings: options.upstream,
     logger,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    http: options.strava.http,
     applicationLimits: options.settings.applicationLimits,
     athletes: admission.size,
     now,
@@ -105,9 +104,10 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   });
 
   const fullCatalog = buildToolCatalog(toolTable);
-  const readCatalog = buildToolCatalog(toolTable.filter((tool) => tool.annotations.readOnlyHint));
+  const readTools = readOnlyTools(toolTable);
+  const readCatalog = buildToolCatalog(readTools);
   const withheld = {
-    names: new Set(toolTable.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name)),
+    names: new Set(toolTable.filter((tool) => !readTools.includes(tool)).map((tool) => tool.name)),
     reason: "changes the athlete's Strava data, and this connection was granted read-only access (fitness:read). Connect again and allow changes to use it.",
   };
 

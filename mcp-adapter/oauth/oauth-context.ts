@@ -3,7 +3,7 @@
  * issues tokens for), the store, the client directory, the signers, the Strava application, who is
  * admitted, and the clock. Built once per process (oauth-app.ts).
  */
-import type { Logger } from "../../tools/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import type { AccessTokens } from "./access-tokens.ts";
 import type { ClientDirectory } from "./clients.ts";
 import type { OAuthStore } from "./oauth-store.ts";

@@ -13,14 +13,16 @@
  * warning. `STRAVA_API_BASE`, `STRAVA_TOKEN_URL`, `STRAVA_AUTHORIZE_URL` and `STRAVA_REVOKE_URL` point
  * at another Strava-shaped server (a sandbox started with `npm run sandbox`).
  */
-import type { Logger } from "../../tools/logger.ts";
-import { upstreamSettingsFromEnv, type UpstreamSettings } from "../../tools/settings.ts";
+import type { Logger } from "../../common/logger.ts";
+import { upstreamSettingsFromEnv, type UpstreamSettings } from "../../tools/upstream-settings.ts";
+import { createHttpSender } from "../../tools/http-exchange.ts";
 import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
 import { StartupError } from "../startup-error.ts";
 import type { UpstreamKind } from "../upstream-choice.ts";
-import { defaultAwsRegion } from "../upstream-choice.ts";
+import { defaultAwsRegion, startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { StravaApplication } from "./strava-sign-in.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 export interface OAuthUpstream {
   kind: UpstreamKind;
@@ -55,21 +57,13 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
         tokenUrl: settings.tokenUrl,
         revokeUrl: oauth.stravaRevokeUrl ?? revokeUrlBeside(settings.tokenUrl),
         timeoutMs: settings.timeoutMs,
-        fetch: globalThis.fetch,
+        http: createHttpSender(),
       },
       settings,
       close: noop,
     };
   }
-  const { startSandbox } = await import("../../sandbox/server.ts");
-  const { sandboxOptionsFromEnv } = await import("../../sandbox/options-from-env.ts");
-  let options;
-  try {
-    options = sandboxOptionsFromEnv({ ...env, PORT: "0", HOST: "127.0.0.1" });
-  } catch (error) {
-    throw new StartupError(`The built-in sandbox cannot start: ${(error as Error).message}`);
-  }
-  const sandbox = await startSandbox(options);
+  const sandbox = await startBuiltInSandbox(env);
   logger.warn("upstream_sandbox", {
     message:
       "No Strava application is set (STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET, or FITNESS_SECRET_NAME): athletes sign in at the built-in SANDBOX, " +
@@ -86,7 +80,7 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
       tokenUrl: sandbox.tokenUrl,
       revokeUrl: sandbox.revokeUrl,
       timeoutMs: base.timeoutMs,
-      fetch: globalThis.fetch,
+      http: createHttpSender(),
     },
     settings: { ...base, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
     sandbox: { baseUrl: sandbox.baseUrl },
@@ -101,7 +95,7 @@ async function applicationFromSecret(secretName: string, region: string, timeout
   try {
     text = (await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }))).SecretString;
   } catch (error) {
-    throw new StartupError(`Could not read the Strava application from the Secrets Manager secret "${secretName}" (${region}): ${(error as Error).name}: ${(error as Error).message}`);
+    throw new StartupError(`Could not read the Strava application from the Secrets Manager secret "${secretName}" (${region}): ${(error as Error).name}: ${messageOf(error)}`);
   } finally {
     client.destroy();
   }

@@ -8,7 +8,7 @@
  * a function behind AWS's front end does not need.
  */
 import { validateOriginHeader, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
-import type { Logger } from "../../tools/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import { createMcpHttpHandler } from "../mcp-http-handler.ts";
 import type { OAuthApp } from "./oauth-app.ts";
 

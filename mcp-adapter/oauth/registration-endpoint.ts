@@ -9,13 +9,14 @@
  *
  * The name a client registers is its own claim: the consent page marks it as unverified.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { BodyTooLargeError, jsonAnswer, OAuthRequestError, oauthErrorAnswer, readBodyText, withCors } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { isLoopbackHostname } from "./oauth-settings.ts";
 import type { RegisteredClient } from "./oauth-store.ts";
 import { parseRequestedScopes, scopeText } from "./scopes.ts";
+import { sha256Hex } from "../../common/digests.ts";
 
 const unusedRegistrationSeconds = 30 * 86_400;
 const authMethods = ["none", "client_secret_basic", "client_secret_post"] as const;
@@ -63,7 +64,7 @@ export async function registrationRequest(request: Request, context: OAuthContex
     const secret = method === "none" ? undefined : randomBytes(32).toString("base64url");
     const client: RegisteredClient = {
       client_id: clientId,
-      ...(secret ? { client_secret_sha256: createHash("sha256").update(secret).digest("hex") } : {}),
+      ...(secret ? { client_secret_sha256: sha256Hex(secret) } : {}),
       client_id_issued_at: now,
       redirect_uris: redirectUris,
       ...(metadata.client_name ? { client_name: metadata.client_name } : {}),

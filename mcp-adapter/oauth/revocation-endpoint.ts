@@ -8,11 +8,12 @@
  * is revoked too and everything stored for the athlete is deleted (Strava's deauthorization webhook
  * ends in the same place, strava-webhook.ts).
  */
-import { sha256 } from "./authorization-endpoint.ts";
 import { AccessTokenError } from "./access-tokens.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { revokeStravaGrant } from "./strava-sign-in.ts";
+import { sha256Hex } from "../../common/digests.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 export async function revocationRequest(request: Request, context: OAuthContext): Promise<Response> {
   try {
@@ -42,7 +43,7 @@ async function grantOf(token: string, context: OAuthContext): Promise<string | u
   const refreshGrant = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/.exec(token)?.[1];
   if (refreshGrant !== undefined) {
     const grant = await context.store.getGrant(refreshGrant, storeSignal(context));
-    const hash = sha256(token);
+    const hash = sha256Hex(token);
     const ofGrant = grant !== undefined && (hash === grant.refresh_sha256 || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash));
     return ofGrant ? refreshGrant : undefined;
   }
@@ -72,7 +73,7 @@ export async function disconnectAthlete(athleteId: string, why: string, context:
       const snapshot = await context.store.credentialStoreFor(athleteId).load(storeSignal(context));
       await revokeStravaGrant(context.strava, snapshot.credentials.refresh_token);
     } catch (error) {
-      context.logger.warn("strava_revoke_failed", { athlete: athleteId, message: (error as Error).message });
+      context.logger.warn("strava_revoke_failed", { athlete: athleteId, message: messageOf(error) });
     }
   }
   await context.store.deleteAthlete(athleteId, storeSignal(context));

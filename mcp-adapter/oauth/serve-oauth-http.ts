@@ -4,7 +4,7 @@
  * bearer mode (http-routes.ts), each MCP request served for the athlete its access token names, and the
  * same shutdown sequence (the athletes' token refreshes in progress are waited for and saved).
  */
-import type { Logger } from "../../tools/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import type { HttpSettings } from "../adapter-settings.ts";
 import { CallsInFlight } from "../calls-in-flight.ts";
@@ -12,7 +12,7 @@ import { createMcpServerFactory } from "../create-mcp-server.ts";
 import type { createMcpHttpRoutes as CreateRoutes } from "../http-routes.ts";
 import type { ListeningHttp } from "../http-server.ts";
 import type { ServerIdentity } from "../server-identity.ts";
-import { createShutdown } from "../shutdown.ts";
+import { createShutdown, httpShutdownSteps } from "../shutdown.ts";
 import { buildToolCatalog } from "../tool-catalog.ts";
 import { oauthSettingsFromEnv } from "./oauth-settings.ts";
 import { startOAuthMode } from "./start-oauth-mode.ts";
@@ -65,17 +65,7 @@ export async function serveOAuthHttp(options: {
     );
   }
   const shutdown = createShutdown({
-    steps: {
-      stopAccepting: () => listening.stopAccepting(),
-      finishCalls: (graceMs) => exchanges.finished(graceMs),
-      callsRunning: () => exchanges.running,
-      closeTransport: () => {
-        listening.closeAllConnections();
-        return routes.close();
-      },
-      settleCore: () => app.settle(),
-      closeUpstream: () => upstream.close(),
-    },
+    steps: httpShutdownSteps({ listening, exchanges, routes, settleCore: () => app.settle(), closeUpstream: () => upstream.close() }),
     logger,
   });
   process.once("SIGINT", () => void shutdown("SIGINT"));

@@ -3,7 +3,7 @@
  * the Strava application (or the embedded sandbox), the store (DynamoDB with the signing key in Secrets
  * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
  */
-import type { Logger } from "../../tools/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import { StartupError } from "../startup-error.ts";
 import { defaultAwsRegion } from "../upstream-choice.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";

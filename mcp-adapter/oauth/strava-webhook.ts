@@ -12,8 +12,8 @@
  *   and ignored. Strava wants a 200 within two seconds and tries three times; a check that could not be
  *   finished is answered 503 so that Strava tries again.
  */
-import { timingSafeEqual, createHash } from "node:crypto";
-import { UpstreamStatusError, TokenRefreshError } from "../../tools/upstream-errors.ts";
+import { secretsMatch } from "../../common/digests.ts";
+import { RefreshTokenRejectedError, UpstreamStatusError } from "../../tools/upstream-errors.ts";
 import type { ToolDeps } from "../../tools/create-tool-deps.ts";
 import { readBodyText } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
@@ -26,7 +26,7 @@ export async function stravaWebhook(request: Request, context: OAuthContext, ver
     if (query.get("hub.mode") !== "subscribe" || challenge === null) {
       return Response.json({ error: "invalid_request", error_description: "Expected Strava's subscription check: hub.mode=subscribe with hub.challenge and hub.verify_token." }, { status: 400 });
     }
-    if (verifyToken === undefined || !sameSecret(query.get("hub.verify_token") ?? "", verifyToken)) {
+    if (verifyToken === undefined || !secretsMatch(query.get("hub.verify_token") ?? "", verifyToken)) {
       context.logger.warn("strava_webhook_check_refused", { message: "The verify_token does not match STRAVA_WEBHOOK_VERIFY_TOKEN (or it is not set)." });
       return Response.json({ error: "forbidden", error_description: "hub.verify_token is not this server's STRAVA_WEBHOOK_VERIFY_TOKEN." }, { status: 403 });
     }
@@ -75,22 +75,21 @@ async function confirmWithStrava(athleteId: string, deps: ToolDeps, context: OAu
   try {
     const stored = (await context.store.credentialStoreFor(athleteId).load(deadline)).credentials;
     if (stored.access_token && stored.expires_at && stored.expires_at * 1000 > context.now() + 60_000) {
-      const response = await fetch(`${deps.client.settings.apiBase}/athlete`, { headers: { authorization: `Bearer ${stored.access_token}` }, signal: deadline });
-      await response.arrayBuffer();
-      if (response.status === 401) return "deauthorized";
-      return response.ok ? "still-authorized" : "unknown";
+      const answer = await context.strava.http({
+        method: "GET",
+        url: `${deps.client.settings.apiBase}/athlete`,
+        headers: { authorization: `Bearer ${stored.access_token}`, accept: "application/json" },
+        signal: deadline,
+        timeoutMs: 1_500,
+      });
+      if (answer.status === 401) return "deauthorized";
+      return answer.status >= 200 && answer.status < 300 ? "still-authorized" : "unknown";
     }
     await deps.client.send({ method: "GET", path: "/athlete" }, { signal: deadline });
     return "still-authorized";
   } catch (error) {
     if (error instanceof UpstreamStatusError && error.status === 401) return "deauthorized";
-    if (error instanceof TokenRefreshError && error.name === "RefreshTokenRejectedError") return "deauthorized";
+    if (error instanceof RefreshTokenRejectedError) return "deauthorized";
     return "unknown";
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
 }

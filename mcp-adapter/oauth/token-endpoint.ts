@@ -13,13 +13,14 @@
  * so the grant is revoked (OAuth 2.0 Security BCP §4.14.2) and the client must sign in again.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { isThisResource, sha256 } from "./authorization-endpoint.ts";
+import { isThisResource } from "./authorization-endpoint.ts";
 import type { KnownClient } from "./clients.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
 import type { GrantRecord } from "./oauth-store.ts";
 import { removeGrant } from "./revocation-endpoint.ts";
 import { scopeText } from "./scopes.ts";
+import { sha256Hex } from "../../common/digests.ts";
 
 /** How long a grant lives without a refresh. */
 export const grantIdleSeconds = 90 * 86_400;
@@ -49,7 +50,7 @@ export async function tokenRequest(request: Request, context: OAuthContext): Pro
 async function redeemCode(form: URLSearchParams, client: KnownClient, context: OAuthContext): Promise<Response> {
   const code = form.get("code");
   if (!code) throw new OAuthRequestError("invalid_request", "code is missing.");
-  const codeHash = sha256(code);
+  const codeHash = sha256Hex(code);
   const record = await context.store.getCode(codeHash, storeSignal(context));
   if (record === undefined) throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   if (record.client_id !== client.clientId) throw new OAuthRequestError("invalid_grant", "The authorization code was issued to another client.");
@@ -77,7 +78,7 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
     client_name: record.client_name,
     scope: record.scope,
     resource: record.resource,
-    refresh_sha256: sha256(refreshToken.token),
+    refresh_sha256: sha256Hex(refreshToken.token),
     spent_sha256: [],
     created_at: now,
     expires_at: now + grantIdleSeconds,
@@ -98,7 +99,7 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
   const grant = await context.store.getGrant(grantId, storeSignal(context));
   if (grant === undefined) throw invalid;
   if (grant.client_id !== client.clientId) throw new OAuthRequestError("invalid_grant", "The refresh token was issued to another client.");
-  const hash = sha256(presented);
+  const hash = sha256Hex(presented);
   const now = Math.floor(context.now() / 1000);
   const current = hash === grant.refresh_sha256;
   const lostAnswer = hash === grant.previous_sha256 && grant.rotated_at !== undefined && now - grant.rotated_at <= rotationGraceSeconds;
@@ -125,7 +126,7 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
   const spent = current ? [grant.previous_sha256, ...grant.spent_sha256] : [grant.refresh_sha256, ...grant.spent_sha256];
   const updated: GrantRecord = {
     ...grant,
-    refresh_sha256: sha256(next.token),
+    refresh_sha256: sha256Hex(next.token),
     previous_sha256: current ? grant.refresh_sha256 : grant.previous_sha256,
     rotated_at: current ? now : grant.rotated_at,
     spent_sha256: spent.filter((item): item is string => item !== undefined).slice(0, 8),

@@ -4,12 +4,11 @@
  */
 import { parseArgs } from "node:util";
 import { defaultTokenFilePath } from "../../tools/token-file-store.ts";
-import { upstreamSettingsFromEnv } from "../../tools/settings.ts";
+import { messageOf, NamedError } from "../../common/named-error.ts";
+import { readHttpUrl, upstreamSettingsFromEnv } from "../../tools/upstream-settings.ts";
 import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
 
 export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";
-/** Everything the 11 tools need: private activities, writing activities, the full profile. */
-export const requiredScopes = ["read", "activity:read_all", "activity:write", "profile:read_all"] as const;
 
 export type CredentialTarget =
   | { kind: "secrets-manager"; secretName: string; region: string }
@@ -38,9 +37,7 @@ export interface RevokeOptions {
   timeoutMs: number;
 }
 
-export class AuthorizeUsageError extends Error {
-  override readonly name = "AuthorizeUsageError";
-}
+export class AuthorizeUsageError extends NamedError {}
 
 export const usage = `Usage: npm run authorize -- --store secrets-manager [--secret-name NAME] [--region REGION]
        npm run authorize -- --store file [--token-file PATH]
@@ -90,7 +87,7 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
       },
     }));
   } catch (error) {
-    throw new AuthorizeUsageError(`${(error as Error).message}\n\n${usage}`);
+    throw new AuthorizeUsageError(`${messageOf(error)}\n\n${usage}`);
   }
   if (values["help"] === true) return "help";
   const text = (name: string): string | undefined => {
@@ -117,12 +114,15 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
   const clientId = text("client-id") ?? (env["STRAVA_CLIENT_ID"]?.trim() || undefined);
   const clientSecret = text("client-secret") ?? (env["STRAVA_CLIENT_SECRET"]?.trim() || undefined);
   let tokenUrl: string;
+  let revokeUrl: string;
+  let authorizeUrl: string;
   try {
     tokenUrl = upstreamSettingsFromEnv(env).tokenUrl;
+    revokeUrl = readHttpUrl(env, "STRAVA_REVOKE_URL", "https://www.strava.com/oauth/revoke") ?? revokeUrlBeside(tokenUrl);
+    authorizeUrl = readHttpUrl(env, "STRAVA_AUTHORIZE_URL", defaultAuthorizeUrl) ?? defaultAuthorizeUrl;
   } catch (error) {
-    throw new AuthorizeUsageError((error as Error).message);
+    throw new AuthorizeUsageError(messageOf(error));
   }
-  const revokeUrl = readUrl(env, "STRAVA_REVOKE_URL") ?? revokeUrlBeside(tokenUrl);
   if (values["revoke"] === true) {
     if (text("port")) throw new AuthorizeUsageError("--port applies to an authorization, not to --revoke.");
     return { revoke: true, clientId, clientSecret, target, revokeUrl, timeoutMs: 30_000 };
@@ -138,28 +138,12 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
     clientId: clientId as string,
     clientSecret: clientSecret as string,
     target,
-    authorizeUrl: readUrl(env, "STRAVA_AUTHORIZE_URL") ?? defaultAuthorizeUrl,
+    authorizeUrl,
     tokenUrl,
     revokeUrl,
     port: readInteger(text("port"), "--port", 0, 0, 65_535),
     timeoutMs: readInteger(text("timeout"), "--timeout", 300, 5, 3600) * 1000,
   };
-}
-
-function readUrl(env: NodeJS.ProcessEnv, name: "STRAVA_AUTHORIZE_URL" | "STRAVA_REVOKE_URL"): string | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  const example = name === "STRAVA_AUTHORIZE_URL" ? defaultAuthorizeUrl : "https://www.strava.com/oauth/revoke";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AuthorizeUsageError(`${name} must be an absolute http(s) URL such as ${example}; got "${value}".`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new AuthorizeUsageError(`${name} must use http or https; got "${url.protocol}".`);
-  }
-  return value;
 }
 
 function readInteger(value: string | undefined, name: string, fallback: number, min: number, max: number): number {

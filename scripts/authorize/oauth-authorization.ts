@@ -6,13 +6,15 @@
  *
  * Nothing secret is printed or put in an error: not the code, not a token, not the client secret.
  */
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { TokenSet } from "../../tools/credentials.ts";
-import { parseTokenResponse } from "../../tools/strava-oauth.ts";
-import { describeFaultErrors, parseFault } from "../../tools/upstream-errors.ts";
-import { requiredScopes } from "./authorize-options.ts";
+import { randomBytes } from "node:crypto";
+import { secretsMatch } from "../../common/digests.ts";
+import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
+import { exchangeAuthorizationCode, type ExchangedGrant, grantedScopes, requiredScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
+import { TokenRefreshError } from "../../tools/upstream-errors.ts";
+import { NamedError } from "../../common/named-error.ts";
 
 export const callbackPath = "/callback";
 
@@ -27,19 +29,15 @@ export interface AuthorizationFlowOptions {
   onAuthorizeUrl(url: string): void;
   /** Stores the result; the browser's answer waits for it, so the page tells the whole outcome. */
   store(authorization: Authorization): Promise<void>;
-  fetch?: typeof fetch;
+  /** The network seam (tests record it); default: tools/http-exchange.ts. */
+  http?: SendHttp;
 }
 
-export interface Authorization {
-  tokens: TokenSet;
+export interface Authorization extends ExchangedGrant {
   grantedScopes: string[];
-  /** From the code exchange answer, for the operator's summary (never a token). */
-  athlete: { id?: number; name?: string };
 }
 
-export class AuthorizationError extends Error {
-  override readonly name = "AuthorizationError";
-}
+export class AuthorizationError extends NamedError {}
 
 export async function runAuthorizationFlow(options: AuthorizationFlowOptions): Promise<Authorization> {
   const state = randomBytes(24).toString("base64url");
@@ -76,17 +74,12 @@ export async function runAuthorizationFlow(options: AuthorizationFlowOptions): P
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new AuthorizationError(
-          error.code === "EADDRINUSE"
-            ? `Port ${options.port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
-            : `Could not start the callback server on 127.0.0.1:${options.port}: ${error.message}`,
-        ),
-      );
-    });
-    server.listen(options.port, "127.0.0.1", resolve);
+  await once(server.listen(options.port, "127.0.0.1"), "listening").catch((error: NodeJS.ErrnoException) => {
+    throw new AuthorizationError(
+      error.code === "EADDRINUSE"
+        ? `Port ${options.port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
+        : `Could not start the callback server on 127.0.0.1:${options.port}: ${error.message}`,
+    );
   });
   const port = (server.address() as AddressInfo).port;
   redirectUri = `http://127.0.0.1:${port}${callbackPath}`;
@@ -97,24 +90,13 @@ export async function runAuthorizationFlow(options: AuthorizationFlowOptions): P
     );
   }, options.timeoutMs);
   try {
-    options.onAuthorizeUrl(authorizeUrl(options, redirectUri, state));
+    options.onAuthorizeUrl(stravaAuthorizeUrl(options, redirectUri, state));
     return await outcome;
   } finally {
     clearTimeout(timer);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
-}
-
-export function authorizeUrl(options: Pick<AuthorizationFlowOptions, "authorizeUrl" | "clientId">, redirectUri: string, state: string): string {
-  const url = new URL(options.authorizeUrl);
-  url.searchParams.set("client_id", options.clientId);
-  url.searchParams.set("redirect_uri", redirectUri);
-  url.searchParams.set("response_type", "code");
-  url.searchParams.set("approval_prompt", "auto");
-  url.searchParams.set("scope", requiredScopes.join(","));
-  url.searchParams.set("state", state);
-  return url.toString();
 }
 
 async function completeCallback(
@@ -124,7 +106,7 @@ async function completeCallback(
   options: AuthorizationFlowOptions,
 ): Promise<Authorization> {
   const state = query.get("state") ?? "";
-  if (!sameText(state, expectedState)) {
+  if (!secretsMatch(state, expectedState)) {
     throw new AuthorizationError(
       "The callback's state does not match the one this command sent, so it is not the answer to this authorization (an old tab, or a forged request). Nothing was stored; run the command again.",
     );
@@ -135,8 +117,7 @@ async function completeCallback(
       `Strava answered "${error}" instead of a code: the athlete pressed Cancel, or the application's Authorization Callback Domain does not allow 127.0.0.1. Nothing was stored.`,
     );
   }
-  const granted = (query.get("scope") ?? "").split(/[,\s]+/).filter((scope) => scope.length > 0);
-  const missing = requiredScopes.filter((scope) => !granted.includes(scope));
+  const { granted, missing } = grantedScopes(query.get("scope"));
   if (missing.length > 0) {
     throw new AuthorizationError(
       `The athlete did not grant ${missing.join(",")} (granted: ${granted.join(",") || "nothing"}). The tools need all of ${requiredScopes.join(",")}; ` +
@@ -150,59 +131,13 @@ async function completeCallback(
 }
 
 async function exchangeCode(code: string, redirectUri: string, options: AuthorizationFlowOptions): Promise<Omit<Authorization, "grantedScopes">> {
-  const doFetch = options.fetch ?? globalThis.fetch;
-  let response: Response;
-  let text: string;
   try {
-    response = await doFetch(options.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({
-        client_id: options.clientId,
-        client_secret: options.clientSecret,
-        code,
-        grant_type: "authorization_code",
-        redirect_uri: redirectUri,
-      }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    text = await response.text();
+    const http = options.http ?? createHttpSender();
+    return await exchangeAuthorizationCode({ ...options, code, redirectUri, timeoutMs: 30_000, http, retryAdvice: "run the command again" });
   } catch (error) {
-    throw new AuthorizationError(`Could not reach the token endpoint ${options.tokenUrl}: ${(error as Error).message}. Nothing was stored.`);
+    if (!(error instanceof TokenRefreshError)) throw error;
+    throw new AuthorizationError(`${error.message} Nothing was stored.`);
   }
-  if (!response.ok) {
-    const fault = parseFault(text);
-    const errors = describeFaultErrors(fault);
-    const hint = fault?.errors?.some((item) => item.field === "client_secret" || item.field === "client_id")
-      ? " Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET against https://www.strava.com/settings/api."
-      : " The code may have expired or been used already; run the command again.";
-    throw new AuthorizationError(
-      `The token endpoint refused the code: ${response.status} ${fault?.message ?? ""}${errors ? ` (${errors})` : ""}.${hint} Nothing was stored.`,
-    );
-  }
-  let tokens: TokenSet;
-  try {
-    tokens = parseTokenResponse(text, Date.now());
-  } catch (error) {
-    throw new AuthorizationError(`${(error as Error).message} Nothing was stored.`);
-  }
-  return { tokens, athlete: athleteOf(text) };
-}
-
-function athleteOf(text: string): { id?: number; name?: string } {
-  const athlete = (JSON.parse(text) as { athlete?: Record<string, unknown> }).athlete;
-  if (typeof athlete !== "object" || athlete === null) return {};
-  const summary: { id?: number; name?: string } = {};
-  if (typeof athlete["id"] === "number") summary.id = athlete["id"];
-  const name = [athlete["firstname"], athlete["lastname"]].filter((part) => typeof part === "string" && part !== "").join(" ");
-  if (name) summary.name = name;
-  return summary;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function page(response: ServerResponse, status: number, title: string, message: string): void {

@@ -6,6 +6,7 @@
  * a secret.
  */
 import type { AuthorizationStore } from "../../tools/credentials.ts";
+import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
 import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
 import { revokeGrant } from "../../tools/strava-oauth.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
@@ -23,12 +24,12 @@ export function storeFor(target: CredentialTarget): AuthorizationStore {
 
 export async function runAuthorize(
   options: AuthorizeOptions,
-  io: { print(line: string): void; fetch?: typeof fetch },
+  io: { print(line: string): void; http?: SendHttp },
 ): Promise<Authorization> {
   const store = storeFor(options.target);
   const authorization = await runAuthorizationFlow({
     ...options,
-    fetch: io.fetch,
+    http: io.http,
     onAuthorizeUrl(url) {
       io.print(`Open this URL in a browser signed in to the athlete's Strava account, and approve every box:\n\n  ${url}\n`);
       io.print(`Waiting up to ${options.timeoutMs / 1000} s for Strava to redirect back to 127.0.0.1 ...`);
@@ -59,7 +60,7 @@ export async function runAuthorize(
  * Revokes the grant the store holds, then clears its tokens: in that order, so a revocation that fails
  * leaves everything as it was and can be run again. A store without a grant has nothing to revoke.
  */
-export async function runRevoke(options: RevokeOptions, io: { print(line: string): void; fetch?: typeof fetch }): Promise<"revoked" | "nothing stored"> {
+export async function runRevoke(options: RevokeOptions, io: { print(line: string): void; http?: SendHttp }): Promise<"revoked" | "nothing stored"> {
   const store = storeFor(options.target);
   const stored = await store.readFields(AbortSignal.timeout(storeDeadlineMs));
   if (stored.refresh_token === undefined) {
@@ -73,7 +74,7 @@ export async function runRevoke(options: RevokeOptions, io: { print(line: string
       `The ${store.description} holds no client_id or client_secret: set STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (or --client-id/--client-secret) to revoke its grant. Nothing was changed.`,
     );
   }
-  await revokeGrant({ revokeUrl: options.revokeUrl, clientId, clientSecret, token: stored.refresh_token, timeoutMs: options.timeoutMs, fetch: io.fetch });
+  await revokeGrant({ revokeUrl: options.revokeUrl, clientId, clientSecret, token: stored.refresh_token, timeoutMs: options.timeoutMs, http: io.http ?? createHttpSender() });
   io.print(`Strava revoked the athlete's grant to application ${clientId}: its refresh and access tokens no longer work.`);
   await store.clearTokens(AbortSignal.timeout(storeDeadlineMs));
   io.print(`Removed refresh_token, access_token and expires_at from the ${store.description} (client_id and client_secret stay).`);

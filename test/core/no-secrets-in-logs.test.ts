@@ -3,17 +3,13 @@
  * line and every result text: none may contain a token, the client secret or the client id's secret
  * companions.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import nock from "nock";
+import { expect, it } from "vitest";
 import { fileBackedCore } from "../support/core-harness.ts";
+import { mockStrava } from "../support/strava-mock.ts";
 import { toolTable } from "../../tools/table.ts";
 
-const api = "https://www.strava.com";
 const nowMs = Date.UTC(2026, 10, 21, 12, 0, 0);
 const secrets = ["client-secret-SENTINEL", "refresh-SENTINEL-1", "access-SENTINEL-1", "refresh-SENTINEL-2", "access-SENTINEL-2", "refresh-SENTINEL-3", "access-SENTINEL-3"];
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
 
 const validArguments: Record<string, unknown> = {
   get_activities: { per_page: 10 },
@@ -30,18 +26,21 @@ const validArguments: Record<string, unknown> = {
 };
 
 it("no secret appears in any log line or result of a full run", async () => {
+  const { agent, strava, close } = mockStrava();
   const core = await fileBackedCore({
     credentials: { client_id: "1234", client_secret: secrets[0], refresh_token: secrets[1], access_token: secrets[2], expires_at: nowMs / 1000 - 5 },
     now: () => nowMs,
+    dispatcher: agent,
   });
-  nock(api).post("/oauth/token").reply(200, { access_token: secrets[4], refresh_token: secrets[3], expires_at: nowMs / 1000 + 21600 });
-  nock(api).post("/oauth/token").reply(200, { access_token: secrets[6], refresh_token: secrets[5], expires_at: nowMs / 1000 + 21600 });
-  nock(api).post("/oauth/token").reply(400, { message: "Bad Request", errors: [{ resource: "RefreshToken", field: "refresh_token", code: "invalid" }] });
+  const token = () => strava.intercept({ path: "/oauth/token", method: "POST" });
+  token().reply(200, { access_token: secrets[4], refresh_token: secrets[3], expires_at: nowMs / 1000 + 21600 });
+  token().reply(200, { access_token: secrets[6], refresh_token: secrets[5], expires_at: nowMs / 1000 + 21600 });
+  token().reply(400, { message: "Bad Request", errors: [{ resource: "RefreshToken", field: "refresh_token", code: "invalid" }] });
   // First call after the refresh gets a 401 (forcing the second refresh), everything else answers.
-  nock(api).get("/api/v3/athlete/activities").query(true).reply(401, { message: "Authorization Error" });
-  nock(api).persist().get(/.*/).query(true).reply(200, '{"id":9001}');
-  nock(api).persist().post(/\/api\/v3\/.*/).reply(201, "{}");
-  nock(api).persist().put(/.*/).reply(200, "{}");
+  strava.intercept({ path: (path) => path.startsWith("/api/v3/athlete/activities"), method: "GET" }).reply(401, { message: "Authorization Error" });
+  strava.intercept({ path: () => true, method: "GET" }).reply(200, '{"id":9001}').persist();
+  strava.intercept({ path: (path) => path.startsWith("/api/v3/"), method: "POST" }).reply(201, "{}").persist();
+  strava.intercept({ path: () => true, method: "PUT" }).reply(200, "{}").persist();
   const results: string[] = [];
   for (const tool of toolTable) {
     const result = await core.call(tool.name, validArguments[tool.name]);
@@ -55,6 +54,6 @@ it("no secret appears in any log line or result of a full run", async () => {
   expect(core.logs.some((line) => line.includes('"event":"token_refreshed"'))).toBe(true);
   const everything = [...core.logs, ...results].join("\n");
   for (const secret of secrets) expect(everything).not.toContain(secret);
-  nock.cleanAll();
+  await close();
   await core.cleanup();
 });

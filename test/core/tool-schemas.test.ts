@@ -4,8 +4,8 @@
  * (`npx vitest run test/core/tool-schemas.test.ts -u`) and reviewed in the diff.
  */
 import { describe, expect, it } from "vitest";
-import { toolTable } from "../../tools/table.ts";
-import { sportTypes, streamKeys } from "../../tools/parameters.ts";
+import { readOnlyTools, toolTable } from "../../tools/table.ts";
+import { sportTypes, streamKeys } from "../../tools/parameter-schemas.ts";
 
 describe("tool definitions", () => {
   it("are the spec's 11 tools, in order", () => {
@@ -54,10 +54,11 @@ describe("tool definitions", () => {
     }
   });
 
-  it("read-only tools say so and write tools do not", () => {
+  it("read-only tools say so and write tools do not; the read-only filter leaves out exactly the writers", () => {
     const writers = toolTable.filter((tool) => !tool.annotations.readOnlyHint).map((tool) => tool.name);
     expect(writers).toEqual(["create_activity", "update_activity", "create_upload"]);
     expect(toolTable.filter((tool) => tool.annotations.destructiveHint).map((tool) => tool.name)).toEqual(["update_activity"]);
+    expect(readOnlyTools().map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name).filter((name) => !writers.includes(name)));
   });
 });
 

@@ -3,9 +3,9 @@
  * before anything is built or sent, and a call cancelled while it waits never reaches the network.
  * The upstream is a real local server that counts the requests it has open.
  */
+import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import nock from "nock";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fileBackedCore } from "../support/core-harness.ts";
 
@@ -16,7 +16,6 @@ let mostOpen = 0;
 let received = 0;
 
 beforeAll(async () => {
-  nock.enableNetConnect("127.0.0.1");
   server = createServer((_request, response) => {
     received++;
     open++;
@@ -26,7 +25,7 @@ beforeAll(async () => {
       response.writeHead(200, { "content-type": "application/json" }).end('{"id":7,"resource_state":3}');
     }, 40);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 

@@ -1,33 +1,34 @@
 /** Every upstream failure becomes an error result whose message says what happened and what to do. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import nock from "nock";
+import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
 import { freePort } from "../support/free-port.ts";
+import { mockStrava, pathAnyQuery, type StravaMock } from "../support/strava-mock.ts";
 
-const api = "https://www.strava.com";
 const now = Date.UTC(2026, 10, 21, 12, 41, 48);
 let core: FileBackedCore;
+let mock: StravaMock;
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
 beforeEach(async () => {
+  mock = mockStrava();
   core = await fileBackedCore({
     credentials: { client_id: "1", client_secret: "s", refresh_token: "r", access_token: "a", expires_at: now / 1000 + 3600 },
     now: () => now,
+    dispatcher: mock.agent,
   });
 });
 afterEach(async () => {
-  nock.cleanAll();
+  await mock.close();
   await core.cleanup();
 });
 
+const get = (path: string | ((path: string) => boolean)) => mock.strava.intercept({ path, method: "GET" });
+
 describe("upstream status errors", () => {
   it("404 gives the status, the Fault message and its errors", async () => {
-    nock(api)
-      .get("/api/v3/activities/99")
-      .reply(404, { message: "Resource Not Found", errors: [{ resource: "Activity", field: "id", code: "invalid" }] });
+    get("/api/v3/activities/99").reply(404, { message: "Resource Not Found", errors: [{ resource: "Activity", field: "id", code: "invalid" }] });
     const result = await core.call("get_activity_by_id", { id: 99 });
     expect(result).toMatchObject({ isError: true, upstreamStatus: 404 });
     expect(textOf(result)).toBe(
@@ -36,78 +37,65 @@ describe("upstream status errors", () => {
   });
 
   it("429 reports usage against each limit and when the window resets, without retrying", async () => {
-    const scope = nock(api)
-      .get("/api/v3/athlete")
-      .once()
-      .reply(429, { message: "Rate Limit Exceeded", errors: [{ resource: "Application", field: "rate limit", code: "exceeded" }] }, {
-        "X-RateLimit-Limit": "200,2000",
-        "X-RateLimit-Usage": "150,900",
-        "X-ReadRateLimit-Limit": "100,1000",
-        "X-ReadRateLimit-Usage": "101,800",
-      });
+    get("/api/v3/athlete").reply(
+      429,
+      { message: "Rate Limit Exceeded", errors: [{ resource: "Application", field: "rate limit", code: "exceeded" }] },
+      { headers: { "X-RateLimit-Limit": "200,2000", "X-RateLimit-Usage": "150,900", "X-ReadRateLimit-Limit": "100,1000", "X-ReadRateLimit-Usage": "101,800" } },
+    );
     const text = textOf(await core.call("get_athlete", {}));
     expect(text).toContain("Strava answered 429 Too Many Requests to GET /athlete: Rate Limit Exceeded (Application.rate limit exceeded).");
     expect(text).toContain("Usage: overall 15-min 150/200, daily 900/2000; read 15-min 101/100, daily 800/1000.");
     expect(text).toContain("The 15-minute window resets at 12:45:00 UTC (in 3 min 12 s).");
     expect(text).toContain("this server does not retry");
-    scope.done();
+    expect(mock.pending()).toEqual([]);
   });
 
   it("429 on the daily limit points at midnight UTC", async () => {
-    nock(api).get("/api/v3/athlete").reply(429, { message: "Rate Limit Exceeded" }, {
-      "X-RateLimit-Limit": "200,2000",
-      "X-RateLimit-Usage": "10,2001",
-    });
+    get("/api/v3/athlete").reply(429, { message: "Rate Limit Exceeded" }, { headers: { "X-RateLimit-Limit": "200,2000", "X-RateLimit-Usage": "10,2001" } });
     expect(textOf(await core.call("get_athlete", {}))).toContain(
       "The daily limit is used up; it resets at midnight UTC (2026-11-22T00:00:00.000Z, in 11 h 18 min).",
     );
   });
 
   it("500 says the failure is Strava's", async () => {
-    nock(api).get("/api/v3/athlete").reply(500, { message: "Internal Error" });
+    get("/api/v3/athlete").reply(500, { message: "Internal Error" });
     expect(textOf(await core.call("get_athlete", {}))).toBe(
       "Error: Strava answered 500 Internal Server Error to GET /athlete: Internal Error. This is a failure on Strava's side; try again in a moment.",
     );
   });
 
   it("a non-Fault error body is quoted briefly", async () => {
-    nock(api).get("/api/v3/athlete").reply(502, "<html><body>Bad gateway</body></html>");
+    get("/api/v3/athlete").reply(502, "<html><body>Bad gateway</body></html>");
     expect(textOf(await core.call("get_athlete", {}))).toContain("502 Bad Gateway to GET /athlete: <html><body>Bad gateway</body></html>.");
   });
 
   it("club activities' 404 says Strava retired the endpoint", async () => {
-    nock(api)
-      .get("/api/v3/clubs/7/activities")
-      .query(true)
-      .reply(404, { message: "Record Not Found", errors: [{ resource: "path", field: "", code: "invalid" }] });
+    get(pathAnyQuery("/api/v3/clubs/7/activities")).reply(404, { message: "Record Not Found", errors: [{ resource: "path", field: "", code: "invalid" }] });
     const text = textOf(await core.call("get_club_activities", { id: 7 }));
     expect(text).toContain("404 Not Found to GET /clubs/7/activities: Record Not Found (path. invalid).");
     expect(text).toContain("Strava retired GET /clubs/{id}/activities on 2026-09-01");
   });
 
   it("missing scope 401 is not retried and says to authorize again with every scope", async () => {
-    const scope = nock(api)
-      .put("/api/v3/activities/5")
-      .once()
-      .reply(401, {
+    mock.strava.intercept({ path: "/api/v3/activities/5", method: "PUT" }).reply(401, {
         message: "Authorization Error",
         errors: [{ resource: "AccessToken", field: "activity:write_permission", code: "missing" }],
       });
     const text = textOf(await core.call("update_activity", { id: 5, name: "x" }));
     expect(text).toContain("401 Unauthorized to PUT /activities/5: Authorization Error (AccessToken.activity:write_permission missing).");
     expect(text).toContain("did not grant the permission this needs (activity:write_permission)");
-    scope.done();
+    expect(mock.pending()).toEqual([]);
   });
 
   it("a success status with a cut-off body is an error, not a result", async () => {
-    nock(api).get("/api/v3/activities/3").reply(200, '{"id":3,"name":"Half a bo');
+    get("/api/v3/activities/3").reply(200, '{"id":3,"name":"Half a bo');
     const result = await core.call("get_activity_by_id", { id: 3 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/Strava answered GET \/activities\/3 with 200, but the body is not complete JSON \(25 characters/);
   });
 
   it("an empty success body is an error too", async () => {
-    nock(api).get("/api/v3/athlete").reply(200, "");
+    get("/api/v3/athlete").reply(200, "");
     expect(textOf(await core.call("get_athlete", {}))).toMatch(/not complete JSON/);
   });
 });
@@ -116,12 +104,11 @@ describe("transport failures", () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    nock.enableNetConnect("127.0.0.1");
     server = createServer((request) => {
       if (request.url?.includes("/slow")) return; // never answers
       request.socket.destroy(); // connection reset
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await once(server.listen(0, "127.0.0.1"), "listening");
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {

@@ -1,29 +1,24 @@
 /**
  * Arguments are checked before any network call: bad ones give an error result that names the field,
- * and nothing is sent (nock allows no connection and has no interceptor, so any request would fail
- * differently and be counted).
+ * and nothing is sent (the connection layer is a MockAgent with no answers, which counts every request).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import nock from "nock";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
+import { mockStrava, type StravaMock } from "../support/strava-mock.ts";
 import { toolTable } from "../../tools/table.ts";
 
 let core: FileBackedCore;
-let requestsSeen = 0;
-const countRequest = (): void => {
-  requestsSeen++;
-};
+let mock: StravaMock;
 
 beforeAll(async () => {
-  nock.disableNetConnect();
-  nock.emitter.on("no match", countRequest);
+  mock = mockStrava();
   core = await fileBackedCore({
     credentials: { client_id: "1", client_secret: "s", refresh_token: "r", access_token: "a", expires_at: 4_000_000_000 },
+    dispatcher: mock.agent,
   });
 });
 afterAll(async () => {
-  nock.emitter.removeListener("no match", countRequest);
-  nock.enableNetConnect();
+  await mock.close();
   await core.cleanup();
 });
 
@@ -69,12 +64,12 @@ const cases: Array<[tool: string, args: unknown, expected: RegExp]> = [
 
 describe("argument validation", () => {
   it.each(cases)("%s %j", async (tool, args, expected) => {
-    const before = requestsSeen;
+    const before = mock.requests();
     const result = await core.call(tool, args);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^Error: /);
     expect(textOf(result)).toMatch(expected);
-    expect(requestsSeen).toBe(before);
+    expect(mock.requests()).toBe(before);
   });
 
   it("covers every tool", () => {
@@ -82,9 +77,11 @@ describe("argument validation", () => {
   });
 
   it("accepts gzipped upload types, URL-safe base64 and wrapped lines (then needs the network)", async () => {
-    // Valid arguments get past validation: the only failure left is that nock allows no connection.
+    // Valid arguments get past validation: the only failure left is that the mock has no answer.
+    const before = mock.requests();
     const result = await core.call("create_upload", { file: "H4sI\nAAAA-_8=", data_type: "fit.gz" });
     expect(textOf(result)).toMatch(/Network failure on POST \/uploads/);
+    expect(mock.requests()).toBe(before + 1);
   });
 
   it("logs each rejected call", () => {

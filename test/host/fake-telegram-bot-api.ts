@@ -13,6 +13,7 @@
  * removal) answer `true`; a method it does not know is recorded and answered `true` too, so a host
  * upgrade that starts calling something new shows up in `calls` instead of failing a turn.
  */
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -179,7 +180,7 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
     response.writeHead(answer.status, { "content-type": "application/json" });
     response.end(JSON.stringify(answer.body));
   };
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   const port = (server.address() as AddressInfo).port;
 
   return {

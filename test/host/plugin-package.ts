@@ -23,6 +23,8 @@ export async function copyPluginCheckout(repoRoot: string, destination: string):
 }
 
 export interface PackedPlugin {
+  /** The package root that was packed, with its built dist/. */
+  root: string;
   tarball: string;
   /** Paths inside the tarball, without the leading "package/". */
   files: string[];
@@ -50,7 +52,7 @@ export async function packPlugin(repoRoot: string, scratch: string): Promise<Pac
   if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${out}`);
   const tarball = join(out, tarballs[0] as string);
   const listing = await run("tar", ["-tzf", tarball], out);
-  return { tarball, files: listing.split("\n").filter(Boolean).map((line) => line.replace(/^package\//, "")) };
+  return { root: stage, tarball, files: listing.split("\n").filter(Boolean).map((line) => line.replace(/^package\//, "")) };
 }
 
 async function copyEntries(from: string, to: string, entries: string[]): Promise<void> {

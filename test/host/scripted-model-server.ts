@@ -14,6 +14,7 @@
  * Streaming (`stream: true`, server-sent events ending in `data: [DONE]`) and plain JSON answers are
  * both served, with a usage block, as the OpenAI API does.
  */
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -130,7 +131,7 @@ export async function startScriptedModelServer(script: ModelScript): Promise<Scr
       );
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   const port = (server.address() as AddressInfo).port;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,

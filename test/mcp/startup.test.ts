@@ -5,6 +5,7 @@
  * the same after a restart; an older Node gets a message naming the Node 24 to use; SIGINT stops it
  * cleanly.
  */
+import { once } from "node:events";
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -48,7 +49,7 @@ describe("Form A start-up", () => {
 
   test("a busy PORT: exits non-zero naming PORT, before the sandbox or the token file is touched", async () => {
     const holder = createServer();
-    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    await once(holder.listen(0, "127.0.0.1"), "listening");
     const busy = (holder.address() as { port: number }).port;
     const config = scratchDirectory();
     try {

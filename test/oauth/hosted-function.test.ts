@@ -87,7 +87,12 @@ describe("the hosted function behind its function URL", () => {
     expect(provider.outcome?.callback?.searchParams.get("iss")).toBe(origin);
     expect((await client.listTools()).tools).toHaveLength(11);
     expect(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
+    // The bundle is minified: an error still carries its class's name into the log (kept by the shared
+    // bundle options), which is what an operator searches CloudWatch for.
+    expect((await client.callTool({ name: "get_activity_by_id", arguments: { id: 999_999_999 } })).isError).toBe(true);
     await client.close();
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "tool_call_failed");
+    expect(failed).toMatchObject({ tool: "get_activity_by_id", kind: "UpstreamStatusError", status: 404 });
     expect(lines.some((line) => line.includes('"event":"hosted_ready"'))).toBe(true);
     const leaked = lines.filter((line) => [provider.tokens()?.access_token, provider.tokens()?.refresh_token].some((secret) => secret && line.includes(secret)));
     expect(leaked).toEqual([]);

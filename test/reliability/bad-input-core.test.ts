@@ -1,30 +1,26 @@
 /**
  * Property: any malformed arguments to any tool give an error result that names the problem, and no
- * request leaves the process (nock refuses every connection and counts attempts).
+ * request leaves the process (the connection layer is a MockAgent with no answers, which counts requests).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import fc from "fast-check";
-import nock from "nock";
 import { fileBackedCore, type FileBackedCore } from "../support/core-harness.ts";
 import { badCall } from "../support/bad-arguments.ts";
+import { mockStrava, type StravaMock } from "../support/strava-mock.ts";
 import { runTool } from "../../tools/run-tool.ts";
 
 let core: FileBackedCore;
-let attempts = 0;
-const count = (): void => {
-  attempts++;
-};
+let mock: StravaMock;
 
 beforeAll(async () => {
-  nock.disableNetConnect();
-  nock.emitter.on("no match", count);
+  mock = mockStrava();
   core = await fileBackedCore({
     credentials: { client_id: "1", client_secret: "s", refresh_token: "r", access_token: "a", expires_at: 4_000_000_000 },
+    dispatcher: mock.agent,
   });
 });
 afterAll(async () => {
-  nock.emitter.removeListener("no match", count);
-  nock.enableNetConnect();
+  await mock.close();
   await core.cleanup();
 });
 
@@ -40,5 +36,5 @@ it("malformed arguments never reach the network and always name the problem", as
     }),
     { numRuns: Number(process.env.FUZZ_RUNS ?? 1500) },
   );
-  expect(attempts).toBe(0);
+  expect(mock.requests()).toBe(0);
 });

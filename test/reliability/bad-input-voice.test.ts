@@ -74,7 +74,7 @@ it("malformed bodies get a 400 naming the problem and never reach the model", as
   );
   expect(fake.requests).toHaveLength(0);
   // Every rejection was logged as one structured line, each a 400.
-  const rejections = stderr.lines().filter((line) => line["msg"] === "capture failed");
+  const rejections = stderr.lines().filter((line) => line["event"] === "capture_failed");
   expect(rejections.length).toBeGreaterThan(0);
   expect(rejections.every((line) => line["status"] === 400)).toBe(true);
 });

@@ -14,7 +14,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
-import { silentLogger } from "../../tools/logger.ts";
+import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
+import { silentLogger } from "../../common/logger.ts";
 import { runTool } from "../../tools/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
@@ -127,18 +128,18 @@ describe.runIf(presence.run)("the upstream client against a Prism mock of Strava
     const path = join(directory, "tokens.json");
     await writeFile(path, JSON.stringify({ client_id: "1", client_secret: "s", refresh_token: "r".repeat(40) }), { mode: 0o600 });
     // The network edge, recorded: every request the client sends and the status Prism gives it.
-    const recordingFetch: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      const sent = request.body ? await request.clone().text() : "";
-      const response = await fetch(request);
-      exchanges.push({ method: request.method, url: request.url, status: response.status, sent, body: await response.clone().text() });
-      return response;
+    const send = createHttpSender();
+    const recordingHttp: SendHttp = async (request) => {
+      const answer = await send(request);
+      const sent = typeof request.body === "string" ? request.body : request.body ? await new Response(request.body).text() : "";
+      exchanges.push({ method: request.method, url: request.url, status: answer.status, sent, body: answer.bodyText });
+      return answer;
     };
     deps = createToolDeps({
       store: new TokenFileStore({ path }),
       logger: silentLogger,
       settings: { apiBase: `http://127.0.0.1:${port}`, tokenUrl: `http://127.0.0.1:${tokenPort}/oauth/token` },
-      fetch: recordingFetch,
+      http: recordingHttp,
     });
   }, 60_000);
 

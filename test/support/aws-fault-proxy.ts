@@ -10,6 +10,7 @@
  *
  * Everything else is forwarded as is. Counts each call by target, so tests can see what was sent.
  */
+import { once } from "node:events";
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
@@ -76,7 +77,7 @@ export async function startAwsFaultProxy(target: URL): Promise<AwsFaultProxy> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   const address = server.address();
   if (typeof address !== "object" || address === null) throw new Error("proxy did not bind");
   return {

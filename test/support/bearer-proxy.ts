@@ -4,6 +4,7 @@
  * protection through it still tests the server's own checks), bodies stream both ways. For clients that
  * cannot send a header of their own, such as the MCP conformance suite.
  */
+import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -35,7 +36,7 @@ export async function startBearerProxy(target: URL, token: string): Promise<Runn
     outgoing.on("close", () => forwarded.destroy());
     incoming.pipe(forwarded);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   return {
     origin: `http://localhost:${(server.address() as AddressInfo).port}`,
     close: () =>

@@ -1,17 +1,19 @@
 /**
  * Builds the real core (token manager, upstream client, athlete lookup) over a real token file in a
- * temporary directory, with every log line captured, for tests that fake only the network (nock or a
- * local server).
+ * temporary directory, with every log line captured, for tests that fake only the network (undici's
+ * MockAgent as the connection layer, or a local server).
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { createJsonLogger, type Logger } from "../../tools/logger.ts";
+import type { Dispatcher } from "undici";
+import { createJsonLogger, type Logger } from "../../common/logger.ts";
 import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
+import { createHttpSender } from "../../tools/http-exchange.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
 import type { StoredCredentials } from "../../tools/credentials.ts";
-import type { UpstreamSettings } from "../../tools/settings.ts";
+import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
 import { runTool } from "../../tools/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";
 import type { ToolResult } from "../../tools/tool-result.ts";
@@ -43,6 +45,8 @@ export async function fileBackedCore(options: {
   settings?: Partial<UpstreamSettings>;
   now?: () => number;
   maxConcurrentRequests?: number;
+  /** The connection layer under the real HTTP seam (a MockAgent); default: real connections. */
+  dispatcher?: Dispatcher;
 }): Promise<FileBackedCore> {
   const directory = await mkdtemp(join(tmpdir(), "fitness-core-"));
   const path = join(directory, "tokens.json");
@@ -52,7 +56,8 @@ export async function fileBackedCore(options: {
   // A store deadline of 1 s: a refused refresh token waits that long for another process's save before it
   // is called dead, and no test here has another process.
   const settings = { storeTimeoutMs: 1_000, ...options.settings };
-  const deps = createToolDeps({ store, logger, settings, now: options.now, maxConcurrentRequests: options.maxConcurrentRequests });
+  const http = options.dispatcher ? createHttpSender({ dispatcher: options.dispatcher }) : undefined;
+  const deps = createToolDeps({ store, logger, settings, now: options.now, maxConcurrentRequests: options.maxConcurrentRequests, http });
   return {
     deps,
     store,

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunningSandbox } from "../../sandbox/server.ts";
 import { createToolDeps } from "../../tools/create-tool-deps.ts";
-import { silentLogger, type Logger } from "../../tools/logger.ts";
+import { silentLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
 import { httpSettingsFromEnv } from "../../mcp-adapter/adapter-settings.ts";
@@ -17,7 +17,6 @@ import { healthBody } from "../../mcp-adapter/health.ts";
 import { createMcpHttpRoutes } from "../../mcp-adapter/http-routes.ts";
 import type { BodyBudget } from "../../mcp-adapter/body-budget.ts";
 import { listenHttp, type HttpLimits } from "../../mcp-adapter/http-server.ts";
-import { createNodeHttpFetch } from "../../mcp-adapter/node-http-fetch.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
 import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
 
@@ -41,7 +40,6 @@ export async function startInProcessMcp(
     store: new TokenFileStore({ path }),
     logger,
     settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
-    fetch: createNodeHttpFetch(),
   });
   const identity = readServerIdentity();
   const settings = httpSettingsFromEnv({ HOST: "127.0.0.1", PORT: "0" });

@@ -2,6 +2,7 @@
  * A TCP proxy on loopback in front of a real server that a test can "unplug": while unplugged, new
  * connections are reset and open ones are cut, exactly what a client sees when a service goes away.
  */
+import { once } from "node:events";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
 export interface UnpluggableProxy {
@@ -31,7 +32,7 @@ export async function startUnpluggableProxy(target: URL): Promise<UnpluggablePro
     upstream.on("error", forget).on("close", forget);
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await once(server.listen(0, "127.0.0.1"), "listening");
   const address = server.address();
   if (typeof address !== "object" || address === null) throw new Error("proxy did not bind");
   return {

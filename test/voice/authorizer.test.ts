@@ -7,7 +7,7 @@ import { createClientTokenAuthorizer } from "../../voice/client-token-authorizer
 import { CLIENT_TOKEN_CACHE_MS, SsmClientTokenStore } from "../../voice/client-token-store.ts";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { authorizerEvent } from "../../voice/gateway-events.ts";
-import type { LogFields, Logger } from "../../voice/log.ts";
+import type { Logger } from "../../common/logger.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { captureStderr, type StderrCapture } from "./stderr-capture.ts";
 
@@ -31,7 +31,7 @@ function effectOf(result: APIGatewayAuthorizerResult): string | undefined {
 }
 
 function denials(): unknown[] {
-  return stderr.lines().filter((line) => line.msg === "request denied").map((line) => line.denial);
+  return stderr.lines().filter((line) => line.event === "request_denied").map((line) => line.denial);
 }
 
 async function putToken(value: string, name = PARAMETER): Promise<void> {
@@ -136,10 +136,10 @@ describe("voice authorizer (exported handler, moto SSM)", () => {
   it("logs one structured JSON line per denial and never a token", async () => {
     await handler(eventWith({ "X-Client-Token": WRONG_TOKEN }));
     await handler(eventWith({}));
-    const lines = stderr.lines().filter((line) => line.msg === "request denied");
+    const lines = stderr.lines().filter((line) => line.event === "request_denied");
     expect(lines).toHaveLength(2);
     for (const line of lines) {
-      expect(line).toMatchObject({ level: "warn", component: "voice-authorizer", sourceIp: "203.0.113.7" });
+      expect(line).toMatchObject({ level: "warn", service: "voice-authorizer", sourceIp: "203.0.113.7" });
       expect(typeof line.time).toBe("string");
     }
     expect(stderr.raw()).not.toContain(TOKEN);
@@ -166,7 +166,8 @@ function countingClient(): SSMClient {
 const silent: Logger & { denials: unknown[] } = {
   denials: [],
   info: () => {},
-  warn: (_message: string, fields?: LogFields) => {
+  debug: () => {},
+  warn: (_event: string, fields?: Record<string, unknown>) => {
     silent.denials.push(fields?.denial);
   },
   error: () => {},

@@ -1,5 +1,5 @@
 // A local stand-in for Bedrock Runtime's Converse operation, at the network edge: a cleartext HTTP/2
-// server (the SDK's Bedrock client speaks HTTP/2; nock cannot see that traffic). Tests point the real SDK at
+// server (the SDK's Bedrock client speaks HTTP/2, which HTTP mocking libraries do not see). Tests point the real SDK at
 // it with AWS_ENDPOINT_URL_BEDROCK_RUNTIME, queue answers, and read back the requests it received.
 import { once } from "node:events";
 import http2 from "node:http2";

@@ -30,8 +30,8 @@ function answer(fields: Record<string, unknown>): FakeAnswer {
   return { kind: "text", text: JSON.stringify({ ...BASE, ...fields }) };
 }
 
-function logLines(msg: string): Array<Record<string, unknown>> {
-  return stderr.lines().filter((line) => line.msg === msg);
+function logLines(event: string): Array<Record<string, unknown>> {
+  return stderr.lines().filter((line) => line.event === event);
 }
 
 function expectNoStackTrace(result: APIGatewayProxyResult): void {
@@ -165,7 +165,7 @@ describe("the response object", () => {
       notes: null,
       tags: ["family"],
     });
-    expect(logLines("model and date resolver disagree; using the resolver's")).toHaveLength(0);
+    expect(logLines("model_date_overridden")).toHaveLength(0);
   });
 
   it("returns an event with start and end from the text, location and url from the model, dueISO null", async () => {
@@ -218,7 +218,7 @@ describe("the response object", () => {
     fake.queue(answer({ action: "reminder", dueISO: "2026-03-08T17:00:00Z" }));
     const body = json(await post({ text: "Remind me tomorrow at 9 AM to call mom", mode: "reminder" }));
     expect(body.dueISO).toBe("2026-03-08T16:00:00Z");
-    expect(logLines("model and date resolver disagree; using the resolver's")).toEqual([
+    expect(logLines("model_date_overridden")).toEqual([
       expect.objectContaining({ level: "warn", field: "dueISO", resolver: "2026-03-08T16:00:00Z", model: "2026-03-08T17:00:00Z", timeZone: "America/Los_Angeles" }),
     ]);
   });
@@ -233,7 +233,7 @@ describe("the response object", () => {
     fake.queue(answer({ action: "reminder", dueISO: "next Tuesday" }));
     const body = json(await post({ text: "Remind me to stretch after the marathon", mode: "reminder" }));
     expect(body.dueISO).toBeNull();
-    expect(logLines("model timestamp rejected")).toEqual([expect.objectContaining({ field: "dueISO" })]);
+    expect(logLines("model_timestamp_rejected")).toEqual([expect.objectContaining({ field: "dueISO" })]);
   });
 
   it("drops a model timestamp years away", async () => {
@@ -281,7 +281,7 @@ describe("malformed model output", () => {
     expect(json(result).title).toBe("Milk");
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]?.body.system?.[0]?.text).toContain("Your previous answer could not be used (the answer is not a JSON object)");
-    expect(logLines("model answer rejected")).toHaveLength(1);
+    expect(logLines("model_answer_rejected")).toHaveLength(1);
   });
 
   it.each([
@@ -329,7 +329,7 @@ describe("Bedrock errors", () => {
       expect(Object.keys(body)).toEqual(["message"]);
       expect(String(body.message)).toMatch(pattern);
       expectNoStackTrace(result);
-      expect(logLines("capture failed")).toEqual([expect.objectContaining({ status, level: "warn" })]);
+      expect(logLines("capture_failed")).toEqual([expect.objectContaining({ status, level: "warn" })]);
     } finally {
       fake.fallback = { kind: "error", status: 500, errorType: "InternalServerException", message: "no answer queued in the fake" };
     }

@@ -66,14 +66,14 @@ describe("with VOICE_LOCAL_CLIENT_TOKEN", () => {
   it("answers 403 with the gateway's explicit-deny body when the token is missing", async () => {
     const result = await invoke(gateway, { text: "buy milk", mode: "note" });
     expect(result).toEqual({ status: 403, text: DENY });
-    expect(stderr.lines().filter((l) => l.msg === "request denied").map((l) => l.denial)).toEqual(["missing_token"]);
+    expect(stderr.lines().filter((l) => l.event === "request_denied").map((l) => l.denial)).toEqual(["missing_token"]);
     expect(fake.requests).toHaveLength(0);
   });
 
   it("answers 403 with the same body for a wrong token", async () => {
     const result = await invoke(gateway, { text: "buy milk", mode: "note" }, { "X-Client-Token": "wrong" });
     expect(result).toEqual({ status: 403, text: DENY });
-    expect(stderr.lines().filter((l) => l.msg === "request denied").map((l) => l.denial)).toEqual(["token_mismatch"]);
+    expect(stderr.lines().filter((l) => l.event === "request_denied").map((l) => l.denial)).toEqual(["token_mismatch"]);
     expect(stderr.raw()).not.toContain(TOKEN);
   });
 
@@ -97,7 +97,7 @@ describe("with VOICE_LOCAL_CLIENT_TOKEN", () => {
   it("answers 413 for a body over 1 MB without running the authorizer, and closes the connection", async () => {
     const result = await fetch(gateway.invokeUrl, { method: "POST", headers: { "X-Client-Token": TOKEN }, body: "x".repeat(1_000_001) });
     expect([result.status, result.headers.get("connection"), await result.text()]).toEqual([413, "close", '{"message":"Request Too Long"}']);
-    expect(stderr.lines().filter((l) => l.msg === "request denied" || l.msg === "request allowed")).toEqual([]);
+    expect(stderr.lines().filter((l) => l.event === "request_denied" || l.event === "request_allowed")).toEqual([]);
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -151,7 +151,7 @@ describe("without VOICE_LOCAL_CLIENT_TOKEN", () => {
     try {
       const result = await invoke(gateway, { text: "x", mode: "note" }, { "X-Client-Token": TOKEN });
       expect(result).toEqual({ status: 403, text: DENY });
-      expect(stderr.lines().find((l) => l.msg === "request denied")).toMatchObject({ denial: "store_failure" });
+      expect(stderr.lines().find((l) => l.event === "request_denied")).toMatchObject({ denial: "store_failure" });
     } finally {
       await gateway.close();
     }

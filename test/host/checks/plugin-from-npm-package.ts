@@ -55,6 +55,28 @@ const module: HostCheckModule = {
       return `${packed.files.length} files in ${packed.tarball.split("/").pop()}`;
     });
 
+    await withHost(async (context) => {
+      // The host's authoring commands read the metadata defineToolPlugin (or defineFeaturePlugin) attaches to
+      // an entry. This plugin's entry is not one: it registers a before_tool_call hook (write approval) and a
+      // service (the token settle on stop) besides its tools, which defineToolPlugin cannot carry. So both
+      // commands must refuse it for that reason and no other; the day a host validates such plugins, this
+      // check fails and says to adopt the commands.
+      await report.check("openclaw plugins validate / build --check: refuse this entry only because defineToolPlugin did not make it", async () => {
+        const outcomes: string[] = [];
+        for (const args of [
+          ["plugins", "validate", "--root", packed.root, "--entry", "./dist/index.js", "--json"],
+          ["plugins", "build", "--root", packed.root, "--entry", "./dist/index.js", "--check"],
+        ]) {
+          const result = await context.run(args, { timeoutMs: 120_000 });
+          const output = `${result.stdout}\n${result.stderr}`;
+          assert.notEqual(result.code, 0, `${args.slice(0, 2).join(" ")} accepted the plugin:\n${tail(output, 10)}`);
+          assert.match(output, /does not expose tool or feature authoring metadata: \.\/dist\/index\.js/, tail(output, 10));
+          outcomes.push(`${args[1]} exit ${result.code}`);
+        }
+        return `${outcomes.join(", ")}: not a defineToolPlugin entry`;
+      });
+    });
+
     await withHost(
       async (context) => {
         const installed = await report.check("openclaw plugins install npm-pack:<tarball> installed and enabled it (run before the offline checks)", async () => {

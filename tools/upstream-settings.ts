@@ -1,3 +1,4 @@
+import { NamedError } from "../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "./store-deadline.ts";
 
 /**
@@ -21,28 +22,23 @@ export const defaultUpstreamSettings: UpstreamSettings = {
   timeoutMs: 30_000,
 };
 
-export class SettingsError extends Error {
-  override readonly name = "SettingsError";
-}
+export class SettingsError extends NamedError {}
 
 export function upstreamSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): UpstreamSettings {
   return {
-    apiBase: readUrl(env, "STRAVA_API_BASE", defaultUpstreamSettings.apiBase).replace(/\/+$/, ""),
-    tokenUrl: readUrl(env, "STRAVA_TOKEN_URL", defaultUpstreamSettings.tokenUrl),
+    apiBase: (readHttpUrl(env, "STRAVA_API_BASE", defaultUpstreamSettings.apiBase) ?? defaultUpstreamSettings.apiBase).replace(/\/+$/, ""),
+    tokenUrl: readHttpUrl(env, "STRAVA_TOKEN_URL", defaultUpstreamSettings.tokenUrl) ?? defaultUpstreamSettings.tokenUrl,
     timeoutMs: readTimeout(env, "STRAVA_TIMEOUT_MS", defaultUpstreamSettings.timeoutMs),
     storeTimeoutMs: readTimeout(env, "FITNESS_STORE_TIMEOUT_MS", defaultStoreTimeoutMs),
   };
 }
 
-function readUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+/** `env[name]` when it is an absolute http(s) URL, undefined when unset; else a SettingsError showing `example`. */
+export function readHttpUrl(env: NodeJS.ProcessEnv, name: string, example: string): string | undefined {
   const value = env[name]?.trim();
-  if (!value) return fallback;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new SettingsError(`${name} must be an absolute http(s) URL such as ${fallback}; got "${value}".`);
-  }
+  if (!value) return undefined;
+  const url = URL.parse(value);
+  if (url === null) throw new SettingsError(`${name} must be an absolute http(s) URL such as ${example}; got "${value}".`);
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new SettingsError(`${name} must use http or https; got "${url.protocol}".`);
   }

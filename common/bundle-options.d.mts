@@ -1,0 +1,4 @@
+import type { BuildOptions } from "esbuild";
+
+/** See bundle-options.mjs. */
+export declare const nodeBundleOptions: BuildOptions;

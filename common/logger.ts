@@ -1,0 +1,117 @@
+/**
+ * The one structured logger of every part (the core, the MCP server, the plugin through the host's logger,
+ * the voice Lambdas): pino, writing one JSON object per line,
+ * `{"level":"info","time":"<ISO 8601>",<base fields>,<fields>,"event":"tool_call"}`.
+ *
+ * Callers pass an event name and plain fields (`logger.info("tool_call", { tool, ms })`) and never a token,
+ * a secret or the voice API's dictated text. As a second line of defence, fields named like a secret
+ * (`secretFieldNames`, at the top level or one level down) are written as "[redacted]" by pino's redaction.
+ * Errors in an `error` or `err` field are written as their name and message only: stack traces stay out of
+ * logs that operators read.
+ *
+ * Where lines go: the MCP server's standard error through pino's asynchronous destination
+ * (`stderrLogDestination`), the host's logger (plugin/host-logger.ts), or, for the voice Lambdas,
+ * `process.stderr` line by line (`synchronousStderrLogger`). Standard output is never written: it carries
+ * the MCP protocol over stdio.
+ */
+import { pino, stdTimeFunctions, type DestinationStream } from "pino";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface Logger {
+  debug(event: string, fields?: Record<string, unknown>): void;
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+}
+
+const levels: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+
+export function isLogLevel(value: string | undefined): value is LogLevel {
+  return levels.includes(value as LogLevel);
+}
+
+/** Where lines are written. A destination that buffers offers `flushSync`, called after every warning and error. */
+export interface LogDestination extends DestinationStream {
+  flushSync?(): void;
+}
+
+/**
+ * Field names whose values are secrets wherever a caller might put them: Strava's tokens and client secret,
+ * an Authorization header, an OAuth code. The MCP server's `auth_token` is absent on purpose: it is logged
+ * once, when no file could keep it, because without it nobody could call the server.
+ */
+export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "Authorization", "code"] as const;
+
+/** The redacted paths: each secret's name at the top level and one level down (`headers.authorization`, `tokens.refresh_token`). */
+const redactedPaths = secretFieldNames.flatMap((name) => [name, `*.${name}`]);
+
+let sharedStderr: LogDestination | undefined;
+
+/**
+ * Standard error through pino's asynchronous destination: lines written while a write is under way leave
+ * together in the next one, so a busy server makes far fewer system calls than lines, and whatever is pending
+ * when the process exits (by itself or by `process.exit`) is written on the way out. One per process.
+ */
+export function stderrLogDestination(): LogDestination {
+  sharedStderr ??= pino.destination({ dest: 2, sync: false });
+  return sharedStderr;
+}
+
+/**
+ * A logger writing to `destination` at `minimumLevel` and above, with `baseFields` (such as
+ * `{ service: "mcp" }`) on every line. Warnings and errors are written at once, with every line before them
+ * (the line that explains a crash is out before the crash).
+ */
+export function createJsonLogger(
+  destination: LogDestination = stderrLogDestination(),
+  minimumLevel: LogLevel = "info",
+  baseFields: Record<string, unknown> = {},
+): Logger {
+  const log = pino(
+    {
+      level: minimumLevel,
+      base: Object.keys(baseFields).length > 0 ? baseFields : null,
+      messageKey: "event",
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: errorFields, err: errorFields },
+      redact: { paths: redactedPaths, censor: "[redacted]" },
+    },
+    destination,
+  );
+  const flush = (): void => destination.flushSync?.();
+  const write = (level: LogLevel, event: string, fields: Record<string, unknown> | undefined): void => {
+    if (fields === undefined) log[level](event);
+    else log[level](fields, event);
+  };
+  return {
+    debug: (event, fields) => write("debug", event, fields),
+    info: (event, fields) => write("info", event, fields),
+    warn: (event, fields) => {
+      write("warn", event, fields);
+      flush();
+    },
+    error: (event, fields) => {
+      write("error", event, fields);
+      flush();
+    },
+  };
+}
+
+/**
+ * A logger for a Lambda function (and the voice API's local gateway): each line written to `process.stderr`
+ * before the call returns (synchronous for files and pipes on Linux), because Lambda may freeze the process as
+ * soon as the handler returns, with a buffered line still in it.
+ */
+export function synchronousStderrLogger(service: string, minimumLevel: LogLevel = "info"): Logger {
+  return createJsonLogger(process.stderr, minimumLevel, { service });
+}
+
+/** An Error as its name and message; anything else as it is. */
+function errorFields(value: unknown): unknown {
+  return value instanceof Error ? { name: value.name, message: value.message } : value;
+}
+
+const ignore = (): void => {};
+export const silentLogger: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore };
