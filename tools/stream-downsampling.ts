@@ -70,19 +70,22 @@ function addExtremes(kept: Set<number>, values: readonly unknown[], from: number
 
 /** Adds evenly spaced indices not yet kept until `limit` are kept. */
 function fillEvenly(kept: Set<number>, length: number, limit: number): void {
-  let missing = limit - kept.size;
+  const missing = limit - kept.size;
   if (missing <= 0) return;
   const free = length - kept.size;
-  // Walk the free indices once, taking every (free / missing)-th.
-  const step = free / missing;
-  let next = step / 2;
+  // Walk the free indices once, taking the middle one of each of `missing` equal runs: the j-th pick is
+  // the free index at position floor((j + 1/2) * free / missing). Rounded down, the last position is at
+  // most free - 1 even when more than half of the free indices (or all of them) must be taken; each is
+  // computed afresh from integers rather than by adding up a fractional step.
+  let picked = 0;
+  let target = Math.floor(free / (2 * missing));
   let seen = 0;
-  for (let index = 0; index < length && missing > 0; index++) {
+  for (let index = 0; index < length && picked < missing; index++) {
     if (kept.has(index)) continue;
-    if (seen >= next) {
+    if (seen === target) {
       kept.add(index);
-      missing--;
-      next += step;
+      picked++;
+      target = Math.floor(((2 * picked + 1) * free) / (2 * missing));
     }
     seen++;
   }

@@ -72,6 +72,27 @@ describe("keptIndices", () => {
     );
   });
 
+  it("fills to exactly the limit when the evenly spaced samples must take over half of those left", () => {
+    // fast-check's seed -1431775929 shrank to this: 1,001 samples whose numeric streams never decrease
+    // (zeros and gaps), so no stream chooses peaks and the even fill alone picked 999 of 1,000.
+    const zeros = Array.from({ length: 1_001 }, (_, index) => (index % 37 === 15 ? null : 0));
+    const pairs = Array.from({ length: 1_001 }, () => [0, 0]);
+    const stopped = Array.from({ length: 1_001 }, () => false);
+    expect(keptIndices([zeros, zeros, pairs, stopped], 1_001, 1_000)).toHaveLength(1_000);
+    // The same shortfall hit every length up to twice the limit (a GPS-only activity, a flat trainer
+    // ride): every length from just over the limit to twelve times it, at each resolution's limit.
+    for (const limit of Object.values(resolutionLimits)) {
+      const lengths = limit === resolutionLimits.low ? Array.from({ length: 11 * limit }, (_, k) => limit + 1 + k) : [limit + 1, 1.5 * limit, 2 * limit - 2, 2 * limit - 1, 2 * limit, 3 * limit];
+      for (const length of lengths) {
+        const kept = keptIndices([Array(length).fill(0), Array.from({ length }, () => [0, 0])], length, limit);
+        expect(kept, `${length} samples at a limit of ${limit}`).toHaveLength(limit);
+        expect(new Set(kept).size).toBe(limit);
+        expect([kept[0], kept.at(-1)]).toEqual([0, length - 1]);
+        expect(kept.every((index, k) => k === 0 || index > kept[k - 1]!)).toBe(true);
+      }
+    }
+  });
+
   it("keeps a lone sprint in a long flat ride at every resolution", () => {
     const watts = Array.from({ length: 21_600 }, (_, index) => (index === 12_345 ? 1_000 : 180 + (index % 7)));
     for (const limit of Object.values(resolutionLimits)) expect(keptIndices([watts], watts.length, limit)).toContain(12_345);
@@ -95,6 +116,16 @@ describe("reduceStreams", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("resolution low on a 150-sample GPS track (time and latlng only): 100 samples per stream", () => {
+    const meta = { series_type: "time", original_size: 150, resolution: "high" };
+    const text = JSON.stringify({
+      time: { data: Array.from({ length: 150 }, (_, index) => index), ...meta },
+      latlng: { data: Array.from({ length: 150 }, (_, index) => [40 + index / 1e4, -105]), ...meta },
+    });
+    const reduced = JSON.parse(reduceStreams(text, { resolution: "low" })) as Array<{ type: string; data: unknown[] }>;
+    expect(reduced.map((stream) => [stream.type, stream.data.length])).toEqual([["time", 100], ["latlng", 100]]);
   });
 
   it("summary: replaces data with the summary, or sits beside a resolution's data", () => {

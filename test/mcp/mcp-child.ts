@@ -60,11 +60,13 @@ export function spawnMcpChild(options: {
   stdin?: "pipe" | "ignore";
   /** Run the documented command itself, `npm start --silent -- ARGS`, instead of what it runs (node mcp-adapter/start.mjs ARGS). */
   viaNpm?: boolean;
+  /** Node flags before the script (`node FLAGS mcp-adapter/start.mjs`; start.mjs keeps them when it re-executes itself). */
+  nodeFlags?: string[];
 }): McpChild {
   const args = options.args ?? [];
   const [file, argv] = options.viaNpm
     ? ["npm", ["start", "--silent", "--", ...args]]
-    : [process.execPath, ["mcp-adapter/start.mjs", ...args]];
+    : [process.execPath, [...(options.nodeFlags ?? []), "mcp-adapter/start.mjs", ...args]];
   const child = spawn(file, argv, {
     cwd: repositoryRoot,
     env: options.env,
