@@ -17,7 +17,7 @@ import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
 import { jsonRpcMessages, jsonRpcReply } from "../support/mcp-replies.ts";
-import { repositoryRoot, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { baseEnv, repositoryRoot, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const packageJson = JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "utf8")) as { name: string; version: string };
 const authToken = `e2e-${randomBytes(16).toString("hex")}`;
@@ -430,5 +430,31 @@ describe("Form A over streamable HTTP", () => {
     expect(await server.exited).toBe(0);
     expect(server.stderrLines.find((line) => line.includes('"event":"stopping"'))).toContain('"calls_in_flight":1');
     expect(server.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
+  });
+});
+
+describe("npm start, stopped by a supervisor", () => {
+  test("SIGTERM to npm reaches the server: it stops as documented and nothing is left running", async () => {
+    // npm runs the start script through sh; without `exec` in the script, sh died on the SIGTERM npm passed
+    // on and the server kept running as an orphan, holding its port, its refresh never settled.
+    const child = spawnMcpChild({ env: baseEnv({ PORT: "0", AUTH_TOKEN: authToken }), viaNpm: true });
+    await child.waitForEvent("listening");
+    const npmPid = child.process.pid!;
+    const serverPids = readFileSync(`/proc/${npmPid}/task/${npmPid}/children`, "utf8").trim().split(/\s+/).map(Number);
+    expect(serverPids).toHaveLength(1);
+    const serverPid = serverPids[0]!;
+    try {
+      expect(readFileSync(`/proc/${serverPid}/cmdline`, "utf8")).toContain("mcp-adapter/start.mjs");
+      expect(await child.stop("SIGTERM")).toBe(0);
+      expect(child.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
+      expect(() => process.kill(serverPid, 0)).toThrow(/ESRCH/);
+    } finally {
+      // An orphan left by a failure must not outlive the test run.
+      try {
+        process.kill(serverPid, "SIGKILL");
+      } catch {
+        // already gone, as it should be
+      }
+    }
   });
 });
