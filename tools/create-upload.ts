@@ -2,7 +2,6 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "./tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
 import { uploadDataTypes } from "./parameter-schemas.ts";
-import { FormData } from "undici";
 import { decodeBase64File, maxUploadBytes } from "./base64-file.ts";
 
 export const createUpload = defineTool({
@@ -37,14 +36,13 @@ export const createUpload = defineTool({
   request(args) {
     const bytes = decodeBase64File(args.file);
     // Strava wants multipart/form-data with the file as a real file part; JSON is rejected.
-    const form = new FormData();
-    form.append("file", new Blob([bytes], { type: "application/octet-stream" }), `activity.${args.data_type}`);
-    form.append("data_type", args.data_type);
-    if (args.name !== undefined) form.append("name", args.name);
-    if (args.description !== undefined) form.append("description", args.description);
-    if (args.trainer !== undefined) form.append("trainer", args.trainer ? "1" : "0");
-    if (args.commute !== undefined) form.append("commute", args.commute ? "1" : "0");
-    if (args.external_id !== undefined) form.append("external_id", args.external_id);
-    return { method: "POST", path: "/uploads", body: { kind: "multipart", form } };
+    const fields: Record<string, string> = { data_type: args.data_type };
+    if (args.name !== undefined) fields["name"] = args.name;
+    if (args.description !== undefined) fields["description"] = args.description;
+    if (args.trainer !== undefined) fields["trainer"] = args.trainer ? "1" : "0";
+    if (args.commute !== undefined) fields["commute"] = args.commute ? "1" : "0";
+    if (args.external_id !== undefined) fields["external_id"] = args.external_id;
+    const file = { field: "file", filename: `activity.${args.data_type}`, contentType: "application/octet-stream", bytes };
+    return { method: "POST", path: "/uploads", body: { kind: "multipart", fields, file } };
   },
 });

@@ -15,18 +15,28 @@
  * an `HttpExchangeError` saying whether the caller cancelled, the time ran out, or the network failed, and
  * why (never with a header or body in it). Redirects are returned, not followed (Strava's API and token
  * endpoint do not redirect).
+ *
+ * undici is loaded on the first exchange, not with this module: it is a large library, and an MCP client
+ * that starts the server waits for its tool list, which needs no network.
  */
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
-import { Agent, type Dispatcher, type FormData } from "undici";
+import type * as Undici from "undici";
 import { messageOf, NamedError } from "../common/named-error.ts";
+
+/** A multipart/form-data body as data: its text fields and one file part. */
+export interface MultipartBody {
+  kind: "multipart";
+  fields: Record<string, string>;
+  file: { field: string; filename: string; contentType: string; bytes: Uint8Array };
+}
 
 export interface HttpRequest {
   method: "GET" | "POST" | "PUT";
   url: string;
   headers: Record<string, string>;
-  /** Text (JSON, a form) or a multipart form (undici's own FormData: it writes the boundary into Content-Type). */
-  body?: string | FormData | undefined;
+  /** Text (JSON, a form) or a multipart form (encoded here; the boundary goes into Content-Type). */
+  body?: string | MultipartBody | undefined;
   /** The caller's cancellation. */
   signal?: AbortSignal | undefined;
   /** The whole exchange, headers and body, must be done within this. */
@@ -60,13 +70,18 @@ export interface HttpSenderOptions {
   /** Connections per origin (default 64). */
   connectionsPerOrigin?: number;
   /** The connection layer (tests give undici's MockAgent); by default a keep-alive Agent of our own. */
-  dispatcher?: Dispatcher;
+  dispatcher?: Undici.Dispatcher;
 }
 
 const inflate = promisify(gunzip);
 
+let undiciLoaded: Promise<typeof Undici> | undefined;
+// undici is CommonJS: Node's loader gives a dynamic import its named exports, an esbuild bundle only the default.
+const loadUndici = (): Promise<typeof Undici> =>
+  (undiciLoaded ??= import("undici").then((loaded) => ("Agent" in loaded ? loaded : (loaded as { default: typeof Undici }).default)));
+
 export function createHttpSender(options: HttpSenderOptions = {}): SendHttp {
-  const dispatcher = options.dispatcher ?? new Agent({ connections: options.connectionsPerOrigin ?? 64 });
+  let dispatcher = options.dispatcher;
   return async (request) => {
     // One controller for both ways an exchange ends early, and a timer cleared as soon as it is done:
     // AbortSignal.timeout would keep every finished exchange's signal alive until its timeout passed.
@@ -81,11 +96,13 @@ export function createHttpSender(options: HttpSenderOptions = {}): SendHttp {
     else request.signal?.addEventListener("abort", onCancel, { once: true });
     const signal = controller.signal;
     try {
+      const undici = await loadUndici();
+      dispatcher ??= new undici.Agent({ connections: options.connectionsPerOrigin ?? 64 });
       const answer = await dispatcher.request({
         ...splitUrl(request.url),
         method: request.method,
         headers: { ...request.headers, "accept-encoding": "gzip" },
-        body: request.body,
+        body: typeof request.body === "object" ? multipartForm(undici, request.body) : request.body,
         signal,
       });
       const headers = plainHeaders(answer.headers);
@@ -110,6 +127,14 @@ export function createHttpSender(options: HttpSenderOptions = {}): SendHttp {
       request.signal?.removeEventListener("abort", onCancel);
     }
   };
+}
+
+function multipartForm(undici: typeof Undici, body: MultipartBody): Undici.FormData {
+  const form = new undici.FormData();
+  const { file } = body;
+  form.append(file.field, new Blob([file.bytes], { type: file.contentType }), file.filename);
+  for (const [name, value] of Object.entries(body.fields)) form.append(name, value);
+  return form;
 }
 
 function splitUrl(url: string): { origin: string; path: string } {

@@ -9,9 +9,8 @@
  * waits, and Strava never sees more parallel requests than could help (its limit is 200 per 15 minutes).
  */
 import pLimit, { type LimitFunction } from "p-limit";
-import type { FormData } from "undici";
 import type { Logger } from "../common/logger.ts";
-import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
+import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
 import type { UpstreamSettings } from "./upstream-settings.ts";
 import type { TokenManager } from "./token-manager.ts";
 import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
@@ -117,7 +116,7 @@ export class UpstreamClient {
 
   async #attempt(request: UpstreamRequest, token: string, signal: AbortSignal | undefined): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    let body: string | FormData | undefined;
+    let body: string | MultipartBody | undefined;
     switch (request.body?.kind) {
       case "form":
         headers["content-type"] = "application/x-www-form-urlencoded";
@@ -128,7 +127,7 @@ export class UpstreamClient {
         body = JSON.stringify(request.body.value);
         break;
       case "multipart":
-        body = request.body.form;
+        body = request.body;
         break;
       case undefined:
         break;

@@ -2,7 +2,7 @@
  * One request to the upstream REST API, described as data so that each tool definition can say what
  * it sends without knowing about tokens, timeouts or encodings.
  */
-import type { FormData } from "undici";
+import type { MultipartBody } from "./http-exchange.ts";
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -11,8 +11,8 @@ export type UpstreamBody =
   | { kind: "form"; fields: Record<string, string> }
   /** `application/json`: PUT /activities/{id}. */
   | { kind: "json"; value: unknown }
-  /** `multipart/form-data`: POST /uploads, with the file as a real file part (undici's FormData, which it encodes). */
-  | { kind: "multipart"; form: FormData };
+  /** `multipart/form-data`: POST /uploads, with the file as a real file part. */
+  | MultipartBody;
 
 export interface UpstreamRequest {
   method: "GET" | "POST" | "PUT";

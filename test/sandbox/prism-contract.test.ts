@@ -131,7 +131,9 @@ describe.runIf(presence.run)("the upstream client against a Prism mock of Strava
     const send = createHttpSender();
     const recordingHttp: SendHttp = async (request) => {
       const answer = await send(request);
-      const sent = typeof request.body === "string" ? request.body : request.body ? await new Response(request.body).text() : "";
+      // (A multipart body is shown as its fields and the file's name; Prism reads the encoded form.)
+      const body = request.body;
+      const sent = typeof body === "string" ? body : body ? JSON.stringify({ ...body.fields, [body.file.field]: body.file.filename }) : "";
       exchanges.push({ method: request.method, url: request.url, status: answer.status, sent, body: answer.bodyText });
       return answer;
     };
