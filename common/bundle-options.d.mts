@@ -2,3 +2,5 @@ import type { BuildOptions } from "esbuild";
 
 /** See bundle-options.mjs. */
 export declare const nodeBundleOptions: BuildOptions;
+/** See bundle-options.mjs. */
+export declare const minifiedNodeBundleOptions: BuildOptions;

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { nodeBundleOptions } from "../common/bundle-options.mjs";
+import { minifiedNodeBundleOptions } from "../common/bundle-options.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -33,7 +33,7 @@ export async function buildVoiceBundles(outDir = join(ROOT, "dist", "voice")): P
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${name}.mjs`);
-    await build({ ...nodeBundleOptions, entryPoints: [join(ROOT, entry)], outfile: file, minify: true });
+    await build({ ...minifiedNodeBundleOptions, entryPoints: [join(ROOT, entry)], outfile: file });
     const files = readdirSync(dir);
     if (files.length !== 1) throw new Error(`${name} bundled to ${files.length} files (${files.join(", ")}); expected one`);
     const bytes = readFileSync(file);

@@ -4,15 +4,15 @@
  * name and version. `npx tsx mcp-adapter/hosted/build.ts [outDir]`; prints the bundle's size.
  *
  * The options every bundle shares (common/bundle-options.mjs: ES modules for the nodejs24.x runtime,
- * the AWS SDK bundled so the deployed code runs the SDK version the tests ran, class names kept), minified
- * like the voice functions. The sandbox is left out: a deployment always talks to Strava.
+ * the AWS SDK bundled so the deployed code runs the SDK version the tests ran), minified with class names
+ * kept, like the voice functions. The sandbox is left out: a deployment always talks to Strava.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { nodeBundleOptions } from "../../common/bundle-options.mjs";
+import { minifiedNodeBundleOptions } from "../../common/bundle-options.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -21,10 +21,9 @@ export async function buildHostedFunction(outDir = join(root, "dist", "hosted", 
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, "lambda-handler.mjs");
   await build({
-    ...nodeBundleOptions,
+    ...minifiedNodeBundleOptions,
     entryPoints: [join(root, "mcp-adapter", "hosted", "lambda-handler.ts")],
     outfile: file,
-    minify: true,
     // The embedded sandbox is loaded only without Strava credentials, which a deployment always has.
     external: ["../../sandbox/*"],
   });
