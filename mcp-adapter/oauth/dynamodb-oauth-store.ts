@@ -153,8 +153,11 @@ export class DynamoDbOAuthStore implements OAuthStore {
         ),
     );
     if (claimed) return athleteId;
-    const item = await this.#getItem("owner", signal);
-    return item?.["owner_athlete"]?.S ?? athleteId;
+    return (await this.owner(signal)) ?? athleteId;
+  }
+
+  async owner(signal: AbortSignal): Promise<string | undefined> {
+    return (await this.#getItem("owner", signal))?.["owner_athlete"]?.S;
   }
 
   credentialStoreFor(athleteId: string): AthleteCredentialStore {

@@ -148,6 +148,10 @@ export class FileOAuthStore implements OAuthStore {
     });
   }
 
+  async owner(): Promise<string | undefined> {
+    return (await this.#read()).owner;
+  }
+
   credentialStoreFor(athleteId: string): AthleteCredentialStore {
     return new ApplicationCredentials(new TokenFileStore({ path: this.#athletePath(athleteId) }), this.#application);
   }

@@ -57,6 +57,14 @@ export class Admission {
     return this.#listed ? `athletes ${this.#listed.join(", ")}` : "its owner (the first athlete to sign in)";
   }
 
+  /**
+   * Whether the server serves its owner alone and nobody has signed in yet: whoever signs in first becomes
+   * the owner (start-oauth-mode.ts says so at start).
+   */
+  async awaitsOwner(signal: AbortSignal): Promise<boolean> {
+    return this.#listed === undefined && (await this.#store.owner(signal)) === undefined;
+  }
+
   async admits(athleteId: string, signal: AbortSignal): Promise<boolean> {
     if (this.#listed) return this.#listed.includes(athleteId);
     return (await this.#store.claimOwner(athleteId, signal)) === athleteId;

@@ -109,6 +109,8 @@ export interface OAuthStore {
 
   /** The owner, claiming it for `athleteId` when nobody has claimed it yet. */
   claimOwner(athleteId: string, signal: AbortSignal): Promise<string>;
+  /** The owner, or undefined while nobody has claimed it. */
+  owner(signal: AbortSignal): Promise<string | undefined>;
   /** The athlete's Strava tokens. */
   credentialStoreFor(athleteId: string): AthleteCredentialStore;
   /** Whether the store holds Strava tokens for the athlete. */

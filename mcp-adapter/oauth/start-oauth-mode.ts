@@ -7,7 +7,7 @@ import type { Logger } from "../../common/logger.ts";
 import { StartupError } from "../startup-error.ts";
 import { defaultAwsRegion } from "../upstream-choice.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
-import type { OAuthSettings } from "./oauth-settings.ts";
+import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 import { chooseOAuthUpstream, type OAuthUpstream } from "./oauth-upstream.ts";
 
@@ -38,6 +38,7 @@ export async function startOAuthMode(options: {
       logger,
       serverName: options.serverName,
     });
+    await announceUnclaimedOwner(app, upstream.settings.storeTimeoutMs ?? 5_000, logger);
     logger.info("oauth_ready", {
       issuer: app.issuer,
       resource: app.resource,
@@ -50,6 +51,28 @@ export async function startOAuthMode(options: {
     await upstream.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * With no MCP_ATHLETES, the first athlete to sign in is claimed as the owner for good. On a server others can
+ * reach that must be the operator, so start-up says so (a warning there, information on loopback) while
+ * nobody has signed in. A store that cannot be read now is not a reason to refuse to start: the first
+ * request says what is wrong with it.
+ */
+async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, logger: Logger): Promise<void> {
+  let awaits: boolean;
+  try {
+    awaits = await app.admission.awaitsOwner(AbortSignal.timeout(storeTimeoutMs));
+  } catch {
+    return;
+  }
+  if (!awaits) return;
+  logger[isLoopbackHostname(new URL(app.issuer).hostname) ? "info" : "warn"]("owner_unclaimed", {
+    issuer: app.issuer,
+    message:
+      `No athlete has signed in yet: the first one to sign in at ${app.issuer} becomes this server's owner, the only athlete it serves, ` +
+      "until its state is reset. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.",
+  });
 }
 
 async function oauthStoreFromEnv(

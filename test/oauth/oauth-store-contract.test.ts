@@ -85,9 +85,11 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
   });
 
   it("the owner is claimed once", async () => {
+    expect(await make().owner(signal())).toBeUndefined();
     const claims = await Promise.all(["7", "8", "9"].map((athlete) => make().claimOwner(athlete, signal())));
     expect(new Set(claims).size).toBe(1);
     expect(await make().claimOwner("10", signal())).toBe(claims[0]);
+    expect(await make().owner(signal())).toBe(claims[0]);
   });
 
   it("counts requests up to the athlete's share and names the full window", async () => {

@@ -39,6 +39,57 @@ describe("OAuth mode refuses to start", () => {
   });
 });
 
+describe("an owner nobody has claimed yet", () => {
+  const events = (lines: string[], name: string): Record<string, unknown>[] =>
+    lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === name);
+
+  it("is announced at start, with what to do, until the first athlete has signed in", async () => {
+    const state = scratchDirectory();
+    try {
+      const first = await startOAuthServer({}, { stateDirectory: state.path });
+      try {
+        await first.child.waitForEvent("oauth_ready");
+        const [announced] = events(first.child.stderrLines, "owner_unclaimed");
+        // Loopback: information, not a warning (nobody else can reach it).
+        expect(announced).toMatchObject({ level: "info", issuer: first.issuer });
+        expect(String(announced?.["message"])).toMatch(/first one to sign in .* becomes this server's owner.*MCP_ATHLETES/);
+        (await connectWithOAuth(first.mcpUrl, new RecordingOAuthProvider()))?.close();
+      } finally {
+        await first.stop();
+      }
+      const second = await startOAuthServer({}, { stateDirectory: state.path });
+      try {
+        await second.child.waitForEvent("oauth_ready");
+        expect(events(second.child.stderrLines, "owner_unclaimed")).toEqual([]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      state.remove();
+    }
+  });
+
+  it("is a warning on a server others can reach (PUBLIC_URL beyond loopback)", async () => {
+    const server = await startOAuthServer({ PUBLIC_URL: "https://fitness.example.com" });
+    try {
+      await server.child.waitForEvent("oauth_ready");
+      expect(events(server.child.stderrLines, "owner_unclaimed")).toMatchObject([{ level: "warn", issuer: "https://fitness.example.com" }]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("is not announced when MCP_ATHLETES names who is served", async () => {
+    const server = await startOAuthServer({ MCP_ATHLETES: "48201735" });
+    try {
+      await server.child.waitForEvent("oauth_ready");
+      expect(events(server.child.stderrLines, "owner_unclaimed")).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("OAuth mode stops", () => {
   it("on SIGTERM with exit code 0, after logging that it stopped", async () => {
     const server = await startOAuthServer();
