@@ -9,11 +9,12 @@
  * Errors in an `error` or `err` field are written as their name and message only: stack traces stay out of
  * logs that operators read.
  *
- * Where lines go: the MCP server's standard error through pino's asynchronous destination
- * (`stderrLogDestination`), the host's logger (plugin/host-logger.ts), or, for the voice Lambdas,
+ * Where lines go: the MCP server's standard error (`stderrLogDestination`: pino's asynchronous destination, or
+ * plain writes when standard error is a file), the host's logger (plugin/host-logger.ts), or, for the voice Lambdas,
  * `process.stderr` line by line (`synchronousStderrLogger`). Standard output is never written: it carries
  * the MCP protocol over stdio.
  */
+import { fstatSync } from "node:fs";
 import { pino, stdTimeFunctions, type DestinationStream } from "pino";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -49,13 +50,35 @@ const redactedPaths = secretFieldNames.flatMap((name) => [name, `*.${name}`]);
 let sharedStderr: LogDestination | undefined;
 
 /**
- * Standard error through pino's asynchronous destination: lines written while a write is under way leave
- * together in the next one, so a busy server makes far fewer system calls than lines, and whatever is pending
- * when the process exits (by itself or by `process.exit`) is written on the way out. One per process.
+ * Standard error, one destination per process, chosen by what standard error is:
+ * - a pipe, socket or terminal (an MCP client, a container runtime, journald, a person): pino's asynchronous
+ *   destination. Lines written while a write is under way leave together in the next one, so a busy server
+ *   makes far fewer system calls than lines, a reader that falls behind never blocks the server, and whatever
+ *   is pending when the process exits (by itself or by `process.exit`) is written on the way out. Warnings
+ *   and errors call its `flushSync` (see createJsonLogger);
+ * - a regular file (`npm start 2>> server.log`, nohup, a unit's `StandardError=file:`): every line written at
+ *   once with one plain write, and no `flushSync`. A file never makes a writer wait for a reader, so there is
+ *   nothing to batch, and sonic-boom's `flushSync` ends with an fsync: a flush to the disk after every warning,
+ *   with the event loop waiting for it (milliseconds each on an SD card).
  */
 export function stderrLogDestination(): LogDestination {
-  sharedStderr ??= pino.destination({ dest: 2, sync: false });
+  if (sharedStderr === undefined) {
+    if (standardErrorIsFile()) {
+      const file = pino.destination({ dest: 2, sync: true });
+      sharedStderr = { write: (line: string) => file.write(line) };
+    } else {
+      sharedStderr = pino.destination({ dest: 2, sync: false });
+    }
+  }
   return sharedStderr;
+}
+
+function standardErrorIsFile(): boolean {
+  try {
+    return fstatSync(2).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * The one logger (common/logger.ts): its line format, level filter, error and secret handling, and, in a
- * real process writing to a pipe, that warnings are out at once and nothing pending is lost at exit.
+ * real process writing to a pipe, that warnings are out at once and nothing pending is lost at exit; writing
+ * to a file, that every line is out at once with no disk flush after warnings.
  */
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createJsonLogger } from "../../common/logger.ts";
@@ -83,6 +86,37 @@ describe("logger", () => {
     expect([...events(outcome.stderr)].sort()).toEqual(["one", "three", "two"]);
     expect(warnedAt, "the warning arrived").toBeDefined();
     expect(exited - warnedAt!, `the warning came ${warnedAt! - started} ms after the start, the exit ${exited - started} ms`).toBeGreaterThan(3_000);
+  }, 30_000);
+
+  it("with standard error redirected to a file: every line written at once, and no flush to the disk after a warning", async () => {
+    // sonic-boom's flushSync, which the pipe destination offers for warnings, ends with an fsync: with a file
+    // behind standard error that is a disk flush per warning, so the file destination does not offer it.
+    const directory = mkdtempSync(join(tmpdir(), "logger-file-"));
+    const file = join(directory, "stderr.log");
+    const fd = openSync(file, "a");
+    try {
+      const script =
+        `import { createJsonLogger, stderrLogDestination } from "./common/logger.ts"; const destination = stderrLogDestination(); ` +
+        `const logger = createJsonLogger(destination, "info"); logger.info("offers", { flushSync: typeof destination.flushSync }); ` +
+        `logger.info("one"); logger.warn("two"); logger.info("three"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000);`;
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "ignore", fd] });
+      const exited = new Promise<number | null>((done) => child.on("close", done));
+      // While the process is blocked, the file already holds every line, the info after the warning included.
+      let seen: unknown[] = [];
+      for (const started = Date.now(); Date.now() - started < 30_000 && seen.length < 4; ) {
+        await new Promise((next) => setTimeout(next, 50));
+        const text = readFileSync(file, "utf8");
+        seen = text.endsWith("\n") ? events(text) : seen;
+      }
+      const stillRunning = child.exitCode === null;
+      expect(await exited).toBe(0);
+      expect(seen).toEqual(["offers", "one", "two", "three"]);
+      expect(stillRunning, "the lines were in the file before the process ended").toBe(true);
+      expect(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!)).toMatchObject({ flushSync: "undefined" });
+    } finally {
+      closeSync(fd);
+      rmSync(directory, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it("writes what is pending when the process exits, by itself or by process.exit", async () => {
