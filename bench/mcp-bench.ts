@@ -41,6 +41,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
+import { benchActivities, formAEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
@@ -125,38 +126,20 @@ try {
   }
   const upstream = new LeanHttpClient(sandbox.baseUrl, 1_000);
   const apiPath = new URL(sandbox.apiBase).pathname;
-  const control = async (method: "GET" | "POST", name: string): Promise<Record<string, unknown>> =>
-    JSON.parse((await upstream.send({ method, path: `/_sandbox/${name}`, headers: {} })).body) as Record<string, unknown>;
-  const credentials = (await control("GET", "credentials")) as { client_id: string; client_secret: string; refresh_token: string };
+  const control = sandboxControl(upstream);
+  const credentials = await sandboxGrant(control);
 
   // The direct path's access token: a refresh of our own. The sandbox (like Strava) hands out the same
   // access token while it has more than an hour left, so the direct path and the servers use one token.
-  const accessToken = async (): Promise<string> => {
-    const answer = await upstream.send({
-      method: "POST",
-      path: new URL(sandbox.tokenUrl).pathname,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...credentials, grant_type: "refresh_token" }).toString(),
-    });
-    if (answer.status !== 200) throw new Error(`token refresh for the direct path failed: ${answer.status} ${answer.body}`);
-    return (JSON.parse(answer.body) as { access_token: string }).access_token;
-  };
+  const accessToken = (): Promise<string> => sandboxAccessToken(upstream, sandbox, credentials);
   let token = await accessToken();
   const apiHeaders = (): Record<string, string> => ({ authorization: `Bearer ${token}` });
-
-  const activities = JSON.parse((await upstream.send({ method: "GET", path: `${apiPath}/athlete/activities?per_page=200`, headers: apiHeaders() })).body) as {
-    id: number;
-    elapsed_time: number;
-    sport_type: string;
-  }[];
-  const typical = activities.find((a) => a.sport_type === "Run") ?? activities[0]!;
-  const longRide = activities.reduce((a, b) => (b.elapsed_time > a.elapsed_time ? b : a));
+  const { typical, longRide } = await benchActivities(upstream, sandbox, token);
 
   const directRequest = (): LeanRequest => ({ method: "GET", path: `${apiPath}/activities/${typical.id}`, headers: apiHeaders() });
   const callBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id: typical.id } } });
   const mcpRequest = (): LeanRequest => ({ method: "POST", path: "/mcp", headers: mcpHeaders, body: callBody });
   const directOk = (response: LeanResponse): boolean => response.status === 200;
-  const mcpOk = (response: LeanResponse): boolean => response.status === 200 && !response.body.includes('"isError":true') && response.body.includes('"result"');
 
   // --- the servers
   const builds: Build[] = [{ name: `Form A as its bin runs it (node mcp-adapter/start.mjs, ${machine.commit})`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
@@ -178,17 +161,8 @@ try {
   const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
   for (const build of builds) {
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      AUTH_TOKEN: authToken,
-      LOG_LEVEL: "info",
-      STRAVA_CLIENT_ID: credentials.client_id,
-      STRAVA_CLIENT_SECRET: credentials.client_secret,
-      STRAVA_REFRESH_TOKEN: credentials.refresh_token,
-      STRAVA_API_BASE: sandbox.apiBase,
-      STRAVA_TOKEN_URL: sandbox.tokenUrl,
-      FITNESS_TOKEN_FILE: join(scratch, `tokens-${running.length}.json`),
+      ...formAEnvOnSandbox(sandbox, credentials, authToken, join(scratch, `tokens-${running.length}.json`)),
+      // The pass-through yardsticks' upstream.
       UPSTREAM_API_BASE: sandbox.apiBase,
       UPSTREAM_ACCESS_TOKEN: token,
     };
@@ -218,7 +192,7 @@ try {
 
   // --- warm-up, then the builds take turns, each MCP run right after a direct run
   await runClosedLoop({ client: upstream, concurrency: 16, calls: warmupCalls, request: directRequest, check: directOk });
-  for (const server of running) await runClosedLoop({ client: server.client, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpOk });
+  for (const server of running) await runClosedLoop({ client: server.client, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpCallOk });
   const pairs = new Map<string, Pair[]>();
   const sandboxCpuMs = (): number => (sandboxPid === undefined ? 0 : cpuMs(sandboxPid));
   for (let round = 1; round <= rounds; round++) {
@@ -228,7 +202,7 @@ try {
         const calls = callsAt[concurrency]!;
         const direct = await runClosedLoop({ client: upstream, concurrency, calls, request: directRequest, check: directOk });
         const before = { server: cpuMs(server.child.pid), sandbox: sandboxCpuMs(), client: cpuMs(process.pid) };
-        const mcp = await runClosedLoop({ client: server.client, concurrency, calls, request: mcpRequest, check: mcpOk });
+        const mcp = await runClosedLoop({ client: server.client, concurrency, calls, request: mcpRequest, check: mcpCallOk });
         const perCall = (now: number, then: number): number => ((now - then) * 1000) / calls;
         const key = `${server.build.name}@${concurrency}`;
         const pair: Pair = {
@@ -308,7 +282,7 @@ try {
       const seconds = (performance.now() - started) / 1000;
       client.close();
       const counters = (await control("GET", "counters")) as { tokenRequests: number; apiRequests: number };
-      const burst = { calls: 1_000, succeeded: answers.filter(mcpOk).length, tokenRequests: counters.tokenRequests, apiRequests: counters.apiRequests, seconds };
+      const burst = { calls: 1_000, succeeded: answers.filter(mcpCallOk).length, tokenRequests: counters.tokenRequests, apiRequests: counters.apiRequests, seconds };
       bursts[server.build.name] = burst;
       burstLine = `${burst.succeeded}/1000 ok in ${burst.seconds.toFixed(2)} s, ${burst.tokenRequests} token request(s), ${burst.apiRequests} API requests`;
     }

@@ -35,10 +35,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
+import { benchActivities, formAEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { httpHeapFlags } from "../mcp-adapter/heap-settings.mjs";
 import { startTsChild } from "./child-process.ts";
-import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse } from "./lean-http-client.ts";
+import { LeanHttpClient, runClosedLoop, type LeanRequest } from "./lean-http-client.ts";
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -70,28 +71,11 @@ interface Sample {
 const scratch = mkdtempSync(join(tmpdir(), "mcp-memory-"));
 const sandbox = await startSandbox(benchSandboxOptions);
 const upstream = new LeanHttpClient(sandbox.baseUrl, 100);
-const control = async (method: "GET" | "POST", name: string): Promise<Record<string, unknown>> =>
-  JSON.parse((await upstream.send({ method, path: `/_sandbox/${name}`, headers: {} })).body) as Record<string, unknown>;
+const control = sandboxControl(upstream);
 const results = new Map<string, Sample[][]>(trees.map((tree) => [tree.label, []]));
 try {
-  const credentials = (await control("GET", "credentials")) as { client_id: string; client_secret: string; refresh_token: string };
-  const token = await (async () => {
-    const answer = await upstream.send({
-      method: "POST",
-      path: new URL(sandbox.tokenUrl).pathname,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...credentials, grant_type: "refresh_token" }).toString(),
-    });
-    return (JSON.parse(answer.body) as { access_token: string }).access_token;
-  })();
-  const apiPath = new URL(sandbox.apiBase).pathname;
-  const activities = JSON.parse((await upstream.send({ method: "GET", path: `${apiPath}/athlete/activities?per_page=200`, headers: { authorization: `Bearer ${token}` } })).body) as {
-    id: number;
-    elapsed_time: number;
-    sport_type: string;
-  }[];
-  const typical = activities.find((a) => a.sport_type === "Run") ?? activities[0]!;
-  const longRide = activities.reduce((a, b) => (b.elapsed_time > a.elapsed_time ? b : a));
+  const credentials = await sandboxGrant(control);
+  const { typical, longRide } = await benchActivities(upstream, sandbox, await sandboxAccessToken(upstream, sandbox, credentials));
   const call = (name: string, id: number): LeanRequest => ({
     method: "POST",
     path: "/mcp",
@@ -99,23 +83,11 @@ try {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { id } } }),
   });
   const byId = (): LeanRequest => call("get_activity_by_id", typical.id);
-  const ok = (response: LeanResponse): boolean => response.status === 200 && !response.body.includes('"isError":true') && response.body.includes('"result"');
 
   for (let repetition = 1; repetition <= repeat; repetition++) {
     for (const tree of trees) {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        HOST: "127.0.0.1",
-        PORT: "0",
-        AUTH_TOKEN: authToken,
-        LOG_LEVEL: "info",
-        STRAVA_CLIENT_ID: credentials.client_id,
-        STRAVA_CLIENT_SECRET: credentials.client_secret,
-        STRAVA_REFRESH_TOKEN: credentials.refresh_token,
-        STRAVA_API_BASE: sandbox.apiBase,
-        STRAVA_TOKEN_URL: sandbox.tokenUrl,
-        FITNESS_TOKEN_FILE: join(scratch, `tokens-${repetition}-${results.get(tree.label)!.length}-${tree.label.replace(/\W/g, "_")}.json`),
-      };
+      const tokenFile = join(scratch, `tokens-${repetition}-${results.get(tree.label)!.length}-${tree.label.replace(/\W/g, "_")}.json`);
+      const env = formAEnvOnSandbox(sandbox, credentials, authToken, tokenFile);
       const child = await startTsChild({
         script: join(tree.root, "mcp-adapter", "start.mjs"),
         env,
@@ -136,7 +108,7 @@ try {
         const client = new LeanHttpClient(`http://127.0.0.1:${port}`, 1_000);
         sample("start");
         const load = async (concurrency: number, calls: number): Promise<void> => {
-          const result = await runClosedLoop({ client, concurrency, calls, request: byId, check: ok });
+          const result = await runClosedLoop({ client, concurrency, calls, request: byId, check: mcpCallOk });
           if (result.errors > 0) throw new Error(`${tree.label}: ${result.errors} failed calls at concurrency ${concurrency}`);
         };
         await load(16, 3_000);
@@ -150,13 +122,13 @@ try {
           sample(round === 1 ? "c64" : `c64 #${round}`);
         }
         const streams = await client.send(call("get_activity_streams", longRide.id));
-        if (!ok(streams)) throw new Error(`${tree.label}: the streams call failed: ${streams.body.slice(0, 300)}`);
+        if (!mcpCallOk(streams)) throw new Error(`${tree.label}: the streams call failed: ${streams.body.slice(0, 300)}`);
         sample("streams");
         await control("POST", "expire-tokens");
         const burstClient = new LeanHttpClient(`http://127.0.0.1:${port}`, 1_000);
         const answers = await Promise.all(Array.from({ length: 1_000 }, () => burstClient.send(byId())));
         burstClient.close();
-        const failed = answers.filter((answer) => !ok(answer)).length;
+        const failed = answers.filter((answer) => !mcpCallOk(answer)).length;
         if (failed > 0) throw new Error(`${tree.label}: ${failed} of the burst's 1,000 calls failed`);
         sample("burst");
         client.close();
