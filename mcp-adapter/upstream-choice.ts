@@ -2,7 +2,8 @@
  * Which upstream Form A talks to, decided once at start-up from the environment:
  *
  * - `FITNESS_SECRET_NAME` set: real Strava, credentials in that Secrets Manager secret (`AWS_REGION`,
- *   default us-west-2), shared with other instances and with the OpenClaw plugin;
+ *   default us-west-2), shared with other instances and with the OpenClaw plugin; new tokens are copied
+ *   to this machine's memory until the secret has them (tools/rescuing-credential-store.ts);
  * - all three `STRAVA_CLIENT_ID`, `STRAVA_CLIENT_SECRET`, `STRAVA_REFRESH_TOKEN` set: real Strava,
  *   rotated tokens kept in the token file (`FITNESS_TOKEN_FILE`);
  * - some but not all three: a start-up error naming the missing ones;
@@ -17,6 +18,7 @@ import type { Logger } from "../common/logger.ts";
 import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
+import { tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
 
@@ -47,8 +49,12 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
     // Loaded only here: the AWS SDK is a large share of the process's memory, and most runs never need it.
     const { SecretsManagerStore } = await import("../tools/secrets-manager-store.ts");
     const settings = upstreamSettingsFromEnv(env);
-    const store = new SecretsManagerStore({ secretName, region, requestTimeoutMs: settings.storeTimeoutMs });
-    logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
+    const store = tokenRescueFromEnv(env, logger)(new SecretsManagerStore({ secretName, region, requestTimeoutMs: settings.storeTimeoutMs }));
+    logger.info("upstream_selected", {
+      upstream: "strava",
+      credentials: store.description,
+      ...(store.unsavedTokensKeptIn === undefined ? {} : { token_rescue_dir: store.unsavedTokensKeptIn }),
+    });
     return { kind: "strava", store, settings, close: noop };
   }
 

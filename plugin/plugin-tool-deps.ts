@@ -1,13 +1,15 @@
 /**
  * The core's dependencies for the plugin, built on the first tool call and then shared by every call
  * (one token manager, so one refresh at a time): credentials from the Secrets Manager secret named in
- * the plugin config, upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
+ * the plugin config (new tokens copied to this machine's memory until the secret has them:
+ * tools/rescuing-credential-store.ts), upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
  * the store deadline from FITNESS_STORE_TIMEOUT_MS, logs through the host's logger (a dead refresh token
  * is logged there as an error, `refresh_token_dead`, saying to authorize again). A failure to build (a
  * malformed STRAVA_API_BASE) is not kept: the next call tries again and reports the same clear error
  * until it is fixed.
  */
 import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
+import { tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
 import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
 import { upstreamSettingsFromEnv } from "../tools/upstream-settings.ts";
 import type { Logger } from "../common/logger.ts";
@@ -26,7 +28,9 @@ export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env
   const get = (): ToolDeps => {
     if (deps) return deps;
     const upstream = upstreamSettingsFromEnv(env);
-    const store = new SecretsManagerStore({ secretName: settings.secretName, region: settings.cloudRegion, requestTimeoutMs: upstream.storeTimeoutMs });
+    const store = tokenRescueFromEnv(env, logger)(
+      new SecretsManagerStore({ secretName: settings.secretName, region: settings.cloudRegion, requestTimeoutMs: upstream.storeTimeoutMs }),
+    );
     deps = createToolDeps({ store, logger, settings: upstream });
     logger.info("fitness_tools_ready", { credentials: store.description, api_base: upstream.apiBase });
     return deps;

@@ -59,6 +59,11 @@ export interface CredentialStore {
    * (it answers `saved: false` with our own tokens as `current` if the first attempt did land).
    */
   saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome>;
+  /**
+   * Where tokens a save did not confirm stay, on this machine, for the next start to save
+   * (tools/rescuing-credential-store.ts); absent when nowhere but this process's memory.
+   */
+  readonly unsavedTokensKeptIn?: string | undefined;
 }
 
 /**

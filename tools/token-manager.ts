@@ -192,8 +192,9 @@ export class TokenManager {
 
   /**
    * Shutdown: no new refresh starts; a refresh in progress is waited for, with its save, and tokens kept
-   * unsaved are saved once more; all within `settleBoundMs`. Resolves `lost: true` (after logging an error)
-   * when the process would exit holding tokens that are not in the store.
+   * unsaved are saved once more; all within `settleBoundMs`. Resolves `lost: true` (after logging an error,
+   * or a warning when the store keeps a copy for the next start) when the process would exit holding tokens
+   * that are not in the store.
    */
   async settle(): Promise<{ lost: boolean }> {
     this.#closing = true;
@@ -213,6 +214,16 @@ export class TokenManager {
       }
     }
     if (this.#unsaved || this.#inFlight) {
+      const keptIn = this.#store.unsavedTokensKeptIn;
+      if (keptIn !== undefined && this.#unsaved) {
+        this.#logger.warn("tokens_kept_for_next_start", {
+          store: this.#store.description,
+          message:
+            `Stopping with new Strava tokens that ${this.#store.description} has not confirmed (it failed or did not answer within ${this.settleBoundMs / 1000} s). ` +
+            `A copy is kept in ${keptIn} (this machine's memory): the next start on this machine saves them first. Start again on this machine before it reboots.`,
+        });
+        return { lost: true };
+      }
       this.#logger.error("tokens_lost_at_exit", {
         store: this.#store.description,
         message:
@@ -302,8 +313,11 @@ export class TokenManager {
       this.#unsaved = { tokens, expected };
       const message =
         `Strava issued new tokens but they could not be saved to ${this.#store.description}: ${messageOf(error)} ` +
-        "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
-        "or the athlete will have to authorize again.";
+        (this.#store.unsavedTokensKeptIn === undefined
+          ? "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
+            "or the athlete will have to authorize again."
+          : `They are kept in memory and in ${this.#store.unsavedTokensKeptIn}, and saving is retried on the next call ` +
+            "(or at the next start on this machine, if this process stops first); fix the store.");
       this.#setHealth("unsaved", message);
       this.#logger.error("token_save_failed", { store: this.#store.description, error: messageOf(error) });
       throw new TokenRefreshError(message);

@@ -41,7 +41,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
   // A function is reached through its URL, never on loopback: PUBLIC_URL is required, and https.
   const settings = oauthSettingsFromEnv(env, "0.0.0.0");
   const identity = readServerIdentity();
-  const { app, upstream } = await startOAuthMode({ env, settings, issuer: settings.publicUrl as string, serverName: identity.name, logger });
+  const { app, upstream } = await startOAuthMode({ env, settings, issuer: settings.publicUrl as string, serverName: identity.name, logger, rescueTokens: false });
   const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls: new CallsInFlight(), logger, session: app.session });
   logger.info("hosted_ready", { issuer: app.issuer, upstream: upstream.kind, version: identity.version });
   return createOAuthWebHandler({

@@ -14,6 +14,7 @@
  */
 import type { Logger } from "../../common/logger.ts";
 import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
+import type { CredentialStore } from "../../tools/credentials.ts";
 import type { SendHttp } from "../../tools/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../tools/rate-limit.ts";
 import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
@@ -34,6 +35,8 @@ export interface AthleteSessionsOptions {
   /** How many athletes share them. */
   athletes: number;
   now?: () => number;
+  /** Wraps each athlete's credential store (the rescue copy of new tokens, tools/rescuing-credential-store.ts). */
+  rescue?: ((store: CredentialStore) => CredentialStore) | undefined;
 }
 
 /** The athlete's share of a rate-limit window was used up: nothing was sent. */
@@ -66,7 +69,7 @@ export class AthleteSessions {
     if (deps === undefined) {
       const { store, settings, logger } = this.#options;
       deps = createToolDeps({
-        store: store.credentialStoreFor(athleteId),
+        store: this.#options.rescue ? this.#options.rescue(store.credentialStoreFor(athleteId)) : store.credentialStoreFor(athleteId),
         logger,
         settings,
         http: this.#options.http,

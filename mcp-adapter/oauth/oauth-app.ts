@@ -11,6 +11,7 @@
  */
 import type { McpRequestContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../../common/logger.ts";
+import type { CredentialStore } from "../../tools/credentials.ts";
 import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
 import { readOnlyTools, toolTable } from "../../tools/table.ts";
 import type { McpSession } from "../create-mcp-server.ts";
@@ -59,6 +60,8 @@ export interface OAuthAppOptions {
   logger: Logger;
   serverName: string;
   now?: () => number;
+  /** Wraps each athlete's credential store (the rescue copy of new tokens on a long-running server). */
+  rescueCredentials?: ((store: CredentialStore) => CredentialStore) | undefined;
 }
 
 export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp> {
@@ -77,6 +80,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     applicationLimits: options.settings.applicationLimits,
     athletes: admission.size,
     now,
+    rescue: options.rescueCredentials,
   });
   const context: OAuthContext = {
     issuer,

@@ -29,7 +29,7 @@ export async function serveOAuthHttp(options: {
   const { http, listening, identity, logger } = options;
   const settings = oauthSettingsFromEnv(process.env, http.host);
   const issuer = settings.publicUrl ?? new URL(listening.mcpUrl).origin;
-  const { app, upstream } = await startOAuthMode({ env: process.env, settings, issuer, serverName: identity.name, logger });
+  const { app, upstream } = await startOAuthMode({ env: process.env, settings, issuer, serverName: identity.name, logger, rescueTokens: true });
   const calls = new CallsInFlight();
   const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls, logger, session: app.session });
   const exchanges = new CallsInFlight();

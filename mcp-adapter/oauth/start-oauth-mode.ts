@@ -4,6 +4,7 @@
  * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
  */
 import type { Logger } from "../../common/logger.ts";
+import { tokenRescueFromEnv } from "../../tools/rescuing-credential-store.ts";
 import { StartupError } from "../startup-error.ts";
 import { defaultAwsRegion } from "../upstream-choice.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
@@ -24,12 +25,21 @@ export async function startOAuthMode(options: {
   issuer: string;
   serverName: string;
   logger: Logger;
+  /**
+   * A long-running server (npm start) on DynamoDB keeps a rescue copy of each athlete's new tokens on its
+   * machine until the table has them (tools/rescuing-credential-store.ts). A Lambda function does not: its
+   * memory-backed directory goes with its execution environment, and nothing there would find the copy.
+   */
+  rescueTokens: boolean;
 }): Promise<StartedOAuthMode> {
   const { env, settings, logger } = options;
   const upstream = await chooseOAuthUpstream(env, settings, logger);
   try {
     const store = await oauthStoreFromEnv(env, { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret }, upstream.settings.storeTimeoutMs);
+    // Local files need no copy: the token file's first write is synchronous.
+    const remote = Boolean(env["MCP_OAUTH_TABLE"]?.trim());
     const app = await createOAuthApp({
+      rescueCredentials: options.rescueTokens && remote ? tokenRescueFromEnv(env, logger) : undefined,
       issuer: options.issuer,
       settings,
       store,

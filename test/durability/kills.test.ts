@@ -1,12 +1,13 @@
 /**
- * Problem 4: 30 SIGKILLs of a real server shortly after a rotated token reached it, on the token file (5 to
- * 12 ms of the server's own time after the read) and on Secrets Manager (15 to 30 ms, see below). Losses in
+ * Problem 4: 30 SIGKILLs of a real server shortly after a rotated token reached it, on the token file and on
+ * Secrets Manager, each 5 to 12 ms of the server's own time after the read. Losses in
  * transit (the server had not read the answer) are counted apart; every other round must keep the token:
  * the next server works with what the store holds.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { startSandbox, type RunningSandbox, type TokenAnswer } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { writeCurrentSecret } from "../support/secret-writer.ts";
@@ -65,6 +66,9 @@ it(`token file: ${kills} SIGKILLs after a rotated token arrived lose no token`, 
 
 it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no token`, async () => {
   const secretName = "fitness-credentials";
+  const rescueDir = join(scratch.path, "rescue");
+  // DURABILITY_TOKEN_RESCUE=off runs the same kills without the copy (the comparison in BENCHMARKS.md).
+  const rescue = process.env["DURABILITY_TOKEN_RESCUE"] === "off" ? "off" : rescueDir;
   const record = async () => ({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: (await newGrant(sandbox)).refresh_token });
   await admin.send(new CreateSecretCommand({ Name: secretName, SecretString: JSON.stringify(await record()) }));
   const stage = async (VersionStage: string) => {
@@ -79,7 +83,7 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
     sandbox,
     hooks,
     kills,
-    env: () => serverEnv(sandbox, { kind: "secrets-manager", secretName, awsEnv: moto.env }),
+    env: () => serverEnv(sandbox, { kind: "secrets-manager", secretName, awsEnv: moto.env }, { FITNESS_TOKEN_RESCUE_DIR: rescue }),
     reseed: async () => writeCurrentSecret(admin, secretName, await record()),
     // Six other instances reading the shared secret meanwhile: moto (Python) answers slower the more it is asked.
     storeLoad: () => {
@@ -92,18 +96,14 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
         await Promise.all(readers);
       };
     },
-    // Secrets Manager needs longer than the token file to get a save out. Measured under this test's load
-    // (BENCHMARKS.md): from reading the token answer to its PutSecretValue on the wire, the server needs 2 to
-    // 8 ms of its own time (the AWS SDK's first request of a process costs 2 to 3 ms of processor time), and
-    // up to 29 ms of wall time. Killed at 5 ms, a server can still be building that request, which no
-    // compare-and-swap can save; from 15 ms on it has gone out, and then no token may be lost. (Kills this late
-    // mostly miss the moment between the two calls of a save; test/core/credential-stores.test.ts finishes such a
-    // half-done save against moto every run.)
-    minDelayMs: 15,
-    maxDelayMs: 30,
+    // 5 to 12 ms, as for the token file. The save itself needs 2 to 8 ms of the server's own time to leave the
+    // process (the AWS SDK builds and signs the request; BENCHMARKS.md), so many of these kills come before
+    // it is on the wire: what keeps those tokens is the copy written in the same turn as the answer
+    // (tools/rescuing-credential-store.ts), which the next server finishes.
     halfDoneSave: async () => {
       const [current, pending] = [await stage("AWSCURRENT"), await stage("AWSPENDING")];
-      return pending !== undefined && pending.id !== current?.id && pending.refreshToken !== current?.refreshToken;
+      const pendingLeft = pending !== undefined && pending.id !== current?.id && pending.refreshToken !== current?.refreshToken;
+      return pendingLeft || (await readdir(rescueDir).catch(() => [])).length > 0;
     },
   });
   report("Secrets Manager", figures);
@@ -111,5 +111,5 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
   expect(figures.lost).toBe(0);
   expect(figures.kills).toBe(kills);
   expect(figures.saved + figures.lostInTransit).toBe(kills);
-  expect(Math.min(...figures.delaysMs)).toBeGreaterThanOrEqual(15);
+  expect(Math.min(...figures.delaysMs)).toBeGreaterThanOrEqual(5);
 });

@@ -5,13 +5,18 @@
  * are expired under concurrent load again and again, so both instances refresh one athlete's tokens at
  * once through the shared item, and not a call fails and not a refresh is lost (the stored refresh
  * token is the one Strava accepts at the end); this server's own refresh tokens rotate through both
- * instances.
+ * instances. Tokens a process on the machine kept in the rescue directory are saved by either instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "@modelcontextprotocol/client";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { DynamoDbCredentialStore } from "../../tools/dynamodb-credential-store.ts";
-import { baseEnv, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { readdir } from "node:fs/promises";
+import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { RescuingCredentialStore } from "../../tools/rescuing-credential-store.ts";
+import { TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
+import { capturingLogger } from "../support/core-harness.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { createOAuthResources } from "../support/oauth-aws.ts";
 import { connectWithOAuth, resultText } from "../support/oauth-session.ts";
@@ -24,6 +29,7 @@ let moto: MotoServer;
 let sandbox: RunningSandbox;
 let proxy: RoundRobinProxy;
 const instances: McpChild[] = [];
+const rescue = scratchDirectory();
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
@@ -45,6 +51,7 @@ beforeAll(async () => {
     STRAVA_TOKEN_URL: sandbox.tokenUrl,
     STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl,
     STRAVA_REVOKE_URL: sandbox.revokeUrl,
+    FITNESS_TOKEN_RESCUE_DIR: rescue.path,
   });
   for (let i = 0; i < 2; i++) instances.push(spawnMcpChild({ env }));
   const ports = await Promise.all(instances.map(async (child) => Number((await child.waitForEvent("listening"))["port"])));
@@ -57,6 +64,7 @@ afterAll(async () => {
   await sandbox?.close();
   await moto?.stop();
   process.env = savedEnv;
+  rescue.remove();
 });
 
 describe("two instances on one DynamoDB table", () => {
@@ -103,5 +111,44 @@ describe("two instances on one DynamoDB table", () => {
     expect(resultText(await after?.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
     await after?.close();
     await client.close();
+  });
+
+  it("tokens a stopped process kept in the rescue directory are saved by the next load, on either instance", async () => {
+    const table = (client?: DynamoDBClient) =>
+      new DynamoDbCredentialStore({
+        tableName: "fitness-oauth",
+        athleteId: maya,
+        key: { name: "pk", value: `athlete#${maya}` },
+        region: "us-west-2",
+        application: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret },
+        ...(client ? { client } : {}),
+      });
+    // Signed in first: signing in with Strava stores a new grant of its own.
+    const provider = new RecordingOAuthProvider();
+    const client = await connectWithOAuth(`${proxy.origin}/mcp`, provider);
+    if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome?.page)}`);
+    // A process on this machine got new tokens from Strava and died before DynamoDB took them: its save failed
+    // (no DynamoDB at that address), so only its copy holds the rotated refresh token.
+    const before = await table().load(AbortSignal.timeout(5_000));
+    const answer = await fetch(sandbox.tokenUrl, {
+      method: "POST",
+      body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: before.credentials.refresh_token }),
+    });
+    const rotated = (await answer.json()) as { access_token: string; refresh_token: string; expires_at: number };
+    expect(rotated.refresh_token).not.toBe(before.credentials.refresh_token);
+    const unreachable = new DynamoDBClient({ region: "us-west-2", endpoint: "http://127.0.0.1:9", maxAttempts: 1, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+    const dying = new RescuingCredentialStore(table(unreachable), TokenRescueDirectory.open(rescue.path, { createParents: false }), capturingLogger().logger);
+    await expect(dying.saveTokens(before, rotated, AbortSignal.timeout(5_000))).rejects.toThrow();
+    unreachable.destroy();
+    expect(await readdir(rescue.path)).toHaveLength(1);
+
+    sandbox.expireAccessTokens();
+    const result = await client.callTool({ name: "get_athlete", arguments: {} });
+    await client.close();
+    expect(resultText(result)).toContain('"firstname":"Maya"');
+    expect(await readdir(rescue.path)).toEqual([]);
+    expect(instances.some((child) => child.stderrLines.some((line) => line.includes('"event":"tokens_rescued"')))).toBe(true);
+    const stored = await table().load(AbortSignal.timeout(5_000));
+    expect(sandbox.acceptsRefreshToken(stored.credentials.refresh_token)).toBe(true);
   });
 });

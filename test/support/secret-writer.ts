@@ -13,8 +13,8 @@ export async function writeCurrentSecret(client: SecretsManagerClient, secretNam
   const versions = (await client.send(new ListSecretVersionIdsCommand({ SecretId: secretName, IncludeDeprecated: true }))).Versions ?? [];
   for (const version of versions) {
     if (version.VersionId === put.VersionId || !version.VersionStages?.includes("AWSCURRENT")) continue;
-    await client.send(
-      new UpdateSecretVersionStageCommand({ SecretId: secretName, VersionStage: "AWSCURRENT", RemoveFromVersionId: version.VersionId, MoveToVersionId: put.VersionId }),
-    );
+    // Removal only: naming the new version as well would give it the label twice in moto, and a later stage
+    // move takes one of the two away and leaves an old version current beside the new one.
+    await client.send(new UpdateSecretVersionStageCommand({ SecretId: secretName, VersionStage: "AWSCURRENT", RemoveFromVersionId: version.VersionId }));
   }
 }

@@ -1,0 +1,215 @@
+/**
+ * The rescue copy of new tokens: where its directory may be (memory-backed by default, this user's only),
+ * and the store wrapper against a real moto_server: the copy is there while a save is unanswered and gone
+ * once it is answered; a later load (another process on this machine) finishes the save only when the
+ * secret still holds the refresh token the copy replaces, and drops it otherwise; a directory that fails
+ * never fails a save. The same with real server processes killed mid-save is test/durability/rescue.test.ts.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { chooseRescueDirectory, TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
+import { RescuingCredentialStore, tokenRescueFromEnv } from "../../tools/rescuing-credential-store.ts";
+import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
+import { SettingsError } from "../../tools/upstream-settings.ts";
+import { sha256Hex } from "../../common/digests.ts";
+import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
+import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
+import { capturingLogger } from "../support/core-harness.ts";
+import { writeCurrentSecret } from "../support/secret-writer.ts";
+
+const signal = (): AbortSignal => AbortSignal.timeout(5_000);
+const tokens = (n: number) => ({ access_token: `access-${n}-secret`, refresh_token: `refresh-${n}-secret`, expires_at: 1_800_000_000 + n });
+const app = { client_id: "1234", client_secret: "client-secret-value" };
+
+let scratch: string;
+beforeEach(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "fitness-rescue-"));
+  return () => rm(scratch, { recursive: true, force: true });
+});
+
+describe("where the copy may be kept", () => {
+  it("FITNESS_TOKEN_RESCUE_DIR=off: no copy, nothing to warn about", () => {
+    expect(chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" })).toEqual({ directory: undefined, reason: "FITNESS_TOKEN_RESCUE_DIR is off", quiet: true });
+  });
+
+  it("a configured directory is created 0700 (parents too); a relative one is refused, naming the variable", async () => {
+    const path = join(scratch, "a", "b");
+    const choice = chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path });
+    expect(choice.directory?.path).toBe(path);
+    expect((await stat(path)).mode & 0o777).toBe(0o700);
+    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" })).toThrow(SettingsError);
+    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" })).toThrow('FITNESS_TOKEN_RESCUE_DIR must be an absolute path (or "off"); got "rescue".');
+  });
+
+  it("a directory others may enter is refused with the fix", async () => {
+    const path = join(scratch, "open");
+    await mkdir(path, { mode: 0o755 });
+    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path })).toThrow(
+      `The token rescue directory ${path} lets other users in (permissions 755). Use a directory that belongs to this user with permissions 0700 (chmod 700 ${path}), or set FITNESS_TOKEN_RESCUE_DIR=off.`,
+    );
+  });
+
+  it("by default only in memory: $XDG_RUNTIME_DIR/fitness-coach on tmpfs; a disk-backed runtime and /dev/shm are passed over", async () => {
+    const runtime = await mkdtemp("/dev/shm/fitness-rescue-test-");
+    try {
+      const chosen = chooseRescueDirectory({ XDG_RUNTIME_DIR: runtime }, scratch);
+      expect(chosen.directory?.path).toBe(join(runtime, "fitness-coach"));
+      expect((await stat(join(runtime, "fitness-coach"))).mode & 0o777).toBe(0o700);
+    } finally {
+      await rm(runtime, { recursive: true, force: true });
+    }
+    // Both candidates on a disk (this test's scratch directory): no copy, and the reason says what to set.
+    const none = chooseRescueDirectory({ XDG_RUNTIME_DIR: scratch }, scratch);
+    expect(none.directory).toBeUndefined();
+    expect(none).toMatchObject({ quiet: false });
+    expect("reason" in none && none.reason).toBe(
+      `${scratch} is not a memory-backed file system; ${scratch} is not a memory-backed file system. Set FITNESS_TOKEN_RESCUE_DIR to a directory only this user can enter`,
+    );
+    const { logger, lines } = capturingLogger();
+    const store = { description: "a test store", load: () => Promise.reject(new Error("unused")), saveTokens: () => Promise.reject(new Error("unused")) };
+    expect(tokenRescueFromEnv({ FITNESS_TOKEN_RESCUE_DIR: "off" }, logger)(store)).toBe(store);
+    expect(lines).toEqual([]);
+    const unavailable = tokenRescueFromEnv({ XDG_RUNTIME_DIR: scratch, FITNESS_TOKEN_RESCUE_DIR: "" }, logger, scratch);
+    expect(unavailable(store)).toBe(store);
+    expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(["token_rescue_unavailable"]);
+  });
+});
+
+describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
+  let moto: MotoServer;
+  let proxy: AwsFaultProxy;
+  let admin: SecretsManagerClient;
+  let rescueDir: string;
+  const name = "fitness-credentials";
+
+  beforeAll(async () => {
+    moto = await startMotoServer();
+    proxy = await startAwsFaultProxy(new URL(moto.endpoint));
+    admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  }, 60_000);
+  afterAll(async () => {
+    admin?.destroy();
+    await proxy?.close();
+    await moto?.stop();
+  });
+  beforeEach(async () => {
+    proxy.clear();
+    await moto.reset();
+    await admin.send(new CreateSecretCommand({ Name: name, SecretString: JSON.stringify({ ...app, refresh_token: "refresh-0-secret" }) }));
+    rescueDir = join(scratch, "rescue");
+  });
+
+  /** One process's store: Secrets Manager through the fault proxy, with the copy in `rescueDir`. */
+  function processStore() {
+    const { logger, lines } = capturingLogger();
+    const inner = new SecretsManagerStore({
+      secretName: name,
+      region: "us-west-2",
+      client: new SecretsManagerClient({ region: "us-west-2", endpoint: proxy.url, maxAttempts: 1, credentials: { accessKeyId: "test", secretAccessKey: "test" } }),
+    });
+    const store = new RescuingCredentialStore(inner, TokenRescueDirectory.open(rescueDir, { createParents: true }), logger);
+    return { store, lines };
+  }
+  const current = async () =>
+    JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: name, VersionStage: "AWSCURRENT" }))).SecretString ?? "{}") as Record<string, unknown>;
+
+  /** Leaves the copy a process killed mid-save leaves: its save of `n` (over the secret as it is) never answered. */
+  async function copyLeftBy(n: number) {
+    const killed = processStore();
+    const snapshot = await killed.store.load(signal());
+    proxy.inject("PutSecretValue", "hang");
+    await expect(killed.store.saveTokens(snapshot, tokens(n), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    const files = await readdir(rescueDir);
+    expect(files).toHaveLength(1);
+    return { path: join(rescueDir, files[0]!), killed: killed.store, snapshot };
+  }
+
+  it("a save gone unanswered leaves a 0600 copy of the new tokens in the 0700 directory, never the client secret; an answered save leaves none", async () => {
+    const { path } = await copyLeftBy(1);
+    expect((await stat(rescueDir)).mode & 0o777).toBe(0o700);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const text = await readFile(path, "utf8");
+    expect(JSON.parse(text)).toMatchObject({ ...tokens(1), replaces_sha256: sha256Hex("refresh-0-secret"), store: `Secrets Manager secret "${name}" in us-west-2` });
+    expect(text).not.toContain(app.client_secret);
+    expect(text).not.toContain("refresh-0-secret");
+
+    await rm(path);
+    const { store } = processStore();
+    expect((await store.saveTokens(await store.load(signal()), tokens(2), signal())).saved).toBe(true);
+    expect(await readdir(rescueDir)).toEqual([]);
+  });
+
+  it("the next process's load saves the copy, says so without a token, and the killed process's retry counts it as its own save", async () => {
+    const left = await copyLeftBy(1);
+    expect(await current()).toMatchObject({ refresh_token: "refresh-0-secret" });
+    const next = processStore();
+    expect((await next.store.load(signal())).credentials).toMatchObject(tokens(1));
+    expect(await current()).toMatchObject({ ...app, ...tokens(1) });
+    expect(await readdir(rescueDir)).toEqual([]);
+    const rescued = next.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "tokens_rescued");
+    expect(rescued).toHaveLength(1);
+    expect(String(rescued[0]!["message"])).toContain(rescueDir);
+    for (const line of next.lines) expect(line).not.toMatch(/secret"|-secret/);
+    // Had the first process lived on (its store only slow), its retry finds its own tokens stored: saved.
+    expect(await left.killed.saveTokens(left.snapshot, tokens(1), signal())).toMatchObject({ saved: false, current: { credentials: tokens(1) } });
+    expect(await readdir(rescueDir)).toEqual([]);
+  });
+
+  it("a copy whose tokens landed after all, or whose store has moved on, is removed without a write", async () => {
+    const puts = (): number => proxy.calls()["PutSecretValue"] ?? 0;
+    await copyLeftBy(1);
+    await writeCurrentSecret(admin, name, { ...app, ...tokens(1) }); // the killed process's save had landed
+    let before = puts();
+    await processStore().store.load(signal());
+    expect(await readdir(rescueDir)).toEqual([]);
+    expect(puts()).toBe(before);
+
+    await copyLeftBy(2);
+    await writeCurrentSecret(admin, name, { ...app, ...tokens(9) }); // another instance (or a new authorization) came first
+    before = puts();
+    expect((await processStore().store.load(signal())).credentials).toMatchObject(tokens(9));
+    expect(await readdir(rescueDir)).toEqual([]);
+    expect(puts()).toBe(before);
+    expect(await current()).toMatchObject(tokens(9));
+  });
+
+  it("copies chained by two kills are saved in order", async () => {
+    const { store } = processStore();
+    // A store reads only its own copies: names start with a digest of its description.
+    const prefix = `${sha256Hex(store.description).slice(0, 16)}.`;
+    const dir = TokenRescueDirectory.open(rescueDir, { createParents: true });
+    const written = Date.now();
+    dir.keep(`${prefix}b.json`, { store: store.description, replacesSha256: sha256Hex("refresh-1-secret"), tokens: tokens(2), writtenAt: written - 1_000 });
+    dir.keep(`${prefix}a.json`, { store: store.description, replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(1), writtenAt: written - 2_000 });
+    dir.keep("0123456789abcdef.c.json", { store: "another store", replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(3), writtenAt: written });
+    expect((await store.load(signal())).credentials).toMatchObject(tokens(2));
+    expect(await current()).toMatchObject(tokens(2));
+    expect(await readdir(rescueDir)).toEqual(["0123456789abcdef.c.json"]);
+  });
+
+  it("a half-written copy is left alone for a minute, then removed; a directory that breaks costs the copy, not the save", async () => {
+    const { store, lines } = processStore();
+    const prefix = `${sha256Hex(store.description).slice(0, 16)}.`;
+    await mkdir(rescueDir, { recursive: true, mode: 0o700 });
+    const half = join(rescueDir, `${prefix}half.json`);
+    await writeFile(half, '{"store":"x","replaces', { mode: 0o600 });
+    await store.load(signal());
+    expect(await readdir(rescueDir)).toEqual([`${prefix}half.json`]);
+    const old = new Date(Date.now() - 120_000);
+    await utimes(half, old, old);
+    await store.load(signal());
+    expect(await readdir(rescueDir)).toEqual([]);
+    expect(lines.some((line) => line.includes("token_rescue_unreadable"))).toBe(true);
+
+    await rm(rescueDir, { recursive: true });
+    await writeFile(rescueDir, "not a directory");
+    const outcome = await store.saveTokens(await store.load(signal()), tokens(3), signal());
+    expect(outcome.saved).toBe(true);
+    expect(await current()).toMatchObject(tokens(3));
+    expect(lines.filter((line) => line.includes("token_rescue_failed"))).toHaveLength(1);
+    for (const line of lines) expect(line).not.toContain("-secret");
+  });
+});

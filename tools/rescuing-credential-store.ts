@@ -1,0 +1,170 @@
+/**
+ * A remote credential store (Secrets Manager) with a local copy of every token set it has not yet
+ * confirmed: the copy is written synchronously, in the same turn as Strava's answer, before the store's
+ * request is even built, and removed as soon as the store answers (saved, or moved on).
+ *
+ * Why: a rotated refresh token is the one piece of state this software must not lose. Between Strava's
+ * answer and the save leaving the process lie milliseconds of work (the AWS SDK builds and signs the
+ * request), then a round trip; a process killed in that window (SIGKILL, the OOM killer, a crash, a store
+ * that failed until shutdown) held the only copy of a token Strava had already rotated. Now it is in the
+ * rescue directory (tools/token-rescue-directory.ts: memory-backed, this user's only), and the next load
+ * on this machine, by any process on the same store, finishes the save.
+ *
+ * Finishing is the store's own compare-and-swap over what it holds now, and only when that is the very
+ * refresh token the rescued tokens replace (the file keeps its SHA-256): tokens that landed after all, or
+ * a store that moved on (another instance refreshed, the operator authorized again), make the copy
+ * obsolete and it is removed unused. So a copy from a process still running, whose own save is in flight,
+ * is safe to finish too: that process's save then finds its own tokens stored and counts them as saved.
+ */
+import { sha256Hex } from "../common/digests.ts";
+import type { Logger } from "../common/logger.ts";
+import { messageOf } from "../common/named-error.ts";
+import type { CredentialSnapshot, CredentialStore, SaveOutcome, TokenSet } from "./credentials.ts";
+import { chooseRescueDirectory, type RescueFile, type TokenRescueDirectory } from "./token-rescue-directory.ts";
+
+/** A file that never became a complete record is a write cut short; after this long nobody will finish it. */
+const incompleteFileGraceMs = 60_000;
+
+export class RescuingCredentialStore implements CredentialStore {
+  readonly description: string;
+  readonly unsavedTokensKeptIn: string;
+  readonly #inner: CredentialStore;
+  readonly #directory: TokenRescueDirectory;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  /** File names of this store's copies. */
+  readonly #prefix: string;
+  /** Copies this process wrote and has not seen answered: its own save (or retry) finishes them. */
+  readonly #ours = new Set<string>();
+  /** A failing directory is said once per process, not at every refresh. */
+  #directoryFailureLogged = false;
+
+  constructor(inner: CredentialStore, directory: TokenRescueDirectory, logger: Logger, now: () => number = Date.now) {
+    this.#inner = inner;
+    this.#directory = directory;
+    this.#logger = logger;
+    this.#now = now;
+    this.description = inner.description;
+    this.unsavedTokensKeptIn = directory.path;
+    this.#prefix = `${sha256Hex(inner.description).slice(0, 16)}.`;
+  }
+
+  async load(signal: AbortSignal): Promise<CredentialSnapshot> {
+    const left = this.#copiesLeft();
+    const current = await this.#inner.load(signal);
+    return left.length > 0 ? this.#finish(left, current, signal) : current;
+  }
+
+  async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
+    const name = this.#keep(expected, tokens);
+    const outcome = await this.#inner.saveTokens(expected, tokens, signal);
+    // Answered: the tokens are stored, or the store moved on and they are dropped. Either way the copy has
+    // done its job. A save that threw keeps it: the outcome is unknown and the tokens may be the only ones.
+    if (name !== undefined) this.#release(name);
+    return outcome;
+  }
+
+  /** Copies other processes (or an earlier run of this one) left; a directory that fails reads as none. */
+  #copiesLeft(): RescueFile[] {
+    try {
+      return this.#directory.list(this.#prefix, this.#now()).filter((file) => !this.#ours.has(file.name));
+    } catch (error) {
+      this.#directoryFailed("Copies left by a stopped process could not be read", error);
+      return [];
+    }
+  }
+
+  #directoryFailed(what: string, error: unknown): void {
+    if (this.#directoryFailureLogged) return;
+    this.#directoryFailureLogged = true;
+    this.#logger.warn("token_rescue_failed", {
+      directory: this.#directory.path,
+      message: `${what} (${this.#directory.path}: ${messageOf(error)}); saving to the ${this.#inner.description} goes on without the copy. Fix the directory or set FITNESS_TOKEN_RESCUE_DIR.`,
+    });
+  }
+
+  /** Writes the copy; a directory that fails costs the copy (said once), never the save. */
+  #keep(expected: CredentialSnapshot, tokens: TokenSet): string | undefined {
+    const name = `${this.#prefix}${sha256Hex(tokens.refresh_token).slice(0, 16)}.json`;
+    try {
+      this.#directory.keep(name, {
+        store: this.#inner.description,
+        replacesSha256: sha256Hex(expected.credentials.refresh_token),
+        tokens,
+        writtenAt: this.#now(),
+      });
+      this.#ours.add(name);
+      return name;
+    } catch (error) {
+      this.#directoryFailed("New tokens could not be copied before saving them", error);
+      return undefined;
+    }
+  }
+
+  #release(name: string): void {
+    this.#ours.delete(name);
+    try {
+      this.#directory.remove(name);
+    } catch (error) {
+      this.#directoryFailed("A copy no longer needed could not be removed", error);
+    }
+  }
+
+  /**
+   * Finishes the saves that the copies in `files` stand for, oldest first, from `current` (what the store
+   * holds). Returns what the store holds afterwards.
+   */
+  async #finish(files: RescueFile[], current: CredentialSnapshot, signal: AbortSignal): Promise<CredentialSnapshot> {
+    for (const file of files) {
+      const rescued = file.rescued;
+      if (rescued === undefined) {
+        if (file.ageMs > incompleteFileGraceMs) {
+          this.#directory.remove(file.name);
+          this.#logger.warn("token_rescue_unreadable", { directory: this.#directory.path, message: `Removed ${file.name}: it never held a complete token set.` });
+        }
+        continue;
+      }
+      const stored = current.credentials.refresh_token;
+      if (stored === rescued.tokens.refresh_token || sha256Hex(stored) !== rescued.replacesSha256) {
+        // Saved after all, or the store has moved on (another instance, a new authorization): nothing to do.
+        this.#directory.remove(file.name);
+        continue;
+      }
+      const outcome = await this.#inner.saveTokens(current, rescued.tokens, signal);
+      current = outcome.saved ? outcome.snapshot : outcome.current;
+      this.#directory.remove(file.name);
+      if (outcome.saved) {
+        this.#logger.warn("tokens_rescued", {
+          store: this.#inner.description,
+          message:
+            `A process stopped before the ${this.#inner.description} had taken the tokens Strava gave it ` +
+            `${Math.round(file.ageMs / 1000)} s ago; they were kept in ${this.#directory.path} and are saved now.`,
+        });
+      }
+    }
+    return current;
+  }
+}
+
+/**
+ * What gives a remote store the rescue copy on this machine: the directory is chosen once, from
+ * FITNESS_TOKEN_RESCUE_DIR or the defaults (tools/token-rescue-directory.ts). With none, stores are left as
+ * they are, after one warning saying what that risks and how to fix it. Throws a SettingsError when
+ * FITNESS_TOKEN_RESCUE_DIR names a directory that cannot be used.
+ */
+export function tokenRescueFromEnv(env: NodeJS.ProcessEnv, logger: Logger, devShm?: string): (store: CredentialStore) => CredentialStore {
+  const choice = chooseRescueDirectory(env, devShm);
+  const directory = choice.directory;
+  if (directory === undefined) {
+    if (!choice.quiet) {
+      logger.warn("token_rescue_unavailable", {
+        message:
+          `New Strava tokens are not copied on this machine before they are saved to the remote credential store: ${choice.reason}. ` +
+          "Without the copy, a process killed in the milliseconds between Strava's answer and the save loses the rotated refresh token.",
+      });
+    }
+    return (store) => store;
+  }
+  logger.debug("token_rescue_ready", { directory: directory.path });
+  return (store) => new RescuingCredentialStore(store, directory, logger);
+}
