@@ -9,6 +9,9 @@ import {
   SecretsManagerClient,
   UpdateSecretVersionStageCommand,
 } from "@aws-sdk/client-secrets-manager";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 
@@ -40,6 +43,7 @@ export async function startHostServices(): Promise<HostServices> {
   const seeded = (): string =>
     JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() });
   const seededRefreshToken = sandbox.refreshToken();
+  const rescueDir = mkdtempSync(join(tmpdir(), "host-token-rescue-"));
   await client.send(new CreateSecretCommand({ Name: secretName, SecretString: seeded() }));
   return {
     sandbox,
@@ -49,6 +53,8 @@ export async function startHostServices(): Promise<HostServices> {
     seededRefreshToken,
     env: {
       ...moto.env,
+      // Not the shared default directory: another run on this machine (same sandbox seed, same secret name) could meet its copies.
+      FITNESS_TOKEN_RESCUE_DIR: rescueDir,
       AWS_REGION: region,
       STRAVA_API_BASE: sandbox.apiBase,
       STRAVA_TOKEN_URL: sandbox.tokenUrl,
@@ -68,6 +74,7 @@ export async function startHostServices(): Promise<HostServices> {
       );
     },
     async stop() {
+      rmSync(rescueDir, { recursive: true, force: true });
       client.destroy();
       await sandbox.close();
       await moto.stop();

@@ -17,9 +17,14 @@ export const repositoryRoot = resolve(import.meta.dirname, "../..");
 const scratchConfigHome = mkdtempSync(join(tmpdir(), "mcp-config-"));
 process.once("exit", () => rmSync(scratchConfigHome, { recursive: true, force: true }));
 
-/** What a child needs from the parent's environment to run at all; nothing else is passed on. */
+/**
+ * What a child needs from the parent's environment to run at all; nothing else is passed on. Its rescue copies
+ * of new tokens (tools/token-rescue-directory.ts) stay in this test process's scratch directory: in the shared
+ * default one, a copy left by one test file could meet another file's secret of the same name whose sandbox
+ * (same seed) started from the same refresh token.
+ */
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { XDG_CONFIG_HOME: scratchConfigHome };
+  const env: Record<string, string> = { XDG_CONFIG_HOME: scratchConfigHome, FITNESS_TOKEN_RESCUE_DIR: join(scratchConfigHome, "token-rescue") };
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "NODE_OPTIONS"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
