@@ -3,7 +3,8 @@
  *
  * - `FITNESS_SECRET_NAME` set: real Strava, credentials in that Secrets Manager secret (`AWS_REGION`,
  *   default us-west-2), shared with other instances and with the OpenClaw plugin; new tokens are copied
- *   to this machine's memory until the secret has them (tools/rescuing-credential-store.ts);
+ *   to this machine's memory until the secret has them, and copies a stopped process left are saved at
+ *   start (tools/rescuing-credential-store.ts);
  * - all three `STRAVA_CLIENT_ID`, `STRAVA_CLIENT_SECRET`, `STRAVA_REFRESH_TOKEN` set: real Strava,
  *   rotated tokens kept in the token file (`FITNESS_TOKEN_FILE`);
  * - some but not all three: a start-up error naming the missing ones;
@@ -18,7 +19,8 @@ import type { Logger } from "../common/logger.ts";
 import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
-import { tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
+import { RescuingCredentialStore, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
+import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
 
@@ -50,11 +52,10 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
     const { SecretsManagerStore } = await import("../tools/secrets-manager-store.ts");
     const settings = upstreamSettingsFromEnv(env);
     const store = tokenRescueFromEnv(env, logger)(new SecretsManagerStore({ secretName, region, requestTimeoutMs: settings.storeTimeoutMs }));
-    logger.info("upstream_selected", {
-      upstream: "strava",
-      credentials: store.description,
-      ...(store.unsavedTokensKeptIn === undefined ? {} : { token_rescue_dir: store.unsavedTokensKeptIn }),
-    });
+    logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
+    // Tokens a stopped process left are saved now, not at the first call: until then the other instances
+    // on the secret would meet a spent refresh token. In the background: nothing waits on the network to start.
+    if (store instanceof RescuingCredentialStore) void store.finishLeftCopies(AbortSignal.timeout(settings.storeTimeoutMs ?? defaultStoreTimeoutMs));
     return { kind: "strava", store, settings, close: noop };
   }
 

@@ -60,10 +60,10 @@ export interface CredentialStore {
    */
   saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome>;
   /**
-   * Where tokens a save did not confirm stay, on this machine, for the next start to save
-   * (tools/rescuing-credential-store.ts); absent when nowhere but this process's memory.
+   * Where a copy of `tokens`, whose save has not been confirmed, stays on this machine for the next process
+   * on the store to save (tools/rescuing-credential-store.ts); undefined when only this process holds them.
    */
-  readonly unsavedTokensKeptIn?: string | undefined;
+  keptCopyOf?(tokens: TokenSet): string | undefined;
 }
 
 /**

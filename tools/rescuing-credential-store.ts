@@ -11,23 +11,28 @@
  * on this machine, by any process on the same store, finishes the save.
  *
  * Finishing is the store's own compare-and-swap over what it holds now, and only when that is the very
- * refresh token the rescued tokens replace (the file keeps its SHA-256): tokens that landed after all, or
- * a store that moved on (another instance refreshed, the operator authorized again), make the copy
- * obsolete and it is removed unused. So a copy from a process still running, whose own save is in flight,
- * is safe to finish too: that process's save then finds its own tokens stored and counts them as saved.
+ * refresh token the rescued tokens replace (the file keeps its SHA-256). So a copy from a process still
+ * running, whose own save is in flight, is safe to finish too: that process's save then finds its own
+ * tokens stored and counts them as saved. A copy whose tokens the store holds (they landed after all) is
+ * removed. A copy that fits nowhere in what the store holds is left for a day before it is removed (and
+ * the removal logged): the store may have moved on (another instance refreshed, the operator authorized
+ * again), but copies are told apart by the store's description only, and another store of the same
+ * description (the same secret name and region in another AWS account, say) must still find its own.
  */
 import { sha256Hex } from "../common/digests.ts";
 import type { Logger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
-import type { CredentialSnapshot, CredentialStore, SaveOutcome, TokenSet } from "./credentials.ts";
+import { CredentialStoreError, type CredentialSnapshot, type CredentialStore, type SaveOutcome, type TokenSet } from "./credentials.ts";
 import { chooseRescueDirectory, type RescueFile, type TokenRescueDirectory } from "./token-rescue-directory.ts";
 
 /** A file that never became a complete record is a write cut short; after this long nobody will finish it. */
 const incompleteFileGraceMs = 60_000;
 
+/** How long a copy that fits nowhere in this store's history waits for a store of the same description. */
+export const unmatchedCopyRetentionMs = 24 * 60 * 60 * 1000;
+
 export class RescuingCredentialStore implements CredentialStore {
   readonly description: string;
-  readonly unsavedTokensKeptIn: string;
   readonly #inner: CredentialStore;
   readonly #directory: TokenRescueDirectory;
   readonly #logger: Logger;
@@ -45,7 +50,6 @@ export class RescuingCredentialStore implements CredentialStore {
     this.#logger = logger;
     this.#now = now;
     this.description = inner.description;
-    this.unsavedTokensKeptIn = directory.path;
     this.#prefix = `${sha256Hex(inner.description).slice(0, 16)}.`;
   }
 
@@ -53,6 +57,26 @@ export class RescuingCredentialStore implements CredentialStore {
     const left = this.#copiesLeft();
     const current = await this.#inner.load(signal);
     return left.length > 0 ? this.#finish(left, current, signal) : current;
+  }
+
+  /** The directory, while it holds this process's copy of `tokens` (written, and its save not answered yet). */
+  keptCopyOf(tokens: TokenSet): string | undefined {
+    return this.#ours.has(this.#copyName(tokens)) ? this.#directory.path : undefined;
+  }
+
+  /**
+   * Saves what copies other processes left, now rather than at the first call (a server's start): the
+   * store's other instances then meet the live refresh token, not the spent one. Resolves false when there
+   * was nothing to do; logs, and resolves, when the store refused (the next load tries again).
+   */
+  async finishLeftCopies(signal: AbortSignal): Promise<boolean> {
+    if (this.#copiesLeft().length === 0) return false;
+    try {
+      await this.load(signal);
+    } catch (error) {
+      this.#logger.warn("token_rescue_pending", { store: this.#inner.description, message: messageOf(error) });
+    }
+    return true;
   }
 
   async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
@@ -84,8 +108,12 @@ export class RescuingCredentialStore implements CredentialStore {
   }
 
   /** Writes the copy; a directory that fails costs the copy (said once), never the save. */
+  #copyName(tokens: TokenSet): string {
+    return `${this.#prefix}${sha256Hex(tokens.refresh_token).slice(0, 16)}.json`;
+  }
+
   #keep(expected: CredentialSnapshot, tokens: TokenSet): string | undefined {
-    const name = `${this.#prefix}${sha256Hex(tokens.refresh_token).slice(0, 16)}.json`;
+    const name = this.#copyName(tokens);
     try {
       this.#directory.keep(name, {
         store: this.#inner.description,
@@ -103,6 +131,11 @@ export class RescuingCredentialStore implements CredentialStore {
 
   #release(name: string): void {
     this.#ours.delete(name);
+    this.#remove(name);
+  }
+
+  /** A copy that cannot be removed stays (and is looked at again); it never fails a load or a save. */
+  #remove(name: string): void {
     try {
       this.#directory.remove(name);
     } catch (error) {
@@ -119,20 +152,37 @@ export class RescuingCredentialStore implements CredentialStore {
       const rescued = file.rescued;
       if (rescued === undefined) {
         if (file.ageMs > incompleteFileGraceMs) {
-          this.#directory.remove(file.name);
+          this.#remove(file.name);
           this.#logger.warn("token_rescue_unreadable", { directory: this.#directory.path, message: `Removed ${file.name}: it never held a complete token set.` });
         }
         continue;
       }
       const stored = current.credentials.refresh_token;
-      if (stored === rescued.tokens.refresh_token || sha256Hex(stored) !== rescued.replacesSha256) {
-        // Saved after all, or the store has moved on (another instance, a new authorization): nothing to do.
-        this.#directory.remove(file.name);
+      if (stored === rescued.tokens.refresh_token) {
+        this.#remove(file.name); // saved after all
         continue;
       }
-      const outcome = await this.#inner.saveTokens(current, rescued.tokens, signal);
+      if (sha256Hex(stored) !== rescued.replacesSha256) {
+        if (file.ageMs > unmatchedCopyRetentionMs) {
+          this.#remove(file.name);
+          this.#logger.info("token_rescue_dropped", {
+            directory: this.#directory.path,
+            message: `Removed ${file.name}, a copy of tokens from ${Math.round(file.ageMs / 3_600_000)} h ago that the ${this.#inner.description} has moved past.`,
+          });
+        }
+        continue;
+      }
+      let outcome: SaveOutcome;
+      try {
+        outcome = await this.#inner.saveTokens(current, rescued.tokens, signal);
+      } catch (error) {
+        throw new CredentialStoreError(
+          `The ${this.#inner.description} holds a refresh token that a stopped process already spent, and did not take the new tokens that ` +
+            `process kept in ${this.#directory.path}: ${messageOf(error)} They stay there; the next call tries again.`,
+        );
+      }
       current = outcome.saved ? outcome.snapshot : outcome.current;
-      this.#directory.remove(file.name);
+      this.#remove(file.name);
       if (outcome.saved) {
         this.#logger.warn("tokens_rescued", {
           store: this.#inner.description,

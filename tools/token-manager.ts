@@ -103,6 +103,8 @@ export class TokenManager {
   #current: CurrentToken | undefined;
   #inFlight: Promise<string> | undefined;
   #unsaved: { tokens: TokenSet; expected: CredentialSnapshot } | undefined;
+  /** Tokens whose save is under way (for shutdown's account of what it leaves behind). */
+  #saving: TokenSet | undefined;
   /** The stored refresh token Strava refused while it stayed in the store. */
   #deadRefreshToken: string | undefined;
   #health: { state: CredentialState; message?: string; sinceMs: number };
@@ -214,13 +216,15 @@ export class TokenManager {
       }
     }
     if (this.#unsaved || this.#inFlight) {
-      const keptIn = this.#store.unsavedTokensKeptIn;
-      if (keptIn !== undefined && this.#unsaved) {
+      const held = this.#unsaved?.tokens ?? this.#saving;
+      const keptIn = held === undefined ? undefined : this.#store.keptCopyOf?.(held);
+      if (keptIn !== undefined) {
         this.#logger.warn("tokens_kept_for_next_start", {
           store: this.#store.description,
           message:
             `Stopping with new Strava tokens that ${this.#store.description} has not confirmed (it failed or did not answer within ${this.settleBoundMs / 1000} s). ` +
-            `A copy is kept in ${keptIn} (this machine's memory): the next start on this machine saves them first. Start again on this machine before it reboots.`,
+            `A copy is kept in ${keptIn}: the next process on this machine that reads the store saves them (a server on Secrets Manager as it starts). ` +
+            "Start one before this machine restarts.",
         });
         return { lost: true };
       }
@@ -303,6 +307,7 @@ export class TokenManager {
   /** Saves `tokens` over `expected` (compare-and-swap) and takes them on; keeps them as unsaved on failure. */
   async #persist(expected: CredentialSnapshot, tokens: TokenSet, timeoutMs: number, receivedAt?: number): Promise<PersistResult> {
     let outcome: SaveOutcome;
+    this.#saving = tokens;
     try {
       outcome = await withDeadline(
         timeoutMs,
@@ -311,16 +316,19 @@ export class TokenManager {
       );
     } catch (error) {
       this.#unsaved = { tokens, expected };
+      const keptIn = this.#store.keptCopyOf?.(tokens);
       const message =
         `Strava issued new tokens but they could not be saved to ${this.#store.description}: ${messageOf(error)} ` +
-        (this.#store.unsavedTokensKeptIn === undefined
+        (keptIn === undefined
           ? "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
             "or the athlete will have to authorize again."
-          : `They are kept in memory and in ${this.#store.unsavedTokensKeptIn}, and saving is retried on the next call ` +
-            "(or at the next start on this machine, if this process stops first); fix the store.");
+          : `They are kept in memory and in ${keptIn}, and saving is retried on the next call ` +
+            "(or by the next process on this machine that reads the store, if this one stops first); fix the store.");
       this.#setHealth("unsaved", message);
       this.#logger.error("token_save_failed", { store: this.#store.description, error: messageOf(error) });
       throw new TokenRefreshError(message);
+    } finally {
+      this.#saving = undefined;
     }
     this.#unsaved = undefined;
     this.#lastIssued = tokens.access_token;

@@ -45,6 +45,9 @@ export interface RescueFile {
 /** Where the directory is, or why there is none. */
 export type RescueDirectoryChoice = { directory: TokenRescueDirectory } | { directory: undefined; reason: string; quiet: boolean };
 
+/** Larger files in the directory are not copies (one is a few hundred bytes) and are not read. */
+const maxCopyBytes = 16 * 1024;
+
 const memoryFileSystems = new Set([0x01021994 /* tmpfs */, 0x858458f6 /* ramfs */]);
 
 export function chooseRescueDirectory(env: NodeJS.ProcessEnv, devShm = "/dev/shm"): RescueDirectoryChoice {
@@ -98,10 +101,14 @@ export class TokenRescueDirectory {
     return directory;
   }
 
-  /** Writes (or rewrites) `name` synchronously; the caller's turn ends with the tokens in the file. */
+  /**
+   * Writes (or rewrites) `name` synchronously; the caller's turn ends with the tokens in the file. The
+   * directory is checked again first (it may have been removed, or replaced by someone else's, since it
+   * was opened): a SettingsError says what is wrong and nothing is written.
+   */
   keep(name: string, rescued: RescuedTokens): void {
     const text = JSON.stringify({
-      note: "Strava tokens not yet confirmed saved to the store below; the next start of the fitness tools on this machine saves them and removes this file.",
+      note: "Strava tokens not yet confirmed saved to the store below; the next process of the fitness tools on this machine that reads that store saves them and removes this file.",
       store: rescued.store,
       replaces_sha256: rescued.replacesSha256,
       access_token: rescued.tokens.access_token,
@@ -117,25 +124,15 @@ export class TokenRescueDirectory {
         closeSync(fd);
       }
     };
-    try {
-      write();
-    } catch (error) {
-      // Cleaners of run-time directories (systemd at logout, tmpfiles) may have removed it: once more.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      this.#ensure(false);
-      write();
-    }
+    // Cleaners of run-time directories (systemd at logout, tmpfiles) may have removed it: made again.
+    if (!this.#check()) this.#ensure(false);
+    write();
   }
 
-  /** The files whose names start with `prefix`, oldest first. */
+  /** The files whose names start with `prefix`, oldest first (after the same check as `keep`). */
   list(prefix: string, nowMs: number): RescueFile[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.path).filter((name) => name.startsWith(prefix) && name.endsWith(".json"));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+    if (!this.#check()) return [];
+    const names = readdirSync(this.path).filter((name) => name.startsWith(prefix) && name.endsWith(".json"));
     const files: RescueFile[] = [];
     for (const name of names) {
       const path = join(this.path, name);
@@ -143,7 +140,8 @@ export class TokenRescueDirectory {
       let mtimeMs: number;
       try {
         const stat = lstatSync(path);
-        if (!stat.isFile()) continue;
+        // A copy is a few hundred bytes; anything else here was not written by `keep`.
+        if (!stat.isFile() || stat.size > maxCopyBytes) continue;
         mtimeMs = stat.mtimeMs;
         text = readFileSync(path, "utf8");
       } catch {
@@ -164,15 +162,33 @@ export class TokenRescueDirectory {
   }
 
   #ensure(createParents: boolean): void {
-    const fix = `Use a directory that belongs to this user with permissions 0700 (chmod 700 ${this.path}), or set ${rescueDirEnvName}=off.`;
     try {
       mkdirSync(this.path, { mode: 0o700, recursive: createParents });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new SettingsError(`The token rescue directory ${this.path} cannot be created: ${messageOf(error)}. ${fix}`);
+        throw new SettingsError(`The token rescue directory ${this.path} cannot be created: ${messageOf(error)}. ${this.#fix()}`);
       }
     }
-    const stat = lstatSync(this.path);
+    if (!this.#check()) throw new SettingsError(`The token rescue directory ${this.path} disappeared while it was being created. ${this.#fix()}`);
+  }
+
+  #fix(): string {
+    return `Use a directory that belongs to this user with permissions 0700 (chmod 700 ${this.path}), or set ${rescueDirEnvName}=off.`;
+  }
+
+  /**
+   * Whether the directory exists (false when it does not), after checking that it is still a directory (not
+   * a symbolic link) of this user's that nobody else may enter; throws a SettingsError when it is not.
+   */
+  #check(): boolean {
+    let stat;
+    try {
+      stat = lstatSync(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+    const fix = this.#fix();
     if (!stat.isDirectory()) throw new SettingsError(`The token rescue directory ${this.path} is not a directory. ${fix}`);
     const uid = process.getuid?.();
     if (uid !== undefined && stat.uid !== uid) {
@@ -183,6 +199,7 @@ export class TokenRescueDirectory {
         `The token rescue directory ${this.path} lets other users in (permissions ${(stat.mode & 0o777).toString(8)}). ${fix}`,
       );
     }
+    return true;
   }
 }
 

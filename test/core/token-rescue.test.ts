@@ -2,16 +2,16 @@
  * The rescue copy of new tokens: where its directory may be (memory-backed by default, this user's only),
  * and the store wrapper against a real moto_server: the copy is there while a save is unanswered and gone
  * once it is answered; a later load (another process on this machine) finishes the save only when the
- * secret still holds the refresh token the copy replaces, and drops it otherwise; a directory that fails
- * never fails a save. The same with real server processes killed mid-save is test/durability/rescue.test.ts.
+ * secret still holds the refresh token the copy replaces, and keeps it a day otherwise; a directory that
+ * fails (or is swapped for a link) never fails a save, and no copy is claimed that was not written. The same with real server processes killed mid-save is test/durability/rescue.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { chooseRescueDirectory, TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
-import { RescuingCredentialStore, tokenRescueFromEnv } from "../../tools/rescuing-credential-store.ts";
+import { RescuingCredentialStore, tokenRescueFromEnv, unmatchedCopyRetentionMs } from "../../tools/rescuing-credential-store.ts";
 import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
 import { SettingsError } from "../../tools/upstream-settings.ts";
 import { sha256Hex } from "../../common/digests.ts";
@@ -42,6 +42,13 @@ describe("where the copy may be kept", () => {
     expect((await stat(path)).mode & 0o777).toBe(0o700);
     expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" })).toThrow(SettingsError);
     expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" })).toThrow('FITNESS_TOKEN_RESCUE_DIR must be an absolute path (or "off"); got "rescue".');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("a directory another user owns is refused (needs root to make one: skipped otherwise)", async () => {
+    const path = join(scratch, "theirs");
+    await mkdir(path, { mode: 0o700 });
+    await chown(path, 4321, 4321);
+    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path })).toThrow(`The token rescue directory ${path} belongs to user 4321, not to this user (0).`);
   });
 
   it("a directory others may enter is refused with the fix", async () => {
@@ -158,7 +165,7 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect(await readdir(rescueDir)).toEqual([]);
   });
 
-  it("a copy whose tokens landed after all, or whose store has moved on, is removed without a write", async () => {
+  it("a copy whose tokens landed after all is removed without a write; one the store has moved past is kept a day, then removed", async () => {
     const puts = (): number => proxy.calls()["PutSecretValue"] ?? 0;
     await copyLeftBy(1);
     await writeCurrentSecret(admin, name, { ...app, ...tokens(1) }); // the killed process's save had landed
@@ -167,13 +174,36 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect(await readdir(rescueDir)).toEqual([]);
     expect(puts()).toBe(before);
 
-    await copyLeftBy(2);
+    const { path } = await copyLeftBy(2);
     await writeCurrentSecret(admin, name, { ...app, ...tokens(9) }); // another instance (or a new authorization) came first
     before = puts();
-    expect((await processStore().store.load(signal())).credentials).toMatchObject(tokens(9));
-    expect(await readdir(rescueDir)).toEqual([]);
+    const later = processStore();
+    expect((await later.store.load(signal())).credentials).toMatchObject(tokens(9));
     expect(puts()).toBe(before);
     expect(await current()).toMatchObject(tokens(9));
+    // Kept for a day: only the description tells stores apart, and another of the same description may need it.
+    expect(await readdir(rescueDir)).toHaveLength(1);
+    const copy = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify({ ...copy, written_at: Date.now() - unmatchedCopyRetentionMs - 60_000 }));
+    await later.store.load(signal());
+    expect(await readdir(rescueDir)).toEqual([]);
+    expect(later.lines.filter((line) => line.includes('"event":"token_rescue_dropped"'))).toHaveLength(1);
+    expect(puts()).toBe(before);
+  });
+
+  it("a process does not finish its own copy (its own retry does), and says where a copy is only while there is one", async () => {
+    const own = processStore();
+    const snapshot = await own.store.load(signal());
+    proxy.inject("PutSecretValue", "hang");
+    await expect(own.store.saveTokens(snapshot, tokens(1), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    expect(own.store.keptCopyOf(tokens(1))).toBe(rescueDir);
+    const puts = proxy.calls()["PutSecretValue"] ?? 0;
+    expect((await own.store.load(signal())).credentials.refresh_token).toBe("refresh-0-secret");
+    expect(proxy.calls()["PutSecretValue"]).toBe(puts);
+    expect(await readdir(rescueDir)).toHaveLength(1);
+    expect((await own.store.saveTokens(snapshot, tokens(1), signal())).saved).toBe(true);
+    expect(own.store.keptCopyOf(tokens(1))).toBeUndefined();
+    expect(await readdir(rescueDir)).toEqual([]);
   });
 
   it("copies chained by two kills are saved in order", async () => {
@@ -182,8 +212,9 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     const prefix = `${sha256Hex(store.description).slice(0, 16)}.`;
     const dir = TokenRescueDirectory.open(rescueDir, { createParents: true });
     const written = Date.now();
-    dir.keep(`${prefix}b.json`, { store: store.description, replacesSha256: sha256Hex("refresh-1-secret"), tokens: tokens(2), writtenAt: written - 1_000 });
-    dir.keep(`${prefix}a.json`, { store: store.description, replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(1), writtenAt: written - 2_000 });
+    // Named so that the names sort the wrong way round: the order comes from when each was written.
+    dir.keep(`${prefix}a.json`, { store: store.description, replacesSha256: sha256Hex("refresh-1-secret"), tokens: tokens(2), writtenAt: written - 1_000 });
+    dir.keep(`${prefix}b.json`, { store: store.description, replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(1), writtenAt: written - 2_000 });
     dir.keep("0123456789abcdef.c.json", { store: "another store", replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(3), writtenAt: written });
     expect((await store.load(signal())).credentials).toMatchObject(tokens(2));
     expect(await current()).toMatchObject(tokens(2));
@@ -211,5 +242,22 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect(await current()).toMatchObject(tokens(3));
     expect(lines.filter((line) => line.includes("token_rescue_failed"))).toHaveLength(1);
     for (const line of lines) expect(line).not.toContain("-secret");
+    // And a save that then goes unanswered does not claim a copy that was never written.
+    proxy.inject("PutSecretValue", "hang");
+    await expect(store.saveTokens(await store.load(signal()), tokens(4), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    expect(store.keptCopyOf(tokens(4))).toBeUndefined();
+  });
+
+  it("a directory swapped for a link to someone else's after it was opened gets no copy", async () => {
+    const { store, lines } = processStore();
+    const elsewhere = join(scratch, "elsewhere");
+    await mkdir(elsewhere, { mode: 0o777 });
+    await rm(rescueDir, { recursive: true });
+    await symlink(elsewhere, rescueDir);
+    expect((await store.saveTokens(await store.load(signal()), tokens(1), signal())).saved).toBe(true);
+    expect(await readdir(elsewhere)).toEqual([]);
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_failed");
+    expect(failed).toHaveLength(1);
+    expect(String(failed[0]!["message"])).toContain(`The token rescue directory ${rescueDir} is not a directory.`);
   });
 });

@@ -35,6 +35,12 @@ export interface KillOptions {
   /** The environment of a server on the store as it is now (changes after `reseed`). */
   env: () => Record<string, string>;
   kills: number;
+  /**
+   * Measurement only (BENCHMARKS.md): kill `minDelayMs` to `maxDelayMs` of wall time after the sandbox wrote
+   * the answer, without waiting to see the server read it. Earlier than the test's own timing can be, so a
+   * loss in transit cannot be told from one in the server: every loss counts as lost.
+   */
+  afterWrite?: boolean;
   minDelayMs?: number;
   maxDelayMs?: number;
   /** Puts a fresh grant in the store (after a loss). */
@@ -116,6 +122,14 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
           options.hooks.onTokenAnswer = undefined;
           void (async () => {
             const pid = server.pid;
+            if (options.afterWrite) {
+              const at = answer.sentAt + min + Math.random() * (max - min);
+              while (performance.now() < at) await new Promise((next) => setImmediate(next));
+              figures.delaysMs.push(performance.now() - answer.sentAt);
+              server.child.process.kill("SIGKILL");
+              resolve({ inTransit: false, halfDone: false });
+              return;
+            }
             const readAt = await whenRead(answer.clientPort, sandboxPort, 2_000);
             const queuedAtArrival = runQueueWaitNs(pid) ?? 0;
             const wait = min + Math.random() * (max - min);
