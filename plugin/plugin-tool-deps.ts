@@ -1,5 +1,6 @@
 /**
- * The core's dependencies for the plugin, built on the first tool call and then shared by every call
+ * The core's dependencies for the plugin, built on the first tool call (or when the host starts the
+ * plugin's service, to save tokens a killed gateway left behind) and then shared by every call
  * (one token manager, so one refresh at a time): credentials from the Secrets Manager secret named in
  * the plugin config (new tokens copied to this machine's memory until the secret has them:
  * tools/rescuing-credential-store.ts), upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
@@ -9,7 +10,9 @@
  * until it is fixed.
  */
 import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
-import { tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
+import type { CredentialStore } from "../tools/credentials.ts";
+import { RescuingCredentialStore, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
+import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
 import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
 import { upstreamSettingsFromEnv } from "../tools/upstream-settings.ts";
 import type { Logger } from "../common/logger.ts";
@@ -21,14 +24,23 @@ export type LazyToolDeps = (() => ToolDeps) & {
   settle(): Promise<void>;
   /** After `settle`, lets refreshes start again (the host started the service again). */
   resume(): void;
+  /**
+   * Saves the token copies a stopped gateway left on this machine (tools/rescuing-credential-store.ts) now,
+   * not at the first tool call, so the secret's other users meet the live refresh token. Builds the
+   * dependencies to do so; a configuration they cannot be built from is left for the first call to report.
+   */
+  finishRescuedTokens(): Promise<void>;
 };
 
 export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env: NodeJS.ProcessEnv = process.env): LazyToolDeps {
   let deps: ToolDeps | undefined;
+  let store: CredentialStore | undefined;
+  let storeTimeoutMs = defaultStoreTimeoutMs;
   const get = (): ToolDeps => {
     if (deps) return deps;
     const upstream = upstreamSettingsFromEnv(env);
-    const store = tokenRescueFromEnv(env, logger)(
+    storeTimeoutMs = upstream.storeTimeoutMs ?? defaultStoreTimeoutMs;
+    store = tokenRescueFromEnv(env, logger)(
       new SecretsManagerStore({ secretName: settings.secretName, region: settings.cloudRegion, requestTimeoutMs: upstream.storeTimeoutMs }),
     );
     deps = createToolDeps({ store, logger, settings: upstream });
@@ -40,5 +52,13 @@ export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env
       await deps?.tokens.settle();
     },
     resume: () => deps?.tokens.resume(),
+    finishRescuedTokens: async () => {
+      try {
+        get();
+      } catch {
+        return; // the first tool call reports it
+      }
+      if (store instanceof RescuingCredentialStore) await store.finishLeftCopies(AbortSignal.timeout(storeTimeoutMs));
+    },
   });
 }

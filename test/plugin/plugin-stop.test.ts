@@ -1,14 +1,20 @@
 /**
  * The plugin's part in the gateway's shutdown: the host service it registers waits, on `stop`, for a
  * token refresh in progress and its save into the secret (moto_server), so stopping the gateway while
- * Strava (the sandbox) is slow to answer does not lose the rotated refresh token. A host without
- * services still loads the plugin.
+ * Strava (the sandbox) is slow to answer does not lose the rotated refresh token; on `start`, it saves
+ * the tokens a gateway killed mid-save left in the rescue directory. A host without services still loads
+ * the plugin.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { tokenSettleServiceId } from "../../plugin/token-settle-service.ts";
+import { RescuingCredentialStore } from "../../tools/rescuing-credential-store.ts";
+import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
+import { TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
+import type { StoredCredentials } from "../../tools/credentials.ts";
+import { capturingLogger } from "../support/core-harness.ts";
 import plugin from "../../index.ts";
 import { recordingHost, registerPlugin, textOf } from "./recording-host-api.ts";
 
@@ -71,6 +77,39 @@ it("stopping the plugin's service waits for a slow refresh and its save into the
   // ...until the host starts the service again.
   await service!.start();
   expect((await host.invoke("fitness_get_athlete")).isError).toBeUndefined();
+});
+
+it("starting the plugin's service saves the tokens a gateway killed mid-save left in the rescue directory, before any tool call", async () => {
+  // A gateway received new tokens from Strava and was killed before the secret took them: only its copy
+  // (written to the rescue directory first, as the plugin writes it) holds the rotated refresh token.
+  const before = await secrets.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }));
+  const spent = (JSON.parse(before.SecretString ?? "{}") as { refresh_token: string }).refresh_token;
+  const answer = await fetch(sandbox.tokenUrl, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: spent }),
+  });
+  const rotated = (await answer.json()) as { access_token: string; refresh_token: string; expires_at: number };
+  const unreachable = new SecretsManagerClient({ region: "us-west-2", endpoint: "http://127.0.0.1:9", maxAttempts: 1 });
+  const killed = new RescuingCredentialStore(
+    new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2", client: unreachable }),
+    TokenRescueDirectory.open(process.env["FITNESS_TOKEN_RESCUE_DIR"] ?? "", { createParents: true }),
+    capturingLogger().logger,
+  );
+  const snapshot = { credentials: { ...(JSON.parse(before.SecretString ?? "{}") as StoredCredentials) }, version: undefined };
+  await expect(killed.saveTokens(snapshot, rotated, AbortSignal.timeout(5_000))).rejects.toThrow();
+  unreachable.destroy();
+  expect(sandbox.acceptsRefreshToken(spent)).toBe(false);
+
+  const host = registerPlugin({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
+  await host.services.get(tokenSettleServiceId)!.start();
+  const giveUp = performance.now() + 10_000;
+  while ((await storedRefreshToken()) !== rotated.refresh_token) {
+    if (performance.now() > giveUp) throw new Error(`the copy was not saved; plugin log:\n${host.logs.map((line) => line.message).join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(host.logs.some((line) => line.level === "warn" && line.message.includes('"event":"tokens_rescued"'))).toBe(true);
+  expect((await host.invoke("fitness_get_athlete")).isError).toBeUndefined();
+  await host.services.get(tokenSettleServiceId)!.stop?.();
 });
 
 it("stopping before any tool call has nothing to wait for; a host without services still loads the plugin", async () => {
