@@ -19,7 +19,7 @@ import type { Logger } from "../common/logger.ts";
 import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
 import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
-import { RescuingCredentialStore, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
+import { finishLeftTokenCopies, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
 import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
@@ -55,7 +55,7 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
     logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
     // Tokens a stopped process left are saved now, not at the first call: until then the other instances
     // on the secret would meet a spent refresh token. In the background: nothing waits on the network to start.
-    if (store instanceof RescuingCredentialStore) void store.finishLeftCopies(AbortSignal.timeout(settings.storeTimeoutMs ?? defaultStoreTimeoutMs));
+    void finishLeftTokenCopies(store, settings.storeTimeoutMs ?? defaultStoreTimeoutMs);
     return { kind: "strava", store, settings, close: noop };
   }
 

@@ -11,7 +11,7 @@
  */
 import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
 import type { CredentialStore } from "../tools/credentials.ts";
-import { RescuingCredentialStore, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
+import { finishLeftTokenCopies, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
 import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
 import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
 import { upstreamSettingsFromEnv } from "../tools/upstream-settings.ts";
@@ -58,7 +58,7 @@ export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env
       } catch {
         return; // the first tool call reports it
       }
-      if (store instanceof RescuingCredentialStore) await store.finishLeftCopies(AbortSignal.timeout(storeTimeoutMs));
+      if (store) await finishLeftTokenCopies(store, storeTimeoutMs);
     },
   });
 }

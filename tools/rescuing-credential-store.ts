@@ -54,9 +54,7 @@ export class RescuingCredentialStore implements CredentialStore {
   }
 
   async load(signal: AbortSignal): Promise<CredentialSnapshot> {
-    const left = this.#copiesLeft();
-    const current = await this.#inner.load(signal);
-    return left.length > 0 ? this.#finish(left, current, signal) : current;
+    return this.#loadFinishing(this.#copiesLeft(), signal);
   }
 
   /** The directory, while it holds this process's copy of `tokens` (written, and its save not answered yet). */
@@ -66,17 +64,17 @@ export class RescuingCredentialStore implements CredentialStore {
 
   /**
    * Saves what copies other processes left, now rather than at the first call (a server's start): the
-   * store's other instances then meet the live refresh token, not the spent one. Resolves false when there
-   * was nothing to do; logs, and resolves, when the store refused (the next load tries again).
+   * store's other instances then meet the live refresh token, not the spent one. Reads the store only when
+   * there are copies; logs, and resolves, when the store refused (the next load tries again).
    */
-  async finishLeftCopies(signal: AbortSignal): Promise<boolean> {
-    if (this.#copiesLeft().length === 0) return false;
+  async finishLeftCopies(signal: AbortSignal): Promise<void> {
+    const left = this.#copiesLeft();
+    if (left.length === 0) return;
     try {
-      await this.load(signal);
+      await this.#loadFinishing(left, signal);
     } catch (error) {
       this.#logger.warn("token_rescue_pending", { store: this.#inner.description, message: messageOf(error) });
     }
-    return true;
   }
 
   async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
@@ -86,6 +84,11 @@ export class RescuingCredentialStore implements CredentialStore {
     // done its job. A save that threw keeps it: the outcome is unknown and the tokens may be the only ones.
     if (name !== undefined) this.#release(name);
     return outcome;
+  }
+
+  async #loadFinishing(left: RescueFile[], signal: AbortSignal): Promise<CredentialSnapshot> {
+    const current = await this.#inner.load(signal);
+    return left.length > 0 ? this.#finish(left, current, signal) : current;
   }
 
   /** Copies other processes (or an earlier run of this one) left; a directory that fails reads as none. */
@@ -107,11 +110,11 @@ export class RescuingCredentialStore implements CredentialStore {
     });
   }
 
-  /** Writes the copy; a directory that fails costs the copy (said once), never the save. */
   #copyName(tokens: TokenSet): string {
     return `${this.#prefix}${sha256Hex(tokens.refresh_token).slice(0, 16)}.json`;
   }
 
+  /** Writes the copy; a directory that fails costs the copy (said once), never the save. */
   #keep(expected: CredentialSnapshot, tokens: TokenSet): string | undefined {
     const name = this.#copyName(tokens);
     try {
@@ -217,4 +220,9 @@ export function tokenRescueFromEnv(env: NodeJS.ProcessEnv, logger: Logger, devSh
   }
   logger.debug("token_rescue_ready", { directory: directory.path });
   return (store) => new RescuingCredentialStore(store, directory, logger);
+}
+
+/** What `finishLeftCopies` does, for a store that may or may not have the rescue copy (nothing without it). */
+export async function finishLeftTokenCopies(store: CredentialStore, timeoutMs: number): Promise<void> {
+  if (store instanceof RescuingCredentialStore) await store.finishLeftCopies(AbortSignal.timeout(timeoutMs));
 }

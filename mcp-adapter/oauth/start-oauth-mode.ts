@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../../common/logger.ts";
 import { tokenRescueFromEnv } from "../../tools/rescuing-credential-store.ts";
+import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
 import { StartupError } from "../startup-error.ts";
 import { defaultAwsRegion } from "../upstream-choice.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
@@ -35,11 +36,12 @@ export async function startOAuthMode(options: {
   const { env, settings, logger } = options;
   const upstream = await chooseOAuthUpstream(env, settings, logger);
   try {
-    const store = await oauthStoreFromEnv(env, { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret }, upstream.settings.storeTimeoutMs);
-    // Local files need no copy: the token file's first write is synchronous.
-    const remote = Boolean(env["MCP_OAUTH_TABLE"]?.trim());
+    const table = env["MCP_OAUTH_TABLE"]?.trim() || undefined;
+    const storeTimeoutMs = upstream.settings.storeTimeoutMs ?? defaultStoreTimeoutMs;
+    const store = await oauthStoreFromEnv(env, table, { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret }, storeTimeoutMs);
     const app = await createOAuthApp({
-      rescueCredentials: options.rescueTokens && remote ? tokenRescueFromEnv(env, logger) : undefined,
+      // Local files need no copy: the token file's first write is synchronous.
+      rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescueFromEnv(env, logger) : undefined,
       issuer: options.issuer,
       settings,
       store,
@@ -48,7 +50,7 @@ export async function startOAuthMode(options: {
       logger,
       serverName: options.serverName,
     });
-    await announceUnclaimedOwner(app, upstream.settings.storeTimeoutMs ?? 5_000, logger);
+    await announceUnclaimedOwner(app, storeTimeoutMs, logger);
     logger.info("oauth_ready", {
       issuer: app.issuer,
       resource: app.resource,
@@ -85,12 +87,13 @@ async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, log
   });
 }
 
+/** DynamoDB when MCP_OAUTH_TABLE names a `table`, else local files. */
 async function oauthStoreFromEnv(
   env: NodeJS.ProcessEnv,
+  table: string | undefined,
   application: { client_id: string; client_secret: string },
-  storeTimeoutMs: number | undefined,
+  storeTimeoutMs: number,
 ): Promise<OAuthStore> {
-  const table = env["MCP_OAUTH_TABLE"]?.trim();
   if (table) {
     const keySecret = env["MCP_SIGNING_KEY_SECRET"]?.trim();
     if (!keySecret) {
@@ -103,7 +106,7 @@ async function oauthStoreFromEnv(
       signingKeySecret: keySecret,
       region: env["AWS_REGION"]?.trim() || defaultAwsRegion,
       application,
-      requestTimeoutMs: storeTimeoutMs ?? 5_000,
+      requestTimeoutMs: storeTimeoutMs,
     });
   }
   const { FileOAuthStore, defaultOAuthDirectory } = await import("./file-oauth-store.ts");
