@@ -26,6 +26,7 @@ import {
 } from "./credentials.ts";
 import { lineageField, lineageOf } from "./token-lineage.ts";
 import { messageOf } from "../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "./store-deadline.ts";
 
 export interface DynamoDbCredentialStoreOptions {
   tableName: string;
@@ -73,7 +74,7 @@ export class DynamoDbCredentialStore implements CredentialStore {
     this.#application = options.application;
     // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
     // message; this only backs up callers without one.
-    const timeout = (options.requestTimeoutMs ?? 5_000) + 1_000;
+    const timeout = (options.requestTimeoutMs ?? defaultStoreTimeoutMs) + 1_000;
     this.#client =
       options.client ?? new DynamoDBClient({ region: options.region, requestHandler: { connectionTimeout: timeout, requestTimeout: timeout } });
     this.description = `DynamoDB item of athlete ${options.athleteId} in table "${options.tableName}" (${options.region})`;

@@ -41,6 +41,7 @@ import {
 } from "./credentials.ts";
 import { descendsFrom, lineageField, lineageOf } from "./token-lineage.ts";
 import { messageOf } from "../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "./store-deadline.ts";
 
 export interface SecretsManagerStoreOptions {
   secretName: string;
@@ -82,7 +83,7 @@ export class SecretsManagerStore implements AuthorizationStore {
     this.#createIfMissing = options.createIfMissing ?? false;
     // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
     // message; this only backs up callers without one.
-    const timeout = (options.requestTimeoutMs ?? 5_000) + 1_000;
+    const timeout = (options.requestTimeoutMs ?? defaultStoreTimeoutMs) + 1_000;
     this.#client =
       options.client ??
       new SecretsManagerClient({

@@ -18,7 +18,7 @@ import type { CredentialStore } from "../../tools/credentials.ts";
 import type { SendHttp } from "../../tools/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../tools/rate-limit.ts";
 import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
-import { withDeadline } from "../../tools/store-deadline.ts";
+import { defaultStoreTimeoutMs, withDeadline } from "../../tools/store-deadline.ts";
 import type { UpstreamAdmission } from "../../tools/upstream-client.ts";
 import { UpstreamStatusError } from "../../tools/upstream-errors.ts";
 import type { UpstreamRequest } from "../../tools/upstream-request.ts";
@@ -94,7 +94,7 @@ export class AthleteSessions {
 
   #admission(athleteId: string): UpstreamAdmission {
     const { store, athletes, settings } = this.#options;
-    const deadlineMs = settings.storeTimeoutMs ?? 5_000;
+    const deadlineMs = settings.storeTimeoutMs ?? defaultStoreTimeoutMs;
     return {
       admit: async (request: UpstreamRequest) => {
         const read = request.method === "GET";

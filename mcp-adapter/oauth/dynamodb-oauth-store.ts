@@ -40,6 +40,7 @@ import {
   type RegisteredClient,
 } from "./oauth-store.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
 
 export interface DynamoDbOAuthStoreOptions {
   tableName: string;
@@ -65,7 +66,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
   constructor(options: DynamoDbOAuthStoreOptions) {
     this.#options = options;
     this.#table = options.tableName;
-    const timeout = (options.requestTimeoutMs ?? 5_000) + 1_000;
+    const timeout = (options.requestTimeoutMs ?? defaultStoreTimeoutMs) + 1_000;
     const requestHandler = { connectionTimeout: timeout, requestTimeout: timeout };
     this.#client = new DynamoDBClient({ region: options.region, requestHandler });
     this.#secrets = new SecretsManagerClient({ region: options.region, requestHandler });
@@ -168,7 +169,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
       key: { name: "pk", value: `athlete#${athleteId}` },
       region: this.#options.region,
       application: this.#options.application,
-      requestTimeoutMs: this.#options.requestTimeoutMs ?? 5_000,
+      requestTimeoutMs: this.#options.requestTimeoutMs ?? defaultStoreTimeoutMs,
       client: this.#client,
     }) as AthleteCredentialStore;
   }

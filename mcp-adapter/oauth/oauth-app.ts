@@ -35,6 +35,7 @@ import { SignedMessages } from "./signed-messages.ts";
 import type { StravaApplication } from "./strava-sign-in.ts";
 import { stravaWebhook } from "./strava-webhook.ts";
 import { tokenRequest } from "./token-endpoint.ts";
+import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
 
 export interface OAuthApp {
   readonly issuer: string;
@@ -68,7 +69,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const { issuer, store, logger } = options;
   const now = options.now ?? Date.now;
   const resource = `${issuer}/mcp`;
-  const storeTimeoutMs = options.upstream.storeTimeoutMs ?? 5_000;
+  const storeTimeoutMs = options.upstream.storeTimeoutMs ?? defaultStoreTimeoutMs;
   const key = await store.signingKey(AbortSignal.timeout(storeTimeoutMs));
   const accessTokens = new AccessTokens({ issuer, resource, key, now });
   const admission = new Admission(options.settings.admittedAthletes, store);

@@ -23,6 +23,7 @@ import { defaultAwsRegion, startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { StravaApplication } from "./strava-sign-in.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
 
 export interface OAuthUpstream {
   kind: UpstreamKind;
@@ -44,7 +45,7 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
   if (clientId || clientSecret || secretName) {
     const settings = upstreamSettingsFromEnv(env);
     let application: { client_id: string; client_secret: string };
-    if (secretName) application = await applicationFromSecret(secretName, env["AWS_REGION"]?.trim() || defaultAwsRegion, settings.storeTimeoutMs ?? 5_000);
+    if (secretName) application = await applicationFromSecret(secretName, env["AWS_REGION"]?.trim() || defaultAwsRegion, settings.storeTimeoutMs ?? defaultStoreTimeoutMs);
     else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
     else throw new StartupError(`Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`);
     logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: application.client_id });
