@@ -223,8 +223,9 @@ export class TokenManager {
           store: this.#store.description,
           message:
             `Stopping with new Strava tokens that ${this.#store.description} has not confirmed (it failed or did not answer within ${this.settleBoundMs / 1000} s). ` +
-            `A copy is kept in ${keptIn}: the next process on this machine that reads the store saves them (a server on Secrets Manager as it starts). ` +
-            "Start one before this machine restarts.",
+            `A copy is kept in ${keptIn}: the next process on this machine that reads the store saves them (the MCP server and the plugin as they start, ` +
+            "OAuth mode at the athlete's next call). Start one before this machine restarts, or before this user's last session ends if the user does " +
+            "not linger (loginctl enable-linger): the directory is in memory and is emptied then.",
         });
         return { lost: true };
       }
@@ -309,11 +310,19 @@ export class TokenManager {
     let outcome: SaveOutcome;
     this.#saving = tokens;
     try {
-      outcome = await withDeadline(
-        timeoutMs,
-        () => `The ${this.#store.description} did not take the new tokens within ${timeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS).`,
-        (signal) => this.#store.saveTokens(expected, tokens, signal),
-      );
+      for (let attempt = 1; ; attempt++) {
+        const over = expected;
+        outcome = await withDeadline(
+          timeoutMs,
+          () => `The ${this.#store.description} did not take the new tokens within ${timeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS).`,
+          (signal) => this.#store.saveTokens(over, tokens, signal),
+        );
+        if (outcome.saved || attempt >= maxRounds || !succeeds(tokens, over, outcome.current)) break;
+        // Another process saved first, but what it saved still carries the refresh token ours replaced
+        // (Strava did not rotate it for that process, then rotated it for this one): that token is spent
+        // now, so ours take its place rather than being dropped.
+        expected = outcome.current;
+      }
     } catch (error) {
       this.#unsaved = { tokens, expected };
       const keptIn = this.#store.keptCopyOf?.(tokens);
@@ -440,6 +449,15 @@ export class TokenManager {
     this.#health = { state, ...(message ? { message } : {}), sinceMs: this.#now() };
     return true;
   }
+}
+
+/**
+ * Whether `tokens`, refreshed from `spent`, must replace `current` though the store moved on: `current`
+ * still holds the refresh token the refresh spent, and ours is a new one.
+ */
+function succeeds(tokens: TokenSet, spent: CredentialSnapshot, current: CredentialSnapshot): boolean {
+  const spentToken = spent.credentials.refresh_token;
+  return tokens.refresh_token !== spentToken && current.credentials.refresh_token === spentToken;
 }
 
 function sameTokens(stored: StoredCredentials, tokens: TokenSet): boolean {

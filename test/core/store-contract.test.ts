@@ -139,6 +139,28 @@ describe.each(kinds)("$name", (kind) => {
     const stored = await open().load(signal());
     expect(sandbox.acceptsRefreshToken(stored.credentials.refresh_token)).toBe(true);
   });
+
+  it("another process saved first the same refresh token (Strava did not rotate it for that one), then Strava rotated it for this one: the store ends with the live token", async () => {
+    const spent = (await grant()).refresh_token;
+    const { open } = await kind.create(spent);
+    const { logger } = capturingLogger();
+    const deps = createToolDeps({ store: open(), logger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, storeTimeoutMs: 2_000 } });
+    sandbox.resetCounters();
+    sandbox.injectFault({ kind: "delay", delayMs: 300, match: "POST /oauth/token", times: 1 });
+    const call = runTool(toolNamed("get_athlete"), {}, deps);
+    while (sandbox.counters().tokenRequests === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The other process, while this one's refresh waits at Strava: its own refresh came back with a new
+    // access token and the same refresh token, which it saved. (The access token is made up: the sandbox
+    // rotates every refresh, so it cannot hand one out without rotating.)
+    const other = open();
+    const before = await other.load(signal());
+    expect((await other.saveTokens(before, { access_token: "other-process-access", refresh_token: spent, expires_at: Math.floor(Date.now() / 1000) + 21_600 }, signal())).saved).toBe(true);
+    const result = await call;
+    expect(result.isError ? result.content[0].text : "ok").toBe("ok");
+    const stored = await open().load(signal());
+    expect(stored.credentials.refresh_token).not.toBe(spent);
+    expect(sandbox.acceptsRefreshToken(stored.credentials.refresh_token)).toBe(true);
+  });
 });
 
 it("DynamoDB: an athlete with no item must sign in first; the table's absence is named", async () => {
