@@ -41,7 +41,7 @@ export class RescuingCredentialStore implements CredentialStore {
   readonly #prefix: string;
   /** Copies this process wrote and has not seen answered: its own save (or retry) finishes them. */
   readonly #ours = new Set<string>();
-  /** A failing directory is said once per process, not at every refresh. */
+  /** A failing directory is said once, not at every refresh, until a copy is written again. */
   #directoryFailureLogged = false;
 
   constructor(inner: CredentialStore, directory: TokenRescueDirectory, logger: Logger, now: () => number = Date.now) {
@@ -125,8 +125,12 @@ export class RescuingCredentialStore implements CredentialStore {
         writtenAt: this.#now(),
       });
       this.#ours.add(name);
+      this.#directoryFailureLogged = false;
       return name;
     } catch (error) {
+      // A rewrite (the retry of a save) that failed leaves the earlier copy, if the directory still has it;
+      // if not (the directory was emptied meanwhile), nothing is kept and nothing may be claimed.
+      if (!this.#directory.holds(name)) this.#ours.delete(name);
       this.#directoryFailed("New tokens could not be copied before saving them", error);
       return undefined;
     }
@@ -218,11 +222,20 @@ export function tokenRescueFromEnv(env: NodeJS.ProcessEnv, logger: Logger, devSh
     }
     return (store) => store;
   }
-  logger.debug("token_rescue_ready", { directory: directory.path });
+  // Said at info: the copy helps only processes that share this directory, so an operator must see it.
+  logger.info("token_rescue_ready", { directory: directory.path });
   return (store) => new RescuingCredentialStore(store, directory, logger);
 }
 
-/** What `finishLeftCopies` does, for a store that may or may not have the rescue copy (nothing without it). */
+/**
+ * What `finishLeftCopies` does, for a store that may or may not have the rescue copy (nothing without it).
+ * Never rejects: callers start it in the background at start-up, where a rejection would end the process.
+ */
 export async function finishLeftTokenCopies(store: CredentialStore, timeoutMs: number): Promise<void> {
-  if (store instanceof RescuingCredentialStore) await store.finishLeftCopies(AbortSignal.timeout(timeoutMs));
+  if (!(store instanceof RescuingCredentialStore)) return;
+  try {
+    await store.finishLeftCopies(AbortSignal.timeout(timeoutMs));
+  } catch {
+    // finishLeftCopies logs what it could not do; the next load tries again
+  }
 }

@@ -9,13 +9,37 @@
  *   says so at start), as before.
  *
  * The directory must belong to this user and let nobody else in (no group or other permission bits): a
- * directory others can write could have a file planted in it, and one others can read shows tokens. Files
- * are written 0600, never through a symbolic link, in one `write` (a reader sees all of a file or, for a
- * moment, nothing). A file holds one token set and the SHA-256 of the refresh token it replaces, never the
- * client secret.
+ * directory others can write could have a file planted in it, and one others can read shows tokens. Each
+ * directory above it must belong to this user or root and be writable by nobody else unless sticky (as
+ * /dev/shm and /tmp are), or someone else could swap the checked directory for theirs between the check
+ * and a write (ssh checks its files' parents the same way). Files are written 0600, never through a
+ * symbolic link, under a temporary name renamed into place: a reader sees a whole copy or none, and a
+ * failed rewrite leaves the copy it meant to replace. A file holds one token set and the SHA-256 of the
+ * refresh token it replaces, never the client secret.
+ *
+ * Windows has neither a memory-backed directory nor POSIX owners and modes to check, so the copy is not
+ * offered there (a configured directory is refused, saying to set `off`).
+ *
+ * A memory-backed directory is emptied when the machine restarts, and, for a user without lingering
+ * (`loginctl enable-linger`), when their last session ends: $XDG_RUNTIME_DIR is removed and systemd removes
+ * the user's files from /dev/shm.
  */
-import { closeSync, constants, lstatSync, openSync, mkdirSync, readdirSync, readFileSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { TokenSet } from "./credentials.ts";
 import { SettingsError } from "./upstream-settings.ts";
@@ -50,24 +74,35 @@ const maxCopyBytes = 16 * 1024;
 
 const memoryFileSystems = new Set([0x01021994 /* tmpfs */, 0x858458f6 /* ramfs */]);
 
+/** Makes each write's temporary name unique within this process. */
+let writes = 0;
+
 export function chooseRescueDirectory(env: NodeJS.ProcessEnv, devShm = "/dev/shm"): RescueDirectoryChoice {
   const configured = env[rescueDirEnvName]?.trim();
   if (configured === "off") return { directory: undefined, reason: `${rescueDirEnvName} is off`, quiet: true };
+  const uid = process.getuid?.();
+  if (uid === undefined) {
+    if (configured) {
+      throw new SettingsError(
+        `${rescueDirEnvName} cannot be used on this platform: the copy needs a directory whose owner and permissions can be checked. Set it to "off".`,
+      );
+    }
+    return { directory: undefined, reason: `this platform has no per-user memory-backed directory (set ${rescueDirEnvName}=off to silence this warning)`, quiet: false };
+  }
   if (configured) {
-    if (!configured.startsWith("/")) {
+    if (!isAbsolute(configured)) {
       throw new SettingsError(`${rescueDirEnvName} must be an absolute path (or "off"); got "${configured}".`);
     }
     return { directory: TokenRescueDirectory.open(configured, { createParents: true }) };
   }
-  const uid = process.getuid?.();
-  if (uid === undefined) return { directory: undefined, reason: `this platform has no per-user memory-backed directory; set ${rescueDirEnvName}`, quiet: false };
   const runtime = env["XDG_RUNTIME_DIR"]?.trim();
-  const candidates = [...(runtime?.startsWith("/") ? [join(runtime, "fitness-coach")] : []), join(devShm, `fitness-coach-${uid}`)];
+  const candidates = [...(runtime && isAbsolute(runtime) ? [join(runtime, "fitness-coach")] : []), join(devShm, `fitness-coach-${uid}`)];
   const refused: string[] = [];
   for (const path of candidates) {
-    const parent = join(path, "..");
-    if (!isMemoryBacked(parent)) {
-      refused.push(`${parent} is not a memory-backed file system`);
+    const parent = dirname(path);
+    const notInMemory = whyNotMemoryBacked(parent);
+    if (notInMemory !== undefined) {
+      refused.push(notInMemory);
       continue;
     }
     try {
@@ -76,15 +111,21 @@ export function chooseRescueDirectory(env: NodeJS.ProcessEnv, devShm = "/dev/shm
       refused.push(messageOf(error));
     }
   }
-  return { directory: undefined, reason: `${refused.join("; ")}. Set ${rescueDirEnvName} to a directory only this user can enter`, quiet: false };
+  return {
+    directory: undefined,
+    reason: `${refused.join("; ")}. Set ${rescueDirEnvName} to a directory only this user can enter (or to "off")`,
+    quiet: false,
+  };
 }
 
-function isMemoryBacked(path: string): boolean {
+function whyNotMemoryBacked(path: string): string | undefined {
+  let type: number;
   try {
-    return memoryFileSystems.has(Number(statfsSync(path).type));
-  } catch {
-    return false;
+    type = Number(statfsSync(path).type);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? `${path} does not exist` : `${path} cannot be examined: ${messageOf(error)}`;
   }
+  return memoryFileSystems.has(type) ? undefined : `${path} is not a memory-backed file system`;
 }
 
 export class TokenRescueDirectory {
@@ -107,6 +148,7 @@ export class TokenRescueDirectory {
    * was opened): a SettingsError says what is wrong and nothing is written.
    */
   keep(name: string, rescued: RescuedTokens): void {
+    if (!name.endsWith(".json")) throw new Error(`A copy's name ends with .json; got ${name}`);
     const text = JSON.stringify({
       note: "Strava tokens not yet confirmed saved to the store below; the next process of the fitness tools on this machine that reads that store saves them and removes this file.",
       store: rescued.store,
@@ -116,17 +158,36 @@ export class TokenRescueDirectory {
       expires_at: rescued.tokens.expires_at,
       written_at: rescued.writtenAt,
     });
-    const write = (): void => {
-      const fd = openSync(join(this.path, name), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+    // Cleaners of run-time directories (systemd at logout, tmpfiles) may have removed it: made again.
+    if (!this.#check()) this.#ensure(false);
+    // Named like a copy (a whole one left by a kill before the rename is a copy like any other; an empty
+    // one is removed as a write cut short), and unique to this write.
+    const temporary = join(this.path, `${name.slice(0, -".json".length)}.${process.pid}-${++writes}.json`);
+    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
       try {
         writeFileSync(fd, text);
       } finally {
         closeSync(fd);
       }
-    };
-    // Cleaners of run-time directories (systemd at logout, tmpfiles) may have removed it: made again.
-    if (!this.#check()) this.#ensure(false);
-    write();
+      renameSync(temporary, join(this.path, name));
+    } catch (error) {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // gone already
+      }
+      throw error;
+    }
+  }
+
+  /** Whether the directory holds a file named `name` (false when it cannot be told). */
+  holds(name: string): boolean {
+    try {
+      return lstatSync(join(this.path, name)).isFile();
+    } catch {
+      return false;
+    }
   }
 
   /** The files whose names start with `prefix`, oldest first (after the same check as `keep`). */
@@ -165,8 +226,12 @@ export class TokenRescueDirectory {
     try {
       mkdirSync(this.path, { mode: 0o700, recursive: createParents });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new SettingsError(`The token rescue directory ${this.path} cannot be created: ${messageOf(error)}. ${this.#fix()}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") {
+        const why = code === "ENOENT" ? `${dirname(this.path)} does not exist` : messageOf(error);
+        throw new SettingsError(
+          `The token rescue directory ${this.path} cannot be created: ${why}. Set ${rescueDirEnvName} to a directory this user can create, or to "off".`,
+        );
       }
     }
     if (!this.#check()) throw new SettingsError(`The token rescue directory ${this.path} disappeared while it was being created. ${this.#fix()}`);
@@ -174,6 +239,32 @@ export class TokenRescueDirectory {
 
   #fix(): string {
     return `Use a directory that belongs to this user with permissions 0700 (chmod 700 ${this.path}), or set ${rescueDirEnvName}=off.`;
+  }
+
+  /** Throws a SettingsError naming the first directory above this one that someone else could change. */
+  #checkParents(): void {
+    const uid = process.getuid?.();
+    if (uid === undefined) return;
+    let directory = realpathSync(dirname(this.path));
+    for (;;) {
+      const stat = statSync(directory);
+      const sticky = (stat.mode & 0o1000) !== 0;
+      if (stat.uid !== 0 && stat.uid !== uid) {
+        throw new SettingsError(
+          `The token rescue directory ${this.path} is inside ${directory}, which belongs to user ${stat.uid}: they could swap it for theirs. ` +
+            `Set ${rescueDirEnvName} to a directory under one of this user's own, or to "off".`,
+        );
+      }
+      if ((stat.mode & 0o022) !== 0 && !sticky) {
+        throw new SettingsError(
+          `The token rescue directory ${this.path} is inside ${directory}, which others may write to (permissions ${(stat.mode & 0o777).toString(8)}): ` +
+            `they could swap it for theirs. Set ${rescueDirEnvName} to a directory under one of this user's own, or to "off".`,
+        );
+      }
+      const up = dirname(directory);
+      if (up === directory) return;
+      directory = up;
+    }
   }
 
   /**
@@ -189,6 +280,7 @@ export class TokenRescueDirectory {
       throw error;
     }
     const fix = this.#fix();
+    if (stat.isSymbolicLink()) throw new SettingsError(`The token rescue directory ${this.path} is a symbolic link. ${fix}`);
     if (!stat.isDirectory()) throw new SettingsError(`The token rescue directory ${this.path} is not a directory. ${fix}`);
     const uid = process.getuid?.();
     if (uid !== undefined && stat.uid !== uid) {
@@ -199,6 +291,7 @@ export class TokenRescueDirectory {
         `The token rescue directory ${this.path} lets other users in (permissions ${(stat.mode & 0o777).toString(8)}). ${fix}`,
       );
     }
+    this.#checkParents();
     return true;
   }
 }
@@ -206,9 +299,9 @@ export class TokenRescueDirectory {
 /** A file as written by `keep`. */
 const rescueFileSchema = Type.Object({
   store: Type.String(),
-  replaces_sha256: Type.String(),
-  access_token: Type.String(),
-  refresh_token: Type.String(),
+  replaces_sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+  access_token: Type.String({ format: "not-blank" }),
+  refresh_token: Type.String({ format: "not-blank" }),
   expires_at: Type.Number(),
   written_at: Type.Number(),
 });

@@ -6,9 +6,11 @@
  * fails (or is swapped for a link) never fails a save, and no copy is claimed that was not written. The same with real server processes killed mid-save is test/durability/rescue.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { statfsSync } from "node:fs";
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { chooseRescueDirectory, TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
 import { RescuingCredentialStore, tokenRescueFromEnv, unmatchedCopyRetentionMs } from "../../tools/rescuing-credential-store.ts";
@@ -23,6 +25,18 @@ import { writeCurrentSecret } from "../support/secret-writer.ts";
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
 const tokens = (n: number) => ({ access_token: `access-${n}-secret`, refresh_token: `refresh-${n}-secret`, expires_at: 1_800_000_000 + n });
 const app = { client_id: "1234", client_secret: "client-secret-value" };
+
+/**
+ * A place on a disk, to show that the defaults pass it over: the temporary directory, unless it is in
+ * memory itself (as on distributions that mount /tmp as tmpfs), else the checkout's ignored cache.
+ */
+const diskBacked = [tmpdir(), fileURLToPath(new URL("../../.cache", import.meta.url))].find((path) => {
+  try {
+    return ![0x01021994, 0x858458f6].includes(Number(statfsSync(path).type));
+  } catch {
+    return false;
+  }
+});
 
 let scratch: string;
 beforeEach(async () => {
@@ -59,30 +73,59 @@ describe("where the copy may be kept", () => {
     );
   });
 
-  it("by default only in memory: $XDG_RUNTIME_DIR/fitness-coach on tmpfs; a disk-backed runtime and /dev/shm are passed over", async () => {
-    const runtime = await mkdtemp("/dev/shm/fitness-rescue-test-");
+  it("a configured directory inside one that others may write to is refused, naming it; a sticky one (like /tmp) is fine", async () => {
+    const open = join(scratch, "open");
+    await mkdir(open);
+    await chmod(open, 0o777);
+    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).toThrow(
+      `The token rescue directory ${join(open, "rescue")} is inside ${open}, which others may write to (permissions 777): they could swap it for theirs.`,
+    );
+    await chmod(open, 0o1777);
+    expect(chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") }).directory?.path).toBe(join(open, "rescue"));
+  });
+
+  it("by default only in memory: $XDG_RUNTIME_DIR/fitness-coach on tmpfs, else /dev/shm/fitness-coach-<uid>", async () => {
+    const shm = await mkdtemp("/dev/shm/fitness-rescue-test-");
     try {
-      const chosen = chooseRescueDirectory({ XDG_RUNTIME_DIR: runtime }, scratch);
+      const runtime = join(shm, "runtime");
+      await mkdir(runtime, { mode: 0o700 });
+      const chosen = chooseRescueDirectory({ XDG_RUNTIME_DIR: runtime }, shm);
       expect(chosen.directory?.path).toBe(join(runtime, "fitness-coach"));
       expect((await stat(join(runtime, "fitness-coach"))).mode & 0o777).toBe(0o700);
+      // No runtime directory (cron, a system service, a container): the per-user one in /dev/shm.
+      const fallback = chooseRescueDirectory({}, shm);
+      expect(fallback.directory?.path).toBe(join(shm, `fitness-coach-${process.getuid?.()}`));
+      expect((await stat(join(shm, `fitness-coach-${process.getuid?.()}`))).mode & 0o777).toBe(0o700);
     } finally {
-      await rm(runtime, { recursive: true, force: true });
+      await rm(shm, { recursive: true, force: true });
     }
-    // Both candidates on a disk (this test's scratch directory): no copy, and the reason says what to set.
-    const none = chooseRescueDirectory({ XDG_RUNTIME_DIR: scratch }, scratch);
-    expect(none.directory).toBeUndefined();
-    expect(none).toMatchObject({ quiet: false });
-    expect("reason" in none && none.reason).toBe(
-      `${scratch} is not a memory-backed file system; ${scratch} is not a memory-backed file system. Set FITNESS_TOKEN_RESCUE_DIR to a directory only this user can enter`,
-    );
-    const { logger, lines } = capturingLogger();
-    const store = { description: "a test store", load: () => Promise.reject(new Error("unused")), saveTokens: () => Promise.reject(new Error("unused")) };
-    expect(tokenRescueFromEnv({ FITNESS_TOKEN_RESCUE_DIR: "off" }, logger)(store)).toBe(store);
-    expect(lines).toEqual([]);
-    const unavailable = tokenRescueFromEnv({ XDG_RUNTIME_DIR: scratch, FITNESS_TOKEN_RESCUE_DIR: "" }, logger, scratch);
-    expect(unavailable(store)).toBe(store);
-    expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(["token_rescue_unavailable"]);
   });
+
+  it.skipIf(diskBacked === undefined)(
+    "never on a disk by default: a disk-backed runtime and /dev/shm are passed over, with one warning saying what to set (SKIPPED when neither the temporary directory nor the checkout is on a disk)",
+    async () => {
+      const disk = await mkdtemp(join(diskBacked!, "fitness-rescue-disk-"));
+      try {
+        const none = chooseRescueDirectory({ XDG_RUNTIME_DIR: disk }, disk);
+        expect(none.directory).toBeUndefined();
+        expect(none).toMatchObject({ quiet: false });
+        expect("reason" in none && none.reason).toBe(
+          `${disk} is not a memory-backed file system; ${disk} is not a memory-backed file system. Set FITNESS_TOKEN_RESCUE_DIR to a directory only this user can enter (or to "off")`,
+        );
+        const missing = chooseRescueDirectory({}, join(disk, "no-such-shm"));
+        expect("reason" in missing && missing.reason).toMatch(/^\S+no-such-shm does not exist\. /);
+        const { logger, lines } = capturingLogger();
+        const store = { description: "a test store", load: () => Promise.reject(new Error("unused")), saveTokens: () => Promise.reject(new Error("unused")) };
+        expect(tokenRescueFromEnv({ FITNESS_TOKEN_RESCUE_DIR: "off" }, logger)(store)).toBe(store);
+        expect(lines).toEqual([]);
+        const unavailable = tokenRescueFromEnv({ XDG_RUNTIME_DIR: disk, FITNESS_TOKEN_RESCUE_DIR: "" }, logger, disk);
+        expect(unavailable(store)).toBe(store);
+        expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(["token_rescue_unavailable"]);
+      } finally {
+        await rm(disk, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
@@ -258,6 +301,33 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect(await readdir(elsewhere)).toEqual([]);
     const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_failed");
     expect(failed).toHaveLength(1);
-    expect(String(failed[0]!["message"])).toContain(`The token rescue directory ${rescueDir} is not a directory.`);
+    expect(String(failed[0]!["message"])).toContain(`The token rescue directory ${rescueDir} is a symbolic link.`);
+  });
+
+  it("a copy lost with its directory (emptied at logout) is not claimed when the retry cannot write it again", async () => {
+    rescueDir = join(scratch, "session", "rescue");
+    const { store, lines } = processStore();
+    const snapshot = await store.load(signal());
+    proxy.inject("PutSecretValue", "hang");
+    await expect(store.saveTokens(snapshot, tokens(1), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    expect(store.keptCopyOf(tokens(1))).toBe(rescueDir);
+    await rm(join(scratch, "session"), { recursive: true });
+    proxy.inject("PutSecretValue", "hang");
+    await expect(store.saveTokens(snapshot, tokens(1), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    expect(store.keptCopyOf(tokens(1))).toBeUndefined();
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_failed");
+    expect(String(failed[0]?.["message"])).toContain(`${join(scratch, "session")} does not exist`);
+  });
+
+  it("a rewrite of a copy (the save's retry) replaces it whole and leaves no other file", async () => {
+    const { store } = processStore();
+    const snapshot = await store.load(signal());
+    proxy.inject("PutSecretValue", "hang");
+    await expect(store.saveTokens(snapshot, tokens(1), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    const [first] = await readdir(rescueDir);
+    proxy.inject("PutSecretValue", "hang");
+    await expect(store.saveTokens(snapshot, tokens(1), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    expect(await readdir(rescueDir)).toEqual([first]);
+    expect(JSON.parse(await readFile(join(rescueDir, first!), "utf8"))).toMatchObject(tokens(1));
   });
 });

@@ -13,7 +13,6 @@ import { tokenSettleServiceId } from "../../plugin/token-settle-service.ts";
 import { RescuingCredentialStore } from "../../tools/rescuing-credential-store.ts";
 import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
 import { TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
-import type { StoredCredentials } from "../../tools/credentials.ts";
 import { capturingLogger } from "../support/core-harness.ts";
 import plugin from "../../index.ts";
 import { recordingHost, registerPlugin, textOf } from "./recording-host-api.ts";
@@ -95,8 +94,9 @@ it("starting the plugin's service saves the tokens a gateway killed mid-save lef
     TokenRescueDirectory.open(process.env["FITNESS_TOKEN_RESCUE_DIR"] ?? "", { createParents: true }),
     capturingLogger().logger,
   );
-  const snapshot = { credentials: { ...(JSON.parse(before.SecretString ?? "{}") as StoredCredentials) }, version: undefined };
-  await expect(killed.saveTokens(snapshot, rotated, AbortSignal.timeout(5_000))).rejects.toThrow();
+  // What the killed gateway had read before its refresh; its save then found no store to answer.
+  const snapshot = await new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2" }).load(AbortSignal.timeout(5_000));
+  await expect(killed.saveTokens(snapshot, rotated, AbortSignal.timeout(5_000))).rejects.toThrow(/Secrets Manager secret "fitness-credentials"/);
   unreachable.destroy();
   expect(sandbox.acceptsRefreshToken(spent)).toBe(false);
 
