@@ -75,15 +75,18 @@ export interface AuthorizationStore extends CredentialStore {
   writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void>;
   /** Removes the athlete's tokens, keeping the application's client_id and client_secret. */
   clearTokens(signal: AbortSignal): Promise<void>;
-  /** Whichever credential fields the store holds, checked for nothing (to revoke what is there). */
-  readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>>;
+  /**
+   * Whichever credential fields the store holds, checked for nothing (to revoke what is there); undefined
+   * when there is no store to read (no such secret, no such file).
+   */
+  readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined>;
 }
 
 /** The credential fields of a record that hold text (a number client_id as Strava shows it, too). */
 export function credentialFieldsOf(record: Record<string, unknown> | undefined): Partial<StoredCredentials> {
   const fields: Partial<StoredCredentials> = {};
   const text = (value: unknown): string | undefined =>
-    typeof value === "string" && value !== "" ? value : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+    typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
   const clientId = text(record?.["client_id"]);
   const clientSecret = text(record?.["client_secret"]);
   const refreshToken = text(record?.["refresh_token"]);
@@ -123,7 +126,8 @@ export function parseStoredCredentials(value: unknown, storeDescription: string)
   const mistyped: string[] = [];
   const text = (field: string, allowNumber = false): string | undefined => {
     const raw = record[field];
-    if (raw === undefined || raw === null || raw === "") return undefined;
+    // Blank is missing: a refresh token of spaces would only be refused by Strava, seconds later.
+    if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return undefined;
     if (typeof raw === "string") return raw;
     if (allowNumber && typeof raw === "number" && Number.isSafeInteger(raw)) return String(raw);
     mistyped.push(`${field} (must be a string)`);

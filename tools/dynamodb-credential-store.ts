@@ -26,6 +26,7 @@ import {
 } from "./credentials.ts";
 import { lineageField, lineageOf } from "./token-lineage.ts";
 import { messageOf } from "../common/named-error.ts";
+import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-credentials-missing.ts";
 import { defaultStoreTimeoutMs } from "./store-deadline.ts";
 
 export interface DynamoDbCredentialStoreOptions {
@@ -162,6 +163,7 @@ export class DynamoDbCredentialStore implements CredentialStore {
       if (name === "AccessDeniedException") {
         throw new CredentialStoreError(`Not allowed to ${action} the ${this.description}: grant the role dynamodb:${call} on the table.`);
       }
+      if (awsCredentialsMissing(error)) throw new CredentialStoreError(awsCredentialsMissingMessage(action, this.description));
       if (name === "ResourceNotFoundException") {
         throw new CredentialStoreError(`The DynamoDB table "${this.#tableName}" does not exist (${this.description}).`);
       }

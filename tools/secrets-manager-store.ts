@@ -42,6 +42,7 @@ import {
 import { descendsFrom, lineageField, lineageOf } from "./token-lineage.ts";
 import { messageOf } from "../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "./store-deadline.ts";
+import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-credentials-missing.ts";
 
 export interface SecretsManagerStoreOptions {
   secretName: string;
@@ -148,8 +149,9 @@ export class SecretsManagerStore implements AuthorizationStore {
     });
   }
 
-  async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>> {
-    return credentialFieldsOf((await this.#readStage(current, signal))?.record);
+  async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined> {
+    const version = await this.#readStage(current, signal);
+    return version === undefined ? undefined : credentialFieldsOf(version.record);
   }
 
   /**
@@ -274,6 +276,7 @@ export class SecretsManagerStore implements AuthorizationStore {
       );
     }
     if (signal?.aborted) return new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
+    if (awsCredentialsMissing(error)) return new CredentialStoreError(awsCredentialsMissingMessage(action, this.description));
     const message = messageOf(error);
     return new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
   }

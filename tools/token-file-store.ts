@@ -77,8 +77,9 @@ export class TokenFileStore implements AuthorizationStore {
     await this.file.replace(kept, signal, refreshTokenOf);
   }
 
-  async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials>> {
-    return credentialFieldsOf(await this.file.readRecovered(signal, refreshTokenOf));
+  async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined> {
+    const record = await this.file.readRecovered(signal, refreshTokenOf);
+    return record === undefined ? undefined : credentialFieldsOf(record);
   }
 
   /** The operator's commands replace a broken file rather than refuse to run. */

@@ -1,5 +1,6 @@
-// `npm run voice`: the voice capture API on http://127.0.0.1:8787/dev/invoke, running the Lambda authorizer
-// and handler locally against real Bedrock (AWS credentials from the usual places).
+// `npm run voice`: the voice capture API on http://127.0.0.1:8787/dev/invoke (VOICE_LOCAL_PORT to change the
+// port), running the Lambda authorizer and handler locally against real Bedrock (AWS credentials from the
+// usual places).
 
 import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
@@ -23,9 +24,13 @@ if (!process.env.VOICE_LOCAL_CLIENT_TOKEN && !process.env.CLIENT_TOKEN_PARAMETER
   );
 }
 
+const portText = process.env["VOICE_LOCAL_PORT"]?.trim();
+const port = portText ? Number(portText) : LOCAL_GATEWAY_DEFAULTS.port;
+if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`VOICE_LOCAL_PORT must be a port number from 1 to 65535; got "${portText}".`);
+
 const { authorizer, tokenSource } = authorizerFromEnvironment();
-const gateway = await startLocalGateway({ authorizer }).catch((error: unknown) =>
-  fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${LOCAL_GATEWAY_DEFAULTS.port}: ${messageOf(error)}`),
+const gateway = await startLocalGateway({ authorizer, port }).catch((error: unknown) =>
+  fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${port}: ${messageOf(error)} (set VOICE_LOCAL_PORT to use another port).`),
 );
 console.error(
   `Voice capture API (local) at POST ${gateway.invokeUrl}\n` +

@@ -1,9 +1,13 @@
 // The setup report as terminal text: the sandbox check (printed before anything is written), files
 // created and kept, the config diff, notes, the weekly consolidation command, and what is left to do.
+import { fileURLToPath } from "node:url";
 import { formatChanges, show } from "./config-diff.ts";
 import { choicesHelp, defaultSshWorkspaceRoot, describeChoice, type SandboxCheck } from "./sandbox-choice.ts";
 import type { CoachSetupReport } from "./setup.ts";
 import { shellCommand } from "./weekly-consolidation.ts";
+
+/** The checkout this setup runs from: the plugin's folder when it is loaded from a local path. */
+const checkoutRoot = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 
 /**
  * What the sandbox check found and what it means, for the operator, before setup writes anything.
@@ -66,7 +70,14 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
   }
 
   const next = [
-    `Give the Gateway the coach's Telegram bot token in ${report.secretEnvVars.join(", ")} (or point the SecretRef at another secret source).`,
+    ...(report.pluginInstalled
+      ? []
+      : [
+          "Install the fitness plugin, which this setup configures but does not install: add this checkout to plugins.load.paths\n" +
+            `(${checkoutRoot}) and "fitness" to plugins.allow, or openclaw plugins install the package (README, "OpenClaw plugin").`,
+        ]),
+    `Create the coach's own Telegram bot (message @BotFather, /newbot) and give the Gateway its token in ${report.secretEnvVars.join(", ")}\n` +
+      "(or point the SecretRef at another secret source).",
     ...athleteAccessSteps(report),
     ...sandboxSteps(report),
     "Fill in USER.md in the workspace (goals, injuries, venues, units).",

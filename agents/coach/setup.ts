@@ -2,6 +2,7 @@
 // schedule the weekly memory consolidation. Everything is checked before anything is written; the
 // sandbox choice is checked against this machine by the caller first (sandbox-choice.ts).
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -53,6 +54,8 @@ export interface CoachSetupReport {
   consolidation: { args: string[]; scheduled?: ScheduleOutcome };
   /** Environment variables the fragment's SecretRefs read (the Gateway needs them set). */
   secretEnvVars: string[];
+  /** Whether the config already loads the fitness plugin (setup configures it but does not install it). */
+  pluginInstalled: boolean;
 }
 
 export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSetupReport> {
@@ -106,7 +109,28 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
     },
     consolidation: { args, ...(scheduled === undefined ? {} : { scheduled }) },
     secretEnvVars: envSecretIds(fragment),
+    pluginInstalled: loadsFitnessPlugin(merged.config, options.env),
   };
+}
+
+/**
+ * Whether the host would find the fitness plugin: installed as a package (recorded under
+ * plugins.installs), or a folder in plugins.load.paths whose manifest has its id.
+ */
+function loadsFitnessPlugin(config: JsonObject, env: CoachSetupOptions["env"]): boolean {
+  if (getPath(config, ["plugins", "installs", "fitness"]) !== undefined) return true;
+  const paths = getPath(config, ["plugins", "load", "paths"]);
+  if (!Array.isArray(paths)) return false;
+  const home = env["HOME"] ?? homedir();
+  return paths.some((entry) => {
+    if (typeof entry !== "string") return false;
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(path.resolve(entry.replace(/^~(?=$|\/)/, home)), "openclaw.plugin.json"), "utf8")) as { id?: unknown };
+      return manifest.id === "fitness";
+    } catch {
+      return false;
+    }
+  });
 }
 
 function envSecretIds(node: JsonValue): string[] {

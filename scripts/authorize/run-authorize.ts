@@ -63,6 +63,14 @@ export async function runAuthorize(
 export async function runRevoke(options: RevokeOptions, io: { print(line: string): void; http?: SendHttp }): Promise<"revoked" | "nothing stored"> {
   const store = storeFor(options.target);
   const stored = await store.readFields(AbortSignal.timeout(storeDeadlineMs));
+  if (stored === undefined) {
+    // A typo in the name, region or path must not read as "nothing to revoke": the grant would stay live.
+    throw new AuthorizationError(
+      `The ${store.description} does not exist, so its grant cannot be revoked: check the ${
+        options.target.kind === "file" ? "path (--token-file)" : "secret's name and region (--secret-name, --region)"
+      }. Nothing was changed.`,
+    );
+  }
   if (stored.refresh_token === undefined) {
     io.print(`The ${store.description} holds no refresh token: there is no grant to revoke. Nothing was changed.`);
     return "nothing stored";

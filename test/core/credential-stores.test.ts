@@ -153,6 +153,8 @@ describe("TokenFileStore", () => {
     const error = await store.load(signal()).catch((caught: Error) => caught);
     expect(String(error)).toContain(`The token file ${path} is incomplete (missing client_secret)`);
     expect(String(error)).not.toContain("very-secret-refresh");
+    await writeFile(path, JSON.stringify({ client_id: 5, client_secret: "s", refresh_token: "  " }));
+    await expect(store.load(signal())).rejects.toThrow(`The token file ${path} is incomplete (missing refresh_token)`);
   });
 
   it("reads a token file written by the previous version as it is, and refreshes over it", async () => {
@@ -372,6 +374,22 @@ describe("SecretsManagerStore against moto_server", () => {
     expect(String(partial)).toContain('The Secrets Manager secret "partial" in us-west-2 is incomplete (missing client_id; wrong type: refresh_token (must be a string))');
     expect(String(partial)).not.toContain("TOPSECRET");
     await expect(store("list").load(signal())).rejects.toThrow("must hold a JSON object, not a list");
+  });
+
+  it("a host with no AWS credentials at all is told where they come from", async () => {
+    // The SDK's own provider chain, with every source it reads emptied (no keys, no profile files, no
+    // instance metadata): what a Gateway started without a role or a profile meets.
+    const saved = { ...process.env };
+    for (const name of Object.keys(process.env)) if (name.startsWith("AWS_")) delete process.env[name];
+    Object.assign(process.env, { AWS_EC2_METADATA_DISABLED: "true", AWS_CONFIG_FILE: "/nonexistent/config", AWS_SHARED_CREDENTIALS_FILE: "/nonexistent/credentials" });
+    try {
+      const bare = new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2", client: new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint }) });
+      await expect(bare.load(signal())).rejects.toThrow(
+        'No AWS credentials to read the Secrets Manager secret "fitness-credentials" in us-west-2: give this host a role',
+      );
+    } finally {
+      process.env = saved;
+    }
   });
 
   it("an unreachable Secrets Manager is a clear store error", async () => {

@@ -322,6 +322,16 @@ describe("npm run authorize -- --revoke", () => {
     expect(await runRevoke(revokeOptions(target), { print: () => {} })).toBe("nothing stored");
   });
 
+  it("a secret or token file that does not exist is named as such (a typo must not read as nothing to revoke)", async () => {
+    await expect(runRevoke(revokeOptions({ kind: "secrets-manager", secretName: "no-such-secret", region: "us-west-2" }), { print: () => {} })).rejects.toThrow(
+      'The Secrets Manager secret "no-such-secret" in us-west-2 does not exist, so its grant cannot be revoked: check the secret\'s name and region (--secret-name, --region). Nothing was changed.',
+    );
+    const path = join(directory, "no-such-file.json");
+    await expect(runRevoke(revokeOptions({ kind: "file", path }), { print: () => {} })).rejects.toThrow(
+      `does not exist, so its grant cannot be revoked: check the path (--token-file). Nothing was changed.`,
+    );
+  });
+
   it("a revocation Strava refuses changes nothing in the store", async () => {
     const path = join(directory, "revoke-refused.json");
     await authorized({ kind: "file", path });

@@ -80,16 +80,33 @@ describe("openclaw.plugin.json", () => {
     });
   });
 
-  it("uses the same region pattern as the code", () => {
-    const pattern = new RegExp(manifest.configSchema.properties["cloudRegion"]?.pattern ?? "");
-    for (const region of ["us-west-2", "eu-central-1", "us-gov-west-1", "ap-southeast-4", "US-WEST-2", "uswest2", "us-west", ""]) {
+  // `openclaw config validate` checks the manifest's schema; the plugin checks its own at register, where a
+  // refusal takes every tool away. What one accepts the other must too.
+  it.each([
+    ["cloudRegion", ["us-west-2", "eu-central-1", "us-gov-west-1", "ap-southeast-4", "US-WEST-2", "uswest2", "us-west", ""]],
+    [
+      "secretName",
+      [
+        "fitness-credentials",
+        "team/athlete_1+coach=x.y@z",
+        "arn:aws:secretsmanager:us-west-2:123456789012:secret:fitness-credentials-AbCdEf",
+        "my secret",
+        "",
+        "x".repeat(512),
+        "x".repeat(513),
+        "arn:aws:s3:::bucket",
+      ],
+    ],
+  ] as const)("uses the same %s pattern as the code", (key, values) => {
+    const pattern = new RegExp(manifest.configSchema.properties[key]?.pattern ?? "", "u");
+    for (const value of values) {
       let codeAccepts = true;
       try {
-        resolvePluginSettings({ cloudRegion: region });
+        resolvePluginSettings({ [key]: value });
       } catch {
         codeAccepts = false;
       }
-      expect(pattern.test(region), region).toBe(codeAccepts);
+      expect(pattern.test(value), value).toBe(codeAccepts);
     }
   });
 

@@ -29,10 +29,10 @@ const module: HostCheckModule = {
         return others.length > 0 ? `other warnings: ${others.join("; ")}` : undefined;
       });
 
-      await report.check("openclaw config validate rejects an unknown plugin config key and a malformed region", async () => {
+      await report.check("openclaw config validate rejects an unknown plugin config key, a malformed region and a secret name the plugin would refuse", async () => {
         const badPath = join(context.dir, "bad.json");
         const bad = structuredClone(config) as { plugins: { entries: { fitness: { config: Record<string, unknown> } } } };
-        bad.plugins.entries.fitness.config = { secretName: "fitness-credentials", cloudRegion: "Oregon", apiKey: "x" };
+        bad.plugins.entries.fitness.config = { secretName: "my secret", cloudRegion: "Oregon", apiKey: "x" };
         await context.writeConfig(bad as unknown as Record<string, unknown>, badPath);
         const { result, json } = await context.runJson<{ valid: boolean; issues?: unknown; errors?: unknown }>(["config", "validate", "--json"], {
           env: { OPENCLAW_CONFIG_PATH: badPath },
@@ -42,6 +42,7 @@ const module: HostCheckModule = {
         assert.match(text, /plugins\.entries\.fitness\.config/);
         assert.match(text, /apiKey/);
         assert.match(text, /cloudRegion/);
+        assert.match(text, /secretName/);
       });
 
       const loaded = await report.check("openclaw plugins inspect fitness --runtime --json: loaded, 11 tools, write tools optional, no diagnostics", () =>
