@@ -6,9 +6,11 @@
  * The SDK's stdio transport drops the calls still running when standard input ends. Here standard input
  * reaches the transport through a gate that this server ends itself: when the client closes its end (or
  * on SIGTERM), the gate stops taking messages, the calls in flight finish and are answered, and only
- * then does the transport see the end. Standard output carries protocol messages only.
+ * then does the transport see the end. The gate passes whole lines and answers those that are not one
+ * JSON-RPC message or are too long (mcp-adapter/stdio-lines.ts). Standard output carries protocol
+ * messages only.
  */
-import { PassThrough } from "node:stream";
+import { StdioLines } from "./stdio-lines.ts";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "../common/logger.ts";
@@ -23,14 +25,15 @@ export interface RunningStdioServer {
 }
 
 export function startStdioServer(options: { factory: () => Server; maxMessageBytes: number; logger: Logger }): RunningStdioServer {
-  const gate = new PassThrough();
+  const gate = new StdioLines({ maxLineBytes: options.maxMessageBytes, answer: (line) => process.stdout.write(line), logger: options.logger });
   process.stdin.pipe(gate, { end: false });
   const ended = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
   });
-  // The SDK's default line limit (10 MB) is below a base64 upload; allow what HTTP allows.
-  const transport = new StdioServerTransport(gate, process.stdout, { maxBufferSize: options.maxMessageBytes });
+  // The SDK's default line limit (10 MB) is below a base64 upload; the gate holds lines to what HTTP
+  // allows, and hands the transport one line at a time (the newline, and a carriage return, on top).
+  const transport = new StdioServerTransport(gate, process.stdout, { maxBufferSize: options.maxMessageBytes + 2 });
   const handle = serveStdio(options.factory, { transport, onerror: (error) => options.logger.warn("mcp_stdio_error", { error }) });
   return {
     ended,

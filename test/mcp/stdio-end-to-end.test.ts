@@ -223,3 +223,49 @@ describe("stdio shutdown: calls in flight are answered, then exit 0", () => {
     expect(child.stderrLines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
   });
 });
+
+describe("stdio: a line that is not one message is answered, and reading goes on", () => {
+  test("not JSON, a batch, a non-message and a line over the limit each get a JSON-RPC error; the next request is served; closing stdin exits 0", async () => {
+    const child = spawnMcpChild({ env: baseEnv({}), args: ["--stdio"], stdin: "pipe" });
+    try {
+      await child.waitForEvent("listening");
+      const stdin = child.process.stdin!;
+      const line = (text: string): Promise<void> => new Promise((resolve, reject) => stdin.write(`${text}\n`, (error) => (error ? reject(error) : resolve())));
+      await line(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+      await line(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      await line("garbage, not json");
+      await line(JSON.stringify([{ jsonrpc: "2.0", id: 3, method: "ping" }, { jsonrpc: "2.0", id: 4, method: "ping" }]));
+      await line(JSON.stringify({ id: 5, method: "ping" }));
+      // 41 MiB in one line, above the 40 MiB every transport reads; written in pieces, as a pipe delivers it.
+      const piece = "a".repeat(1024 * 1024);
+      stdin.write('{"jsonrpc":"2.0","id":6,"method":"ping","params":{"_pad":"');
+      for (let i = 0; i < 41; i++) await new Promise<void>((resolve) => (stdin.write(piece) ? resolve() : stdin.once("drain", () => resolve())));
+      await line('"}}');
+      await line(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }));
+
+      const messages = async (): Promise<{ id?: unknown; result?: unknown; error?: { code: number; message: string } }[]> => {
+        for (let waited = 0; waited < 60_000; waited += 100) {
+          const parsed = child.stdout().split("\n").filter(Boolean).map((text) => JSON.parse(text) as { id?: unknown; result?: unknown; error?: { code: number; message: string } });
+          if (parsed.some((message) => message.id === 7)) return parsed;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`request 7 was not answered; stdout:\n${child.stdout().slice(0, 4000)}\nstderr:\n${child.stderrLines.join("\n")}`);
+      };
+      const answered = await messages();
+      const errors = answered.filter((message) => message.error).map((message) => [message.id, message.error!.code, message.error!.message.split(":")[0]]);
+      expect(errors).toEqual([
+        [null, -32700, "Parse error"],
+        [null, -32600, "Invalid Request"],
+        [5, -32600, "Invalid Request"],
+        [null, -32600, "Invalid Request"],
+      ]);
+      expect(answered.find((message) => message.id === 7)).toMatchObject({ result: {} });
+      expect(answered.some((message) => message.id === 6 || message.id === 3 || message.id === 4)).toBe(false);
+      expect(child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_refused"'))).toHaveLength(4);
+      stdin.end();
+      expect(await child.exited).toBe(0);
+    } finally {
+      await child.stop();
+    }
+  }, 90_000);
+});
