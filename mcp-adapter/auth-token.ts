@@ -4,9 +4,8 @@
  * `~/.config/...`, mode 0600 in a 0700 directory), so a client configured with it keeps working across
  * restarts, as a user who saved it in Claude Code or Cursor expects. Delete the file for a new one.
  *
- * The token itself is never logged: the log names the file. Only when the file cannot be written (a
- * read-only home) is a token made for this run alone and logged once, since nobody could call the
- * server otherwise.
+ * The token itself is never logged: the log names the file. When the file cannot be written (a
+ * read-only home) the server does not start, and says to set AUTH_TOKEN.
  */
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readFile, stat, unlink } from "node:fs/promises";
@@ -14,9 +13,10 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
+import { minimumExposedTokenLength, unusableBearer } from "./adapter-settings.ts";
 import { messageOf } from "../common/named-error.ts";
 
-export type AuthTokenSource = { kind: "env" } | { kind: "file"; path: string; created: boolean } | { kind: "this run" };
+export type AuthTokenSource = { kind: "env" } | { kind: "file"; path: string; created: boolean };
 
 export interface AuthToken {
   token: string;
@@ -30,7 +30,15 @@ export function authTokenFilePath(env: NodeJS.ProcessEnv): string {
 
 export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger): Promise<AuthToken> {
   const fromEnv = env["AUTH_TOKEN"]?.trim();
-  if (fromEnv) return { token: fromEnv, source: { kind: "env" } };
+  if (fromEnv) {
+    // Checked for what it may hold by httpSettingsFromEnv; short is refused beyond loopback, said here.
+    if (fromEnv.length < minimumExposedTokenLength) {
+      logger.warn("auth_token_short", {
+        message: `AUTH_TOKEN has ${fromEnv.length} characters: fine on loopback, guessable anywhere else; the server refuses it when HOST is not a loopback address.`,
+      });
+    }
+    return { token: fromEnv, source: { kind: "env" } };
+  }
 
   const path = authTokenFilePath(env);
   try {
@@ -49,13 +57,11 @@ export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger): 
     return { token, source: { kind: "file", path, created: true } };
   } catch (error) {
     if (error instanceof StartupError) throw error;
-    const token = randomBytes(32).toString("base64url");
-    // Printed once, on purpose: without it nobody could call this server. Set AUTH_TOKEN to avoid it.
-    logger.warn("auth_token_generated", {
-      auth_token: token,
-      message: `AUTH_TOKEN is not set and no token could be kept in ${path} (${messageOf(error)}), so this token works for this run only; clients send Authorization: Bearer <auth_token>. Set AUTH_TOKEN to keep one.`,
-    });
-    return { token, source: { kind: "this run" } };
+    // A token for this run alone would have to be shown to be of use, and a token is never logged.
+    throw new StartupError(
+      `AUTH_TOKEN is not set and no token could be kept in ${path} (${messageOf(error)}). Set AUTH_TOKEN to a token of your choice ` +
+        "(for example the output of openssl rand -base64 32), or XDG_CONFIG_HOME to a directory this user may write.",
+    );
   }
 }
 
@@ -69,7 +75,7 @@ async function readKeptToken(path: string, logger: Logger): Promise<string | und
     throw error;
   }
   const token = text.trim();
-  if (token === "" || /\s/.test(token)) {
+  if (token === "" || unusableBearer(token) !== undefined) {
     throw new StartupError(`${path} must hold one token on one line (it is what clients send after "Bearer "); fix it, or delete it for a new one.`);
   }
   const { mode } = await stat(path);

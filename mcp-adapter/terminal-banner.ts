@@ -10,18 +10,11 @@ import type { UpstreamKind } from "./upstream-choice.ts";
 export function httpBanner(options: { mcpUrl: string; version: string; upstream: UpstreamKind; token: AuthTokenSource }): string {
   const { mcpUrl } = options;
   const healthUrl = mcpUrl.replace(/\/mcp$/, "/health");
-  const bearer =
-    options.token.kind === "file"
-      ? `$(cat ${shellQuote(options.token.path)})`
-      : options.token.kind === "env"
-        ? "$AUTH_TOKEN"
-        : "<the auth_token in the log line above>";
+  const bearer = options.token.kind === "file" ? `$(cat ${shellQuote(options.token.path)})` : "$AUTH_TOKEN";
   const tokenLine =
     options.token.kind === "file"
       ? `bearer token: kept in ${options.token.path} (the same across restarts; set AUTH_TOKEN to choose your own)`
-      : options.token.kind === "env"
-        ? "bearer token: AUTH_TOKEN"
-        : "bearer token: made for this run only (see the log line above)";
+      : "bearer token: AUTH_TOKEN";
   const upstream =
     options.upstream === "sandbox"
       ? "the built-in SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data)"

@@ -17,7 +17,7 @@ import type { CredentialStore } from "../tools/credentials.ts";
 import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../tools/env-credential-store.ts";
 import type { Logger } from "../common/logger.ts";
 import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
-import { defaultTokenFilePath, TokenFileStore } from "../tools/token-file-store.ts";
+import { defaultTokenFilePath, TokenFileStore, tokenFileUnwritable } from "../tools/token-file-store.ts";
 import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
 import { finishLeftTokenCopies, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
 import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
@@ -60,7 +60,15 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
   }
 
   if (missing.length === 0) {
-    const store = new EnvCredentialStore({ env, file: new TokenFileStore({ path: defaultTokenFilePath(env) }) });
+    const path = defaultTokenFilePath(env);
+    const unwritable = tokenFileUnwritable(path);
+    if (unwritable !== undefined) {
+      throw new StartupError(
+        `Rotated Strava tokens could not be kept: ${unwritable}. Set FITNESS_TOKEN_FILE to a file this user may write ` +
+          "(its directory is created 0700 if missing); the server refuses to start rather than spend a refresh token it could not keep.",
+      );
+    }
+    const store = new EnvCredentialStore({ env, file: new TokenFileStore({ path }) });
     logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
     return { kind: "strava", store, settings: upstreamSettingsFromEnv(env), close: noop };
   }

@@ -3,8 +3,9 @@
  * client_id/client_secret and the athlete's tokens, mode 0600, written the crash-proof and
  * compare-and-swap way of tools/token-file.ts. Every field the file holds is kept on every write.
  */
+import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   credentialFieldsOf,
   CredentialsMissingError,
@@ -26,6 +27,41 @@ export function defaultTokenFilePath(env: NodeJS.ProcessEnv = process.env): stri
   if (explicit) return explicit;
   const configHome = env["XDG_CONFIG_HOME"]?.trim() || join(homedir(), ".config");
   return join(configHome, "openclaw-fitness", "strava-tokens.json");
+}
+
+/**
+ * Why this process could not save to a token file at `path`, or undefined when it can as far as can be
+ * told before trying: the file, if there, is a regular file, and the nearest directory that exists on its
+ * way is one this process may write in (saves write a temporary file and a lock file beside it, and create
+ * the missing directories). Checked at start, before a refresh spends the refresh token the file would
+ * have to keep.
+ */
+export function tokenFileUnwritable(path: string): string | undefined {
+  try {
+    if (!statSync(path).isFile()) return `${path} is not a regular file`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") return `${path} cannot be examined (${(error as Error).message})`;
+  }
+  let directory = dirname(path);
+  for (;;) {
+    try {
+      if (!statSync(directory).isDirectory()) return `${directory} is not a directory`;
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return `${directory} cannot be examined (${(error as Error).message})`;
+      const up = dirname(directory);
+      if (up === directory) return `no directory on the way to ${path} exists`;
+      directory = up;
+    }
+  }
+  try {
+    accessSync(directory, constants.W_OK | constants.X_OK);
+  } catch {
+    return `this process may not write in ${directory}`;
+  }
+  return undefined;
 }
 
 /** What a snapshot of a token file remembers: the refresh token the save must still find, and the record it merges over. */

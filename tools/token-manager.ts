@@ -204,7 +204,7 @@ export class TokenManager {
     const deadline = performance.now() + this.settleBoundMs;
     const remaining = (): number => Math.max(0, deadline - performance.now());
     while (this.#inFlight && remaining() > 0) {
-      this.#logger.info("shutdown_waits_for_refresh", { bound_ms: remaining() });
+      this.#logger.info("shutdown_waits_for_refresh", { bound_ms: Math.round(remaining()) });
       await Promise.race([this.#inFlight.catch(() => {}), delay(remaining())]);
     }
     if (this.#unsaved && remaining() > 0) {

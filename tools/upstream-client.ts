@@ -89,13 +89,15 @@ export class UpstreamClient {
     let response = await this.#attempt(request, token, signal);
     // The token may have been revoked or expired early: renew it and try again, once with a token Strava
     // has just issued. A token another process put in the store may have been revoked too: then one more.
+    // Strava may answer the renewal with the very token it refused (it hands back a token with more than an
+    // hour to live): it still vouches for it, so the 401 was passing; the request is sent once more with it.
     for (let renewals = 0; response.status === 401 && !isMissingScope(response.bodyText) && renewals < 2; renewals++) {
       this.#logger.info("upstream_token_rejected", { request: describeRequest(request) });
       const renewed = await this.#tokens.renewAfterRejection(token, signal);
-      if (renewed.accessToken === token) break;
+      const unchanged = renewed.accessToken === token;
       token = renewed.accessToken;
       response = await this.#attempt(request, token, signal);
-      if (renewed.issuedNow) break;
+      if (renewed.issuedNow || unchanged) break;
     }
     if (response.status < 200 || response.status >= 300) {
       if (response.status === 403 && isApplicationInactive(403, parseFault(response.bodyText))) {

@@ -114,6 +114,15 @@ describe("401 from the API", () => {
     expect(mock.pending()).toEqual([]);
   });
 
+  it("Strava renews the rejected token as it is (it has over an hour left): the request is sent once more with it", async () => {
+    const core = await coreWith({ refresh_token: "r1", access_token: "a1", expires_at: nowS + 5 * 3600 });
+    athlete("a1").reply(401, { message: "Authorization Error", errors: [{ resource: "Athlete", field: "access_token", code: "invalid" }] });
+    tokenEndpoint("r1", { access_token: "a1", refresh_token: "r1", expires_at: nowS + 5 * 3600 });
+    athlete("a1").reply(200, '{"id":1}');
+    expect(textOf(await core.call("get_athlete"))).toBe('{"id":1}');
+    expect(mock.pending()).toEqual([]);
+  });
+
   it("a second 401 is an error result (no third attempt)", async () => {
     const core = await coreWith({ refresh_token: "r1", access_token: "revoked", expires_at: nowS + 3600 });
     const fault = { message: "Authorization Error", errors: [{ resource: "Athlete", field: "access_token", code: "invalid" }] };

@@ -7,7 +7,7 @@
  */
 import { once } from "node:events";
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -39,6 +39,52 @@ describe("Form A start-up", () => {
     expect(failure).not.toContain("STRAVA_CLIENT_ID is");
     expect(child.stderrLines.join("\n")).not.toContain("irrelevant-token-value");
     expect(child.stdout()).toBe("");
+  });
+
+  test("a token file that could not be written: exits non-zero naming FITNESS_TOKEN_FILE, before any refresh", async () => {
+    const scratch = scratchDirectory();
+    try {
+      // A regular file where the token file's directory would have to be.
+      const blocker = join(scratch.path, "not-a-directory");
+      writeFileSync(blocker, "");
+      child = spawnMcpChild({
+        env: baseEnv({ PORT: "0", AUTH_TOKEN: "irrelevant-token-value", STRAVA_CLIENT_ID: "1", STRAVA_CLIENT_SECRET: "s", STRAVA_REFRESH_TOKEN: "r", STRAVA_TOKEN_URL: "http://127.0.0.1:9/oauth/token", FITNESS_TOKEN_FILE: join(blocker, "tokens.json") }),
+      });
+      expect(await child.exited).not.toBe(0);
+      expect(startupFailure(child)).toBe(
+        `Rotated Strava tokens could not be kept: ${blocker} is not a directory. Set FITNESS_TOKEN_FILE to a file this user may write ` +
+          "(its directory is created 0700 if missing); the server refuses to start rather than spend a refresh token it could not keep.",
+      );
+    } finally {
+      scratch.remove();
+    }
+  });
+
+  test("an AUTH_TOKEN no client could send, or a short one beyond loopback, or none and nowhere to keep one: exits non-zero naming AUTH_TOKEN, printing no token", async () => {
+    const refusals: string[] = [];
+    const scratch = scratchDirectory();
+    try {
+      const configFile = join(scratch.path, "config-is-a-file");
+      writeFileSync(configFile, "");
+      const cases: Record<string, string>[] = [
+        { AUTH_TOKEN: "ünïcode-token-value-1234" },
+        { AUTH_TOKEN: "shrt", HOST: "0.0.0.0" },
+        { XDG_CONFIG_HOME: configFile },
+      ];
+      for (const env of cases) {
+        const running = spawnMcpChild({ env: baseEnv({ PORT: "0", ...env }) });
+        expect(await running.exited).not.toBe(0);
+        refusals.push(startupFailure(running));
+        expect(running.stderrLines.join("\n")).not.toMatch(/ünïcode|shrt"|auth_token":/);
+      }
+    } finally {
+      scratch.remove();
+    }
+    expect(refusals[0]).toBe("AUTH_TOKEN must be visible ASCII characters without spaces (what an HTTP header can carry), or no client could ever send it.");
+    expect(refusals[1]).toBe(
+      "AUTH_TOKEN has 4 characters; bound to 0.0.0.0, beyond loopback, it is all that keeps others out: use at least 16 (for example the output of openssl rand -base64 32).",
+    );
+    expect(refusals[2]).toMatch(/^AUTH_TOKEN is not set and no token could be kept in .*config-is-a-file\/openclaw-fitness\/mcp-auth-token \(.*\)\. Set AUTH_TOKEN/);
   });
 
   test("a bad PORT: exits non-zero naming PORT", async () => {
