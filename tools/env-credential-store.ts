@@ -56,7 +56,7 @@ export class EnvCredentialStore implements CredentialStore {
     this.#refreshToken = options.env["STRAVA_REFRESH_TOKEN"]!.trim();
     this.#refreshTokenHash = refreshTokenHash(this.#refreshToken);
     this.#file = options.file.file;
-    this.description = `STRAVA_* environment variables (rotated tokens kept in ${options.file.path})`;
+    this.description = `token file ${options.file.path} (the rotated tokens of STRAVA_REFRESH_TOKEN)`;
   }
 
   async load(signal: AbortSignal): Promise<CredentialSnapshot> {
