@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./tool-definition.ts";
 import { SportType } from "./parameter-schemas.ts";
+import { ToolInputError } from "./validate-arguments.ts";
 
 /** "2026-11-21T18:30:00", optionally with seconds fraction and a Z or offset (Strava reads it as local time). */
 const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$";
@@ -12,10 +13,23 @@ const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d
  * already has a zone is sent as given.
  */
 export function asStravaLocalTime(value: string): string {
+  assertCalendarDateTime(value);
   const withSeconds = /T\d{2}:\d{2}$/.test(value) || /T\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/.test(value)
     ? value.replace(/(T\d{2}:\d{2})/, "$1:00")
     : value;
   return /(Z|[+-]\d{2}:?\d{2})$/.test(withSeconds) ? withSeconds : `${withSeconds}Z`;
+}
+
+/** The pattern checks the shape; this, that the date and time exist (no 30 February, no 25:61), before Strava is asked. */
+function assertCalendarDateTime(value: string): void {
+  const [year, month, day, hour, minute, second] = (value.match(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/) ?? [])
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const exists = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
+  if (!exists || hour! > 23 || minute! > 59 || second! > 59) {
+    throw new ToolInputError(`start_date_local must be a real date and time; "${value}" has no such ${exists ? "time of day" : "day"}.`);
+  }
 }
 
 export const createActivity = defineTool({

@@ -251,4 +251,12 @@ describe("start_date_local on the wire", () => {
     expect(asStravaLocalTime("2026-11-21T18:30:05Z")).toBe("2026-11-21T18:30:05Z");
     expect(asStravaLocalTime("2026-11-21T18:30+01:00")).toBe("2026-11-21T18:30:00+01:00");
   });
+
+  it("a date or time that does not exist is refused before Strava is asked", async () => {
+    const { asStravaLocalTime } = await import("../../tools/create-activity.ts");
+    expect(() => asStravaLocalTime("2026-02-30T10:00")).toThrow('start_date_local must be a real date and time; "2026-02-30T10:00" has no such day.');
+    expect(() => asStravaLocalTime("2026-13-01T10:00")).toThrow("has no such day");
+    expect(() => asStravaLocalTime("2026-11-21T25:61:00")).toThrow("has no such time of day");
+    expect(asStravaLocalTime("2028-02-29T23:59:59")).toBe("2028-02-29T23:59:59Z");
+  });
 });

@@ -56,6 +56,7 @@ const cases: Array<[tool: string, args: unknown, expected: RegExp]> = [
   ["create_upload", { data_type: "fit" }, /file is required/],
   ["create_upload", { file: "not base64!", data_type: "fit" }, /file must be base64-encoded; it contains "!"/],
   ["create_upload", { file: "QUJD=RA==", data_type: "gpx" }, /padding may only appear/],
+  ["create_upload", { file: "QUJD=", data_type: "gpx" }, /padding may only appear/],
   ["create_upload", { file: "QUJDR", data_type: "gpx" }, /not complete base64/],
   ["create_upload", { file: "\n\n", data_type: "gpx" }, /empty once decoded/],
   ["get_activity_zones", { id: 3.5 }, /id must be an integer/],
