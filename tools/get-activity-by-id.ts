@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId } from "./parameter-schemas.ts";
+import { ActivityId, activityIdHint } from "./parameter-schemas.ts";
 import { detailedActivityModel } from "./activity-fields.ts";
 import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
 
@@ -37,4 +37,5 @@ export const getActivityById = defineTool({
   resultText(bodyText, args) {
     return args.fields ? projectFields(bodyText, args.fields) : undefined;
   },
+  errorHint: activityIdHint,
 });

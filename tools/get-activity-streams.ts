@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
-import { ActivityId, streamKeys } from "./parameter-schemas.ts";
+import { ActivityId, activityIdHint, streamKeys } from "./parameter-schemas.ts";
 import { UpstreamBodyError } from "./upstream-errors.ts";
 import { reduceStreams, resolutionLimits, type Resolution } from "./stream-reduction.ts";
 
@@ -62,6 +62,7 @@ export const getActivityStreams = defineTool({
   resultText(bodyText, args) {
     return reduces(args) ? reduceStreams(bodyText, { resolution: args.resolution, summary: args.summary }) : streamsAsArray(bodyText);
   },
+  errorHint: activityIdHint,
 });
 
 function reduces(args: { resolution?: string | undefined; summary?: boolean | undefined }): boolean {

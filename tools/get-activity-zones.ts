@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId } from "./parameter-schemas.ts";
+import { ActivityId, activityIdHint } from "./parameter-schemas.ts";
 
 export const getActivityZones = defineTool({
   name: "get_activity_zones",
@@ -15,4 +15,5 @@ export const getActivityZones = defineTool({
   request(args) {
     return { method: "GET", path: `/activities/${args.id}/zones` };
   },
+  errorHint: activityIdHint,
 });

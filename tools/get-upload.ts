@@ -18,4 +18,7 @@ export const getUpload = defineTool({
   request(args) {
     return { method: "GET", path: `/uploads/${args.id}` };
   },
+  errorHint(status) {
+    return status === 404 ? "No upload has this id: it is the `id` create_upload answered with (not the activity's id)." : undefined;
+  },
 });

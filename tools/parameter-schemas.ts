@@ -28,6 +28,13 @@ export const SportType = (description: string) => StringEnum(sportTypes, { descr
 export const ActivityId = (description = "Strava activity id, as returned by get_activities (the `id` field).") =>
   Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
+/** What a tool taking an ActivityId adds to Strava's 404: where a right id comes from. */
+export function activityIdHint(status: number): string | undefined {
+  return status === 404
+    ? "No activity of the athlete's has this id: take the `id` of an item from get_activities (not its upload_id or external_id)."
+    : undefined;
+}
+
 export const Page = Type.Integer({
   minimum: 1,
   maximum: 100_000,

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./tool-definition.ts";
-import { ActivityId, SportType } from "./parameter-schemas.ts";
+import { ActivityId, activityIdHint, SportType } from "./parameter-schemas.ts";
 import { ToolInputError } from "./validate-arguments.ts";
 
 const updatableFields = ["name", "sport_type", "description", "trainer", "commute", "gear_id"] as const;
@@ -40,4 +40,5 @@ export const updateActivity = defineTool({
     }
     return { method: "PUT", path: `/activities/${args.id}`, body: { kind: "json", value: changes } };
   },
+  errorHint: activityIdHint,
 });

@@ -121,7 +121,7 @@ describe("every tool against the sandbox", () => {
   it("an unknown activity is a 404 error result with the Fault", async () => {
     const result = await core.call("get_activity_by_id", { id: 1 });
     expect(result).toMatchObject({ isError: true, upstreamStatus: 404 });
-    expect(textOf(result)).toMatch(/^Error: Strava answered 404 Not Found to GET \/activities\/1: .+\(Activity\.id invalid\)\.$/);
+    expect(textOf(result)).toMatch(/^Error: Strava answered 404 Not Found to GET \/activities\/1: .+\(Activity\.id invalid\)\. No activity .+ from get_activities/);
   });
 });
 

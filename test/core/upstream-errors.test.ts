@@ -27,12 +27,13 @@ afterEach(async () => {
 const get = (path: string | ((path: string) => boolean)) => mock.strava.intercept({ path, method: "GET" });
 
 describe("upstream status errors", () => {
-  it("404 gives the status, the Fault message and its errors", async () => {
+  it("404 gives the status, the Fault message and its errors, and where a right id comes from", async () => {
     get("/api/v3/activities/99").reply(404, { message: "Resource Not Found", errors: [{ resource: "Activity", field: "id", code: "invalid" }] });
     const result = await core.call("get_activity_by_id", { id: 99 });
     expect(result).toMatchObject({ isError: true, upstreamStatus: 404 });
     expect(textOf(result)).toBe(
-      "Error: Strava answered 404 Not Found to GET /activities/99: Resource Not Found (Activity.id invalid).",
+      "Error: Strava answered 404 Not Found to GET /activities/99: Resource Not Found (Activity.id invalid). " +
+        "No activity of the athlete's has this id: take the `id` of an item from get_activities (not its upload_id or external_id).",
     );
   });
 
