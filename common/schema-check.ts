@@ -104,7 +104,7 @@ function expectation(schema: TSchema): string {
       const { minItems, maxItems } = schema as { minItems?: number; maxItems?: number };
       const count =
         minItems && maxItems !== undefined ? `, ${minItems} to ${maxItems} of them` : maxItems !== undefined ? `, at most ${maxItems}` : minItems ? `, at least ${minItems}` : "";
-      return `a list${items ? ` of ${expectation(items)}` : ""}${unique}${count}`;
+      return `a list${items ? ` (each item ${expectation(items)})` : ""}${unique}${count}`;
     }
     case "object":
       return "an object";
@@ -113,10 +113,13 @@ function expectation(schema: TSchema): string {
   }
 }
 
-/** A value as an error message shows it: strings quoted and cut at 60 characters, lists by their length. */
+/** A value as an error message shows it: strings quoted and cut at 60 characters, a short list whole, a longer one by its length. */
 export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
-  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (Array.isArray(value)) {
+    const whole = JSON.stringify(value);
+    return whole.length <= 80 ? whole : `a list of ${value.length}`;
+  }
   if (value === null) return "null";
   if (typeof value === "object") return "an object";
   return String(value);
