@@ -65,6 +65,11 @@ class SecretVersion {
   }
 }
 
+/** The region of a secret's ARN (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME), or undefined for a name. */
+export function regionOfArn(secretName: string): string | undefined {
+  return /^arn:[\w-]+:secretsmanager:([a-z0-9-]+):\d{12}:secret:/.exec(secretName)?.[1];
+}
+
 type Call = "GetSecretValue" | "PutSecretValue" | "UpdateSecretVersionStage" | "CreateSecret";
 
 /** The secret holds something other than a JSON object: the operator's authorization may replace it. */
@@ -81,6 +86,8 @@ export class SecretsManagerStore implements AuthorizationStore {
 
   constructor(options: SecretsManagerStoreOptions) {
     this.#secretName = options.secretName;
+    // An ARN names its region; asking any other region would answer that the secret does not exist.
+    const region = regionOfArn(options.secretName) ?? options.region;
     this.#createIfMissing = options.createIfMissing ?? false;
     // A second beyond the store deadline: the deadline (the caller's signal) speaks first, with its clearer
     // message; this only backs up callers without one.
@@ -88,10 +95,10 @@ export class SecretsManagerStore implements AuthorizationStore {
     this.#client =
       options.client ??
       new SecretsManagerClient({
-        region: options.region,
+        region,
         requestHandler: { connectionTimeout: timeout, requestTimeout: timeout },
       });
-    this.description = `Secrets Manager secret "${options.secretName}" in ${options.region}`;
+    this.description = `Secrets Manager secret "${options.secretName}" in ${region}`;
   }
 
   async load(signal: AbortSignal): Promise<CredentialSnapshot> {

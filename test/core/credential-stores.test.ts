@@ -345,6 +345,18 @@ describe("SecretsManagerStore against moto_server", () => {
     expect((await through.load(signal())).credentials.refresh_token).toBe("r0");
   });
 
+  it("a secret named by its ARN is read in the ARN's region, whatever region is configured", async () => {
+    const europe = new SecretsManagerClient({ region: "eu-west-1" });
+    try {
+      const created = await europe.send(new CreateSecretCommand({ Name: "in-europe", SecretString: JSON.stringify({ ...app, refresh_token: "r-eu" }) }));
+      const byArn = store(created.ARN!);
+      expect(byArn.description).toBe(`Secrets Manager secret "${created.ARN}" in eu-west-1`);
+      expect((await byArn.load(signal())).credentials.refresh_token).toBe("r-eu");
+    } finally {
+      europe.destroy();
+    }
+  });
+
   it("a missing secret names the secret, the region and the fix", async () => {
     await expect(store("nope").load(signal())).rejects.toThrow('The Secrets Manager secret "nope" in us-west-2 does not exist.');
     await expect(store("nope").load(signal())).rejects.toThrow(CredentialsMissingError);
