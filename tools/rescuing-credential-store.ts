@@ -68,6 +68,7 @@ export class RescuingCredentialStore implements CredentialStore {
    * there are copies; logs, and resolves, when the store refused (the next load tries again).
    */
   async finishLeftCopies(signal: AbortSignal): Promise<void> {
+    this.#sayOthersWaiting();
     const left = this.#copiesLeft();
     if (left.length === 0) return;
     try {
@@ -84,6 +85,28 @@ export class RescuingCredentialStore implements CredentialStore {
     // done its job. A save that threw keeps it: the outcome is unknown and the tokens may be the only ones.
     if (name !== undefined) this.#release(name);
     return outcome;
+  }
+
+  /**
+   * Copies kept for other stores (another secret, or one renamed since) wait until a process reading that
+   * store starts; said at start so they are not forgotten in memory until the next reboot.
+   */
+  #sayOthersWaiting(): void {
+    let others: RescueFile[];
+    try {
+      others = this.#directory.list("", this.#now()).filter((file) => !file.name.startsWith(this.#prefix));
+    } catch {
+      return; // the listing of this store's own copies says what is wrong with the directory
+    }
+    if (others.length === 0) return;
+    const stores = [...new Set(others.map((file) => file.rescued?.store ?? "an unreadable file"))];
+    this.#logger.warn("token_rescue_others_waiting", {
+      directory: this.#directory.path,
+      message:
+        `${others.length} kept token ${others.length === 1 ? "copy waits" : "copies wait"} in ${this.#directory.path} for another store ` +
+        `(${stores.join("; ")}): a process reading that store saves ${others.length === 1 ? "it" : "them"} when it starts. ` +
+        "If that store is gone, remove the files.",
+    });
   }
 
   async #loadFinishing(left: RescueFile[], signal: AbortSignal): Promise<CredentialSnapshot> {

@@ -264,6 +264,20 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect(await readdir(rescueDir)).toEqual(["0123456789abcdef.c.json"]);
   });
 
+  it("at start, copies waiting for another store are said (count and store), never read as this store's", async () => {
+    const { store, lines } = processStore();
+    const dir = TokenRescueDirectory.open(rescueDir, { createParents: true });
+    dir.keep("0123456789abcdef.c.json", { store: "another store", replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(3), writtenAt: Date.now() });
+    await store.finishLeftCopies(signal());
+    const said = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_others_waiting");
+    expect(said).toHaveLength(1);
+    expect(String(said[0]!["message"])).toBe(
+      `1 kept token copy waits in ${rescueDir} for another store (another store): a process reading that store saves it when it starts. If that store is gone, remove the files.`,
+    );
+    expect(await current()).toMatchObject({ refresh_token: "refresh-0-secret" });
+    for (const line of lines) expect(line).not.toContain("-secret");
+  });
+
   it("a half-written copy is left alone for a minute, then removed; a directory that breaks costs the copy, not the save", async () => {
     const { store, lines } = processStore();
     const prefix = `${sha256Hex(store.description).slice(0, 16)}.`;
