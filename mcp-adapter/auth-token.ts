@@ -13,7 +13,6 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
-import { minimumExposedTokenLength, unusableBearer } from "./adapter-settings.ts";
 import { messageOf } from "../common/named-error.ts";
 
 export type AuthTokenSource = { kind: "env" } | { kind: "file"; path: string; created: boolean };
@@ -28,17 +27,44 @@ export function authTokenFilePath(env: NodeJS.ProcessEnv): string {
   return join(configHome, "openclaw-fitness", "mcp-auth-token");
 }
 
-export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger): Promise<AuthToken> {
-  const fromEnv = env["AUTH_TOKEN"]?.trim();
-  if (fromEnv) {
-    // Checked for what it may hold by httpSettingsFromEnv; short is refused beyond loopback, said here.
-    if (fromEnv.length < minimumExposedTokenLength) {
-      logger.warn("auth_token_short", {
-        message: `AUTH_TOKEN has ${fromEnv.length} characters: fine on loopback, guessable anywhere else; the server refuses it when HOST is not a loopback address.`,
-      });
-    }
-    return { token: fromEnv, source: { kind: "env" } };
+/** Below this, a bearer reachable from other machines is refused (and warned about on loopback). */
+export const minimumExposedTokenLength = 16;
+
+/** Where the server listens, as far as the bearer's strength matters. */
+export interface BearerExposure {
+  host: string;
+  /** Bound beyond loopback: the bearer is all that keeps other machines out. */
+  exposed: boolean;
+}
+
+/**
+ * Bearer mode's token, checked: what a header can carry (visible ASCII, no spaces), and long enough when
+ * other machines can reach the server. OAuth mode never calls this, so its AUTH_TOKEN, unused, is not checked.
+ */
+export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger, exposure: BearerExposure): Promise<AuthToken> {
+  const resolved = await findAuthToken(env, logger);
+  const named = resolved.source.kind === "env" ? "AUTH_TOKEN" : `The token in ${resolved.source.path}`;
+  if (!/^[\x21-\x7e]+$/.test(resolved.token)) {
+    throw new StartupError(`${named} must be visible ASCII characters without spaces (what an HTTP header can carry), or no client could ever send it.`);
   }
+  if (resolved.token.length < minimumExposedTokenLength) {
+    const length = resolved.token.length;
+    if (exposure.exposed) {
+      throw new StartupError(
+        `${named} has ${length} characters; bound to ${exposure.host}, beyond loopback, it is all that keeps others out: ` +
+          `use at least ${minimumExposedTokenLength} (for example the output of openssl rand -base64 32).`,
+      );
+    }
+    logger.warn("auth_token_short", {
+      message: `${named} has ${length} characters: fine on loopback, guessable anywhere else; the server refuses it when HOST is not a loopback address.`,
+    });
+  }
+  return resolved;
+}
+
+async function findAuthToken(env: NodeJS.ProcessEnv, logger: Logger): Promise<AuthToken> {
+  const fromEnv = env["AUTH_TOKEN"]?.trim();
+  if (fromEnv) return { token: fromEnv, source: { kind: "env" } };
 
   const path = authTokenFilePath(env);
   try {
@@ -49,7 +75,7 @@ export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger): 
     }
     const token = randomBytes(32).toString("base64url");
     const written = await writeNewToken(path, token);
-    if (!written) return resolveAuthToken(env, logger); // another server created it a moment ago: use theirs
+    if (!written) return findAuthToken(env, logger); // another server created it a moment ago: use theirs
     logger.warn("auth_token_generated", {
       file: path,
       message: "AUTH_TOKEN is not set, so a token was generated and kept in this file (mode 0600); it stays the same across restarts. Clients send Authorization: Bearer <its content>. Set AUTH_TOKEN to choose your own, or delete the file for a new one.",
@@ -75,7 +101,7 @@ async function readKeptToken(path: string, logger: Logger): Promise<string | und
     throw error;
   }
   const token = text.trim();
-  if (token === "" || unusableBearer(token) !== undefined) {
+  if (token === "" || /\s/.test(token)) {
     throw new StartupError(`${path} must hold one token on one line (it is what clients send after "Bearer "); fix it, or delete it for a new one.`);
   }
   const { mode } = await stat(path);

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
       await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flushSync?.() });
       return;
     }
-    const auth = http && web ? await web.resolveAuthToken(process.env, logger) : undefined;
+    const auth = http && web ? await web.resolveAuthToken(process.env, logger, { host: http.host, exposed: http.allowedHostnames === undefined }) : undefined;
 
     upstream = await chooseUpstream(process.env, logger);
     const chosen = upstream;

@@ -32,8 +32,8 @@ export function startStdioServer(options: { factory: () => Server; maxMessageByt
     process.stdin.once("close", resolve);
   });
   // The SDK's default line limit (10 MB) is below a base64 upload; the gate holds lines to what HTTP
-  // allows, and hands the transport one line at a time (the newline, and a carriage return, on top).
-  const transport = new StdioServerTransport(gate, process.stdout, { maxBufferSize: options.maxMessageBytes + 2 });
+  // allows, and hands the transport one line at a time (its newline on top).
+  const transport = new StdioServerTransport(gate, process.stdout, { maxBufferSize: options.maxMessageBytes + 1 });
   const handle = serveStdio(options.factory, { transport, onerror: (error) => options.logger.warn("mcp_stdio_error", { error }) });
   return {
     ended,

@@ -25,7 +25,8 @@ function assertCalendarDateTime(value: string): void {
   const [year, month, day, hour, minute, second] = (value.match(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/) ?? [])
     .slice(1)
     .map((part) => Number(part ?? 0));
-  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const date = new Date(0);
+  date.setUTCFullYear(year!, month! - 1, day!); // Date.UTC would read years 0 to 99 as 1900 to 1999
   const exists = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
   if (!exists || hour! > 23 || minute! > 59 || second! > 59) {
     throw new ToolInputError(`start_date_local must be a real date and time; "${value}" has no such ${exists ? "time of day" : "day"}.`);

@@ -56,7 +56,7 @@ export class EnvCredentialStore implements CredentialStore {
     this.#refreshToken = options.env["STRAVA_REFRESH_TOKEN"]!.trim();
     this.#refreshTokenHash = refreshTokenHash(this.#refreshToken);
     this.#file = options.file.file;
-    this.description = `token file ${options.file.path} (the rotated tokens of STRAVA_REFRESH_TOKEN)`;
+    this.description = `STRAVA_* variables and their token file ${options.file.path}`;
   }
 
   async load(signal: AbortSignal): Promise<CredentialSnapshot> {

@@ -23,6 +23,7 @@
  */
 import {
   CredentialsMissingError,
+  CredentialStoreError,
   type CredentialSnapshot,
   type CredentialStore,
   type SaveOutcome,
@@ -317,10 +318,14 @@ export class TokenManager {
           () => `The ${this.#store.description} did not take the new tokens within ${timeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS).`,
           (signal) => this.#store.saveTokens(over, tokens, signal),
         );
-        if (outcome.saved || attempt >= maxRounds || !succeeds(tokens, over, outcome.current)) break;
+        if (outcome.saved || !succeeds(tokens, over, outcome.current)) break;
         // Another process saved first, but what it saved still carries the refresh token ours replaced
         // (Strava did not rotate it for that process, then rotated it for this one): that token is spent
-        // now, so ours take its place rather than being dropped.
+        // now, so ours take its place rather than being dropped. If that keeps happening, ours are kept as
+        // unsaved (retried at the next call), never dropped: they hold the only live refresh token.
+        if (attempt >= maxRounds) {
+          throw new CredentialStoreError(`The ${this.#store.description} kept taking other processes' saves over the refresh token this refresh spent.`);
+        }
         expected = outcome.current;
       }
     } catch (error) {

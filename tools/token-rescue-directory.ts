@@ -245,9 +245,19 @@ export class TokenRescueDirectory {
   #checkParents(): void {
     const uid = process.getuid?.();
     if (uid === undefined) return;
-    let directory = realpathSync(dirname(this.path));
+    let directory: string;
+    try {
+      directory = realpathSync(dirname(this.path));
+    } catch (error) {
+      throw new SettingsError(`The token rescue directory ${this.path} cannot be checked: ${messageOf(error)}. ${this.#fix()}`);
+    }
     for (;;) {
-      const stat = statSync(directory);
+      let stat;
+      try {
+        stat = statSync(directory);
+      } catch (error) {
+        throw new SettingsError(`The token rescue directory ${this.path} cannot be checked (${directory}: ${messageOf(error)}). ${this.#fix()}`);
+      }
       const sticky = (stat.mode & 0o1000) !== 0;
       if (stat.uid !== 0 && stat.uid !== uid) {
         throw new SettingsError(
@@ -256,9 +266,10 @@ export class TokenRescueDirectory {
         );
       }
       if ((stat.mode & 0o022) !== 0 && !sticky) {
+        const who = (stat.mode & 0o002) !== 0 ? "others" : `group ${stat.gid}`;
         throw new SettingsError(
-          `The token rescue directory ${this.path} is inside ${directory}, which others may write to (permissions ${(stat.mode & 0o777).toString(8)}): ` +
-            `they could swap it for theirs. Set ${rescueDirEnvName} to a directory under one of this user's own, or to "off".`,
+          `The token rescue directory ${this.path} is inside ${directory}, which ${who} may write to (permissions ${(stat.mode & 0o777).toString(8)}): ` +
+            `they could swap it for theirs. Remove that write permission (chmod go-w ${directory}), or set ${rescueDirEnvName} elsewhere, or to "off".`,
         );
       }
       const up = dirname(directory);

@@ -26,7 +26,7 @@ if (!process.env.VOICE_LOCAL_CLIENT_TOKEN && !process.env.CLIENT_TOKEN_PARAMETER
 
 const portText = process.env["VOICE_LOCAL_PORT"]?.trim();
 const port = portText ? Number(portText) : LOCAL_GATEWAY_DEFAULTS.port;
-if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`VOICE_LOCAL_PORT must be a port number from 1 to 65535; got "${portText}".`);
+if ((portText && !/^\d+$/.test(portText)) || port < 1 || port > 65535) fail(`VOICE_LOCAL_PORT must be a port number from 1 to 65535; got "${portText}".`);
 
 const { authorizer, tokenSource } = authorizerFromEnvironment();
 const gateway = await startLocalGateway({ authorizer, port }).catch((error: unknown) =>

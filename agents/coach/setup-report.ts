@@ -70,11 +70,12 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
   }
 
   const next = [
-    ...(report.pluginInstalled
+    ...(report.pluginLoadedFromPath
       ? []
       : [
-          "Install the fitness plugin, which this setup configures but does not install: add this checkout to plugins.load.paths\n" +
-            `(${checkoutRoot}) and "fitness" to plugins.allow, or openclaw plugins install the package (README, "OpenClaw plugin").`,
+          "If the fitness plugin is not installed yet (openclaw plugins list shows it when it is): this setup configures it but does\n" +
+            `not install it. Add this checkout to plugins.load.paths (${checkoutRoot}) and "fitness" to plugins.allow,\n` +
+            'or openclaw plugins install the package (README, "OpenClaw plugin").',
         ]),
     `Create the coach's own Telegram bot (message @BotFather, /newbot) and give the Gateway its token in ${report.secretEnvVars.join(", ")}\n` +
       "(or point the SecretRef at another secret source).",

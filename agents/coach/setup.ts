@@ -54,8 +54,11 @@ export interface CoachSetupReport {
   consolidation: { args: string[]; scheduled?: ScheduleOutcome };
   /** Environment variables the fragment's SecretRefs read (the Gateway needs them set). */
   secretEnvVars: string[];
-  /** Whether the config already loads the fitness plugin (setup configures it but does not install it). */
-  pluginInstalled: boolean;
+  /**
+   * Whether the config loads the fitness plugin from a folder (plugins.load.paths). A plugin installed as a
+   * package is recorded in the host's own state, not in the config, so false does not mean it is missing.
+   */
+  pluginLoadedFromPath: boolean;
 }
 
 export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSetupReport> {
@@ -109,23 +112,20 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
     },
     consolidation: { args, ...(scheduled === undefined ? {} : { scheduled }) },
     secretEnvVars: envSecretIds(fragment),
-    pluginInstalled: loadsFitnessPlugin(merged.config, options.env),
+    pluginLoadedFromPath: loadsFitnessPluginFromPath(merged.config, configFile, options.env),
   };
 }
 
-/**
- * Whether the host would find the fitness plugin: installed as a package (recorded under
- * plugins.installs), or a folder in plugins.load.paths whose manifest has its id.
- */
-function loadsFitnessPlugin(config: JsonObject, env: CoachSetupOptions["env"]): boolean {
-  if (getPath(config, ["plugins", "installs", "fitness"]) !== undefined) return true;
+/** Whether a folder in plugins.load.paths (relative ones from the config file's folder) has the fitness plugin's manifest. */
+function loadsFitnessPluginFromPath(config: JsonObject, configFile: string, env: CoachSetupOptions["env"]): boolean {
   const paths = getPath(config, ["plugins", "load", "paths"]);
   if (!Array.isArray(paths)) return false;
   const home = env["HOME"] ?? homedir();
   return paths.some((entry) => {
     if (typeof entry !== "string") return false;
     try {
-      const manifest = JSON.parse(readFileSync(path.join(path.resolve(entry.replace(/^~(?=$|\/)/, home)), "openclaw.plugin.json"), "utf8")) as { id?: unknown };
+      const folder = path.resolve(path.dirname(configFile), entry.replace(/^~(?=$|\/)/, home));
+      const manifest = JSON.parse(readFileSync(path.join(folder, "openclaw.plugin.json"), "utf8")) as { id?: unknown };
       return manifest.id === "fitness";
     } catch {
       return false;

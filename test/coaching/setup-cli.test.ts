@@ -148,13 +148,13 @@ describe("setup:coach on an existing install", () => {
     expect(await backupsOf(config)).toHaveLength(1);
   });
 
-  it("says to install the plugin, which it configures but does not install, until the config loads it", async () => {
-    expect(first.stdout).toContain("Install the fitness plugin, which this setup configures but does not install");
+  it("says to install the plugin, which it configures but does not install, unless the config loads it from a folder", async () => {
+    expect(first.stdout).toContain("If the fitness plugin is not installed yet (openclaw plugins list shows it when it is): this setup configures it but does");
     const loading = path.join(scratch, "existing/loads-plugin.json");
     await writeFile(loading, JSON.stringify({ plugins: { allow: ["fitness"], load: { paths: [REPO] } } }));
     const run = await setup("--workspace", workspace, "--config", loading, "--sandbox", "docker", "--skip-sandbox-check");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).not.toContain("Install the fitness plugin");
+    expect(run.stdout).not.toContain("If the fitness plugin is not installed yet");
   });
 });
 

@@ -80,6 +80,10 @@ describe("where the copy may be kept", () => {
     expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).toThrow(
       `The token rescue directory ${join(open, "rescue")} is inside ${open}, which others may write to (permissions 777): they could swap it for theirs.`,
     );
+    await chmod(open, 0o775);
+    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).toThrow(
+      `is inside ${open}, which group ${(await stat(open)).gid} may write to (permissions 775): they could swap it for theirs. Remove that write permission (chmod go-w ${open})`,
+    );
     await chmod(open, 0o1777);
     expect(chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") }).directory?.path).toBe(join(open, "rescue"));
   });
@@ -333,7 +337,7 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect(String(failed[0]?.["message"])).toContain(`${join(scratch, "session")} does not exist`);
   });
 
-  it("a rewrite of a copy (the save's retry) replaces it whole and leaves no other file", async () => {
+  it("a rewrite of a copy (the save's retry) leaves one file, with the tokens, and no temporary one", async () => {
     const { store } = processStore();
     const snapshot = await store.load(signal());
     proxy.inject("PutSecretValue", "hang");

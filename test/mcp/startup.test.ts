@@ -87,6 +87,11 @@ describe("Form A start-up", () => {
     expect(refusals[2]).toMatch(/^AUTH_TOKEN is not set and no token could be kept in .*config-is-a-file\/openclaw-fitness\/mcp-auth-token \(.*\)\. Set AUTH_TOKEN/);
   });
 
+  test("OAuth mode does not use AUTH_TOKEN, so a short one left in the environment does not stop it", async () => {
+    child = spawnMcpChild({ env: baseEnv({ PORT: "0", HOST: "0.0.0.0", MCP_AUTH: "oauth", PUBLIC_URL: "https://fitness.example.com", AUTH_TOKEN: "shrt" }) });
+    await child.waitForEvent("listening");
+  });
+
   test("a bad PORT: exits non-zero naming PORT", async () => {
     child = spawnMcpChild({ env: baseEnv({ PORT: "eighty" }) });
     expect(await child.exited).not.toBe(0);

@@ -225,7 +225,7 @@ describe("stdio shutdown: calls in flight are answered, then exit 0", () => {
 });
 
 describe("stdio: a line that is not one message is answered, and reading goes on", () => {
-  test("not JSON, a batch, a non-message and a line over the limit each get a JSON-RPC error; the next request is served; closing stdin exits 0", async () => {
+  test("not JSON, a batch, non-messages and a line over the limit each get a JSON-RPC error; the next request is served; closing stdin exits 0", async () => {
     const child = spawnMcpChild({ env: baseEnv({}), args: ["--stdio"], stdin: "pipe" });
     try {
       await child.waitForEvent("listening");
@@ -236,6 +236,11 @@ describe("stdio: a line that is not one message is answered, and reading goes on
       await line("garbage, not json");
       await line(JSON.stringify([{ jsonrpc: "2.0", id: 3, method: "ping" }, { jsonrpc: "2.0", id: 4, method: "ping" }]));
       await line(JSON.stringify({ id: 5, method: "ping" }));
+      // JSON-RPC in shape, refused by the protocol's schema: an extra member, an object id, params not an object, a result without id.
+      await line(JSON.stringify({ jsonrpc: "2.0", id: 51, method: "ping", extra: 1 }));
+      await line(JSON.stringify({ jsonrpc: "2.0", id: { x: 1 }, method: "ping" }));
+      await line(JSON.stringify({ jsonrpc: "2.0", id: 53, method: "tools/call", params: "str" }));
+      await line(JSON.stringify({ jsonrpc: "2.0", result: {} }));
       // 41 MiB in one line, above the 40 MiB every transport reads; written in pieces, as a pipe delivers it.
       const piece = "a".repeat(1024 * 1024);
       stdin.write('{"jsonrpc":"2.0","id":6,"method":"ping","params":{"_pad":"');
@@ -257,11 +262,16 @@ describe("stdio: a line that is not one message is answered, and reading goes on
         [null, -32700, "Parse error"],
         [null, -32600, "Invalid Request"],
         [5, -32600, "Invalid Request"],
+        [51, -32600, "Invalid Request"],
+        [null, -32600, "Invalid Request"],
+        [53, -32600, "Invalid Request"],
+        [null, -32600, "Invalid Request"],
         [null, -32600, "Invalid Request"],
       ]);
       expect(answered.find((message) => message.id === 7)).toMatchObject({ result: {} });
       expect(answered.some((message) => message.id === 6 || message.id === 3 || message.id === 4)).toBe(false);
-      expect(child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_refused"'))).toHaveLength(4);
+      expect(child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_refused"'))).toHaveLength(8);
+      expect(child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_error"'))).toEqual([]);
       stdin.end();
       expect(await child.exited).toBe(0);
     } finally {
