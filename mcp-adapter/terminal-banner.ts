@@ -6,6 +6,7 @@
  */
 import type { AuthTokenSource } from "./auth-token.ts";
 import type { UpstreamKind } from "./upstream-choice.ts";
+import { shellQuote } from "../common/shell-quote.ts";
 
 export function httpBanner(options: { mcpUrl: string; version: string; upstream: UpstreamKind; token: AuthTokenSource }): string {
   const { mcpUrl } = options;
@@ -39,6 +40,4 @@ export const stdioBanner =
   "\n  This is the stdio transport: it reads JSON-RPC messages on standard input, as an MCP client that\n" +
   "  starts the server sends them. To serve clients that connect over HTTP, start it without --stdio.\n\n";
 
-function shellQuote(path: string): string {
-  return /^[\w./~-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
-}
+

@@ -64,6 +64,8 @@ export interface CredentialStore {
    * on the store to save (tools/rescuing-credential-store.ts); undefined when only this process holds them.
    */
   keptCopyOf?(tokens: TokenSet): string | undefined;
+  /** The command that authorizes the athlete again into this very store, for messages (never a value). */
+  readonly authorizeCommand?: string;
 }
 
 /**

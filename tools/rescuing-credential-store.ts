@@ -33,6 +33,7 @@ export const unmatchedCopyRetentionMs = 24 * 60 * 60 * 1000;
 
 export class RescuingCredentialStore implements CredentialStore {
   readonly description: string;
+  readonly authorizeCommand: string | undefined;
   readonly #inner: CredentialStore;
   readonly #directory: TokenRescueDirectory;
   readonly #logger: Logger;
@@ -50,6 +51,7 @@ export class RescuingCredentialStore implements CredentialStore {
     this.#logger = logger;
     this.#now = now;
     this.description = inner.description;
+    this.authorizeCommand = inner.authorizeCommand;
     this.#prefix = `${sha256Hex(inner.description).slice(0, 16)}.`;
   }
 

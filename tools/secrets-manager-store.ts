@@ -42,6 +42,7 @@ import {
 import { descendsFrom, lineageField, lineageOf } from "./token-lineage.ts";
 import { messageOf } from "../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "./store-deadline.ts";
+import { shellQuote } from "../common/shell-quote.ts";
 import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-credentials-missing.ts";
 
 export interface SecretsManagerStoreOptions {
@@ -80,6 +81,7 @@ const pending = "AWSPENDING";
 
 export class SecretsManagerStore implements AuthorizationStore {
   readonly description: string;
+  readonly authorizeCommand: string;
   readonly #secretName: string;
   readonly #createIfMissing: boolean;
   readonly #client: SecretsManagerClient;
@@ -99,6 +101,7 @@ export class SecretsManagerStore implements AuthorizationStore {
         requestHandler: { connectionTimeout: timeout, requestTimeout: timeout },
       });
     this.description = `Secrets Manager secret "${options.secretName}" in ${region}`;
+    this.authorizeCommand = `npm run authorize -- --store secrets-manager --secret-name ${shellQuote(options.secretName)} --region ${region}`;
   }
 
   async load(signal: AbortSignal): Promise<CredentialSnapshot> {

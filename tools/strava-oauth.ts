@@ -49,6 +49,8 @@ export interface TokenRequest {
   refreshToken: string;
   /** Where the refresh token came from, for messages ("token file /x/tokens.json"). */
   storeDescription: string;
+  /** The command that authorizes again into that store, for messages; `npm run authorize` when not given. */
+  authorizeCommand?: string | undefined;
   timeoutMs: number;
   http: SendHttp;
   nowMs: number;
@@ -68,7 +70,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
     if (fault?.errors?.some((error) => error.resource === "RefreshToken")) {
       throw new RefreshTokenRejectedError(
         `Strava refused to refresh the access token with the refresh token from ${request.storeDescription}: ${detail}. ` +
-          "The refresh token was revoked, already rotated, or belongs to another application; authorize again (npm run authorize).",
+          `The refresh token was revoked, already rotated, or belongs to another application; authorize again (${request.authorizeCommand ?? "npm run authorize"}).`,
       );
     }
     if (isApplicationInactive(response.status, fault)) {

@@ -19,6 +19,7 @@ import {
   type TokenSet,
 } from "./credentials.ts";
 import { TokenFile, type TokenRecord } from "./token-file.ts";
+import { shellQuote } from "../common/shell-quote.ts";
 import { lineageField, lineageOf } from "./token-lineage.ts";
 
 /** `FITNESS_TOKEN_FILE`, else `$XDG_CONFIG_HOME/openclaw-fitness/strava-tokens.json` (~/.config by default). */
@@ -77,12 +78,14 @@ class FileVersion {
 export class TokenFileStore implements AuthorizationStore {
   readonly path: string;
   readonly description: string;
+  readonly authorizeCommand: string;
   readonly file: TokenFile;
 
   constructor(options: { path: string }) {
     this.path = options.path;
     this.file = new TokenFile(options.path);
     this.description = `token file ${options.path}`;
+    this.authorizeCommand = `npm run authorize -- --store file --token-file ${shellQuote(options.path)}`;
   }
 
   async load(signal: AbortSignal): Promise<CredentialSnapshot> {

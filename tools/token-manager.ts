@@ -234,7 +234,7 @@ export class TokenManager {
         store: this.#store.description,
         message:
           `Stopping with new Strava tokens that ${this.#store.description} has not taken (it failed or did not answer within ${this.settleBoundMs / 1000} s). ` +
-          "The stored refresh token is probably spent: if the next start says so, authorize again (npm run authorize).",
+          `The stored refresh token is probably spent: if the next start says so, authorize again (${this.#store.authorizeCommand ?? "npm run authorize"}).`,
       });
       return { lost: true };
     }
@@ -277,6 +277,7 @@ export class TokenManager {
           clientSecret: stored.client_secret,
           refreshToken: stored.refresh_token,
           storeDescription: this.#store.description,
+          authorizeCommand: this.#store.authorizeCommand,
           timeoutMs: this.#timeoutMs,
           http: this.#http,
           nowMs: this.#now(),

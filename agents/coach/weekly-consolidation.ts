@@ -3,6 +3,8 @@
 // rejects a job list), so the job is created through the Gateway with `openclaw cron add`.
 // The declaration key makes that command idempotent: running it again updates the same job.
 
+import { shellQuote } from "../../common/shell-quote.ts";
+
 export const CONSOLIDATION_SCHEDULE = "0 18 * * 0"; // Sundays 18:00, Gateway host time
 
 export function consolidationDeclarationKey(agentId: string): string {
@@ -47,6 +49,4 @@ export function shellCommand(program: string, args: readonly string[]): string {
   return [program, ...args].map(shellQuote).join(" ");
 }
 
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+

@@ -118,7 +118,8 @@ describe("a dead refresh token", () => {
     const c = core({ storeTimeoutMs: 300 });
     const failed = await c.call();
     expect(failed.ok).toBe(false);
-    expect(failed.text).toContain("authorize again (npm run authorize)");
+    // The command for this very store, ready to paste.
+    expect(failed.text).toContain(`authorize again (npm run authorize -- --store file --token-file ${path})`);
     expect(failed.text).not.toContain("f".repeat(40));
     expect(c.logs.some((line) => line.includes('"level":"error"') && line.includes('"event":"refresh_token_dead"'))).toBe(true);
     const health = await c.deps.tokens.health();
