@@ -14,7 +14,7 @@ import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "./validate-arguments.ts";
 import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
 import { messageOf } from "../common/named-error.ts";
-import { UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
+import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
 
 export async function runTool(
   tool: ToolDefinition,
@@ -54,6 +54,11 @@ export async function runTool(
 function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: number): ToolResult {
   if (error instanceof ToolInputError) {
     deps.logger.info("tool_input_rejected", { tool: tool.name, message: error.message });
+    return errorResult(error.message);
+  }
+  if (error instanceof CallCancelledError) {
+    // The client withdrew the call (it hung up, or sent notifications/cancelled): nothing failed.
+    deps.logger.info("tool_call_cancelled", { tool: tool.name, ms: elapsed(started) });
     return errorResult(error.message);
   }
   if (error instanceof UpstreamError) {
