@@ -82,7 +82,7 @@ describe("the one loss no client can prevent", () => {
     expect(cut.isError).toBe(true);
     expect(textOf(cut)).toMatch(/token endpoint/);
     const next = await core.call("get_athlete");
-    expect(textOf(next)).toMatch(/Strava refused to refresh the access token .* authorize again \(npm run authorize\)/);
+    expect(textOf(next)).toMatch(/Strava refused to refresh the access token .* authorize again \(npm run authorize -- --store file --token-file \S+\)/);
     tally.errorsSeen += 2;
   });
 });
