@@ -70,8 +70,10 @@ export class RescuingCredentialStore implements CredentialStore {
    * there are copies; logs, and resolves, when the store refused (the next load tries again).
    */
   async finishLeftCopies(signal: AbortSignal): Promise<void> {
-    this.#sayOthersWaiting();
-    const left = this.#copiesLeft();
+    // One listing of the whole directory: this store's copies to finish, the others to mention.
+    const listed = this.#copiesLeft("");
+    this.#sayOthersWaiting(listed.filter((file) => !file.name.startsWith(this.#prefix)));
+    const left = listed.filter((file) => file.name.startsWith(this.#prefix));
     if (left.length === 0) return;
     try {
       await this.#loadFinishing(left, signal);
@@ -93,13 +95,7 @@ export class RescuingCredentialStore implements CredentialStore {
    * Copies kept for other stores (another secret, or one renamed since) wait until a process reading that
    * store starts; said at start so they are not forgotten in memory until the next reboot.
    */
-  #sayOthersWaiting(): void {
-    let others: RescueFile[];
-    try {
-      others = this.#directory.list("", this.#now()).filter((file) => !file.name.startsWith(this.#prefix));
-    } catch {
-      return; // the listing of this store's own copies says what is wrong with the directory
-    }
+  #sayOthersWaiting(others: RescueFile[]): void {
     if (others.length === 0) return;
     const stores = [...new Set(others.map((file) => file.rescued?.store ?? "an unreadable file"))];
     this.#logger.warn("token_rescue_others_waiting", {
@@ -116,10 +112,13 @@ export class RescuingCredentialStore implements CredentialStore {
     return left.length > 0 ? this.#finish(left, current, signal) : current;
   }
 
-  /** Copies other processes (or an earlier run of this one) left; a directory that fails reads as none. */
-  #copiesLeft(): RescueFile[] {
+  /**
+   * Copies other processes (or an earlier run of this one) left, whose names start with `prefix` (this
+   * store's, by default); a directory that fails reads as none.
+   */
+  #copiesLeft(prefix = this.#prefix): RescueFile[] {
     try {
-      return this.#directory.list(this.#prefix, this.#now()).filter((file) => !this.#ours.has(file.name));
+      return this.#directory.list(prefix, this.#now()).filter((file) => !this.#ours.has(file.name));
     } catch (error) {
       this.#directoryFailed("Copies left by a stopped process could not be read", error);
       return [];

@@ -20,6 +20,7 @@ import {
 } from "./credentials.ts";
 import { TokenFile, type TokenRecord } from "./token-file.ts";
 import { shellQuote } from "../common/shell-quote.ts";
+import { messageOf } from "../common/named-error.ts";
 import { lineageField, lineageOf } from "./token-lineage.ts";
 
 /** `FITNESS_TOKEN_FILE`, else `$XDG_CONFIG_HOME/openclaw-fitness/strava-tokens.json` (~/.config by default). */
@@ -42,7 +43,7 @@ export function tokenFileUnwritable(path: string): string | undefined {
     if (!statSync(path).isFile()) return `${path} is not a regular file`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") return `${path} cannot be examined (${(error as Error).message})`;
+    if (code !== "ENOENT" && code !== "ENOTDIR") return `${path} cannot be examined (${messageOf(error)})`;
   }
   let directory = dirname(path);
   for (;;) {
@@ -51,7 +52,7 @@ export function tokenFileUnwritable(path: string): string | undefined {
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") return `${directory} cannot be examined (${(error as Error).message})`;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return `${directory} cannot be examined (${messageOf(error)})`;
       const up = dirname(directory);
       if (up === directory) return `no directory on the way to ${path} exists`;
       directory = up;
