@@ -171,14 +171,14 @@ export class FileOAuthStore implements OAuthStore {
       for (const [hash, code] of Object.entries(state.codes)) if (code.athlete_id === athleteId) delete state.codes[hash];
       rmSync(this.#athletePath(athleteId), { force: true });
     });
-    await this.#updateUsage(signal, (usage) => {
+    await this.#updateUsage(signal, fairShareWindows(this.#now()).day, (usage) => {
       delete usage[athleteId];
     });
   }
 
   async countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict> {
     const { day, quarter } = fairShareWindows(nowMs);
-    return this.#updateUsage(signal, (counts) => {
+    return this.#updateUsage(signal, day, (counts) => {
       let usage = counts[athleteId];
       if (usage === undefined || usage.day !== day) usage = { day, ...emptyUsage() };
       const verdict = countInto(usage, quarter, read, share);
@@ -256,8 +256,12 @@ export class FileOAuthStore implements OAuthStore {
     });
   }
 
-  /** The fair-share counts: the same read-modify-write under a lock of their own, without flushing. */
-  async #updateUsage<T>(signal: AbortSignal, change: (usage: UsageFile) => T): Promise<T> {
+  /**
+   * The fair-share counts: the same read-modify-write under a lock of their own, without flushing. Counts of
+   * days other than `today` are dropped: `today` is the day of the request being counted, so the count and
+   * the pruning read one clock (the caller's), whatever this store's own clock says.
+   */
+  async #updateUsage<T>(signal: AbortSignal, today: string, change: (usage: UsageFile) => T): Promise<T> {
     return withFileLock(`${this.#usagePath}.lock`, { signal }, async () => {
       let usage: UsageFile = {};
       try {
@@ -266,7 +270,6 @@ export class FileOAuthStore implements OAuthStore {
         // absent or unreadable: counting starts again (a share is a budget, not a record)
       }
       const result = change(usage);
-      const today = fairShareWindows(this.#now()).day;
       for (const [athlete, counts] of Object.entries(usage)) if (counts.day !== today) delete usage[athlete];
       const temporary = `${this.#usagePath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       try {
