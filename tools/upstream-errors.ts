@@ -49,7 +49,7 @@ export class ApplicationInactiveError extends TokenRefreshError {}
 
 /**
  * Since June 2026 Strava requires the developer of a Standard-tier API application to hold a Strava
- * subscription; without one, every call answers 403 "Application Status Inactive" (../shared/FACTS.md).
+ * subscription; without one, every call answers 403 "Application Status Inactive" (Strava's developer notice of June 2026).
  * Strava's exact error list for it is not known here, so only the message is matched.
  */
 export function isApplicationInactive(status: number, fault: Fault | undefined): boolean {

@@ -49,6 +49,8 @@ export interface DynamoDbOAuthStoreOptions {
   region: string;
   application: { client_id: string; client_secret: string };
   requestTimeoutMs?: number;
+  /** Clock in epoch milliseconds (expiry of records, the owner's claim time). */
+  now?: () => number;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -61,10 +63,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
   readonly #client: DynamoDBClient;
   readonly #secrets: SecretsManagerClient;
   readonly #options: DynamoDbOAuthStoreOptions;
+  readonly #now: () => number;
   #key: Uint8Array | undefined;
 
   constructor(options: DynamoDbOAuthStoreOptions) {
     this.#options = options;
+    this.#now = options.now ?? Date.now;
     this.#table = options.tableName;
     const timeout = (options.requestTimeoutMs ?? defaultStoreTimeoutMs) + 1_000;
     const requestHandler = { connectionTimeout: timeout, requestTimeout: timeout };
@@ -147,7 +151,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
         this.#client.send(
           new PutItemCommand({
             TableName: this.#table,
-            Item: { pk: { S: "owner" }, owner_athlete: { S: athleteId }, claimed_at: { S: new Date().toISOString() } },
+            Item: { pk: { S: "owner" }, owner_athlete: { S: athleteId }, claimed_at: { S: new Date(this.#now()).toISOString() } },
             ConditionExpression: "attribute_not_exists(pk)",
           }),
           { abortSignal: signal },
@@ -275,7 +279,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
     const text = item["record"]?.S;
     if (text === undefined) return undefined;
     const record = JSON.parse(text) as T;
-    return record.expires_at * 1000 > Date.now() ? record : undefined;
+    return record.expires_at * 1000 > this.#now() ? record : undefined;
   }
 
   async #keysOf(athleteId: string, signal: AbortSignal): Promise<string[]> {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -23,6 +23,7 @@ import { CredentialsMissingError, type CredentialSnapshot, type CredentialStore 
 import { lineageOf } from "../../tools/token-lineage.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
+import { stampFile } from "../support/test-clock.ts";
 
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
 const tokens = (n: number) => ({ access_token: `a${n}`, refresh_token: `r${n}`, expires_at: 1_800_000_000 + n });
@@ -105,12 +106,14 @@ describe("TokenFileStore", () => {
     const store = await fileWith({ ...app, refresh_token: "r0" });
     const dead = deadPid();
     const older = `${store.path}.${dead}.0a0a0a0a.tmp`;
+    // Older and newer than the token file by its own time stamp: the store compares files with files.
+    const written = (await stat(store.path)).mtimeMs;
     await writeFile(older, JSON.stringify({ ...app, ...tokens(7) }));
-    await utimes(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    stampFile(older, written - 60_000);
     expect((await store.load(signal())).credentials.refresh_token).toBe("r0");
     const newer = `${store.path}.${dead}.0b0b0b0b.tmp`;
     await writeFile(newer, JSON.stringify({ ...app, ...tokens(8) }));
-    await utimes(newer, new Date(Date.now() + 1_000), new Date(Date.now() + 1_000));
+    stampFile(newer, (await stat(store.path)).mtimeMs + 1_000);
     expect((await store.load(signal())).credentials.refresh_token).toBe("r8");
     expect(await readdir(directory)).toEqual(["tokens.json"]);
   });

@@ -7,8 +7,9 @@ import { expect, it } from "vitest";
 import { fileBackedCore } from "../support/core-harness.ts";
 import { mockStrava } from "../support/strava-mock.ts";
 import { toolTable } from "../../tools/table.ts";
+import { testNow } from "../support/test-clock.ts";
 
-const nowMs = Date.UTC(2026, 10, 21, 12, 0, 0);
+const nowMs = testNow;
 const secrets = ["client-secret-SENTINEL", "refresh-SENTINEL-1", "access-SENTINEL-1", "refresh-SENTINEL-2", "access-SENTINEL-2", "refresh-SENTINEL-3", "access-SENTINEL-3"];
 
 const validArguments: Record<string, unknown> = {

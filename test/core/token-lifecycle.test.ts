@@ -7,8 +7,9 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
 import { mockStrava, type StravaMock } from "../support/strava-mock.ts";
+import { testNow } from "../support/test-clock.ts";
 
-const nowMs = Date.UTC(2026, 10, 21, 12, 0, 0);
+const nowMs = testNow;
 const nowS = nowMs / 1000;
 const base = { client_id: "1234", client_secret: "client-secret-value" };
 const cores: FileBackedCore[] = [];

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { statfsSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,7 @@ import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
 import { capturingLogger } from "../support/core-harness.ts";
 import { writeCurrentSecret } from "../support/secret-writer.ts";
+import { stampFile } from "../support/test-clock.ts";
 
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
 const tokens = (n: number) => ({ access_token: `access-${n}-secret`, refresh_token: `refresh-${n}-secret`, expires_at: 1_800_000_000 + n });
@@ -288,10 +289,10 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     await mkdir(rescueDir, { recursive: true, mode: 0o700 });
     const half = join(rescueDir, `${prefix}half.json`);
     await writeFile(half, '{"store":"x","replaces', { mode: 0o600 });
+    stampFile(half, Date.now()); // written now on the store's clock (the kernel stamps real time, which faketime does not move)
     await store.load(signal());
     expect(await readdir(rescueDir)).toEqual([`${prefix}half.json`]);
-    const old = new Date(Date.now() - 120_000);
-    await utimes(half, old, old);
+    stampFile(half, Date.now() - 120_000);
     await store.load(signal());
     expect(await readdir(rescueDir)).toEqual([]);
     expect(lines.some((line) => line.includes("token_rescue_unreadable"))).toBe(true);

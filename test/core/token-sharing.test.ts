@@ -18,9 +18,10 @@ import { runTool } from "../../tools/run-tool.ts";
 import { applicationInactiveAdvice } from "../../tools/upstream-errors.ts";
 import { healthAnswer } from "../../tools/service-health.ts";
 import { capturingLogger, toolNamed } from "../support/core-harness.ts";
+import { testNow } from "../support/test-clock.ts";
 
 const plenty: [number, number] = [1_000_000, 10_000_000];
-let clockMs = Date.UTC(2026, 10, 21, 12, 0, 0);
+let clockMs = testNow;
 let sandbox: RunningSandbox;
 let directory: string;
 let path: string;

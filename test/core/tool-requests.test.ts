@@ -10,8 +10,9 @@ import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-har
 import { once } from "node:events";
 import { mockStrava, pathAnyQuery, type StravaMock } from "../support/strava-mock.ts";
 import { streamKeys } from "../../tools/parameter-schemas.ts";
+import { testNow } from "../support/test-clock.ts";
 
-const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+const now = testNow;
 const credentials = { client_id: "1234", client_secret: "secret-xyz", refresh_token: "refresh-1", access_token: "access-valid", expires_at: now / 1000 + 6 * 3600 };
 let core: FileBackedCore;
 let mock: StravaMock;

@@ -6,8 +6,10 @@ import type { AddressInfo } from "node:net";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
 import { freePort } from "../support/free-port.ts";
 import { mockStrava, pathAnyQuery, type StravaMock } from "../support/strava-mock.ts";
+import { testDayAt } from "../support/test-clock.ts";
 
-const now = Date.UTC(2026, 10, 21, 12, 41, 48);
+// 3 min 12 s before a quarter hour ends.
+const now = testDayAt("12:41:48");
 let core: FileBackedCore;
 let mock: StravaMock;
 

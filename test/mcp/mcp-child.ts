@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { RunningSandbox } from "../../sandbox/server.ts";
+import { clockEnv } from "../support/test-clock.ts";
 
 export const repositoryRoot = resolve(import.meta.dirname, "../..");
 
@@ -18,13 +19,14 @@ const scratchConfigHome = mkdtempSync(join(tmpdir(), "mcp-config-"));
 process.once("exit", () => rmSync(scratchConfigHome, { recursive: true, force: true }));
 
 /**
- * What a child needs from the parent's environment to run at all; nothing else is passed on. Its rescue copies
+ * What a child needs from the parent's environment to run at all, and the test's clock (clockEnv); nothing else
+ * is passed on. Its rescue copies
  * of new tokens (tools/token-rescue-directory.ts) stay in this test process's scratch directory: in the shared
  * default one, a copy left by one test file could meet another file's secret of the same name whose sandbox
  * (same seed) started from the same refresh token.
  */
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { XDG_CONFIG_HOME: scratchConfigHome, FITNESS_TOKEN_RESCUE_DIR: join(scratchConfigHome, "token-rescue") };
+  const env: Record<string, string> = { XDG_CONFIG_HOME: scratchConfigHome, FITNESS_TOKEN_RESCUE_DIR: join(scratchConfigHome, "token-rescue"), ...clockEnv() };
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "NODE_OPTIONS"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;

@@ -68,8 +68,9 @@ describe("access tokens at /mcp", () => {
   });
 
   it("an expired token: 401", async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const token = await forged(provider.tokens()?.access_token as string, { iat: now - 7200, exp: now - 3600 });
+    // Hours before the server issued the real token: its own clock, whatever the test's says.
+    const issuedAt = decodeJwt(provider.tokens()?.access_token as string).iat as number;
+    const token = await forged(provider.tokens()?.access_token as string, { iat: issuedAt - 7200, exp: issuedAt - 3600 });
     await expectChallenge(await rawToolCall(server.mcpUrl, token, "get_athlete"), /expired/);
   });
 

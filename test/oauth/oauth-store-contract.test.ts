@@ -15,6 +15,7 @@ import { DynamoDbOAuthStore } from "../../mcp-adapter/oauth/dynamodb-oauth-store
 import type { FairShare, GrantRecord, OAuthStore } from "../../mcp-adapter/oauth/oauth-store.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { createOAuthResources } from "../support/oauth-aws.ts";
+import { testDayAt } from "../support/test-clock.ts";
 
 const application = { client_id: "73519", client_secret: "s".repeat(40) };
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
@@ -36,9 +37,9 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-const implementations: [string, () => OAuthStore][] = [
-  ["local files", () => new FileOAuthStore({ directory: join(directory, "state"), application })],
-  ["DynamoDB + Secrets Manager", () => new DynamoDbOAuthStore({ tableName: "oauth-contract", signingKeySecret: "oauth-contract-key", region: "us-west-2", application })],
+const implementations: [string, (now?: () => number) => OAuthStore][] = [
+  ["local files", (now) => new FileOAuthStore({ directory: join(directory, "state"), application, ...(now ? { now } : {}) })],
+  ["DynamoDB + Secrets Manager", (now) => new DynamoDbOAuthStore({ tableName: "oauth-contract", signingKeySecret: "oauth-contract-key", region: "us-west-2", application, ...(now ? { now } : {}) })],
 ];
 
 const grant = (id: string, athlete: string, revision = 1): GrantRecord => ({
@@ -93,9 +94,10 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
   });
 
   it("counts requests up to the athlete's share and names the full window", async () => {
-    const store = make();
+    // The store's clock and the counted requests' times are one clock, pinned to the suite's day.
+    const t = testDayAt("10:01:00");
+    const store = make(() => t);
     const share: FairShare = { overall: { fifteenMinute: 3, daily: 100 }, read: { fifteenMinute: 2, daily: 100 } };
-    const t = Date.UTC(2026, 10, 23, 10, 1);
     expect((await store.countUpstreamRequest("200", true, share, t, signal())).admitted).toBe(true);
     expect((await store.countUpstreamRequest("200", true, share, t, signal())).admitted).toBe(true);
     expect(await store.countUpstreamRequest("200", true, share, t, signal())).toEqual({ admitted: false, window: "read 15-minute", used: 2, share: 2 });

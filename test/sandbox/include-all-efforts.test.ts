@@ -4,13 +4,14 @@
  * The sandbox hides efforts on near-duplicate segments (a twin of a segment on the same road).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { fixedNow, manualClock, openSession, type ActivityLike, type SandboxSession } from "./sandbox-client.ts";
+import { openSession, type ActivityLike, type SandboxSession } from "./sandbox-client.ts";
+import { manualClock, testNow } from "../support/test-clock.ts";
 
 let session: SandboxSession;
 let activities: ActivityLike[];
 
 beforeAll(async () => {
-  session = await openSession({ clock: manualClock(fixedNow).now });
+  session = await openSession({ clock: manualClock(testNow).now });
   activities = session.json<ActivityLike[]>(await session.get("/athlete/activities?per_page=200"));
 });
 afterAll(() => session.sandbox.close());

@@ -4,7 +4,8 @@
  */
 import { request } from "node:http";
 import { afterEach, describe, expect, test } from "vitest";
-import { form, manualClock, openSession, type RawAnswer, type SandboxSession } from "./sandbox-client.ts";
+import { form, openSession, type RawAnswer, type SandboxSession } from "./sandbox-client.ts";
+import { manualClock } from "../support/test-clock.ts";
 
 const sessions: SandboxSession[] = [];
 async function session(options: Parameters<typeof openSession>[0] = {}): Promise<SandboxSession> {

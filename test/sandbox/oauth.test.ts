@@ -3,7 +3,8 @@
  * same access token while more than an hour is left, expiry by the clock, and the scope Faults.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { fixedNow, form, manualClock, openSession, type SandboxSession } from "./sandbox-client.ts";
+import { form, openSession, type SandboxSession } from "./sandbox-client.ts";
+import { manualClock, testNow } from "../support/test-clock.ts";
 import { uploadForm } from "./activity-file-fixtures.ts";
 
 const invalidRefreshToken = '{"message":"Bad Request","errors":[{"resource":"RefreshToken","field":"refresh_token","code":"invalid"}]}';
@@ -73,10 +74,10 @@ describe("refresh_token grant", () => {
   });
 
   test("the same access token comes back while it has more than an hour left; a new one after that", async () => {
-    const clock = manualClock(fixedNow);
+    const clock = manualClock(testNow);
     const s = await session({ clock: clock.now, tokenLifetimeSeconds: 21_600 });
     const first = JSON.parse((await s.tokenRequest(refreshParams(s, s.sandbox.refreshToken()))).text) as TokenAnswer;
-    expect(first.expires_at).toBe(Math.floor(fixedNow / 1000) + 21_600);
+    expect(first.expires_at).toBe(Math.floor(testNow / 1000) + 21_600);
     expect(first.expires_in).toBe(21_600);
     clock.advance(4 * 3_600_000);
     const second = JSON.parse((await s.tokenRequest(refreshParams(s, s.sandbox.refreshToken()))).text) as TokenAnswer;
@@ -116,7 +117,7 @@ describe("refresh_token grant", () => {
 
 describe("access tokens", () => {
   test("a missing, unknown or expired access token gets Strava's 401 Fault", async () => {
-    const clock = manualClock(fixedNow);
+    const clock = manualClock(testNow);
     const s = await session({ clock: clock.now, tokenLifetimeSeconds: 600 });
     const token = await s.token();
     expect((await s.get("/athlete", token)).status).toBe(200);

@@ -20,19 +20,11 @@ import { runTool } from "../../tools/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
 import { freePort } from "../support/free-port.ts";
-import { locateStravaSpec, specPresence } from "./strava-spec.ts";
+import { locateStravaSpec } from "./strava-spec.ts";
 import { gpxTrack } from "./activity-file-fixtures.ts";
 
 const spec = locateStravaSpec();
-const presence = specPresence(spec, "the Prism contract test of the upstream client");
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
-// Always runs (never reported as skipped): in CI a missing description fails here; elsewhere its
-// absence was announced loudly when this file loaded and the contract tests below do not run.
-test("Strava's API description is found (required in CI)", () => {
-  if (presence.failInstead) throw new Error(spec.reason);
-  expect(spec.found || !process.env["CI"]).toBe(true);
-});
 
 /** Valid arguments for every tool; tools with optional branches get one call per branch. */
 const contractCalls: Record<string, Array<Record<string, unknown>>> = {
@@ -84,7 +76,7 @@ interface Exchange {
   body: string;
 }
 
-describe.runIf(presence.run)("the upstream client against a Prism mock of Strava's contract", () => {
+describe("the upstream client against a Prism mock of Strava's contract", () => {
   let prism: ChildProcess | null = null;
   let tokenServer: Server | null = null;
   let directory = "";

@@ -12,23 +12,6 @@ export interface RawAnswer {
   text: string;
 }
 
-/** A clock a test moves by hand. */
-export function manualClock(startMs: number): { now: () => number; advance(ms: number): void; set(ms: number): void } {
-  let current = startMs;
-  return {
-    now: () => current,
-    advance: (ms) => {
-      current += ms;
-    },
-    set: (ms) => {
-      current = ms;
-    },
-  };
-}
-
-/** 2026-11-21 15:37:12 in Boulder (UTC-7): a fixed "now" for the tests that need one. */
-export const fixedNow = Date.UTC(2026, 10, 21, 22, 37, 12);
-
 /** What fetch takes as a body (the DOM's BodyInit is not in this project's lib). */
 export type RequestBody = string | URLSearchParams | FormData | Uint8Array;
 

@@ -5,7 +5,8 @@
  * parameter checks of the list, streams and club endpoints.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { fixedNow, manualClock, openSession, type ActivityLike, type SandboxSession } from "./sandbox-client.ts";
+import { openSession, type ActivityLike, type SandboxSession } from "./sandbox-client.ts";
+import { manualClock, testNow } from "../support/test-clock.ts";
 
 const dayMs = 86_400_000;
 const allKeys = "time,distance,latlng,altitude,velocity_smooth,heartrate,cadence,watts,temp,moving,grade_smooth";
@@ -13,7 +14,7 @@ let s: SandboxSession;
 let activities: ActivityLike[];
 
 beforeAll(async () => {
-  s = await openSession({ clock: manualClock(fixedNow).now });
+  s = await openSession({ clock: manualClock(testNow).now });
   activities = s.json<ActivityLike[]>(await s.get("/athlete/activities?per_page=200"));
 });
 afterAll(() => s.sandbox.close());
@@ -27,8 +28,8 @@ interface Stream<T = number> {
 
 describe("determinism", () => {
   test("the same seed and clock give byte-identical answers; another seed gives other data", async () => {
-    const twin = await openSession({ clock: manualClock(fixedNow).now });
-    const other = await openSession({ clock: manualClock(fixedNow).now, seed: 8 });
+    const twin = await openSession({ clock: manualClock(testNow).now });
+    const other = await openSession({ clock: manualClock(testNow).now, seed: 8 });
     try {
       const long = activities.find((a) => a.elapsed_time === 21_600)!;
       const paths = [
@@ -60,8 +61,8 @@ describe("the seeded athlete", () => {
     expect(activities.length).toBeLessThanOrEqual(70);
     for (const a of activities) {
       const start = Date.parse(a.start_date);
-      expect(start).toBeLessThanOrEqual(fixedNow);
-      expect(start).toBeGreaterThan(fixedNow - 90 * dayMs);
+      expect(start).toBeLessThanOrEqual(testNow);
+      expect(start).toBeGreaterThan(testNow - 90 * dayMs);
     }
     const types = new Set(activities.map((a) => a.sport_type));
     for (const sport of ["Run", "Ride", "Swim", "WeightTraining", "Workout", "Yoga"]) expect(types, sport).toContain(sport);
@@ -72,9 +73,9 @@ describe("the seeded athlete", () => {
   });
 
   test("a run within the last 18 hours and a gym session on today's local date", () => {
-    const recent = activities.filter((a) => fixedNow - Date.parse(a.start_date) <= 18 * 3_600_000);
+    const recent = activities.filter((a) => testNow - Date.parse(a.start_date) <= 18 * 3_600_000);
     expect(recent.some((a) => a.sport_type === "Run")).toBe(true);
-    // fixedNow is 2026-11-21 15:37 in Boulder.
+    // testNow is 2026-11-21 15:37 in Boulder.
     const gym = activities.filter((a) => ["WeightTraining", "Workout"].includes(a.sport_type) && a.start_date_local.startsWith("2026-11-21"));
     expect(gym.length).toBeGreaterThanOrEqual(1);
     expect(gym[0]!.name).toMatch(/Weight Training$/);
@@ -193,7 +194,7 @@ describe("stats are computed from the activities", () => {
   test("recent (4 weeks), year-to-date and all-time totals of runs, rides and swims", async () => {
     const stats = s.json<Record<string, { count: number; distance: number; moving_time: number; elapsed_time: number; elevation_gain: number }>>(await s.get(`/athletes/${s.sandbox.athleteId}/stats`));
     const buckets: Record<string, string[]> = { ride: ["Ride", "VirtualRide"], run: ["Run"], swim: ["Swim"] };
-    const periods: Record<string, number> = { recent: fixedNow - 28 * dayMs, ytd: Date.UTC(2026, 0, 1, 7), all: 0 };
+    const periods: Record<string, number> = { recent: testNow - 28 * dayMs, ytd: Date.UTC(2026, 0, 1, 7), all: 0 };
     for (const [bucket, types] of Object.entries(buckets)) {
       for (const [period, from] of Object.entries(periods)) {
         const included = activities.filter((a) => types.includes(a.type) && Date.parse(a.start_date) >= from);
@@ -218,8 +219,8 @@ describe("parameters", () => {
     const page2 = s.json<ActivityLike[]>(await s.get("/athlete/activities?per_page=10&page=2"));
     expect(page2.map((a) => a.id)).toEqual(activities.slice(10, 20).map((a) => a.id));
     expect(s.json<unknown[]>(await s.get("/athlete/activities?page=99"))).toEqual([]);
-    const after = Math.floor((fixedNow - 7 * dayMs) / 1000);
-    const before = Math.floor((fixedNow - 2 * dayMs) / 1000);
+    const after = Math.floor((testNow - 7 * dayMs) / 1000);
+    const before = Math.floor((testNow - 2 * dayMs) / 1000);
     const window = s.json<ActivityLike[]>(await s.get(`/athlete/activities?after=${after}&before=${before}`));
     const expected = activities.filter((a) => Date.parse(a.start_date) / 1000 > after && Date.parse(a.start_date) / 1000 < before).reverse();
     expect(window.map((a) => a.id)).toEqual(expected.map((a) => a.id));

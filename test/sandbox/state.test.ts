@@ -4,11 +4,12 @@
  * duplicate or unreadable files get Strava's error strings.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { fixedNow, form, manualClock, openSession, type ActivityLike, type SandboxSession } from "./sandbox-client.ts";
+import { form, openSession, type ActivityLike, type SandboxSession } from "./sandbox-client.ts";
+import { manualClock, testNow } from "../support/test-clock.ts";
 import { fitActivity, gpxTrack, gzip, tcxActivity, uploadForm } from "./activity-file-fixtures.ts";
 
 const formType = "application/x-www-form-urlencoded";
-const clock = manualClock(fixedNow);
+const clock = manualClock(testNow);
 let s: SandboxSession;
 
 beforeAll(async () => {
@@ -158,7 +159,7 @@ describe("uploads", () => {
     return s.json<Upload>(answer);
   };
   const status = async (id: number): Promise<Upload> => s.json<Upload>(await s.get(`/uploads/${id}`));
-  const runFile = fitActivity({ startMs: fixedNow - 6 * 3_600_000, elapsedS: 2_400, distanceM: 7_250, sport: 1, lat: 40.0021, lng: -105.2594 });
+  const runFile = fitActivity({ startMs: testNow - 6 * 3_600_000, elapsedS: 2_400, distanceM: 7_250, sport: 1, lat: 40.0021, lng: -105.2594 });
 
   test("a FIT upload is processed after the processing time; then its activity is listed with the file's data", async () => {
     const upload = await post(runFile, "morning.fit", { data_type: "fit", name: "Creek path tempo", external_id: "watch-0001", description: "From the watch" });
@@ -177,7 +178,7 @@ describe("uploads", () => {
       name: "Creek path tempo",
       description: "From the watch",
       sport_type: "Run",
-      start_date: new Date(Math.floor((fixedNow - 6 * 3_600_000) / 1000) * 1000).toISOString().replace(".000Z", "Z"),
+      start_date: new Date(Math.floor((testNow - 6 * 3_600_000) / 1000) * 1000).toISOString().replace(".000Z", "Z"),
       elapsed_time: 2_400,
       distance: 7_250,
       upload_id: upload.id,
@@ -219,9 +220,9 @@ describe("uploads", () => {
   });
 
   test("GPX and gzipped TCX files create rides and runs with the file's start and length", async () => {
-    const gpxStart = fixedNow - 30 * 3_600_000;
+    const gpxStart = testNow - 30 * 3_600_000;
     const gpx = await post(gpxTrack({ startMs: gpxStart, points: 61, name: "Lunch Run along the creek", type: "running" }), "lunch.gpx", { data_type: "gpx" });
-    const tcxStart = fixedNow - 50 * 3_600_000;
+    const tcxStart = testNow - 50 * 3_600_000;
     const tcx = await post(gzip(tcxActivity({ startMs: tcxStart, seconds: 3_600, metres: 28_000 })), "ride.tcx.gz", { data_type: "tcx.gz", trainer: "true" });
     clock.advance(8_000);
     const gpxActivity = await detail((await status(gpx.id)).activity_id!);

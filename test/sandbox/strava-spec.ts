@@ -1,7 +1,9 @@
 /**
- * Where Strava's official API description lives for the contract tests: STRAVA_OPENAPI_SPEC (a
- * directory, or the path of strava-swagger.json inside it), else ../shared/strava-openapi/ beside the
- * repository. Absent in CI, the tests fail; absent elsewhere, they are skipped with a loud reason.
+ * Where Strava's API description lives for the contract tests: strava/openapi/ in this repository
+ * (see its README for where it came from), or STRAVA_OPENAPI_SPEC (a directory, or the path of
+ * strava-swagger.json inside it) to test against another copy. Missing files fail the tests that need
+ * them, naming the path: the repository carries them, so their absence is a broken checkout, not a
+ * reason to skip.
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,35 +12,25 @@ import { fileURLToPath } from "node:url";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface SpecLocation {
-  found: boolean;
   directory: string;
   swagger: string;
   contract: string;
-  /** Why it is missing and how to provide it (when not found). */
-  reason: string;
 }
 
 export function locateStravaSpec(): SpecLocation {
   const configured = process.env["STRAVA_OPENAPI_SPEC"];
-  let directory = resolve(repoRoot, "../shared/strava-openapi");
+  let directory = join(repoRoot, "strava", "openapi");
   if (configured) {
     const path = resolve(configured);
     directory = existsSync(path) && statSync(path).isFile() ? dirname(path) : path;
   }
   const swagger = join(directory, "strava-swagger.json");
   const contract = join(directory, "strava-swagger.contract.json");
-  const found = existsSync(swagger) && existsSync(contract);
-  const reason = found
-    ? ""
-    : `Strava's API description is missing: expected ${swagger} and ${contract}. ` +
-      "Check out the shared/ directory beside this repository, or set STRAVA_OPENAPI_SPEC to the directory holding strava-swagger.json.";
-  return { found, directory, swagger, contract, reason };
-}
-
-/** Call at the top of a contract test file: says loudly why it is skipped, and whether it must fail instead (CI). */
-export function specPresence(spec: SpecLocation, what: string): { run: boolean; failInstead: boolean } {
-  if (spec.found) return { run: true, failInstead: false };
-  if (process.env["CI"]) return { run: false, failInstead: true };
-  console.warn(`\n*** SKIPPING ${what}: ${spec.reason} ***\n`);
-  return { run: false, failInstead: false };
+  for (const file of [swagger, contract]) {
+    if (!existsSync(file)) {
+      const from = configured ? `STRAVA_OPENAPI_SPEC (${configured})` : "the repository's strava/openapi/";
+      throw new Error(`Strava's API description is missing: ${file} does not exist in ${from}. Restore it with git checkout -- strava/openapi, or unset STRAVA_OPENAPI_SPEC.`);
+    }
+  }
+  return { directory, swagger, contract };
 }
