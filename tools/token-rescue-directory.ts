@@ -24,24 +24,11 @@
  * (`loginctl enable-linger`), when their last session ends: $XDG_RUNTIME_DIR is removed and systemd removes
  * the user's files from /dev/shm.
  */
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statfsSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { TokenSet } from "./credentials.ts";
+import { checkPrivateDirectory } from "./private-directory.ts";
 import { SettingsError } from "./upstream-settings.ts";
 import { messageOf } from "../common/named-error.ts";
 import { schemaViolations } from "../common/schema-check.ts";
@@ -241,69 +228,18 @@ export class TokenRescueDirectory {
     return `Use a directory that belongs to this user with permissions 0700 (chmod 700 ${this.path}), or set ${rescueDirEnvName}=off.`;
   }
 
-  /** Throws a SettingsError naming the first directory above this one that someone else could change. */
-  #checkParents(): void {
-    const uid = process.getuid?.();
-    if (uid === undefined) return;
-    let directory: string;
-    try {
-      directory = realpathSync(dirname(this.path));
-    } catch (error) {
-      throw new SettingsError(`The token rescue directory ${this.path} cannot be checked: ${messageOf(error)}. ${this.#fix()}`);
-    }
-    for (;;) {
-      let stat;
-      try {
-        stat = statSync(directory);
-      } catch (error) {
-        throw new SettingsError(`The token rescue directory ${this.path} cannot be checked (${directory}: ${messageOf(error)}). ${this.#fix()}`);
-      }
-      const sticky = (stat.mode & 0o1000) !== 0;
-      if (stat.uid !== 0 && stat.uid !== uid) {
-        throw new SettingsError(
-          `The token rescue directory ${this.path} is inside ${directory}, which belongs to user ${stat.uid}: they could swap it for theirs. ` +
-            `Set ${rescueDirEnvName} to a directory under one of this user's own, or to "off".`,
-        );
-      }
-      if ((stat.mode & 0o022) !== 0 && !sticky) {
-        const who = (stat.mode & 0o002) !== 0 ? "others" : `group ${stat.gid}`;
-        throw new SettingsError(
-          `The token rescue directory ${this.path} is inside ${directory}, which ${who} may write to (permissions ${(stat.mode & 0o777).toString(8)}): ` +
-            `they could swap it for theirs. Remove that write permission (chmod go-w ${directory}), or set ${rescueDirEnvName} elsewhere, or to "off".`,
-        );
-      }
-      const up = dirname(directory);
-      if (up === directory) return;
-      directory = up;
-    }
-  }
-
   /**
    * Whether the directory exists (false when it does not), after checking that it is still a directory (not
    * a symbolic link) of this user's that nobody else may enter; throws a SettingsError when it is not.
    */
   #check(): boolean {
-    let stat;
-    try {
-      stat = lstatSync(this.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-      throw error;
-    }
-    const fix = this.#fix();
-    if (stat.isSymbolicLink()) throw new SettingsError(`The token rescue directory ${this.path} is a symbolic link. ${fix}`);
-    if (!stat.isDirectory()) throw new SettingsError(`The token rescue directory ${this.path} is not a directory. ${fix}`);
-    const uid = process.getuid?.();
-    if (uid !== undefined && stat.uid !== uid) {
-      throw new SettingsError(`The token rescue directory ${this.path} belongs to user ${stat.uid}, not to this user (${uid}). ${fix}`);
-    }
-    if ((stat.mode & 0o077) !== 0) {
-      throw new SettingsError(
-        `The token rescue directory ${this.path} lets other users in (permissions ${(stat.mode & 0o777).toString(8)}). ${fix}`,
-      );
-    }
-    this.#checkParents();
-    return true;
+    return checkPrivateDirectory(this.path, {
+      what: `The token rescue directory ${this.path}`,
+      fix: this.#fix(),
+      elsewhere: `Set ${rescueDirEnvName} to a directory under one of this user's own, or to "off".`,
+      orElsewhere: `or set ${rescueDirEnvName} elsewhere, or to "off"`,
+      error: (message) => new SettingsError(message),
+    });
   }
 }
 
