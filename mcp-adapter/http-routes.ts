@@ -37,7 +37,8 @@ import { createRateLimitedLog } from "./rate-limited-log.ts";
 /** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
 export interface OAuthRoutes {
   handles(path: string): boolean;
-  route(request: Request): Promise<Response>;
+  route(request: Request, origin: { address: string | undefined }): Promise<Response>;
+  originOf(headerValue: (name: string) => string | null | undefined, connectionAddress: string | undefined): { address: string | undefined };
   gate: { check(authorization: string | null | undefined): Promise<AuthInfo | Response> };
 }
 
@@ -76,10 +77,13 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   const oauth = options.oauth;
   const checkBearer = oauth ? undefined : createBearerCheck({ token: options.authToken, failures: unauthorized });
   const serveOAuth = oauth
-    ? toNodeHandler({ fetch: (request: Request) => oauth.route(request) }, {
-        maxRequestBodySize: 64 * 1024,
-        onerror: (error) => logger.error("http_internal_error", { path: "oauth", error }),
-      })
+    ? (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+        const origin = oauth.originOf((name) => headerText(request.headers[name]), request.socket.remoteAddress);
+        return toNodeHandler({ fetch: (web: Request) => oauth.route(web, origin) }, {
+          maxRequestBodySize: 64 * 1024,
+          onerror: (error) => logger.error("http_internal_error", { path: "oauth", error }),
+        })(request, response);
+      }
     : undefined;
 
   const handler = createMcpHttpHandler(options.factory, {
@@ -230,6 +234,10 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       await handler.close();
     },
   };
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(",") : value;
 }
 
 function tooLargeMessage(maxBodyBytes: number): string {

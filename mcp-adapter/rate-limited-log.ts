@@ -21,15 +21,19 @@ export function createRateLimitedLog(options: {
   event: string;
   level?: "info" | "warn";
   intervalMs?: number;
+  /** Log the first occurrence of each reason in a quiet period in full, not only the first of all. */
+  firstOfEachReason?: boolean;
 }): RateLimitedLog {
   const { logger, event } = options;
   const level = options.level ?? "info";
   const intervalMs = options.intervalMs ?? defaultSummaryIntervalMs;
   let counts = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
+  const logged = new Set<string>();
 
   const summarize = (): void => {
     timer = undefined;
+    logged.clear();
     if (counts.size === 0) return;
     const repeated = Object.fromEntries(counts);
     counts = new Map();
@@ -40,9 +44,10 @@ export function createRateLimitedLog(options: {
 
   return {
     record(reason, fields) {
-      if (timer === undefined) {
+      if (timer === undefined || (options.firstOfEachReason === true && !logged.has(reason))) {
         logger[level](event, { reason, ...fields });
-        timer = setTimeout(summarize, intervalMs).unref();
+        logged.add(reason);
+        timer ??= setTimeout(summarize, intervalMs).unref();
         return;
       }
       counts.set(reason, (counts.get(reason) ?? 0) + 1);

@@ -11,7 +11,7 @@
  * the reason and is tried again on the next request.
  */
 import { Hono } from "hono";
-import { handle } from "hono/aws-lambda";
+import { getConnInfo, handle } from "hono/aws-lambda";
 import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
@@ -67,7 +67,7 @@ web.all("*", async (c) => {
     logger.error("startup_failed", { message });
     return Response.json({ error: "temporarily_unavailable", error_description: `The server could not start: ${message}` }, { status: 503 });
   }
-  return handler.fetch(c.req.raw);
+  return handler.fetch(c.req.raw, getConnInfo(c).remote.address);
 });
 
 export const handler = handle(web);

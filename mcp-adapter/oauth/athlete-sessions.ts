@@ -6,7 +6,8 @@
  *
  * Fair share: Strava limits the application, not the athlete, so the N admitted athletes (the
  * configured list, or 1 for an owner-only deployment) each get 1/N of every window (overall and read,
- * 15 minutes and daily). The counts live in the shared store, so every instance agrees; a request past
+ * 15 minutes and daily), after the budget of the deauthorization checks Strava's webhook may ask for is
+ * set aside (one per athlete per 15 minutes, `deauthorizationChecksPerDay` a day: strava-webhook.ts). The counts live in the shared store, so every instance agrees; a request past
  * an athlete's share is answered 429 here, naming the athlete, the window and when it resets, and
  * nothing is sent. A 429 from Strava itself means the whole application's budget ran out; its message
  * says so. Counting costs a store write per Strava request (Strava allows about one request per four
@@ -23,6 +24,7 @@ import type { UpstreamAdmission } from "../../tools/upstream-client.ts";
 import { UpstreamStatusError } from "../../tools/upstream-errors.ts";
 import type { UpstreamRequest } from "../../tools/upstream-request.ts";
 import type { FairShare, OAuthStore } from "./oauth-store.ts";
+import { deauthorizationChecksPerDay } from "./strava-webhook.ts";
 
 export interface AthleteSessionsOptions {
   store: OAuthStore;
@@ -51,11 +53,12 @@ export class AthleteSessions {
   constructor(options: AthleteSessionsOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    const part = (limit: number): number => Math.max(1, Math.floor(limit / options.athletes));
+    const part = (limit: number, reserved: number): number => Math.max(1, Math.floor((limit - reserved) / options.athletes));
     const { overall, read } = options.applicationLimits;
+    const reserved = { fifteenMinute: options.athletes, daily: options.athletes * deauthorizationChecksPerDay };
     this.#share = {
-      overall: { fifteenMinute: part(overall[0]), daily: part(overall[1]) },
-      read: { fifteenMinute: part(read[0]), daily: part(read[1]) },
+      overall: { fifteenMinute: part(overall[0], reserved.fifteenMinute), daily: part(overall[1], reserved.daily) },
+      read: { fifteenMinute: part(read[0], reserved.fifteenMinute), daily: part(read[1], reserved.daily) },
     };
   }
 

@@ -5,8 +5,17 @@
  * athlete, and TTL on the `ttl` attribute (epoch seconds). Items:
  *
  * - `client#<client_id>`, `code#<sha256>`, `grant#<grant_id>`: the record as JSON in `record`; codes and
- *   grants carry `athlete_id`. Redeeming a code is one DeleteItem returning the old item (only one caller
- *   gets it); replacing a grant is one PutItem conditioned on its `revision`; both are atomic.
+ *   grants carry `athlete_id`. Redeeming a code is one UpdateItem conditioned on `redeemed_grant` being
+ *   absent (only one caller sets it; the others read which grant it names); replacing a grant is one
+ *   PutItem conditioned on its `revision`; both are atomic.
+ * - unused registrations carry `unused_seq` and take a place in the ring: `registration#sequence` counts
+ *   registrations (one UpdateItem ADD), `registration#ring#<place>` names the registration in each place
+ *   (a PutItem conditioned on holding an older one), and the registration it replaces is deleted on
+ *   condition that it is still unused with that sequence number. `registrations#<hour>#<digest>` counts a
+ *   source's registrations in an hour.
+ * - `athletes`: the set of athletes whose tokens are stored (`ids`), kept with each sign-in and deletion
+ *   (made by one scan on a table written before it existed); `unadmitted#<id>`: since when an athlete is
+ *   no longer admitted; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
  * - `athlete#<id>`: the athlete's Strava tokens, tools/dynamodb-credential-store.ts (compare-and-swap on
  *   its revision, as for one athlete).
  * - `usage#<athlete>#<day>`: the day's request counts, one attribute per window; counting is one
@@ -22,22 +31,28 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  ScanCommand,
   UpdateItemCommand,
   type AttributeValue,
 } from "@aws-sdk/client-dynamodb";
+import { createHash } from "node:crypto";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { CredentialStoreError } from "../../tools/credentials.ts";
+import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../tools/credentials.ts";
 import { DynamoDbCredentialStore } from "../../tools/dynamodb-credential-store.ts";
 import {
   fairShareWindows,
+  registrationWindow,
   type AthleteCredentialStore,
   type AuthorizationCodeRecord,
+  type CodeRedemption,
   type FairShare,
   type FairShareVerdict,
   type FairShareWindow,
   type GrantRecord,
   type OAuthStore,
+  type RateVerdict,
   type RegisteredClient,
+  type StoredAthlete,
 } from "./oauth-store.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
@@ -77,8 +92,93 @@ export class DynamoDbOAuthStore implements OAuthStore {
     this.description = `DynamoDB table "${options.tableName}" (${options.region})`;
   }
 
-  async putClient(client: RegisteredClient, signal: AbortSignal): Promise<void> {
-    await this.#put(`client#${client.client_id}`, client, client.expires_at, undefined, signal);
+  async countRegistration(source: string, limit: number, nowMs: number, signal: AbortSignal): Promise<RateVerdict> {
+    const { hour, endsMs } = registrationWindow(nowMs);
+    const digest = createHash("sha256").update(source).digest("hex").slice(0, 32);
+    const answer = await this.#call("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: `registrations#${hour}#${digest}` } },
+          UpdateExpression: "ADD #count :one SET #ttl = :ttl",
+          ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
+          ExpressionAttributeValues: { ":one": { N: "1" }, ":ttl": { N: String(Math.floor(endsMs / 1000) + 3600) } },
+          ReturnValues: "UPDATED_NEW",
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    const count = Number(answer.Attributes?.["count"]?.N ?? "1");
+    return count <= limit ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
+  }
+
+  async registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void> {
+    const counted = await this.#call("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: "registration#sequence" } },
+          UpdateExpression: "ADD seq :one",
+          ExpressionAttributeValues: { ":one": { N: "1" } },
+          ReturnValues: "UPDATED_NEW",
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    const seq = Number(counted.Attributes?.["seq"]?.N);
+    const item = this.#item(`client#${client.client_id}`, { ...client, unused_seq: seq }, client.expires_at, undefined);
+    item["unused_seq"] = { N: String(seq) };
+    await this.#call("PutItem", signal, () => this.#client.send(new PutItemCommand({ TableName: this.#table, Item: item }), { abortSignal: signal }));
+    let replaced: Item | undefined;
+    const placed = await this.#writeIf("PutItem", signal, async () => {
+      const answer = await this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `registration#ring#${seq % capacity}` }, seq: { N: String(seq) }, client_id: { S: client.client_id } },
+          ConditionExpression: "attribute_not_exists(seq) OR seq < :seq",
+          ExpressionAttributeValues: { ":seq": { N: String(seq) } },
+          ReturnValues: "ALL_OLD",
+        }),
+        { abortSignal: signal },
+      );
+      replaced = answer.Attributes;
+    });
+    // A later registration took this place first: this one is the one evicted.
+    const evicted = placed ? replaced : { client_id: { S: client.client_id }, seq: { N: String(seq) } };
+    const evictedId = evicted?.["client_id"]?.S;
+    const evictedSeq = evicted?.["seq"]?.N;
+    if (evictedId === undefined || evictedSeq === undefined) return;
+    await this.#writeIf("DeleteItem", signal, () =>
+      this.#client.send(
+        new DeleteItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: `client#${evictedId}` } },
+          ConditionExpression: "unused_seq = :seq",
+          ExpressionAttributeValues: { ":seq": { N: evictedSeq } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
+  async keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void> {
+    const stored = await this.#get<RegisteredClient>(`client#${clientId}`, signal);
+    if (stored === undefined) return;
+    const { unused_seq: _place, ...kept } = stored;
+    // On condition that it is still there: an eviction in between removed it for good.
+    await this.#writeIf("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: `client#${clientId}` } },
+          UpdateExpression: "SET #record = :record, #ttl = :ttl REMOVE unused_seq",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeNames: { "#record": "record", "#ttl": "ttl" },
+          ExpressionAttributeValues: { ":record": { S: JSON.stringify({ ...kept, expires_at: expiresAt }) }, ":ttl": { N: String(expiresAt) } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
   }
 
   async getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined> {
@@ -93,11 +193,25 @@ export class DynamoDbOAuthStore implements OAuthStore {
     return this.#get<AuthorizationCodeRecord>(`code#${codeSha256}`, signal);
   }
 
-  async redeemCode(codeSha256: string, signal: AbortSignal): Promise<boolean> {
-    const old = await this.#call("DeleteItem", signal, () =>
-      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `code#${codeSha256}` } }, ReturnValues: "ALL_OLD" }), { abortSignal: signal }),
+  async redeemCode(codeSha256: string, grantId: string, signal: AbortSignal): Promise<CodeRedemption> {
+    const record = await this.getCode(codeSha256, signal);
+    if (record === undefined) return { redeemed: false, grantId: undefined };
+    if (record.redeemed_grant !== undefined) return { redeemed: false, grantId: record.redeemed_grant };
+    const redeemed = await this.#writeIf("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: `code#${codeSha256}` } },
+          UpdateExpression: "SET #record = :record, redeemed_grant = :grant",
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(redeemed_grant)",
+          ExpressionAttributeNames: { "#record": "record" },
+          ExpressionAttributeValues: { ":record": { S: JSON.stringify({ ...record, redeemed_grant: grantId }) }, ":grant": { S: grantId } },
+        }),
+        { abortSignal: signal },
+      ),
     );
-    return old.Attributes !== undefined && this.#live(old.Attributes) !== undefined;
+    if (redeemed) return { redeemed: true };
+    return { redeemed: false, grantId: (await this.getCode(codeSha256, signal))?.redeemed_grant };
   }
 
   async createGrant(grant: GrantRecord, signal: AbortSignal): Promise<void> {
@@ -165,9 +279,13 @@ export class DynamoDbOAuthStore implements OAuthStore {
     return (await this.#getItem("owner", signal))?.["owner_athlete"]?.S;
   }
 
+  async resetOwner(signal: AbortSignal): Promise<void> {
+    await this.#call("DeleteItem", signal, () => this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: "owner" } } }), { abortSignal: signal }));
+  }
+
   credentialStoreFor(athleteId: string): AthleteCredentialStore {
     if (!/^\d{1,20}$/.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
-    return new DynamoDbCredentialStore({
+    const tokens = new DynamoDbCredentialStore({
       tableName: this.#table,
       athleteId,
       key: { name: "pk", value: `athlete#${athleteId}` },
@@ -175,7 +293,8 @@ export class DynamoDbOAuthStore implements OAuthStore {
       application: this.#options.application,
       requestTimeoutMs: this.#options.requestTimeoutMs ?? defaultStoreTimeoutMs,
       client: this.#client,
-    }) as AthleteCredentialStore;
+    });
+    return new ListedAthleteCredentials(tokens, (signal) => this.#updateAthleteSet("ADD", athleteId, signal));
   }
 
   async hasAthlete(athleteId: string, signal: AbortSignal): Promise<boolean> {
@@ -183,10 +302,43 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void> {
-    const keys = new Set([...(await this.#keysOf(athleteId, signal)), `athlete#${athleteId}`]);
+    const keys = new Set([...(await this.#keysOf(athleteId, signal)), `athlete#${athleteId}`, `unadmitted#${athleteId}`]);
     for (const pk of keys) {
       await this.#call("DeleteItem", signal, () => this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: pk } } }), { abortSignal: signal }));
     }
+    await this.#updateAthleteSet("DELETE", athleteId, signal);
+  }
+
+  async storedAthletes(signal: AbortSignal): Promise<StoredAthlete[]> {
+    let ids = (await this.#getItem("athletes", signal))?.["ids"]?.SS;
+    if (ids === undefined) ids = await this.#scanStoredAthletes(signal);
+    const athletes: StoredAthlete[] = [];
+    for (const athleteId of ids) {
+      const since = Number((await this.#getItem(`unadmitted#${athleteId}`, signal))?.["since_ms"]?.N);
+      athletes.push({ athleteId, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+    }
+    return athletes;
+  }
+
+  async markUnadmitted(athleteId: string, sinceMs: number, signal: AbortSignal): Promise<number> {
+    const written = await this.#writeIf("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `unadmitted#${athleteId}` }, athlete_id: { S: athleteId }, since_ms: { N: String(sinceMs) } },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    if (written) return sinceMs;
+    return Number((await this.#getItem(`unadmitted#${athleteId}`, signal))?.["since_ms"]?.N) || sinceMs;
+  }
+
+  async clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void> {
+    await this.#call("DeleteItem", signal, () =>
+      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `unadmitted#${athleteId}` } } }), { abortSignal: signal }),
+    );
   }
 
   async countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict> {
@@ -228,6 +380,27 @@ export class DynamoDbOAuthStore implements OAuthStore {
     const item = (await this.#getItem(key.pk.S, signal)) ?? {};
     const full = windows.find((entry) => Number(item[entry.attribute]?.N ?? 0) >= entry.share) ?? windows[0]!;
     return { admitted: false, window: full.window, used: Number(item[full.attribute]?.N ?? full.share), share: full.share };
+  }
+
+  async claimDeauthorizationCheck(athleteId: string, dailyLimit: number, nowMs: number, signal: AbortSignal): Promise<boolean> {
+    const { day, quarter, dayEndsMs } = fairShareWindows(nowMs);
+    return this.#writeIf("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: `deauth#${athleteId}#${day}` } },
+          UpdateExpression: "ADD checks :one SET #quarter = :one, #ttl = :ttl",
+          ConditionExpression: "attribute_not_exists(#quarter) AND (attribute_not_exists(checks) OR checks < :limit)",
+          ExpressionAttributeNames: { "#quarter": `q${quarter}`, "#ttl": "ttl" },
+          ExpressionAttributeValues: { ":one": { N: "1" }, ":limit": { N: String(dailyLimit) }, ":ttl": { N: String(Math.floor(dayEndsMs / 1000) + 86_400) } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
+  async sweepExpired(): Promise<void> {
+    // DynamoDB's TTL removes expired items; reads already treat them as absent.
   }
 
   async signingKey(signal: AbortSignal): Promise<Uint8Array> {
@@ -304,8 +477,51 @@ export class DynamoDbOAuthStore implements OAuthStore {
     return keys;
   }
 
+  async #updateAthleteSet(action: "ADD" | "DELETE", athleteId: string, signal: AbortSignal): Promise<void> {
+    await this.#call("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: "athletes" } },
+          UpdateExpression: `${action} ids :id`,
+          ExpressionAttributeValues: { ":id": { SS: [athleteId] } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
+  /** The stored athletes of a table written before the set existed: found by one scan, then kept in the set. */
+  async #scanStoredAthletes(signal: AbortSignal): Promise<string[]> {
+    const ids: string[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.#call("Scan", signal, () =>
+        this.#client.send(
+          new ScanCommand({
+            TableName: this.#table,
+            FilterExpression: "begins_with(pk, :prefix)",
+            ExpressionAttributeValues: { ":prefix": { S: "athlete#" } },
+            ProjectionExpression: "pk",
+            ConsistentRead: true,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+          { abortSignal: signal },
+        ),
+      );
+      for (const item of page.Items ?? []) {
+        const id = /^athlete#(\d{1,20})$/.exec(item["pk"]?.S ?? "")?.[1];
+        if (id !== undefined) ids.push(id);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+    // An empty set cannot be stored in DynamoDB: a table with no athlete keeps being scanned (it holds little).
+    for (const id of ids) await this.#updateAthleteSet("ADD", id, signal);
+    return ids;
+  }
+
   /** A conditional write: true when it was made, false when its condition did not hold. */
-  async #writeIf(call: "PutItem" | "UpdateItem", signal: AbortSignal, write: () => Promise<unknown>): Promise<boolean> {
+  async #writeIf(call: "PutItem" | "UpdateItem" | "DeleteItem", signal: AbortSignal, write: () => Promise<unknown>): Promise<boolean> {
     try {
       await this.#call(call, signal, write, ["ConditionalCheckFailedException"]);
       return true;
@@ -326,5 +542,31 @@ export class DynamoDbOAuthStore implements OAuthStore {
       if (signal.aborted) throw new CredentialStoreError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
       throw new CredentialStoreError(`Could not use the ${this.description} (${call}: ${name}: ${messageOf(error)}).`);
     }
+  }
+}
+
+/** An athlete's tokens whose sign-in also enters the athlete in the set of stored athletes (read at start to check admission). */
+class ListedAthleteCredentials implements AthleteCredentialStore {
+  readonly description: string;
+  readonly #tokens: DynamoDbCredentialStore;
+  readonly #list: (signal: AbortSignal) => Promise<void>;
+
+  constructor(tokens: DynamoDbCredentialStore, list: (signal: AbortSignal) => Promise<void>) {
+    this.#tokens = tokens;
+    this.#list = list;
+    this.description = tokens.description;
+  }
+
+  load(signal: AbortSignal): Promise<CredentialSnapshot> {
+    return this.#tokens.load(signal);
+  }
+
+  saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
+    return this.#tokens.saveTokens(expected, tokens, signal);
+  }
+
+  async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
+    await this.#tokens.writeAuthorization(credentials, signal);
+    await this.#list(signal);
   }
 }

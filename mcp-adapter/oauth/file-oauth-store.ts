@@ -1,50 +1,72 @@
 /**
- * OAuth mode's state in local files, for `npm start` on one machine (several processes may share it):
- * a directory (mode 0700, default `~/.config/openclaw-fitness/oauth`, `FITNESS_OAUTH_DIR`) holding
+ * OAuth mode's state in local files, for `npm start` on one machine (several processes may share it): a
+ * directory (mode 0700, default `~/.config/openclaw-fitness/oauth`, `FITNESS_OAUTH_DIR`), checked like
+ * every directory of this user's secrets (tools/private-directory.ts: a directory others may enter, or
+ * whose parents others could swap, is refused with the chmod that fixes it), holding one small file per
+ * record, so that a request reads and writes only the records it names:
  *
- * - `state.json` (0600): registered clients, authorization codes, grants and the owner. Every change is
- *   a read-modify-write under the machine-wide lock file of tools/file-lock.ts, written to a temporary
- *   file, flushed and renamed into place, so a reader sees the old or the new state whole and a crash
- *   loses at most the change under way. Expired records are dropped on write.
- * - `usage.json` (0600): the day's fair-share counts, changed the same way but not flushed to disk: one
- *   is written for every Strava request, and a count lost to a power cut only gives an athlete a few
- *   requests more that day.
- * - `athletes/<id>.json` (0600): each athlete's Strava tokens, a token file exactly like `npm run
- *   authorize`'s, driven by the token manager through TokenFileStore's compare-and-swap;
- * - `signing-key` (0600): the access-token signing key, made once (the first process to link its file
- *   into place wins; the others read it).
+ * - `clients/<client_id>.json`: registrations; the unused ones also take a place in the ring
+ *   (`clients/ring/<place>`, `clients/sequence`, changed under `clients/ring.lock`), which evicts the
+ *   oldest unused registration when it is full;
+ * - `registrations/<hour>-<source digest>`: one byte appended per registration of a source in that hour
+ *   (appends are atomic between processes, so the file's size is the count, and no lock is needed);
+ * - `codes/<sha256>.json`, `grants/<grant_id>.json`: changed under a lock file of their own
+ *   (tools/file-lock.ts), written to a temporary file, flushed and renamed into place, so a reader sees
+ *   the old or the new record whole and a crash loses at most the change under way;
+ * - `owner`: the owner's athlete id, made once (the first process to link its file into place wins);
+ * - `athletes/<id>.json`: each athlete's Strava tokens, a token file exactly like `npm run authorize`'s,
+ *   driven by the token manager through TokenFileStore's compare-and-swap; `athletes/<id>.unadmitted`:
+ *   since when the athlete is no longer admitted;
+ * - `usage.json`, `deauthorization-checks.json`: the day's fair-share counts and deauthorization checks of
+ *   the admitted athletes (a few records), changed under a lock but not flushed: a count lost to a power
+ *   cut only gives an athlete a few requests more that day;
+ * - `signing-key`: the access-token signing key, made once like `owner`.
+ *
+ * Registrations are written without flushing (one lost to a power cut is registered again); codes, grants
+ * and the owner are flushed. A `state.json` left by an earlier version (every record in one file) is
+ * split into these files the first time the store is used, then renamed `state.json.migrated`: nobody
+ * signs in again. Expired records are removed by `sweepExpired` (at start) and when read.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../tools/credentials.ts";
 import { withFileLock } from "../../tools/file-lock.ts";
+import { checkPrivateDirectory } from "../../tools/private-directory.ts";
+import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
 import { TokenFileStore } from "../../tools/token-file-store.ts";
+import { StartupError } from "../startup-error.ts";
 import {
   countInto,
   emptyUsage,
   fairShareWindows,
+  registrationWindow,
   type AthleteCredentialStore,
   type AuthorizationCodeRecord,
+  type CodeRedemption,
   type DailyUsage,
   type FairShare,
   type FairShareVerdict,
   type GrantRecord,
   type OAuthStore,
+  type RateVerdict,
   type RegisteredClient,
+  type StoredAthlete,
 } from "./oauth-store.ts";
 import { messageOf } from "../../common/named-error.ts";
 
-interface StateFile {
-  owner?: string;
-  clients: Record<string, RegisteredClient>;
-  codes: Record<string, AuthorizationCodeRecord>;
-  grants: Record<string, GrantRecord>;
-}
-
 type UsageFile = Record<string, DailyUsage & { day: string }>;
+type DeauthorizationChecks = Record<string, { day: string; quarters: string[] }>;
+
+/** What the store keeps of the state file an earlier version wrote. */
+interface LegacyStateFile {
+  owner?: string;
+  clients?: Record<string, RegisteredClient>;
+  codes?: Record<string, AuthorizationCodeRecord>;
+  grants?: Record<string, GrantRecord>;
+}
 
 /** `FITNESS_OAUTH_DIR`, else `$XDG_CONFIG_HOME/openclaw-fitness/oauth` (~/.config by default). */
 export function defaultOAuthDirectory(env: NodeJS.ProcessEnv): string {
@@ -62,94 +84,184 @@ export interface FileOAuthStoreOptions {
   now?: () => number;
 }
 
+// Names of record files come from requests: only these shapes ever reach a path.
+const clientIdPattern = /^fc_[A-Za-z0-9_-]{1,64}$/;
+const digestPattern = /^[0-9a-f]{64}$/;
+const grantIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const athleteIdPattern = /^\d{1,20}$/;
+
 export class FileOAuthStore implements OAuthStore {
   readonly description: string;
   readonly #directory: string;
-  readonly #statePath: string;
-  readonly #usagePath: string;
   readonly #application: { client_id: string; client_secret: string };
   readonly #now: () => number;
   #key: Uint8Array | undefined;
+  #migrated: Promise<void> | undefined;
+  #registrationHourSwept: string | undefined;
+  /** This process's turns at the ring: one waits on the lock file at a time, the rest in order here. */
+  #ringTurns: Promise<unknown> = Promise.resolve();
 
   constructor(options: FileOAuthStoreOptions) {
     this.#directory = options.directory;
-    this.#statePath = join(options.directory, "state.json");
-    this.#usagePath = join(options.directory, "usage.json");
     this.#application = options.application;
     this.#now = options.now ?? Date.now;
     this.description = `OAuth state directory ${options.directory}`;
-    mkdirSync(join(options.directory, "athletes"), { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(options.directory, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new StartupError(`The OAuth state directory ${options.directory} cannot be created: ${messageOf(error)}. Set FITNESS_OAUTH_DIR to a directory this user can create.`);
+    }
+    checkPrivateDirectory(options.directory, {
+      what: `The OAuth state directory ${options.directory}`,
+      fix: `It holds the key that signs every access token: make it this user's alone (chmod 700 ${options.directory}), or set FITNESS_OAUTH_DIR to a directory of this user's own.`,
+      elsewhere: "Set FITNESS_OAUTH_DIR to a directory under one of this user's own.",
+      orElsewhere: "or set FITNESS_OAUTH_DIR elsewhere",
+      error: (message) => new StartupError(message),
+    });
+    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations"]) {
+      mkdirSync(join(options.directory, sub), { recursive: true, mode: 0o700 });
+    }
   }
 
-  async putClient(client: RegisteredClient, signal: AbortSignal): Promise<void> {
-    await this.#update(signal, (state) => {
-      state.clients[client.client_id] = client;
+  async countRegistration(source: string, limit: number, nowMs: number, _signal: AbortSignal): Promise<RateVerdict> {
+    await this.#ready();
+    const { hour, endsMs } = registrationWindow(nowMs);
+    if (this.#registrationHourSwept !== hour) {
+      this.#registrationHourSwept = hour;
+      void this.#sweepRegistrationCounts(hour).catch(() => {});
+    }
+    const digest = createHash("sha256").update(source).digest("hex").slice(0, 32);
+    const handle = await open(join(this.#directory, "registrations", `${hour}-${digest}`), "a", 0o600).catch((error: unknown) => {
+      throw this.#error("count a registration in", error);
+    });
+    let count: number;
+    try {
+      await handle.write("x");
+      count = (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+    return count <= limit ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
+  }
+
+  async registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void> {
+    await this.#ready();
+    if (!clientIdPattern.test(client.client_id)) throw new TypeError(`not a client id of this server: ${client.client_id}`);
+    await this.#withRing(signal, async () => {
+      const sequencePath = join(this.#directory, "clients", "sequence");
+      const seq = Number((await readOptional(sequencePath)) ?? "0") + 1;
+      await this.#write(sequencePath, String(seq), { durable: false });
+      const placePath = join(this.#directory, "clients", "ring", String(seq % capacity));
+      const occupant = parseJson<{ seq: number; client_id: string }>(await readOptional(placePath));
+      if (occupant !== undefined && clientIdPattern.test(occupant.client_id)) {
+        const evicted = await this.#readRecord<RegisteredClient>(this.#clientPath(occupant.client_id));
+        if (evicted?.unused_seq === occupant.seq) await rm(this.#clientPath(occupant.client_id), { force: true });
+      }
+      await this.#write(this.#clientPath(client.client_id), JSON.stringify({ ...client, unused_seq: seq }), { durable: false });
+      await this.#write(placePath, JSON.stringify({ seq, client_id: client.client_id }), { durable: false });
+    });
+  }
+
+  async keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void> {
+    await this.#ready();
+    if (!clientIdPattern.test(clientId)) return;
+    // Under the ring's lock: an eviction must not remove a registration that is being kept.
+    await this.#withRing(signal, async () => {
+      const stored = await this.#readRecord<RegisteredClient>(this.#clientPath(clientId));
+      if (stored === undefined) return;
+      const { unused_seq: _place, ...kept } = stored;
+      await this.#write(this.#clientPath(clientId), JSON.stringify({ ...kept, expires_at: expiresAt }), { durable: true });
     });
   }
 
   async getClient(clientId: string): Promise<RegisteredClient | undefined> {
-    return this.#live((await this.#read()).clients[clientId]);
+    await this.#ready();
+    if (!clientIdPattern.test(clientId)) return undefined;
+    return this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
   }
 
-  async putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void> {
-    await this.#update(signal, (state) => {
-      state.codes[record.code_sha256] = record;
-    });
+  async putCode(record: AuthorizationCodeRecord): Promise<void> {
+    await this.#ready();
+    await this.#write(this.#codePath(record.code_sha256), JSON.stringify(record), { durable: true });
   }
 
   async getCode(codeSha256: string): Promise<AuthorizationCodeRecord | undefined> {
-    return this.#live((await this.#read()).codes[codeSha256]);
+    await this.#ready();
+    if (!digestPattern.test(codeSha256)) return undefined;
+    return this.#live(await this.#readRecord<AuthorizationCodeRecord>(this.#codePath(codeSha256)));
   }
 
-  async redeemCode(codeSha256: string, signal: AbortSignal): Promise<boolean> {
-    return this.#update(signal, (state) => {
-      const present = this.#live(state.codes[codeSha256]) !== undefined;
-      delete state.codes[codeSha256];
-      return present;
+  async redeemCode(codeSha256: string, grantId: string, signal: AbortSignal): Promise<CodeRedemption> {
+    await this.#ready();
+    if (!digestPattern.test(codeSha256)) return { redeemed: false, grantId: undefined };
+    const path = this.#codePath(codeSha256);
+    return withFileLock(`${path}.lock`, { signal }, async () => {
+      const record = this.#live(await this.#readRecord<AuthorizationCodeRecord>(path));
+      if (record === undefined) return { redeemed: false, grantId: undefined };
+      if (record.redeemed_grant !== undefined) return { redeemed: false, grantId: record.redeemed_grant };
+      await this.#write(path, JSON.stringify({ ...record, redeemed_grant: grantId }), { durable: true });
+      return { redeemed: true };
     });
   }
 
-  async createGrant(grant: GrantRecord, signal: AbortSignal): Promise<void> {
-    await this.#update(signal, (state) => {
-      state.grants[grant.grant_id] = grant;
-    });
+  async createGrant(grant: GrantRecord): Promise<void> {
+    await this.#ready();
+    await this.#write(this.#grantPath(grant.grant_id), JSON.stringify(grant), { durable: true });
   }
 
   async getGrant(grantId: string): Promise<GrantRecord | undefined> {
-    return this.#live((await this.#read()).grants[grantId]);
+    await this.#ready();
+    if (!grantIdPattern.test(grantId)) return undefined;
+    return this.#live(await this.#readRecord<GrantRecord>(this.#grantPath(grantId)));
   }
 
   async replaceGrant(next: GrantRecord, signal: AbortSignal): Promise<boolean> {
-    return this.#update(signal, (state) => {
-      const current = this.#live(state.grants[next.grant_id]);
+    await this.#ready();
+    const path = this.#grantPath(next.grant_id);
+    return withFileLock(`${path}.lock`, { signal }, async () => {
+      const current = this.#live(await this.#readRecord<GrantRecord>(path));
       if (current === undefined || current.revision !== next.revision - 1) return false;
-      state.grants[next.grant_id] = next;
+      await this.#write(path, JSON.stringify(next), { durable: true });
       return true;
     });
   }
 
   async deleteGrant(grantId: string, signal: AbortSignal): Promise<GrantRecord | undefined> {
-    return this.#update(signal, (state) => {
-      const grant = this.#live(state.grants[grantId]);
-      delete state.grants[grantId];
+    await this.#ready();
+    if (!grantIdPattern.test(grantId)) return undefined;
+    const path = this.#grantPath(grantId);
+    return withFileLock(`${path}.lock`, { signal }, async () => {
+      const grant = this.#live(await this.#readRecord<GrantRecord>(path));
+      await rm(path, { force: true });
       return grant;
     });
   }
 
   async grantsOf(athleteId: string): Promise<GrantRecord[]> {
-    const state = await this.#read();
-    return Object.values(state.grants).filter((grant) => grant.athlete_id === athleteId && this.#live(grant) !== undefined);
+    await this.#ready();
+    // Grants are made only for admitted athletes who signed in: a handful, whatever anonymous callers do.
+    const grants: GrantRecord[] = [];
+    for (const name of await this.#recordNames("grants")) {
+      const grant = this.#live(await this.#readRecord<GrantRecord>(join(this.#directory, "grants", name)));
+      if (grant?.athlete_id === athleteId) grants.push(grant);
+    }
+    return grants;
   }
 
-  async claimOwner(athleteId: string, signal: AbortSignal): Promise<string> {
-    return this.#update(signal, (state) => {
-      state.owner ??= athleteId;
-      return state.owner;
-    });
+  async claimOwner(athleteId: string): Promise<string> {
+    await this.#ready();
+    await this.#linkOnce(join(this.#directory, "owner"), athleteId);
+    return (await this.owner()) ?? athleteId;
   }
 
   async owner(): Promise<string | undefined> {
-    return (await this.#read()).owner;
+    await this.#ready();
+    return (await readOptional(join(this.#directory, "owner")))?.trim() || undefined;
+  }
+
+  async resetOwner(): Promise<void> {
+    await this.#ready();
+    await rm(join(this.#directory, "owner"), { force: true });
   }
 
   credentialStoreFor(athleteId: string): AthleteCredentialStore {
@@ -157,34 +269,78 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async hasAthlete(athleteId: string): Promise<boolean> {
-    try {
-      await readFile(this.#athletePath(athleteId));
-      return true;
-    } catch {
-      return false;
-    }
+    return (await readOptional(this.#athletePath(athleteId))) !== undefined;
   }
 
   async deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void> {
-    await this.#update(signal, (state) => {
-      for (const [id, grant] of Object.entries(state.grants)) if (grant.athlete_id === athleteId) delete state.grants[id];
-      for (const [hash, code] of Object.entries(state.codes)) if (code.athlete_id === athleteId) delete state.codes[hash];
-      rmSync(this.#athletePath(athleteId), { force: true });
-    });
-    await this.#updateUsage(signal, fairShareWindows(this.#now()).day, (usage) => {
+    await this.#ready();
+    for (const grant of await this.grantsOf(athleteId)) await this.deleteGrant(grant.grant_id, signal);
+    for (const name of await this.#recordNames("codes")) {
+      const path = join(this.#directory, "codes", name);
+      if ((await this.#readRecord<AuthorizationCodeRecord>(path))?.athlete_id === athleteId) await rm(path, { force: true });
+    }
+    await rm(this.#athletePath(athleteId), { force: true });
+    await rm(this.#unadmittedPath(athleteId), { force: true });
+    await this.#updateSmallFile<UsageFile, void>("usage.json", signal, (usage) => {
       delete usage[athleteId];
     });
   }
 
+  async storedAthletes(): Promise<StoredAthlete[]> {
+    const names = await readdir(join(this.#directory, "athletes")).catch(() => [] as string[]);
+    const athletes: StoredAthlete[] = [];
+    for (const name of names) {
+      const id = /^(\d{1,20})\.json$/.exec(name)?.[1];
+      if (id === undefined) continue;
+      const since = Number((await readOptional(this.#unadmittedPath(id)))?.trim());
+      athletes.push({ athleteId: id, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+    }
+    return athletes;
+  }
+
+  async markUnadmitted(athleteId: string, sinceMs: number): Promise<number> {
+    await this.#linkOnce(this.#unadmittedPath(athleteId), String(sinceMs));
+    return Number((await readOptional(this.#unadmittedPath(athleteId)))?.trim()) || sinceMs;
+  }
+
+  async clearUnadmitted(athleteId: string): Promise<void> {
+    await rm(this.#unadmittedPath(athleteId), { force: true });
+  }
+
   async countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict> {
     const { day, quarter } = fairShareWindows(nowMs);
-    return this.#updateUsage(signal, day, (counts) => {
-      let usage = counts[athleteId];
-      if (usage === undefined || usage.day !== day) usage = { day, ...emptyUsage() };
+    return this.#updateSmallFile<UsageFile, FairShareVerdict>("usage.json", signal, (counts) => {
+      // Counts of other days are dropped: the day of the request counted, so counting and pruning read one clock.
+      for (const [athlete, usage] of Object.entries(counts)) if (usage.day !== day) delete counts[athlete];
+      const usage = counts[athleteId] ?? { day, ...emptyUsage() };
       const verdict = countInto(usage, quarter, read, share);
       counts[athleteId] = usage;
       return verdict;
     });
+  }
+
+  async claimDeauthorizationCheck(athleteId: string, dailyLimit: number, nowMs: number, signal: AbortSignal): Promise<boolean> {
+    const { day, quarter } = fairShareWindows(nowMs);
+    return this.#updateSmallFile<DeauthorizationChecks, boolean>("deauthorization-checks.json", signal, (checks) => {
+      for (const [athlete, entry] of Object.entries(checks)) if (entry.day !== day) delete checks[athlete];
+      const entry = checks[athleteId] ?? { day, quarters: [] };
+      if (entry.quarters.includes(quarter) || entry.quarters.length >= dailyLimit) return false;
+      entry.quarters.push(quarter);
+      checks[athleteId] = entry;
+      return true;
+    });
+  }
+
+  async sweepExpired(): Promise<void> {
+    await this.#ready();
+    for (const kind of ["clients", "codes", "grants"] as const) {
+      for (const name of await this.#recordNames(kind)) {
+        const path = join(this.#directory, kind, name);
+        const record = await this.#readRecord<{ expires_at: number }>(path).catch(() => undefined);
+        if (record !== undefined && this.#live(record) === undefined) await rm(path, { force: true });
+      }
+    }
+    await this.#sweepRegistrationCounts(registrationWindow(this.#now()).hour);
   }
 
   async signingKey(): Promise<Uint8Array> {
@@ -209,82 +365,159 @@ export class FileOAuthStore implements OAuthStore {
     return this.#key;
   }
 
+  /** Runs `work` holding the ring's lock, after this process's earlier turns. */
+  #withRing<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const turn = this.#ringTurns.then(() => withFileLock(join(this.#directory, "clients", "ring.lock"), { signal }, work));
+    this.#ringTurns = turn.catch(() => {});
+    return turn;
+  }
+
+  #clientPath(clientId: string): string {
+    return join(this.#directory, "clients", `${clientId}.json`);
+  }
+
+  #codePath(codeSha256: string): string {
+    if (!digestPattern.test(codeSha256)) throw new TypeError("not a code digest");
+    return join(this.#directory, "codes", `${codeSha256}.json`);
+  }
+
+  #grantPath(grantId: string): string {
+    if (!grantIdPattern.test(grantId)) throw new TypeError(`not a grant id: ${grantId}`);
+    return join(this.#directory, "grants", `${grantId}.json`);
+  }
+
   #athletePath(athleteId: string): string {
-    if (!/^\d{1,20}$/.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
+    if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
     return join(this.#directory, "athletes", `${athleteId}.json`);
+  }
+
+  #unadmittedPath(athleteId: string): string {
+    if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
+    return join(this.#directory, "athletes", `${athleteId}.unadmitted`);
   }
 
   #live<T extends { expires_at: number }>(record: T | undefined): T | undefined {
     return record !== undefined && record.expires_at * 1000 > this.#now() ? record : undefined;
   }
 
-  async #read(): Promise<StateFile> {
-    let text: string;
-    try {
-      text = await readFile(this.#statePath, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { clients: {}, codes: {}, grants: {} };
+  /** The record files of a kind (not the ring, locks or temporary files). */
+  async #recordNames(kind: "clients" | "codes" | "grants"): Promise<string[]> {
+    return (await readdir(join(this.#directory, kind))).filter((name) => name.endsWith(".json") && !name.includes(".tmp"));
+  }
+
+  async #readRecord<T>(path: string): Promise<T | undefined> {
+    const text = await readOptional(path).catch((error: unknown) => {
       throw this.#error("read", error);
-    }
+    });
+    if (text === undefined) return undefined;
+    const record = parseJson<T>(text);
+    if (record === undefined) throw new CredentialStoreError(`${path} is not valid JSON; delete it (the client it belongs to then signs in again).`);
+    return record;
+  }
+
+  /** Writes `text` to `path` whole (a temporary file renamed into place), flushed to the disk when `durable`. */
+  async #write(path: string, text: string, options: { durable: boolean }): Promise<void> {
+    const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      const parsed = JSON.parse(text) as Partial<StateFile>;
-      return { owner: parsed.owner, clients: parsed.clients ?? {}, codes: parsed.codes ?? {}, grants: parsed.grants ?? {} };
-    } catch {
-      throw new CredentialStoreError(`${this.#statePath} is not valid JSON; restore it from a backup or delete it (every client then signs in again).`);
+      const handle = await open(temporary, "wx", 0o600);
+      try {
+        await handle.writeFile(text);
+        if (options.durable) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, path);
+      if (options.durable) syncDirectory(join(path, ".."));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw this.#error("write", error);
     }
   }
 
-  async #update<T>(signal: AbortSignal, change: (state: StateFile) => T): Promise<T> {
-    return withFileLock(`${this.#statePath}.lock`, { signal }, async () => {
-      const state = await this.#read();
-      const result = change(state);
-      const nowSeconds = this.#now() / 1000;
-      for (const kind of ["clients", "codes", "grants"] as const) {
-        const records = state[kind] as Record<string, { expires_at: number }>;
-        for (const [key, record] of Object.entries(records)) if (record.expires_at <= nowSeconds) delete records[key];
-      }
-      const temporary = `${this.#statePath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-      try {
-        writeDurably(temporary, JSON.stringify(state));
-        renameSync(temporary, this.#statePath);
-        syncDirectory(this.#directory);
-      } catch (error) {
-        rmSync(temporary, { force: true });
-        throw this.#error("write", error);
-      }
+  /** Creates `path` holding `text` unless it exists: of several processes, the first to link wins. */
+  async #linkOnce(path: string, text: string): Promise<void> {
+    const candidate = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    writeDurably(candidate, text);
+    try {
+      await link(candidate, path);
+      syncDirectory(join(path, ".."));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw this.#error("write", error);
+    } finally {
+      await unlink(candidate).catch(() => {});
+    }
+  }
+
+  /** A small JSON file of the admitted athletes' counts: read, changed and written under its own lock. */
+  async #updateSmallFile<F extends object, T>(name: string, signal: AbortSignal, change: (file: F) => T): Promise<T> {
+    const path = join(this.#directory, name);
+    return withFileLock(`${path}.lock`, { signal }, async () => {
+      // Absent or unreadable: counting starts again (a share is a budget, not a record).
+      const file = parseJson<F>(await readOptional(path).catch(() => undefined)) ?? ({} as F);
+      const result = change(file);
+      await this.#write(path, JSON.stringify(file), { durable: false });
       return result;
     });
   }
 
-  /**
-   * The fair-share counts: the same read-modify-write under a lock of their own, without flushing. Counts of
-   * days other than `today` are dropped: `today` is the day of the request being counted, so the count and
-   * the pruning read one clock (the caller's), whatever this store's own clock says.
-   */
-  async #updateUsage<T>(signal: AbortSignal, today: string, change: (usage: UsageFile) => T): Promise<T> {
-    return withFileLock(`${this.#usagePath}.lock`, { signal }, async () => {
-      let usage: UsageFile = {};
-      try {
-        usage = JSON.parse(await readFile(this.#usagePath, "utf8")) as UsageFile;
-      } catch {
-        // absent or unreadable: counting starts again (a share is a budget, not a record)
-      }
-      const result = change(usage);
-      for (const [athlete, counts] of Object.entries(usage)) if (counts.day !== today) delete usage[athlete];
-      const temporary = `${this.#usagePath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-      try {
-        writeFileSync(temporary, JSON.stringify(usage), { mode: 0o600, flag: "wx" });
-        renameSync(temporary, this.#usagePath);
-      } catch (error) {
-        rmSync(temporary, { force: true });
-        throw this.#error("write the fair-share counts of", error);
-      }
-      return result;
+  async #sweepRegistrationCounts(currentHour: string): Promise<void> {
+    const directory = join(this.#directory, "registrations");
+    for (const name of await readdir(directory)) {
+      const hour = /^(\d+)-/.exec(name)?.[1];
+      if (hour !== undefined && Number(hour) < Number(currentHour)) await rm(join(directory, name), { force: true });
+    }
+  }
+
+  /** Splits a state file of an earlier version into record files, once, under its lock. */
+  #ready(): Promise<void> {
+    this.#migrated ??= this.#migrateLegacyState().catch((error: unknown) => {
+      this.#migrated = undefined;
+      throw error;
+    });
+    return this.#migrated;
+  }
+
+  async #migrateLegacyState(): Promise<void> {
+    const statePath = join(this.#directory, "state.json");
+    if ((await readOptional(statePath)) === undefined) return;
+    await withFileLock(`${statePath}.lock`, { signal: AbortSignal.timeout(defaultStoreTimeoutMs) }, async () => {
+      const text = await readOptional(statePath);
+      if (text === undefined) return; // another process migrated it meanwhile
+      const state = parseJson<LegacyStateFile>(text);
+      if (state === undefined) throw new CredentialStoreError(`${statePath} is not valid JSON; restore it from a backup or delete it (every client then signs in again).`);
+      const copy = async (path: string, record: { expires_at: number }): Promise<void> => {
+        if (this.#live(record) !== undefined && (await readOptional(path)) === undefined) await this.#write(path, JSON.stringify(record), { durable: true });
+      };
+      for (const client of Object.values(state.clients ?? {})) if (clientIdPattern.test(client.client_id)) await copy(this.#clientPath(client.client_id), client);
+      for (const code of Object.values(state.codes ?? {})) if (digestPattern.test(code.code_sha256)) await copy(this.#codePath(code.code_sha256), code);
+      for (const grant of Object.values(state.grants ?? {})) if (grantIdPattern.test(grant.grant_id)) await copy(this.#grantPath(grant.grant_id), grant);
+      if (state.owner !== undefined && athleteIdPattern.test(state.owner)) await this.#linkOnce(join(this.#directory, "owner"), state.owner);
+      await rename(statePath, `${statePath}.migrated`);
+      syncDirectory(this.#directory);
     });
   }
 
   #error(action: string, error: unknown): CredentialStoreError {
+    if (error instanceof CredentialStoreError) return error;
     return new CredentialStoreError(`Could not ${action} the ${this.description}: ${messageOf(error)}`);
+  }
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function parseJson<T>(text: string | undefined): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
   }
 }
 

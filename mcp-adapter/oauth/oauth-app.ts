@@ -2,8 +2,9 @@
  * OAuth mode as one web-standard piece (Request in, Response out), so the same code serves `npm start`
  * (node:http, http-routes.ts) and the hosted Lambda function (mcp-adapter/hosted/lambda-handler.ts):
  *
- * - `route(request)`: the discovery documents, the authorization server (authorize, consent, the Strava
- *   callback, token, register, revoke) and Strava's webhook; undefined for any other path;
+ * - `route(request, origin)`: the discovery documents, the authorization server (authorize, consent, the
+ *   Strava callback, token, register, revoke) and Strava's webhook; `origin` says where the request came
+ *   from (the address registrations and webhooks are counted against);
  * - `gate`: the access-token check in front of `/mcp`;
  * - `session(ctx)`: what an authenticated MCP request is served with: the athlete's own tool dependencies
  *   (token manager, fair share), and the read-only tool list for a read-only grant;
@@ -23,7 +24,12 @@ import { ClientMetadataFetcher } from "./client-metadata-document.ts";
 import { ClientDirectory } from "./clients.ts";
 import { discoveryDocuments } from "./metadata.ts";
 import { corsHeaders } from "./oauth-answers.ts";
-import { Admission, paths, type OAuthContext } from "./oauth-context.ts";
+import { Admission } from "./admission.ts";
+import { paths, type OAuthContext } from "./oauth-context.ts";
+import { RefreshTokens } from "./refresh-tokens.ts";
+import { requestOrigin } from "./request-origin.ts";
+import { registrationLimits, RegistrationPrecheck } from "./registration-limits.ts";
+import { createRateLimitedLog } from "../rate-limited-log.ts";
 import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 import { errorPage, pageAnswer } from "./pages.ts";
@@ -33,7 +39,8 @@ import { revocationRequest } from "./revocation-endpoint.ts";
 import { allowsWrite } from "./scopes.ts";
 import { SignedMessages } from "./signed-messages.ts";
 import type { StravaApplication } from "./strava-sign-in.ts";
-import { stravaWebhook } from "./strava-webhook.ts";
+import { eventsPerSourcePerMinute, QuarterMarks, SourceRate, stravaWebhook, type WebhookOptions } from "./strava-webhook.ts";
+import { lookupStravaSubscription, WebhookSubscription } from "./webhook-subscription.ts";
 import { tokenRequest } from "./token-endpoint.ts";
 import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
 
@@ -43,12 +50,22 @@ export interface OAuthApp {
   readonly resourceMetadataUrl: string;
   /** Whether `path` is one of the routes `route` answers. */
   handles(path: string): boolean;
-  route(request: Request): Promise<Response>;
+  route(request: Request, origin?: RequestOrigin): Promise<Response>;
+  /** The context every endpoint shares (start-up's admission check uses it). */
+  context: OAuthContext;
+  /** Where a request came from: its connection's address, or the one a trusted proxy named. */
+  originOf(headerValue: (name: string) => string | null | undefined, connectionAddress: string | undefined): RequestOrigin;
   gate: ResourceGate;
   session(ctx: McpRequestContext | undefined): McpSession;
   sessions: AthleteSessions;
   admission: Admission;
   settle(): Promise<{ lost: boolean }>;
+}
+
+/** Where a request came from, as the edge that received it knows. */
+export interface RequestOrigin {
+  /** The client's address: the connection's, or the one a trusted proxy named (MCP_CLIENT_ADDRESS_HEADER). */
+  address: string | undefined;
 }
 
 export interface OAuthAppOptions {
@@ -72,7 +89,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const storeTimeoutMs = options.upstream.storeTimeoutMs ?? defaultStoreTimeoutMs;
   const key = await store.signingKey(AbortSignal.timeout(storeTimeoutMs));
   const accessTokens = new AccessTokens({ issuer, resource, key, now });
-  const admission = new Admission(options.settings.admittedAthletes, store);
+  const admission = new Admission(options.settings.admittedAthletes, store, now);
   const sessions = new AthleteSessions({
     store,
     settings: options.upstream,
@@ -89,13 +106,36 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     store,
     clients: new ClientDirectory(store, new ClientMetadataFetcher({ allowLoopback: isLoopbackHostname(new URL(issuer).hostname), now })),
     accessTokens,
+    refreshTokens: new RefreshTokens(key),
     messages: new SignedMessages({ issuer, key, now }),
     strava: options.strava,
     admission,
     onAthleteDeleted: (athleteId) => sessions.forget(athleteId),
     logger,
+    registeredClients: createRateLimitedLog({ logger, event: "client_registered" }),
+    refusedRegistrations: createRateLimitedLog({ logger, event: "registration_refused", firstOfEachReason: true }),
+    registrationPrecheck: new RegistrationPrecheck(registrationLimits.perSourcePerHour),
     now,
     storeTimeoutMs,
+  };
+  const webhook: WebhookOptions = {
+    verifyToken: options.settings.webhookVerifyToken,
+    subscription: new WebhookSubscription({
+      configured: options.settings.webhookSubscriptionId,
+      lookup: lookupStravaSubscription({
+        http: options.strava.http,
+        apiBase: options.upstream.apiBase,
+        clientId: options.strava.clientId,
+        clientSecret: options.strava.clientSecret,
+        callbackUrl: `${issuer}${paths.stravaWebhook}`,
+        timeoutMs: 1_500,
+      }),
+      now,
+    }),
+    depsFor: (athleteId) => sessions.depsFor(athleteId),
+    log: createRateLimitedLog({ logger, event: "strava_webhook", level: "warn", firstOfEachReason: true }),
+    perSource: new SourceRate(eventsPerSourcePerMinute),
+    checked: new QuarterMarks(),
   };
   const discovery = discoveryDocuments(issuer, resource, options.serverName);
   const refusals = { count: 0 };
@@ -105,6 +145,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     resource,
     resourceMetadataUrl: discovery.resourceMetadataUrl,
     storeTimeoutMs,
+    stillAdmits: (athleteId) => admission.stillAdmits(athleteId, context),
     onRefused: () => refusals.count++,
   });
 
@@ -116,7 +157,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     reason: "changes the athlete's Strava data, and this connection was granted read-only access (fitness:read). Connect again and allow changes to use it.",
   };
 
-  const routes = new Map<string, (request: Request) => Promise<Response>>([
+  const routes = new Map<string, (request: Request, origin: RequestOrigin) => Promise<Response>>([
     [
       paths.authorize,
       (request) => {
@@ -127,9 +168,9 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     ],
     [paths.stravaCallback, (request) => (request.method === "GET" ? stravaCallback(request, context) : Promise.resolve(methodNotAllowed("GET")))],
     [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
-    [paths.register, (request) => corsOr(request, "POST", () => registrationRequest(request, context))],
+    [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],
     [paths.revoke, (request) => corsOr(request, "POST", () => revocationRequest(request, context))],
-    [paths.stravaWebhook, (request) => stravaWebhook(request, context, options.settings.webhookVerifyToken, (athleteId) => sessions.depsFor(athleteId))],
+    [paths.stravaWebhook, (request, origin) => stravaWebhook(request, context, webhook, origin.address)],
   ]);
   const pagePaths = new Set<string>([paths.authorize, paths.stravaCallback]);
 
@@ -137,8 +178,10 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     issuer,
     resource,
     resourceMetadataUrl: discovery.resourceMetadataUrl,
+    context,
+    originOf: (headerValue, connectionAddress) => requestOrigin(options.settings.clientAddressHeader, headerValue, connectionAddress),
     handles: (path) => routes.has(path) || path.startsWith("/.well-known/"),
-    route: async (request) => {
+    route: async (request, origin = { address: undefined }) => {
       const path = new URL(request.url).pathname;
       if (path.startsWith("/.well-known/")) {
         return (
@@ -152,7 +195,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
       const handler = routes.get(path);
       if (handler === undefined) return Response.json({ error: "not_found" }, { status: 404 });
       try {
-        return await handler(request);
+        return await handler(request, origin);
       } catch (error) {
         logger.error("oauth_internal_error", { path, error });
         const message = "The server could not finish this step (its store did not answer, or something failed); try again in a moment.";
@@ -171,7 +214,12 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     },
     sessions,
     admission,
-    settle: () => sessions.settle(),
+    settle: () => {
+      context.registeredClients.flush();
+      context.refusedRegistrations.flush();
+      webhook.log.flush();
+      return sessions.settle();
+    },
   };
 }
 

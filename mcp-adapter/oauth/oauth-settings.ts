@@ -10,9 +10,12 @@
  *   who signs in (claimed once in the store; see the README).
  * - `STRAVA_AUTHORIZE_URL`, `STRAVA_REVOKE_URL`: Strava's OAuth pages (defaults: Strava's; the token URL
  *   and API base are the upstream's own settings).
- * - `STRAVA_WEBHOOK_VERIFY_TOKEN`: the verify_token of the application's push subscription.
+ * - `STRAVA_WEBHOOK_VERIFY_TOKEN`: the verify_token of the application's push subscription;
+ *   `STRAVA_WEBHOOK_SUBSCRIPTION_ID`: its id (unset: asked of Strava when the first event arrives).
  * - `STRAVA_RATE_LIMITS`: the application's limits as `overall15min,overallDaily,read15min,readDaily`
  *   (default Strava's 200,2000,100,1000), shared fairly by the admitted athletes.
+ * - `MCP_CLIENT_ADDRESS_HEADER`: behind a proxy, the header it puts the client's address in (such as
+ *   `x-forwarded-for`); unset, the connection's address counts (request-origin.ts).
  */
 import { isIP } from "node:net";
 import { StartupError } from "../startup-error.ts";
@@ -28,6 +31,9 @@ export interface OAuthSettings {
   stravaAuthorizeUrl: string;
   stravaRevokeUrl: string | undefined;
   webhookVerifyToken: string | undefined;
+  webhookSubscriptionId: number | undefined;
+  /** The header a trusted proxy names the client's address in (lower case), or undefined. */
+  clientAddressHeader: string | undefined;
   applicationLimits: { overall: [number, number]; read: [number, number] };
 }
 
@@ -49,6 +55,8 @@ export function oauthSettingsFromEnv(env: NodeJS.ProcessEnv, host: string): OAut
     stravaAuthorizeUrl: httpUrl(env, "STRAVA_AUTHORIZE_URL") ?? defaultStravaAuthorizeUrl,
     stravaRevokeUrl: httpUrl(env, "STRAVA_REVOKE_URL"),
     webhookVerifyToken: env["STRAVA_WEBHOOK_VERIFY_TOKEN"]?.trim() || undefined,
+    webhookSubscriptionId: wholeNumber(env, "STRAVA_WEBHOOK_SUBSCRIPTION_ID", 1, Number.MAX_SAFE_INTEGER),
+    clientAddressHeader: headerName(env, "MCP_CLIENT_ADDRESS_HEADER"),
     applicationLimits: limitsFrom(env),
   };
 }
@@ -110,6 +118,13 @@ function limitsFrom(env: NodeJS.ProcessEnv): { overall: [number, number]; read: 
   }
   const [o15, oDay, r15, rDay] = parts.map(Number) as [number, number, number, number];
   return { overall: [o15, oDay], read: [r15, rDay] };
+}
+
+function headerName(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(raw)) throw new StartupError(`${name} must be an HTTP header name such as x-forwarded-for; got "${raw}".`);
+  return raw.toLowerCase();
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {

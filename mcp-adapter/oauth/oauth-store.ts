@@ -4,16 +4,26 @@
  * (dynamodb-oauth-store.ts, the hosted deployment). Any instance may serve any request, so everything a
  * later request needs is here, never in one process's memory:
  *
- * - registered clients (dynamic registration; Client ID Metadata Documents are fetched, not stored);
- * - authorization codes, stored by their hash, single-use: `redeemCode` removes a code atomically, so of
- *   two instances redeeming one code only one succeeds;
+ * - registered clients (dynamic registration; Client ID Metadata Documents are fetched, not stored). A
+ *   registration that never completed a grant takes a place in a ring of fixed size: when the ring is
+ *   full the oldest such registration is evicted, so anonymous registrations cannot grow the store and a
+ *   real new client always gets in. Registrations are counted per source address and hour;
+ * - authorization codes, stored by their hash, single-use: `redeemCode` marks a code redeemed atomically,
+ *   naming the grant it created, so of two instances redeeming one code only one succeeds, and a replay
+ *   finds the grant to revoke;
  * - grants: one per client authorization, holding the hash of its current refresh token; a refresh is a
  *   compare-and-swap on the grant's revision, so two instances refreshing one grant cannot both rotate it;
  * - each admitted athlete's Strava tokens, through the same `CredentialStore` compare-and-swap design the
  *   token manager drives for one athlete (`credentialStoreFor`);
  * - the owner (the first athlete to sign in, when no list of athletes is configured), claimed once;
- * - each athlete's count of Strava requests in the current rate-limit windows (their fair share);
+ * - which stored athletes are no longer admitted, and since when (their Strava tokens wait out a grace
+ *   period before they are revoked and deleted);
+ * - each athlete's count of Strava requests in the current rate-limit windows (their fair share), and of
+ *   the checks a deauthorization event asks of Strava (a budget of their own);
  * - the key access tokens are signed with.
+ *
+ * Every read or write touches the records it names, never all of them: the work of a request does not grow
+ * with what anonymous callers registered.
  *
  * Secrets are never stored as they are: codes and refresh tokens by SHA-256, a registered client's secret
  * by SHA-256. Records carry an expiry (epoch seconds) after which they count as absent; stores delete
@@ -35,6 +45,11 @@ export interface RegisteredClient {
   scope?: string;
   /** Epoch seconds after which an unused registration is gone (extended whenever it gets tokens). */
   expires_at: number;
+  /**
+   * Its place in the ring of unused registrations while it never completed a grant; absent once it has,
+   * and on registrations stored before the ring existed (those keep their own expiry).
+   */
+  unused_seq?: number;
 }
 
 export interface AuthorizationCodeRecord {
@@ -50,7 +65,12 @@ export interface AuthorizationCodeRecord {
   /** The client's name when the athlete consented (shown when grants are listed). */
   client_name: string;
   expires_at: number;
+  /** Once redeemed: the grant it created (a replayed code revokes it, RFC 6749 section 4.1.2). */
+  redeemed_grant?: string;
 }
+
+/** What redeeming a code did: redeemed now, or not (unknown, expired, or redeemed before for `grantId`). */
+export type CodeRedemption = { redeemed: true } | { redeemed: false; grantId: string | undefined };
 
 export interface GrantRecord {
   grant_id: string;
@@ -66,6 +86,11 @@ export interface GrantRecord {
   rotated_at?: number;
   /** Older refresh tokens of this grant (newest first, a few): presented again, they mean the grant leaked. */
   spent_sha256: string[];
+  /**
+   * The generation of the current refresh token, which the token carries under a MAC: any older generation
+   * presented again is a spent token, however long ago it was spent. Absent on grants made before it.
+   */
+  generation?: number;
   created_at: number;
   /** Idle expiry: pushed forward on every refresh. */
   expires_at: number;
@@ -86,18 +111,48 @@ export type FairShareWindow = "overall 15-minute" | "overall daily" | "read 15-m
 
 export type FairShareVerdict = { admitted: true } | { admitted: false; window: FairShareWindow; used: number; share: number };
 
+/** A count against a limit: admitted, or refused until the window ends. */
+export type RateVerdict = { admitted: true } | { admitted: false; retryAfterSeconds: number };
+
+/** An athlete whose Strava tokens are stored here. */
+export interface StoredAthlete {
+  athleteId: string;
+  /** Epoch ms since which the athlete is no longer admitted (their tokens wait out the grace period). */
+  unadmittedSinceMs: number | undefined;
+}
+
+/** How many registrations one source may make per hour, and how many unused ones are kept in all. */
+export interface RegistrationLimits {
+  perSourcePerHour: number;
+  unusedCapacity: number;
+}
+
 export interface OAuthStore {
   /** Where the state lives, for messages and logs. */
   readonly description: string;
 
-  putClient(client: RegisteredClient, signal: AbortSignal): Promise<void>;
+  /**
+   * Counts a registration from `source` (an address, or an IPv6 /64) in the hour containing `nowMs`:
+   * refused once the source made `limit` in that hour.
+   */
+  countRegistration(source: string, limit: number, nowMs: number, signal: AbortSignal): Promise<RateVerdict>;
+  /**
+   * Stores a new registration as unused, in the ring of `capacity` places: when every place is taken, the
+   * oldest unused registration is evicted. Sets `unused_seq`.
+   */
+  registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void>;
+  /** Keeps a registration that completed a grant: out of the ring, expiring at `expiresAt` (epoch s). */
+  keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void>;
   getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined>;
 
   putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void>;
-  /** Reads a code without using it up (bad input at the token endpoint must not cost the client its code). */
+  /**
+   * Reads a code without using it up (bad input at the token endpoint must not cost the client its code);
+   * a redeemed code is returned with `redeemed_grant` until it expires.
+   */
   getCode(codeSha256: string, signal: AbortSignal): Promise<AuthorizationCodeRecord | undefined>;
-  /** Removes the code; true for exactly one caller, false when it was already gone. */
-  redeemCode(codeSha256: string, signal: AbortSignal): Promise<boolean>;
+  /** Marks the code redeemed for `grantId`: redeemed for exactly one caller; the others learn the grant. */
+  redeemCode(codeSha256: string, grantId: string, signal: AbortSignal): Promise<CodeRedemption>;
 
   createGrant(grant: GrantRecord, signal: AbortSignal): Promise<void>;
   getGrant(grantId: string, signal: AbortSignal): Promise<GrantRecord | undefined>;
@@ -111,12 +166,20 @@ export interface OAuthStore {
   claimOwner(athleteId: string, signal: AbortSignal): Promise<string>;
   /** The owner, or undefined while nobody has claimed it. */
   owner(signal: AbortSignal): Promise<string | undefined>;
+  /** Forgets the owner (the operator's command): the next athlete to sign in claims it. */
+  resetOwner(signal: AbortSignal): Promise<void>;
   /** The athlete's Strava tokens. */
   credentialStoreFor(athleteId: string): AthleteCredentialStore;
   /** Whether the store holds Strava tokens for the athlete. */
   hasAthlete(athleteId: string, signal: AbortSignal): Promise<boolean>;
   /** Deletes everything stored for the athlete: their Strava tokens, grants and counts. */
   deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void>;
+  /** The athletes whose Strava tokens are stored, with when each stopped being admitted (if they did). */
+  storedAthletes(signal: AbortSignal): Promise<StoredAthlete[]>;
+  /** Records that the athlete is no longer admitted, unless already recorded; returns the recorded time. */
+  markUnadmitted(athleteId: string, sinceMs: number, signal: AbortSignal): Promise<number>;
+  /** The athlete is admitted again. */
+  clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void>;
 
   /**
    * Counts one Strava request of the athlete against their share in the windows that contain `nowMs`,
@@ -124,6 +187,15 @@ export interface OAuthStore {
    * overall limits, other requests against the overall ones, as Strava counts them.
    */
   countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict>;
+
+  /**
+   * Takes one deauthorization check of the athlete with Strava from its own budget: at most one per
+   * athlete in each 15-minute window and `dailyLimit` per UTC day. False when the budget is spent.
+   */
+  claimDeauthorizationCheck(athleteId: string, dailyLimit: number, nowMs: number, signal: AbortSignal): Promise<boolean>;
+
+  /** Removes expired records (local files; DynamoDB's TTL does it there). */
+  sweepExpired(signal: AbortSignal): Promise<void>;
 
   /** The HMAC key access tokens are signed with (at least 32 bytes), the same for every instance. */
   signingKey(signal: AbortSignal): Promise<Uint8Array>;
@@ -141,6 +213,13 @@ export function fairShareWindows(nowMs: number): { quarter: string; day: string;
     quarterEndsMs: quarterStart + quarterMs,
     dayEndsMs: dayStart + dayMs,
   };
+}
+
+/** The hour a registration count belongs to, and when it ends. */
+export function registrationWindow(nowMs: number): { hour: string; endsMs: number } {
+  const hourMs = 3_600_000;
+  const start = Math.floor(nowMs / hourMs) * hourMs;
+  return { hour: String(start / hourMs), endsMs: start + hourMs };
 }
 
 /** The counts kept for one athlete and one UTC day. */

@@ -38,31 +38,11 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
   if (env["STRAVA_REFRESH_TOKEN"]?.trim()) {
     logger.warn("strava_refresh_token_ignored", { message: "MCP_AUTH=oauth: every athlete signs in with Strava, so STRAVA_REFRESH_TOKEN is not used." });
   }
-  const clientId = env["STRAVA_CLIENT_ID"]?.trim();
-  const clientSecret = env["STRAVA_CLIENT_SECRET"]?.trim();
-  const secretName = env["FITNESS_SECRET_NAME"]?.trim();
   const noop = async (): Promise<void> => {};
-  if (clientId || clientSecret || secretName) {
-    const settings = upstreamSettingsFromEnv(env);
-    let application: { client_id: string; client_secret: string };
-    if (secretName) application = await applicationFromSecret(secretName, env["AWS_REGION"]?.trim() || defaultAwsRegion, settings.storeTimeoutMs ?? defaultStoreTimeoutMs);
-    else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
-    else throw new StartupError(`Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`);
-    logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: application.client_id });
-    return {
-      kind: "strava",
-      strava: {
-        clientId: application.client_id,
-        clientSecret: application.client_secret,
-        authorizeUrl: oauth.stravaAuthorizeUrl,
-        tokenUrl: settings.tokenUrl,
-        revokeUrl: oauth.stravaRevokeUrl ?? revokeUrlBeside(settings.tokenUrl),
-        timeoutMs: settings.timeoutMs,
-        http: createHttpSender(),
-      },
-      settings,
-      close: noop,
-    };
+  const configured = await stravaApplicationFromEnv(env, oauth);
+  if (configured !== undefined) {
+    logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: configured.strava.clientId });
+    return { kind: "strava", strava: configured.strava, settings: configured.settings, close: noop };
   }
   const sandbox = await startBuiltInSandbox(env);
   logger.warn("upstream_sandbox", {
@@ -86,6 +66,34 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
     settings: { ...base, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
     sandbox: { baseUrl: sandbox.baseUrl },
     close: () => sandbox.close(),
+  };
+}
+
+/**
+ * The Strava application OAuth mode signs athletes in with, from STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET
+ * or FITNESS_SECRET_NAME; undefined when none is set (the built-in sandbox plays Strava).
+ */
+export async function stravaApplicationFromEnv(env: NodeJS.ProcessEnv, oauth: OAuthSettings): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
+  const clientId = env["STRAVA_CLIENT_ID"]?.trim();
+  const clientSecret = env["STRAVA_CLIENT_SECRET"]?.trim();
+  const secretName = env["FITNESS_SECRET_NAME"]?.trim();
+  if (!clientId && !clientSecret && !secretName) return undefined;
+  const settings = upstreamSettingsFromEnv(env);
+  let application: { client_id: string; client_secret: string };
+  if (secretName) application = await applicationFromSecret(secretName, env["AWS_REGION"]?.trim() || defaultAwsRegion, settings.storeTimeoutMs ?? defaultStoreTimeoutMs);
+  else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
+  else throw new StartupError(`Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`);
+  return {
+    strava: {
+      clientId: application.client_id,
+      clientSecret: application.client_secret,
+      authorizeUrl: oauth.stravaAuthorizeUrl,
+      tokenUrl: settings.tokenUrl,
+      revokeUrl: oauth.stravaRevokeUrl ?? revokeUrlBeside(settings.tokenUrl),
+      timeoutMs: settings.timeoutMs,
+      http: createHttpSender(),
+    },
+    settings,
   };
 }
 

@@ -13,7 +13,8 @@ import { createMcpHttpHandler } from "../mcp-http-handler.ts";
 import type { OAuthApp } from "./oauth-app.ts";
 
 export interface OAuthWebHandler {
-  fetch(request: Request): Promise<Response>;
+  /** `connectionAddress`: the address the platform saw the request come from (a function URL's sourceIp). */
+  fetch(request: Request, connectionAddress?: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -31,9 +32,9 @@ export function createOAuthWebHandler(options: {
   });
   const allowedOrigins = [new URL(app.issuer).hostname, "localhost", "127.0.0.1", "[::1]"];
   return {
-    fetch: async (request) => {
+    fetch: async (request, connectionAddress) => {
       const path = new URL(request.url).pathname;
-      if (app.handles(path)) return app.route(request);
+      if (app.handles(path)) return app.route(request, app.originOf((name) => request.headers.get(name), connectionAddress));
       if (path === "/mcp") {
         const origin = validateOriginHeader(request.headers.get("origin"), allowedOrigins);
         if (!origin.ok) return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: origin.message }, id: null }, { status: 403 });

@@ -4,8 +4,9 @@
  * redirect URIs must be https, http on a loopback address (native apps, RFC 8252 §7.3), or a private-use
  * scheme of an app (`com.example.app:/callback`); the code flow only; `token_endpoint_auth_method`
  * none, client_secret_basic (RFC 7591's default) or client_secret_post. A confidential client gets a
- * secret, shown once and stored only as its SHA-256. A registration that never gets tokens expires
- * after 30 days; one that does is kept while it is used.
+ * secret, shown once and stored only as its SHA-256. What registration may cost an anonymous caller, and
+ * how long an unused registration lives, is registration-limits.ts; one that gets tokens is kept while
+ * it is used.
  *
  * The name a client registers is its own claim: the consent page marks it as unverified.
  */
@@ -15,13 +16,30 @@ import { BodyTooLargeError, jsonAnswer, OAuthRequestError, oauthErrorAnswer, rea
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { isLoopbackHostname } from "./oauth-settings.ts";
 import type { RegisteredClient } from "./oauth-store.ts";
+import { registrationLimits, registrationSource, unusedRegistrationSeconds } from "./registration-limits.ts";
 import { parseRequestedScopes, scopeText } from "./scopes.ts";
 import { sha256Hex } from "../../common/digests.ts";
 
-const unusedRegistrationSeconds = 30 * 86_400;
 const authMethods = ["none", "client_secret_basic", "client_secret_post"] as const;
 
-export async function registrationRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function registrationRequest(request: Request, context: OAuthContext, clientAddress: string | undefined): Promise<Response> {
+  const source = registrationSource(clientAddress);
+  const nowMs = context.now();
+  const verdict = context.registrationPrecheck.check(source, nowMs);
+  const counted = verdict.admitted ? await context.store.countRegistration(source, registrationLimits.perSourcePerHour, nowMs, storeSignal(context)) : verdict;
+  if (!counted.admitted) {
+    context.refusedRegistrations.record("rate", { source });
+    return withCors(
+      jsonAnswer(
+        429,
+        {
+          error: "too_many_requests",
+          error_description: `This address registered ${registrationLimits.perSourcePerHour} clients in the last hour, the most this server takes; register again in ${counted.retryAfterSeconds} s, or reuse the client_id you were given.`,
+        },
+        { "retry-after": String(counted.retryAfterSeconds) },
+      ),
+    );
+  }
   try {
     const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
     if (type !== "application/json") throw new OAuthRequestError("invalid_client_metadata", "The registration must be a JSON object (Content-Type: application/json).");
@@ -59,7 +77,7 @@ export async function registrationRequest(request: Request, context: OAuthContex
     }
     if (metadata.client_name !== undefined && metadata.client_name.length > 200) throw new OAuthRequestError("invalid_client_metadata", "client_name is longer than 200 characters.");
 
-    const now = Math.floor(context.now() / 1000);
+    const now = Math.floor(nowMs / 1000);
     const clientId = `fc_${randomBytes(16).toString("base64url")}`;
     const secret = method === "none" ? undefined : randomBytes(32).toString("base64url");
     const client: RegisteredClient = {
@@ -75,13 +93,13 @@ export async function registrationRequest(request: Request, context: OAuthContex
       ...(scope ? { scope } : {}),
       expires_at: now + unusedRegistrationSeconds,
     };
-    await context.store.putClient(client, storeSignal(context));
-    context.logger.info("client_registered", { client: clientId, name: client.client_name?.slice(0, 80), auth_method: method });
+    await context.store.registerClient(client, registrationLimits.unusedCapacity, storeSignal(context));
+    context.registeredClients.record(method, { client: clientId, name: client.client_name?.slice(0, 80), auth_method: method });
     const { client_secret_sha256: _hash, expires_at: _expires, ...published } = client;
     return withCors(jsonAnswer(201, { ...published, ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }));
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
-    context.logger.info("registration_refused", { error: error.code, message: error.description });
+    context.refusedRegistrations.record(error.code, { message: error.description });
     return withCors(oauthErrorAnswer(error));
   }
 }

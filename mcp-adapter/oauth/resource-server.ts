@@ -1,7 +1,7 @@
 /**
  * The resource server's side: every request to `/mcp` must carry an access token this server issued
  * for `/mcp` (the audience, RFC 8707), unexpired, whose grant still exists (so a revoked grant's tokens
- * fail at once, on every instance). The MCP SDK's `verifyBearerToken` parses the header, calls this
+ * fail at once, on every instance), for an athlete this deployment still serves (admission.ts). The MCP SDK's `verifyBearerToken` parses the header, calls this
  * verifier, compares the resource and the expiry, and `bearerAuthChallengeResponse` answers a failure:
  * 401 with `WWW-Authenticate: Bearer error="invalid_token", resource_metadata="..."` (RFC 9728 §5.1), so a
  * client without a token finds the authorization server. Messages say what is wrong, never the token.
@@ -28,6 +28,8 @@ export function createResourceGate(options: {
   resource: string;
   resourceMetadataUrl: string;
   storeTimeoutMs: number;
+  /** Whether the athlete is still served (revoking their grants when not). */
+  stillAdmits: (athleteId: string) => Promise<boolean>;
   onRefused?: (reason: string) => void;
 }): ResourceGate {
   const verifier: OAuthTokenVerifier = {
@@ -48,6 +50,13 @@ export function createResourceGate(options: {
       if (grant === undefined || grant.athlete_id !== claims.athleteId || grant.client_id !== claims.clientId) {
         throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token's grant was revoked (or has expired); sign in again.");
       }
+      let admitted;
+      try {
+        admitted = await options.stillAdmits(claims.athleteId);
+      } catch {
+        throw new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The server could not check the token's grant just now; try again shortly.");
+      }
+      if (!admitted) throw new OAuthError(OAuthErrorCode.InvalidToken, "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.");
       return {
         token,
         clientId: claims.clientId,

@@ -40,12 +40,13 @@ export async function revocationRequest(request: Request, context: OAuthContext)
 
 /** The grant a refresh token (`<grant>.<secret>`, checked against the stored hash) or access token belongs to. */
 async function grantOf(token: string, context: OAuthContext): Promise<string | undefined> {
-  const refreshGrant = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/.exec(token)?.[1];
-  if (refreshGrant !== undefined) {
-    const grant = await context.store.getGrant(refreshGrant, storeSignal(context));
+  const refresh = context.refreshTokens.parse(token);
+  if (refresh !== undefined) {
+    const grant = await context.store.getGrant(refresh.grantId, storeSignal(context));
     const hash = sha256Hex(token);
-    const ofGrant = grant !== undefined && (hash === grant.refresh_sha256 || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash));
-    return ofGrant ? refreshGrant : undefined;
+    const earlier = refresh.generation !== undefined && grant?.generation !== undefined && refresh.generation < grant.generation;
+    const ofGrant = grant !== undefined && (hash === grant.refresh_sha256 || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash) || earlier);
+    return ofGrant ? refresh.grantId : undefined;
   }
   try {
     return (await context.accessTokens.verify(token, { allowExpired: true })).grantId;
@@ -67,7 +68,12 @@ export async function removeGrant(grantId: string, context: OAuthContext): Promi
  * Deletes everything stored for the athlete. With `revokeAtStrava`, the Strava grant is revoked first
  * (best effort: a Strava that does not answer does not keep the data here).
  */
-export async function disconnectAthlete(athleteId: string, why: string, context: OAuthContext, options: { revokeAtStrava: boolean }): Promise<void> {
+export async function disconnectAthlete(
+  athleteId: string,
+  why: string,
+  context: Pick<OAuthContext, "store" | "strava" | "logger" | "onAthleteDeleted" | "storeTimeoutMs">,
+  options: { revokeAtStrava: boolean },
+): Promise<void> {
   if (options.revokeAtStrava) {
     try {
       const snapshot = await context.store.credentialStoreFor(athleteId).load(storeSignal(context));

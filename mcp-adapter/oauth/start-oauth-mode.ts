@@ -12,6 +12,8 @@ import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
 import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 import { chooseOAuthUpstream, type OAuthUpstream } from "./oauth-upstream.ts";
+import { reconcileAdmission } from "./admission.ts";
+import { messageOf } from "../../common/named-error.ts";
 
 export interface StartedOAuthMode {
   app: OAuthApp;
@@ -50,7 +52,11 @@ export async function startOAuthMode(options: {
       logger,
       serverName: options.serverName,
     });
+    await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
     await announceUnclaimedOwner(app, storeTimeoutMs, logger);
+    await reconcileAdmission(app.context);
+    // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
+    void store.sweepExpired(AbortSignal.timeout(60_000)).catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
     logger.info("oauth_ready", {
       issuer: app.issuer,
       resource: app.resource,
@@ -66,7 +72,24 @@ export async function startOAuthMode(options: {
 }
 
 /**
- * With no MCP_ATHLETES, the first athlete to sign in is claimed as the owner for good. On a server others can
+ * A server others can reach must say whom it serves: with no MCP_ATHLETES the first person to sign in
+ * would become its owner, and on the internet that race is open to anyone. Owner mode stays for a server
+ * on loopback, whose only visitors are its own user's apps. An upgraded deployment that had an owner is
+ * told the id to set.
+ */
+async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAuthSettings, storeTimeoutMs: number): Promise<void> {
+  if (settings.admittedAthletes !== undefined || isLoopbackHostname(new URL(app.issuer).hostname)) return;
+  const owner = await app.context.store.owner(AbortSignal.timeout(storeTimeoutMs)).catch(() => undefined);
+  throw new StartupError(
+    `MCP_ATHLETES is required when the server is reached beyond loopback (${app.issuer}): set it to the Strava athlete ids it serves, ` +
+      (owner !== undefined
+        ? `such as MCP_ATHLETES=${owner} for the athlete who signed in first (this deployment's owner so far).`
+        : "such as MCP_ATHLETES=48201735 (an athlete's id is the number in their Strava profile's address)."),
+  );
+}
+
+/**
+ * With no MCP_ATHLETES (on loopback), the first athlete to sign in is claimed as the owner. On a server others can
  * reach that must be the operator, so start-up says so (a warning there, information on loopback) while
  * nobody has signed in. A store that cannot be read now is not a reason to refuse to start: the first
  * request says what is wrong with it.
@@ -83,12 +106,12 @@ async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, log
     issuer: app.issuer,
     message:
       `No athlete has signed in yet: the first one to sign in at ${app.issuer} becomes this server's owner, the only athlete it serves, ` +
-      "until its state is reset. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.",
+      "until `npm run oauth-admin -- reset-owner`. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.",
   });
 }
 
 /** DynamoDB when MCP_OAUTH_TABLE names a `table`, else local files. */
-async function oauthStoreFromEnv(
+export async function oauthStoreFromEnv(
   env: NodeJS.ProcessEnv,
   table: string | undefined,
   application: { client_id: string; client_secret: string },

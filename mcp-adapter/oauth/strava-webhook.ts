@@ -5,12 +5,24 @@
  *   the subscription is created. Answered `{"hub.challenge": ...}` when the verify token is this
  *   deployment's `STRAVA_WEBHOOK_VERIFY_TOKEN` (compared in constant time), 403 otherwise.
  * - `POST` events: an athlete update with `updates.authorized: "false"` means the athlete revoked this
- *   application on Strava; everything stored for them is deleted, so their grants end too. Strava does
- *   not sign its events, so a deauthorization is believed only after Strava confirms it: the athlete's
- *   own credentials are tried (GET /athlete, refreshing first if due) and must be refused. A forged event
- *   for an athlete whose access still works changes nothing. Other events (activities) are acknowledged
- *   and ignored. Strava wants a 200 within two seconds and tries three times; a check that could not be
- *   finished is answered 503 so that Strava tries again.
+ *   application on Strava; everything stored for them is deleted, so their grants end too. Other events
+ *   (activities) are acknowledged and ignored.
+ *
+ * Strava does not sign its events, so anyone can post one, and an event must cost nothing it should not:
+ *
+ * - each source may post `eventsPerSourcePerMinute` events (this process counts; past it 429), and every
+ *   line the endpoint logs goes through a rate-limited log;
+ * - the event must have Strava's shape, and its `subscription_id` must be this deployment's
+ *   (webhook-subscription.ts); anything else is refused before the store is asked;
+ * - a deauthorization is believed only after Strava confirms it: the athlete's own credentials are tried
+ *   (GET /athlete) and must be refused. That costs one request of the application's Strava budget, so it
+ *   is taken from a budget of its own (`claimDeauthorizationCheck`): at most one per athlete in each
+ *   15-minute window and `deauthorizationChecksPerDay` a day, which the athletes' fair shares leave out
+ *   (athlete-sessions.ts). An event past that budget is answered 503, which Strava retries, and checked
+ *   then; a forged one repeated changes nothing and costs nothing.
+ *
+ * Strava wants a 200 within two seconds and tries three times; a check that could not be finished is
+ * answered 503 so that Strava tries again.
  */
 import { secretsMatch } from "../../common/digests.ts";
 import { RefreshTokenRejectedError, UpstreamStatusError } from "../../tools/upstream-errors.ts";
@@ -18,51 +30,167 @@ import type { ToolDeps } from "../../tools/create-tool-deps.ts";
 import { readBodyText } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { disconnectAthlete } from "./revocation-endpoint.ts";
+import type { RateLimitedLog } from "../rate-limited-log.ts";
+import type { WebhookSubscription } from "./webhook-subscription.ts";
 
-export async function stravaWebhook(request: Request, context: OAuthContext, verifyToken: string | undefined, depsFor: (athleteId: string) => ToolDeps): Promise<Response> {
+/** How many deauthorization checks one athlete's events may cost a day (one per 15-minute window at most). */
+export const deauthorizationChecksPerDay = 4;
+
+/** Events one source may post a minute (Strava sends a few per athlete and activity). */
+export const eventsPerSourcePerMinute = 60;
+
+export interface WebhookOptions {
+  verifyToken: string | undefined;
+  subscription: WebhookSubscription;
+  depsFor: (athleteId: string) => ToolDeps;
+  /** Every line the endpoint logs, at a bounded rate. */
+  log: RateLimitedLog;
+  perSource: SourceRate;
+  /** The athletes whose check this process knows is taken in the current quarter hour. */
+  checked: QuarterMarks;
+}
+
+interface StravaEvent {
+  object_type: "activity" | "athlete";
+  object_id: number;
+  aspect_type: "create" | "update" | "delete";
+  owner_id: number;
+  subscription_id: number;
+  event_time: number;
+  updates: Record<string, unknown>;
+}
+
+export async function stravaWebhook(request: Request, context: OAuthContext, options: WebhookOptions, sourceAddress: string | undefined): Promise<Response> {
+  const { log } = options;
   if (request.method === "GET") {
     const query = new URL(request.url).searchParams;
     const challenge = query.get("hub.challenge");
     if (query.get("hub.mode") !== "subscribe" || challenge === null) {
       return Response.json({ error: "invalid_request", error_description: "Expected Strava's subscription check: hub.mode=subscribe with hub.challenge and hub.verify_token." }, { status: 400 });
     }
-    if (verifyToken === undefined || !secretsMatch(query.get("hub.verify_token") ?? "", verifyToken)) {
-      context.logger.warn("strava_webhook_check_refused", { message: "The verify_token does not match STRAVA_WEBHOOK_VERIFY_TOKEN (or it is not set)." });
+    if (options.verifyToken === undefined || !secretsMatch(query.get("hub.verify_token") ?? "", options.verifyToken)) {
+      log.record("check_refused", { message: "The verify_token does not match STRAVA_WEBHOOK_VERIFY_TOKEN (or it is not set)." });
       return Response.json({ error: "forbidden", error_description: "hub.verify_token is not this server's STRAVA_WEBHOOK_VERIFY_TOKEN." }, { status: 403 });
     }
     context.logger.info("strava_webhook_subscribed", {});
     return Response.json({ "hub.challenge": challenge });
   }
   if (request.method !== "POST") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET, POST" } });
-
-  let event: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(await readBodyText(request, 8 * 1024));
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
-    event = parsed as Record<string, unknown>;
-  } catch {
-    return Response.json({ error: "invalid_request", error_description: "The event must be a JSON object." }, { status: 400 });
+  if (!options.perSource.admit(sourceAddress ?? "unknown", context.now())) {
+    log.record("rate", { source: sourceAddress });
+    return Response.json({ error: "too_many_requests", error_description: `At most ${eventsPerSourcePerMinute} events a minute from one address.` }, { status: 429, headers: { "retry-after": "60" } });
   }
-  const updates = event["updates"] as Record<string, unknown> | undefined;
-  const deauthorized = event["object_type"] === "athlete" && event["aspect_type"] === "update" && String(updates?.["authorized"]) === "false";
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readBodyText(request, 8 * 1024));
+  } catch {
+    log.record("not_json", {});
+    return Response.json({ error: "invalid_request", error_description: "The event must be a JSON object of at most 8 KiB." }, { status: 400 });
+  }
+  const problem = eventProblem(parsed);
+  if (problem !== undefined) {
+    log.record("malformed", { message: problem });
+    return Response.json({ error: "invalid_request", error_description: `Not a Strava webhook event: ${problem}.` }, { status: 400 });
+  }
+  const event = parsed as StravaEvent;
+  const subscription = await options.subscription.check(event.subscription_id);
+  if (subscription === "unknown") {
+    log.record("subscription_unknown", { message: `This deployment's push subscription is not known yet (${options.subscription.lastFailure ?? "no answer"}); answered 503 so Strava sends the event again.` });
+    return Response.json({ error: "temporarily_unavailable" }, { status: 503, headers: { "retry-after": "60" } });
+  }
+  if (subscription === "not-ours") {
+    log.record("other_subscription", { subscription_id: event.subscription_id });
+    return Response.json({ error: "forbidden", error_description: "subscription_id is not this deployment's push subscription." }, { status: 403 });
+  }
+  const deauthorized = event.object_type === "athlete" && event.aspect_type === "update" && String(event.updates["authorized"]) === "false";
   if (!deauthorized) return Response.json({ received: true });
-  const athleteId = String(event["object_id"] ?? event["owner_id"] ?? "");
-  if (!/^\d{1,20}$/.test(athleteId)) return Response.json({ error: "invalid_request", error_description: "object_id must be the athlete's id." }, { status: 400 });
+  const athleteId = String(event.object_id);
+  const deferred = (): Response => {
+    log.record("deauthorization_deferred", { athlete: athleteId, message: "This athlete's deauthorization check with Strava is spent for now; answered 503 so Strava sends the event again." });
+    return Response.json({ error: "temporarily_unavailable" }, { status: 503, headers: { "retry-after": "900" } });
+  };
+  if (options.checked.has(athleteId, context.now())) return deferred();
   if (!(await context.store.hasAthlete(athleteId, storeSignal(context)))) {
-    context.logger.info("strava_deauthorization_ignored", { athlete: athleteId, message: "Nothing is stored for this athlete." });
+    log.record("deauthorization_ignored", { athlete: athleteId, message: "Nothing is stored for this athlete." });
     return Response.json({ received: true });
   }
-  const verdict = await confirmWithStrava(athleteId, depsFor(athleteId), context);
+  const claimed = await context.store.claimDeauthorizationCheck(athleteId, deauthorizationChecksPerDay, context.now(), storeSignal(context));
+  options.checked.mark(athleteId, context.now());
+  if (!claimed) return deferred();
+  const verdict = await confirmWithStrava(athleteId, options.depsFor(athleteId), context);
   if (verdict === "still-authorized") {
-    context.logger.warn("strava_deauthorization_unconfirmed", { athlete: athleteId, message: "Strava still accepts the athlete's credentials: the event is ignored (forged, or sent in error)." });
+    log.record("deauthorization_unconfirmed", { athlete: athleteId, message: "Strava still accepts the athlete's credentials: the event is ignored (forged, or sent in error)." });
     return Response.json({ received: true });
   }
   if (verdict === "unknown") {
-    context.logger.warn("strava_deauthorization_unchecked", { athlete: athleteId, message: "Could not ask Strava whether the athlete revoked access; answering 503 so Strava sends the event again." });
+    log.record("deauthorization_unchecked", { athlete: athleteId, message: "Could not ask Strava whether the athlete revoked access; answering 503 so Strava sends the event again." });
     return Response.json({ error: "temporarily_unavailable" }, { status: 503 });
   }
   await disconnectAthlete(athleteId, "they revoked this application on Strava", context, { revokeAtStrava: false });
   return Response.json({ received: true });
+}
+
+/** What makes `value` not an event of Strava's shape, or undefined when it is one. */
+function eventProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const event = value as Record<string, unknown>;
+  if (event["object_type"] !== "activity" && event["object_type"] !== "athlete") return 'object_type must be "activity" or "athlete"';
+  if (!["create", "update", "delete"].includes(String(event["aspect_type"]))) return 'aspect_type must be "create", "update" or "delete"';
+  for (const field of ["object_id", "owner_id", "subscription_id", "event_time"]) {
+    const number = event[field];
+    if (typeof number !== "number" || !Number.isSafeInteger(number) || number <= 0) return `${field} must be a positive whole number`;
+  }
+  if (event["object_type"] === "athlete" && event["object_id"] !== event["owner_id"]) return "an athlete event's object_id and owner_id must be the athlete";
+  const updates = event["updates"] ?? {};
+  if (typeof updates !== "object" || updates === null || Array.isArray(updates)) return "updates must be an object";
+  (event as { updates: unknown }).updates = updates;
+  return undefined;
+}
+
+/** Which athletes' check of the current quarter hour this process saw taken (so repeats skip the store). */
+export class QuarterMarks {
+  #quarter = -1;
+  #athletes = new Set<string>();
+
+  has(athleteId: string, nowMs: number): boolean {
+    return this.#roll(nowMs).has(athleteId);
+  }
+
+  mark(athleteId: string, nowMs: number): void {
+    this.#roll(nowMs).add(athleteId);
+  }
+
+  #roll(nowMs: number): Set<string> {
+    const quarter = Math.floor(nowMs / 900_000);
+    if (quarter !== this.#quarter) {
+      this.#quarter = quarter;
+      this.#athletes = new Set();
+    }
+    return this.#athletes;
+  }
+}
+
+/** Counts each source's events per minute in this process. */
+export class SourceRate {
+  readonly #limit: number;
+  #minute = -1;
+  #counts = new Map<string, number>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  admit(source: string, nowMs: number): boolean {
+    const minute = Math.floor(nowMs / 60_000);
+    if (minute !== this.#minute || this.#counts.size >= 100_000) {
+      this.#minute = minute;
+      this.#counts = new Map();
+    }
+    const count = (this.#counts.get(source) ?? 0) + 1;
+    this.#counts.set(source, count);
+    return count <= this.#limit;
+  }
 }
 
 /**

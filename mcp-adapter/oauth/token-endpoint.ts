@@ -5,14 +5,19 @@
  * Bad input loses nothing: a code is checked (client, redirect URI, verifier, resource) before it is
  * used up, so a wrong verifier or a stray request cannot cost the real client its code; only then is it
  * redeemed, atomically, so of two requests with one code only one gets tokens (the other: invalid_grant).
+ * A code presented again after it was redeemed revokes the grant it created (RFC 6749 section 4.1.2):
+ * whoever replays it has the code, so the tokens it bought cannot be trusted either.
  *
- * Refresh tokens are `<grant id>.<secret>`, stored by SHA-256 in their grant, and rotate on every use
+ * Refresh tokens (refresh-tokens.ts) are stored by SHA-256 in their grant, and rotate on every use
  * (compare-and-swap on the grant, so two instances cannot both rotate one token). The token just
  * replaced stays good for 60 seconds in case its answer was lost on the way (the next refresh with it
- * rotates again and the lost one dies); an older one presented again means the grant's tokens leaked,
+ * rotates again and the lost one dies); any older one presented again means the grant's tokens leaked,
  * so the grant is revoked (OAuth 2.0 Security BCP §4.14.2) and the client must sign in again.
+ *
+ * An athlete no longer admitted (MCP_ATHLETES changed, or the owner was reset) gets no new tokens: their
+ * grants here are revoked at the first refresh (admission.ts).
  */
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { isThisResource } from "./authorization-endpoint.ts";
 import type { KnownClient } from "./clients.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
@@ -53,6 +58,10 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
   const codeHash = sha256Hex(code);
   const record = await context.store.getCode(codeHash, storeSignal(context));
   if (record === undefined) throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
+  if (record.redeemed_grant !== undefined) {
+    await revokeReplayedCode(record.redeemed_grant, context);
+    throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
+  }
   if (record.client_id !== client.clientId) throw new OAuthRequestError("invalid_grant", "The authorization code was issued to another client.");
   const redirectUri = form.get("redirect_uri");
   if (redirectUri === null) throw new OAuthRequestError("invalid_request", "redirect_uri is missing: send the one the authorization request used.");
@@ -66,37 +75,53 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
     throw new OAuthRequestError("invalid_grant", "code_verifier does not match the code_challenge of the authorization request.");
   }
   checkResource(form, record.resource, context);
-  if (!(await context.store.redeemCode(codeHash, storeSignal(context)))) {
+  // Kept before the grant exists: a registration evicted meanwhile gets no grant it could not refresh.
+  await keepRegistration(client, context);
+  const grantId = randomUUID();
+  const redemption = await context.store.redeemCode(codeHash, grantId, storeSignal(context));
+  if (!redemption.redeemed) {
+    if (redemption.grantId !== undefined) await revokeReplayedCode(redemption.grantId, context);
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   }
   const now = Math.floor(context.now() / 1000);
-  const refreshToken = newRefreshToken(randomUUID());
+  const refreshToken = context.refreshTokens.issue(grantId, 1);
   const grant: GrantRecord = {
-    grant_id: refreshToken.grantId,
+    grant_id: grantId,
     athlete_id: record.athlete_id,
     client_id: client.clientId,
     client_name: record.client_name,
     scope: record.scope,
     resource: record.resource,
-    refresh_sha256: sha256Hex(refreshToken.token),
+    refresh_sha256: sha256Hex(refreshToken),
     spent_sha256: [],
+    generation: 1,
     created_at: now,
     expires_at: now + grantIdleSeconds,
     revision: 1,
   };
   await context.store.createGrant(grant, storeSignal(context));
-  await keepRegistration(client, context);
   context.logger.info("grant_created", { athlete: grant.athlete_id, grant: grant.grant_id, scope: grant.scope });
-  return tokensAnswer(grant, refreshToken.token, context);
+  return tokensAnswer(grant, refreshToken, context);
+}
+
+/** A redeemed code came back: the grant it bought is revoked. */
+async function revokeReplayedCode(grantId: string, context: OAuthContext): Promise<void> {
+  const grant = await context.store.getGrant(grantId, storeSignal(context));
+  context.logger.warn("authorization_code_replayed", {
+    grant: grantId,
+    athlete: grant?.athlete_id,
+    message: "An authorization code was presented again after it was redeemed: the grant it created is revoked.",
+  });
+  if (grant !== undefined) await removeGrant(grantId, context);
 }
 
 async function refresh(form: URLSearchParams, client: KnownClient, context: OAuthContext, attempt = 1): Promise<Response> {
   const presented = form.get("refresh_token");
   if (!presented) throw new OAuthRequestError("invalid_request", "refresh_token is missing.");
-  const grantId = /^([0-9a-f-]{36})\.[A-Za-z0-9_-]{43}$/.exec(presented)?.[1];
   const invalid = new OAuthRequestError("invalid_grant", "The refresh token is unknown, expired or revoked; sign in again.");
-  if (grantId === undefined) throw invalid;
-  const grant = await context.store.getGrant(grantId, storeSignal(context));
+  const parsed = context.refreshTokens.parse(presented);
+  if (parsed === undefined) throw invalid;
+  const grant = await context.store.getGrant(parsed.grantId, storeSignal(context));
   if (grant === undefined) throw invalid;
   if (grant.client_id !== client.clientId) throw new OAuthRequestError("invalid_grant", "The refresh token was issued to another client.");
   const hash = sha256Hex(presented);
@@ -104,12 +129,16 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
   const current = hash === grant.refresh_sha256;
   const lostAnswer = hash === grant.previous_sha256 && grant.rotated_at !== undefined && now - grant.rotated_at <= rotationGraceSeconds;
   if (!current && !lostAnswer) {
-    if (hash === grant.previous_sha256 || grant.spent_sha256.includes(hash)) {
+    const olderGeneration = parsed.generation !== undefined && grant.generation !== undefined && parsed.generation < grant.generation;
+    if (olderGeneration || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash)) {
       context.logger.warn("refresh_token_reuse", { athlete: grant.athlete_id, grant: grant.grant_id, message: "A replaced refresh token was used again: the grant is revoked." });
       await removeGrant(grant.grant_id, context);
       throw new OAuthRequestError("invalid_grant", "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.");
     }
     throw invalid;
+  }
+  if (!(await context.admission.stillAdmits(grant.athlete_id, context))) {
+    throw new OAuthRequestError("invalid_grant", "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.");
   }
   const requested = form.get("scope");
   let scope = grant.scope;
@@ -122,14 +151,17 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
   }
   checkResource(form, grant.resource, context);
 
-  const next = newRefreshToken(grant.grant_id);
-  const spent = current ? [grant.previous_sha256, ...grant.spent_sha256] : [grant.refresh_sha256, ...grant.spent_sha256];
+  const generation = (grant.generation ?? 0) + 1;
+  const next = context.refreshTokens.issue(grant.grant_id, generation);
+  // Hashes of spent tokens are kept only for tokens issued before generations (they carry none).
+  const spentLegacy = current && grant.generation === undefined ? [grant.previous_sha256, ...grant.spent_sha256] : grant.spent_sha256;
   const updated: GrantRecord = {
     ...grant,
-    refresh_sha256: sha256Hex(next.token),
+    refresh_sha256: sha256Hex(next),
     previous_sha256: current ? grant.refresh_sha256 : grant.previous_sha256,
     rotated_at: current ? now : grant.rotated_at,
-    spent_sha256: spent.filter((item): item is string => item !== undefined).slice(0, 8),
+    spent_sha256: spentLegacy.filter((item): item is string => item !== undefined).slice(0, 8),
+    generation,
     expires_at: now + grantIdleSeconds,
     revision: grant.revision + 1,
   };
@@ -139,7 +171,7 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
     throw new OAuthRequestError("invalid_grant", "The grant changed while this refresh ran; refresh again with the newest refresh token.");
   }
   await keepRegistration(client, context);
-  return tokensAnswer({ ...updated, scope }, next.token, context);
+  return tokensAnswer({ ...updated, scope }, next, context);
 }
 
 function checkResource(form: URLSearchParams, granted: string, context: OAuthContext): void {
@@ -149,10 +181,6 @@ function checkResource(form: URLSearchParams, granted: string, context: OAuthCon
   if (!isThisResource(resource, context) || granted !== context.resource) {
     throw new OAuthRequestError("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}.`);
   }
-}
-
-function newRefreshToken(grantId: string): { grantId: string; token: string } {
-  return { grantId, token: `${grantId}.${randomBytes(32).toString("base64url")}` };
 }
 
 async function tokensAnswer(grant: GrantRecord, refreshToken: string, context: OAuthContext): Promise<Response> {
@@ -166,6 +194,7 @@ async function keepRegistration(client: KnownClient, context: OAuthContext): Pro
   if (client.kind !== "registered") return;
   const stored = await context.store.getClient(client.clientId, storeSignal(context));
   const now = Math.floor(context.now() / 1000);
-  if (stored === undefined || stored.expires_at - now > registrationKeepSeconds / 2) return;
-  await context.store.putClient({ ...stored, expires_at: now + registrationKeepSeconds }, storeSignal(context));
+  if (stored === undefined) throw new OAuthRequestError("invalid_client", "This client's registration is gone (an unused one is kept a day); register again and sign in again.");
+  if (stored.unused_seq === undefined && stored.expires_at - now > registrationKeepSeconds / 2) return;
+  await context.store.keepClient(client.clientId, now + registrationKeepSeconds, storeSignal(context));
 }

@@ -88,7 +88,7 @@ describe("Form A start-up", () => {
   });
 
   test("OAuth mode does not use AUTH_TOKEN, so a short one left in the environment does not stop it", async () => {
-    child = spawnMcpChild({ env: baseEnv({ PORT: "0", HOST: "0.0.0.0", MCP_AUTH: "oauth", PUBLIC_URL: "https://fitness.example.com", AUTH_TOKEN: "shrt" }) });
+    child = spawnMcpChild({ env: baseEnv({ PORT: "0", HOST: "0.0.0.0", MCP_AUTH: "oauth", PUBLIC_URL: "https://fitness.example.com", MCP_ATHLETES: "48201735", AUTH_TOKEN: "shrt" }) });
     await child.waitForEvent("listening");
   });
 

@@ -107,7 +107,7 @@ describe("the authorization endpoint", () => {
 });
 
 describe("the token endpoint", () => {
-  it("a wrong PKCE verifier, a wrong redirect URI or resource, or another client is refused, and the code still works after", async () => {
+  it("a wrong PKCE verifier, a wrong redirect URI or resource, or another client is refused, and the code still works after; a replay revokes its grant", async () => {
     const { code, verifier } = await client.code();
     secrets.push(code);
     const other = new ManualOAuthClient(server.issuer);
@@ -132,10 +132,14 @@ describe("the token endpoint", () => {
     const good = await client.exchange(code, verifier);
     expect(good.status).toBe(200);
     keep(good.body);
-    // Used once: the same code again is refused, and the tokens it gave keep working.
+    expect((await rawToolCall(server.mcpUrl, good.body["access_token"] as string, "get_athlete")).status).toBe(200);
+    // Used once: the same code again is refused, and the grant it bought is revoked (RFC 6749 section 4.1.2):
+    // whoever replays a code holds it, so its tokens cannot be trusted either.
     const reused = await client.exchange(code, verifier);
     expect(reused).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
-    expect((await rawToolCall(server.mcpUrl, good.body["access_token"] as string, "get_athlete")).status).toBe(200);
+    expect((await rawToolCall(server.mcpUrl, good.body["access_token"] as string, "get_athlete")).status).toBe(401);
+    expect((await client.token({ grant_type: "refresh_token", refresh_token: good.body["refresh_token"] as string })).body["error"]).toBe("invalid_grant");
+    await server.child.waitForEvent("authorization_code_replayed", 5_000);
   });
 
   it("a body that is not a form, or a parameter sent twice, is invalid_request", async () => {
@@ -189,6 +193,18 @@ describe("the token endpoint", () => {
     expect((await client.token({ grant_type: "refresh_token", refresh_token: third })).body["error"]).toBe("invalid_grant");
     expect((await rawToolCall(server.mcpUrl, retry["access_token"] as string, "get_athlete")).status).toBe(401);
     await server.child.waitForEvent("refresh_token_reuse", 5_000);
+  });
+
+  it("rotation: a refresh token spent twelve rotations ago still revokes the grant (it carries its generation)", async () => {
+    const { code, verifier } = await client.code();
+    secrets.push(code);
+    const first = keep((await client.exchange(code, verifier)).body)["refresh_token"] as string;
+    let current = first;
+    for (let i = 0; i < 12; i++) current = keep((await client.token({ grant_type: "refresh_token", refresh_token: current })).body)["refresh_token"] as string;
+    const reuse = await client.token({ grant_type: "refresh_token", refresh_token: first });
+    expect(reuse.body).toMatchObject({ error: "invalid_grant" });
+    expect(String(reuse.body["error_description"])).toMatch(/already used and replaced; as a precaution the grant is revoked/);
+    expect((await client.token({ grant_type: "refresh_token", refresh_token: current })).body["error"]).toBe("invalid_grant");
   });
 });
 

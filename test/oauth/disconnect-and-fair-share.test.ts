@@ -51,14 +51,18 @@ describe("disconnecting", () => {
     const mayaFile = join(server.stateDirectory, "athletes", `${maya}.json`);
     expect(existsSync(mayaFile)).toBe(true);
 
-    // A forged event for Jonas, whose access Strava still accepts: ignored.
-    const forged = await fetch(`${server.issuer}/strava/webhook`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ aspect_type: "update", object_type: "athlete", object_id: Number(jonas), owner_id: Number(jonas), subscription_id: 1, event_time: 1, updates: { authorized: "false" } }),
-    });
-    expect(forged.status).toBe(200);
-    await server.child.waitForEvent("strava_deauthorization_unconfirmed", 5_000);
+    // A forged event naming another subscription: refused before anything is asked.
+    const subscriptionId = ((await created.json()) as { id: number }).id;
+    const forge = (subscription: number): Promise<Response> =>
+      fetch(`${server.issuer}/strava/webhook`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ aspect_type: "update", object_type: "athlete", object_id: Number(jonas), owner_id: Number(jonas), subscription_id: subscription, event_time: 1, updates: { authorized: "false" } }),
+      });
+    expect((await forge(subscriptionId + 1)).status).toBe(403);
+    // A forged event for Jonas with this deployment's subscription, whose access Strava still accepts: ignored.
+    expect((await forge(subscriptionId)).status).toBe(200);
+    await server.child.waitForEvent("strava_webhook", 5_000, (line) => line["reason"] === "deauthorization_unconfirmed");
     expect((await rawToolCall(server.mcpUrl, jonasProvider.tokens()?.access_token, "get_athlete")).status).toBe(200);
 
     // Maya revokes the application on Strava's settings page: the sandbox pushes the event.
@@ -91,8 +95,9 @@ describe("disconnecting", () => {
 
 describe("the application's rate limit, shared", () => {
   it("each athlete gets their share; past it a 429 names the athlete and window, and the other athlete is unaffected", async () => {
-    // Application limits 10 per 15 minutes overall and 6 for reads, shared by two athletes: 5 and 3 each.
-    const server = await start({ MCP_ATHLETES: `${maya},${jonas}`, STRAVA_RATE_LIMITS: "10,100,6,60" });
+    // Application limits 10 per 15 minutes overall and 8 for reads, less one deauthorization check per athlete,
+    // shared by two athletes: 4 and 3 each.
+    const server = await start({ MCP_ATHLETES: `${maya},${jonas}`, STRAVA_RATE_LIMITS: "10,100,8,60" });
     const mayaClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
     await server.signIn(jonas);
     const jonasClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
@@ -104,7 +109,7 @@ describe("the application's rate limit, shared", () => {
     expect(resultText(refused)).toMatch(/429 Too Many Requests: athlete 48201735's share .* 3 of 3 requests in the read 15-minute window .* shared by the 2 athletes/);
     const after = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
     expect(after.apiRequests).toBe(before.apiRequests);
-    // Writes count against the overall window only: two more, then that one is full too.
+    // Writes count against the overall window only: one more fits.
     const created = await mayaClient.callTool({ name: "create_activity", arguments: { name: "Core", sport_type: "Workout", start_date_local: "2026-11-20T07:00:00", elapsed_time: 1200 } });
     expect(created.isError).toBeFalsy();
     expect((await jonasClient.callTool({ name: "get_athlete", arguments: {} })).isError).toBeFalsy();

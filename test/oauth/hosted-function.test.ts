@@ -97,4 +97,20 @@ describe("the hosted function behind its function URL", () => {
     const leaked = lines.filter((line) => [provider.tokens()?.access_token, provider.tokens()?.refresh_token].some((secret) => secret && line.includes(secret)));
     expect(leaked).toEqual([]);
   });
+
+  it("counts registrations per source in the table: past 20 an hour, 429 with Retry-After", { timeout: 60_000 }, async () => {
+    const register = (): Promise<Response> =>
+      fetch(`${origin}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "Flood", redirect_uris: ["http://127.0.0.1:47615/cb"], token_endpoint_auth_method: "none" }),
+      });
+    // The sign-in above registered once from this address.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await register()).status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(19);
+    const refused = await register();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
 });

@@ -53,7 +53,7 @@ describe("the hosted template", () => {
     expect(fn?.Properties).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"], Handler: "lambda-handler.handler" });
     const variables = (fn?.Properties["Environment"] as { Variables: Record<string, unknown> }).Variables;
     expect(Object.keys(variables).sort()).toEqual(
-      ["FITNESS_SECRET_NAME", "LOG_LEVEL", "MCP_ATHLETES", "MCP_AUTH", "MCP_OAUTH_TABLE", "MCP_SIGNING_KEY_SECRET", "PUBLIC_URL", "STRAVA_WEBHOOK_VERIFY_TOKEN"],
+      ["FITNESS_SECRET_NAME", "LOG_LEVEL", "MCP_ATHLETES", "MCP_AUTH", "MCP_OAUTH_TABLE", "MCP_SIGNING_KEY_SECRET", "PUBLIC_URL", "STRAVA_WEBHOOK_SUBSCRIPTION_ID", "STRAVA_WEBHOOK_VERIFY_TOKEN"],
     );
     expect(variables["MCP_AUTH"]).toBe("oauth");
     const [url] = ofType("AWS::Lambda::Url");
@@ -63,10 +63,10 @@ describe("the hosted template", () => {
     expect(permissions).toContainEqual(expect.objectContaining({ Action: "lambda:InvokeFunction", Principal: "*", InvokedViaFunctionUrl: true }));
   });
 
-  it("grants the function only the table's item calls and reading the two secrets", () => {
+  it("grants the function only the table's item calls (and one scan) and reading the two secrets", () => {
     const policies = ofType("AWS::IAM::Role").flatMap((role) => (role.Properties["Policies"] as { PolicyDocument: { Statement: { Action: string | string[] }[] } }[]) ?? []);
     const actions = policies.flatMap((policy) => policy.PolicyDocument.Statement.flatMap((statement) => [statement.Action].flat()));
-    expect(actions.sort()).toEqual(["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"]);
+    expect(actions.sort()).toEqual(["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"]);
     const [secret] = ofType("AWS::SecretsManager::Secret");
     expect(secret?.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
   });

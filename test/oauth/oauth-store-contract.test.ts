@@ -1,18 +1,22 @@
 /**
  * The OAuth store's contract, checked the same way on both implementations (local files, and DynamoDB
- * with the signing key in Secrets Manager on moto_server): records round-trip and expire; a code is
- * redeemed by exactly one of several concurrent callers; a grant is replaced only from the revision it
- * was read at (one of two concurrent rotations wins); the owner is claimed once; the fair-share count
- * stops at the share and says which window is full; deleting an athlete removes their tokens, grants
+ * with the signing key in Secrets Manager on moto_server): records round-trip and expire; unused
+ * registrations live in a ring that evicts the oldest, and a kept one leaves it; registrations are
+ * counted per source and hour; a code is redeemed by exactly one of several concurrent callers and the
+ * others learn the grant it bought; a grant is replaced only from the revision it was read at (one of two
+ * concurrent rotations wins); the owner is claimed once and can be reset; athletes no longer admitted are
+ * recorded once; the fair-share count stops at the share and says which window is full; deauthorization
+ * checks take one place per athlete and quarter hour; deleting an athlete removes their tokens, grants
  * and counts; the signing key is the same for every instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileOAuthStore } from "../../mcp-adapter/oauth/file-oauth-store.ts";
 import { DynamoDbOAuthStore } from "../../mcp-adapter/oauth/dynamodb-oauth-store.ts";
-import type { FairShare, GrantRecord, OAuthStore } from "../../mcp-adapter/oauth/oauth-store.ts";
+import type { FairShare, GrantRecord, OAuthStore, RegisteredClient } from "../../mcp-adapter/oauth/oauth-store.ts";
+import { sha256Hex } from "../../common/digests.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { createOAuthResources } from "../support/oauth-aws.ts";
 import { testDayAt } from "../support/test-clock.ts";
@@ -57,18 +61,69 @@ const grant = (id: string, athlete: string, revision = 1): GrantRecord => ({
 });
 
 describe.each(implementations)("the OAuth store on %s", (_name, make) => {
-  it("clients and codes round-trip; expired ones are absent; a code is redeemed once among concurrent callers", async () => {
+  it("clients and codes round-trip; expired ones are absent; a code is redeemed once among concurrent callers, who learn its grant", async () => {
     const store = make();
-    await store.putClient({ client_id: "fc_1", client_id_issued_at: now(), redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"], expires_at: now() + 60 }, signal());
+    const client = (id: string, expiresAt = now() + 60): RegisteredClient => ({
+      client_id: id,
+      client_id_issued_at: now(),
+      redirect_uris: ["https://a.example/cb"],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      expires_at: expiresAt,
+    });
+    await store.registerClient(client("fc_1"), 100, signal());
     expect((await store.getClient("fc_1", signal()))?.redirect_uris).toEqual(["https://a.example/cb"]);
-    await store.putClient({ client_id: "fc_old", client_id_issued_at: now(), redirect_uris: [], token_endpoint_auth_method: "none", grant_types: [], response_types: [], expires_at: now() - 1 }, signal());
+    await store.registerClient(client("fc_old", now() - 1), 100, signal());
     expect(await store.getClient("fc_old", signal())).toBeUndefined();
-    const code = { code_sha256: `c-${Math.random()}`, client_id: "fc_1", redirect_uri: "https://a.example/cb", code_challenge: "x", scope: "fitness:read", resource: "r", athlete_id: "1", client_name: "A", expires_at: now() + 60 };
+    expect(await store.getClient("../../etc/passwd", signal())).toBeUndefined();
+    const code = { code_sha256: sha256Hex(`c-${Math.random()}`), client_id: "fc_1", redirect_uri: "https://a.example/cb", code_challenge: "x", scope: "fitness:read", resource: "r", athlete_id: "1", client_name: "A", expires_at: now() + 60 };
     await store.putCode(code, signal());
     expect(await store.getCode(code.code_sha256, signal())).toEqual(code);
-    const redeemed = await Promise.all(Array.from({ length: 5 }, () => make().redeemCode(code.code_sha256, signal())));
-    expect(redeemed.filter(Boolean)).toHaveLength(1);
-    expect(await store.getCode(code.code_sha256, signal())).toBeUndefined();
+    const grants = Array.from({ length: 5 }, () => crypto.randomUUID());
+    const redeemed = await Promise.all(grants.map((grantId) => make().redeemCode(code.code_sha256, grantId, signal())));
+    const winner = grants[redeemed.findIndex((outcome) => outcome.redeemed)];
+    expect(redeemed.filter((outcome) => outcome.redeemed)).toHaveLength(1);
+    for (const outcome of redeemed) if (!outcome.redeemed) expect(outcome.grantId).toBe(winner);
+    expect((await store.getCode(code.code_sha256, signal()))?.redeemed_grant).toBe(winner);
+    expect(await store.redeemCode(sha256Hex("never issued"), crypto.randomUUID(), signal())).toEqual({ redeemed: false, grantId: undefined });
+  });
+
+  it("unused registrations take places in a ring that evicts the oldest; a kept one leaves the ring", async () => {
+    const store = make();
+    const prefix = `fc_ring${Math.random().toString(36).slice(2, 8)}`;
+    const client = (n: number): RegisteredClient => ({
+      client_id: `${prefix}${n}`,
+      client_id_issued_at: now(),
+      redirect_uris: ["https://a.example/cb"],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      expires_at: now() + 3600,
+    });
+    // A ring of its own size for this test: 3 places, on a store that other tests also write.
+    const capacity = 3;
+    await store.registerClient(client(0), capacity, signal());
+    const keptUntil = now() + 7200;
+    await store.keepClient(`${prefix}0`, keptUntil, signal());
+    for (let n = 1; n <= 5; n++) await store.registerClient(client(n), capacity, signal());
+    const present = await Promise.all([0, 1, 2, 3, 4, 5].map(async (n) => (await store.getClient(`${prefix}${n}`, signal())) !== undefined));
+    expect(present).toEqual([true, false, false, true, true, true]);
+    const kept = await store.getClient(`${prefix}0`, signal());
+    expect(kept?.unused_seq).toBeUndefined();
+    expect(kept?.expires_at).toBe(keptUntil);
+    expect((await store.getClient(`${prefix}5`, signal()))?.unused_seq).toBeTypeOf("number");
+  });
+
+  it("registrations are counted per source and hour: past the limit, refused until the hour ends", async () => {
+    const store = make();
+    const t = testDayAt("10:20:00");
+    const source = `203.0.113.${Math.floor(Math.random() * 200)}`;
+    expect(await store.countRegistration(source, 2, t, signal())).toEqual({ admitted: true });
+    expect(await store.countRegistration(source, 2, t, signal())).toEqual({ admitted: true });
+    expect(await store.countRegistration(source, 2, t, signal())).toEqual({ admitted: false, retryAfterSeconds: 40 * 60 });
+    expect(await store.countRegistration(`${source}1`, 2, t, signal())).toEqual({ admitted: true });
+    expect(await store.countRegistration(source, 2, t + 40 * 60_000, signal())).toEqual({ admitted: true });
   });
 
   it("a grant is replaced only from the revision it was read at; one of two concurrent rotations wins", async () => {
@@ -85,12 +140,46 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     expect(await store.deleteGrant(id, signal())).toBeUndefined();
   });
 
-  it("the owner is claimed once", async () => {
+  it("the owner is claimed once, until the operator resets it", async () => {
     expect(await make().owner(signal())).toBeUndefined();
     const claims = await Promise.all(["7", "8", "9"].map((athlete) => make().claimOwner(athlete, signal())));
     expect(new Set(claims).size).toBe(1);
     expect(await make().claimOwner("10", signal())).toBe(claims[0]);
     expect(await make().owner(signal())).toBe(claims[0]);
+    await make().resetOwner(signal());
+    expect(await make().owner(signal())).toBeUndefined();
+    expect(await make().claimOwner("10", signal())).toBe("10");
+  });
+
+  it("lists the stored athletes and records once since when one is no longer admitted", async () => {
+    const store = make();
+    for (const athlete of ["400", "401"]) {
+      await store.credentialStoreFor(athlete).writeAuthorization({ ...application, refresh_token: `rt-${athlete}`, access_token: `at-${athlete}`, expires_at: now() + 3600 }, signal());
+    }
+    const t = testDayAt("09:00:00");
+    expect(await store.markUnadmitted("400", t, signal())).toBe(t);
+    expect(await make().markUnadmitted("400", t + 60_000, signal())).toBe(t);
+    const listed = (await make().storedAthletes(signal())).filter((athlete) => ["400", "401"].includes(athlete.athleteId));
+    expect(listed.sort((a, b) => a.athleteId.localeCompare(b.athleteId))).toEqual([
+      { athleteId: "400", unadmittedSinceMs: t },
+      { athleteId: "401", unadmittedSinceMs: undefined },
+    ]);
+    await store.clearUnadmitted("400", signal());
+    expect((await store.storedAthletes(signal())).find((athlete) => athlete.athleteId === "400")?.unadmittedSinceMs).toBeUndefined();
+    await store.deleteAthlete("400", signal());
+    expect((await store.storedAthletes(signal())).map((athlete) => athlete.athleteId)).not.toContain("400");
+  });
+
+  it("a deauthorization check takes the athlete's place in the quarter hour, up to the day's limit", async () => {
+    const store = make();
+    const t = testDayAt("08:00:00");
+    const athlete = String(500 + Math.floor(Math.random() * 1000));
+    expect(await store.claimDeauthorizationCheck(athlete, 2, t, signal())).toBe(true);
+    expect(await make().claimDeauthorizationCheck(athlete, 2, t + 60_000, signal())).toBe(false);
+    expect(await store.claimDeauthorizationCheck(`${athlete}9`, 2, t, signal())).toBe(true);
+    expect(await store.claimDeauthorizationCheck(athlete, 2, t + 15 * 60_000, signal())).toBe(true);
+    expect(await store.claimDeauthorizationCheck(athlete, 2, t + 30 * 60_000, signal())).toBe(false);
+    expect(await store.claimDeauthorizationCheck(athlete, 2, t + 86_400_000, signal())).toBe(true);
   });
 
   it("counts requests up to the athlete's share and names the full window", async () => {
@@ -133,11 +222,45 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
 
 describe("the local files", () => {
   it("are readable by their owner only", async () => {
-    const store = new FileOAuthStore({ directory: join(directory, "modes"), application });
-    await store.signingKey();
+    const store: OAuthStore = new FileOAuthStore({ directory: join(directory, "modes"), application });
+    await store.signingKey(signal());
     await store.claimOwner("1", signal());
     await store.credentialStoreFor("1").writeAuthorization({ ...application, refresh_token: "rt", access_token: "at", expires_at: now() + 60 }, signal());
     expect(statSync(join(directory, "modes")).mode & 0o777).toBe(0o700);
-    for (const file of ["state.json", "signing-key", "athletes/1.json"]) expect(statSync(join(directory, "modes", file)).mode & 0o777, file).toBe(0o600);
+    for (const file of ["owner", "signing-key", "athletes/1.json"]) expect(statSync(join(directory, "modes", file)).mode & 0o777, file).toBe(0o600);
+  });
+
+  it("a directory others may enter, or inside one others may write, is refused with the chmod that fixes it", () => {
+    const loose = join(directory, "loose");
+    mkdirSync(loose, { mode: 0o700 });
+    chmodSync(loose, 0o777);
+    expect(() => new FileOAuthStore({ directory: loose, application })).toThrow(`permissions 777). It holds the key that signs every access token: make it this user's alone (chmod 700 ${loose})`);
+    const open = join(directory, "open-parent");
+    mkdirSync(open, { mode: 0o700 });
+    chmodSync(open, 0o777);
+    expect(() => new FileOAuthStore({ directory: join(open, "oauth"), application })).toThrow(`inside ${open}, which others may write to (permissions 777): they could swap it for theirs. Remove that write permission (chmod go-w ${open})`);
+  });
+
+  it("a state.json of the earlier version is split into record files once: clients, codes, grants and the owner keep working", async () => {
+    const legacyDirectory = join(directory, "legacy");
+    mkdirSync(legacyDirectory, { mode: 0o700 });
+    const grantId = crypto.randomUUID();
+    const codeHash = sha256Hex("legacy code");
+    const legacyClient = { client_id: "fc_legacyClient0000000000", client_id_issued_at: now(), redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"], expires_at: now() + 86_400 };
+    const legacyCode = { code_sha256: codeHash, client_id: legacyClient.client_id, redirect_uri: "https://a.example/cb", code_challenge: "x", scope: "fitness:read", resource: "r", athlete_id: "42", client_name: "A", expires_at: now() + 60 };
+    writeFileSync(
+      join(legacyDirectory, "state.json"),
+      JSON.stringify({ owner: "42", clients: { [legacyClient.client_id]: legacyClient }, codes: { [codeHash]: legacyCode }, grants: { [grantId]: grant(grantId, "42") } }),
+      { mode: 0o600 },
+    );
+    const stores: OAuthStore[] = [new FileOAuthStore({ directory: legacyDirectory, application }), new FileOAuthStore({ directory: legacyDirectory, application })];
+    const [first, second] = await Promise.all(stores.map((store) => store.getGrant(grantId, signal())));
+    expect(first?.athlete_id).toBe("42");
+    expect(second?.athlete_id).toBe("42");
+    expect(await stores[0]!.getClient(legacyClient.client_id, signal())).toEqual(legacyClient);
+    expect(await stores[1]!.getCode(codeHash, signal())).toEqual(legacyCode);
+    expect(await stores[0]!.owner(signal())).toBe("42");
+    expect(existsSync(join(legacyDirectory, "state.json"))).toBe(false);
+    expect(existsSync(join(legacyDirectory, "state.json.migrated"))).toBe(true);
   });
 });

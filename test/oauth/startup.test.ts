@@ -1,12 +1,12 @@
 /**
  * OAuth mode's start-up refusals, each a message naming the setting: no https PUBLIC_URL beyond
- * loopback, a PUBLIC_URL with a path, bound beyond loopback without PUBLIC_URL, a malformed athlete
+ * loopback, a PUBLIC_URL with a path, bound beyond loopback without PUBLIC_URL or MCP_ATHLETES, a malformed athlete
  * list or one longer than the application's athlete limit, an unknown MCP_AUTH, a table without its
  * signing key secret. Nothing listens afterwards.
  */
 import { describe, expect, it } from "vitest";
 import { baseEnv, scratchDirectory, spawnMcpChild } from "../mcp/mcp-child.ts";
-import { mkdirSync, renameSync, rmdirSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startOAuthServer } from "../support/oauth-server.ts";
 import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
@@ -14,7 +14,7 @@ import { connectWithOAuth, rawToolCall } from "../support/oauth-session.ts";
 
 async function refusal(env: Record<string, string>): Promise<string> {
   const scratch = scratchDirectory();
-  const child = spawnMcpChild({ env: baseEnv({ MCP_AUTH: "oauth", PORT: "0", FITNESS_OAUTH_DIR: scratch.path, ...env }) });
+  const child = spawnMcpChild({ env: baseEnv({ MCP_AUTH: "oauth", PORT: "0", FITNESS_OAUTH_DIR: join(scratch.path, "oauth"), ...env }) });
   try {
     expect(await child.exited).toBe(1);
     const failed = child.stderrLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "startup_failed");
@@ -29,6 +29,30 @@ describe("OAuth mode refuses to start", () => {
     expect(await refusal({ PUBLIC_URL: "http://fitness.example.com" })).toMatch(/PUBLIC_URL must use https/);
     expect(await refusal({ PUBLIC_URL: "https://fitness.example.com/mcp" })).toMatch(/origin only/);
     expect(await refusal({ HOST: "0.0.0.0" })).toMatch(/PUBLIC_URL is required/);
+  });
+
+  it("beyond loopback without MCP_ATHLETES: on the internet, whoever signed in first would own it", async () => {
+    expect(await refusal({ PUBLIC_URL: "https://fitness.example.com" })).toMatch(
+      /MCP_ATHLETES is required when the server is reached beyond loopback \(https:\/\/fitness.example.com\): set it to the Strava athlete ids it serves, such as MCP_ATHLETES=48201735/,
+    );
+  });
+
+  it("with a state directory other users may enter, or inside one they may write: the chmod to run", async () => {
+    const scratch = scratchDirectory();
+    try {
+      const loose = join(scratch.path, "oauth");
+      mkdirSync(loose, { mode: 0o700 });
+      chmodSync(loose, 0o777);
+      expect(await refusal({ FITNESS_OAUTH_DIR: loose })).toMatch(
+        new RegExp(`The OAuth state directory ${loose} lets other users in \\(permissions 777\\)\\. It holds the key that signs every access token: make it this user's alone \\(chmod 700 ${loose}\\)`),
+      );
+      chmodSync(loose, 0o700);
+      chmodSync(scratch.path, 0o777);
+      expect(await refusal({ FITNESS_OAUTH_DIR: loose })).toMatch(new RegExp(`inside ${scratch.path}, which others may write to .* \\(chmod go-w ${scratch.path}\\)`));
+    } finally {
+      chmodSync(scratch.path, 0o700);
+      scratch.remove();
+    }
   });
 
   it("with a bad athlete list, an unknown MCP_AUTH, or a table without its key", async () => {
@@ -69,16 +93,6 @@ describe("an owner nobody has claimed yet", () => {
     }
   });
 
-  it("is a warning on a server others can reach (PUBLIC_URL beyond loopback)", async () => {
-    const server = await startOAuthServer({ PUBLIC_URL: "https://fitness.example.com" });
-    try {
-      await server.child.waitForEvent("oauth_ready");
-      expect(events(server.child.stderrLines, "owner_unclaimed")).toMatchObject([{ level: "warn", issuer: "https://fitness.example.com" }]);
-    } finally {
-      await server.stop();
-    }
-  });
-
   it("is not announced when MCP_ATHLETES names who is served", async () => {
     const server = await startOAuthServer({ MCP_ATHLETES: "48201735" });
     try {
@@ -105,15 +119,16 @@ describe("a store that cannot be read", () => {
     try {
       const provider = new RecordingOAuthProvider();
       (await connectWithOAuth(server.mcpUrl, provider))?.close();
-      const state = join(server.stateDirectory, "state.json");
-      renameSync(state, `${state}.aside`);
-      mkdirSync(state);
+      // The grants' folder replaced by a file: every read of a grant fails.
+      const grants = join(server.stateDirectory, "grants");
+      renameSync(grants, `${grants}.aside`);
+      writeFileSync(grants, "");
       const broken = await rawToolCall(server.mcpUrl, provider.tokens()?.access_token, "get_athlete");
       expect(broken.status).toBe(503);
       expect(broken.headers.get("retry-after")).toBe("5");
       expect(broken.headers.get("www-authenticate")).toBeNull();
-      rmdirSync(state);
-      renameSync(`${state}.aside`, state);
+      rmSync(grants);
+      renameSync(`${grants}.aside`, grants);
       expect((await rawToolCall(server.mcpUrl, provider.tokens()?.access_token, "get_athlete")).status).toBe(200);
     } finally {
       await server.stop();
