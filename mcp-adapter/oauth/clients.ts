@@ -2,7 +2,7 @@
  * Who a client is: a `client_id` that is an https URL is a Client ID Metadata Document (fetched, see
  * client-metadata-document.ts), preferred by the current MCP specification; any other client_id must
  * have been registered here (dynamic registration, registration-endpoint.ts), the fallback for clients
- * that do not publish a document.
+ * that do not publish a document. Errors never quote the client_id: they are shown on this server's pages.
  *
  * Client authentication at the token and revocation endpoints: public clients (documents, and
  * registrations with `token_endpoint_auth_method: none`) send only `client_id` and prove themselves
@@ -48,7 +48,7 @@ export class ClientDirectory {
       }
     }
     if (clientId.startsWith("http:") || clientId.startsWith("https:")) {
-      throw new OAuthRequestError("invalid_client", `The client_id ${clientId} is a URL but not an https URL with a path, so it cannot be a client metadata document.`);
+      throw new OAuthRequestError("invalid_client", "The client_id is a URL but not an https URL with a path, so it cannot be a client metadata document.");
     }
     const registered = await this.#store.getClient(clientId, signal);
     if (registered === undefined) {

@@ -36,6 +36,7 @@ import type { StravaApplication } from "./strava-sign-in.ts";
 import { stravaWebhook } from "./strava-webhook.ts";
 import { tokenRequest } from "./token-endpoint.ts";
 import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
+import { createRateLimitedLog } from "../rate-limited-log.ts";
 
 export interface OAuthApp {
   readonly issuer: string;
@@ -87,7 +88,15 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     issuer,
     resource,
     store,
-    clients: new ClientDirectory(store, new ClientMetadataFetcher({ allowLoopback: isLoopbackHostname(new URL(issuer).hostname), now })),
+    clients: new ClientDirectory(
+      store,
+      new ClientMetadataFetcher({
+        allowLoopback: isLoopbackHostname(new URL(issuer).hostname),
+        now,
+        // Anybody can make this server fetch a document: its failures are logged a line per interval.
+        failures: createRateLimitedLog({ logger, event: "client_metadata_refused" }),
+      }),
+    ),
     accessTokens,
     messages: new SignedMessages({ issuer, key, now }),
     strava: options.strava,
