@@ -25,6 +25,7 @@ import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scope
 import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
 import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
 import type { KnownClient } from "./clients.ts";
+import { cleanDisplayText } from "./display-text.ts";
 import { sha256Hex } from "../../common/digests.ts";
 import { messageOf } from "../../common/named-error.ts";
 
@@ -44,6 +45,9 @@ interface PendingAuthorization {
 
 const codeLifetimeSeconds = 300;
 
+/** The parameters an authorization request may carry; a page names only these, never one a link made up. */
+const knownParameters = new Set(["client_id", "redirect_uri", "response_type", "state", "scope", "code_challenge", "code_challenge_method", "resource", "response_mode", "prompt"]);
+
 export function isSecureOrigin(issuer: string): boolean {
   return issuer.startsWith("https:");
 }
@@ -51,7 +55,9 @@ export function isSecureOrigin(issuer: string): boolean {
 export async function authorizationRequest(request: Request, context: OAuthContext): Promise<Response> {
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
-    if (query.getAll(key).length > 1) return problemPage(400, "This sign-in link is not valid", `The parameter ${key} appears more than once in it.`);
+    if (query.getAll(key).length > 1) {
+      return problemPage(400, "This sign-in link is not valid", knownParameters.has(key) ? `The parameter ${key} appears more than once in it.` : "A parameter appears more than once in it.");
+    }
   }
   let client: KnownClient;
   try {
@@ -134,7 +140,7 @@ export async function consentDecision(request: Request, context: OAuthContext): 
   }
   const pending = await context.messages.open<PendingAuthorization>("consent", form.get("request") ?? "");
   if (pending === undefined) return expiredPage();
-  if (!sameBrowser(request, pending, form.get("csrf"))) return otherBrowserPage(pending);
+  if (!sameBrowser(request, pending, form.get("csrf"))) return otherBrowserPage();
   if (form.get("decision") !== "allow") {
     context.logger.info("consent_declined", { client: clientHint(pending.client_id) });
     return withCookieCleared(
@@ -153,7 +159,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
   const query = new URL(request.url).searchParams;
   const pending = await context.messages.open<PendingAuthorization>("strava-state", query.get("state") ?? "");
   if (pending === undefined) return expiredPage();
-  if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage(pending);
+  if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage();
   const back = (params: Record<string, string | undefined>): Response =>
     withCookieCleared(redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, context.issuer), pending.cookie, context);
 
@@ -226,9 +232,10 @@ export function isThisResource(resource: string, context: OAuthContext): boolean
   return trimmed === context.resource || trimmed === context.issuer;
 }
 
-/** A client's name for pages and logs: its own, or its host, never empty. */
+/** A client's name for pages and logs: its own (cleaned of characters that hide or reorder text), or its host, never empty. */
 export function displayName(client: KnownClient): string {
-  if (client.name) return client.name.slice(0, 100);
+  const name = cleanDisplayText(client.name ?? "", 100);
+  if (name) return name;
   if (client.kind === "document") return new URL(client.clientId).host;
   return "An app that did not give its name";
 }
@@ -287,11 +294,11 @@ function expiredPage(): Response {
   return problemPage(400, "This sign-in has expired", "The page was open too long (15 minutes), or its link was altered, so it cannot be finished.");
 }
 
-function otherBrowserPage(pending: PendingAuthorization): Response {
+function otherBrowserPage(): Response {
   return pageAnswer(
     errorPage({
       title: "This sign-in was started in another browser",
-      message: `The connection of ${pending.client_name} must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.`,
+      message: "A connection must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.",
       hint: "Start connecting again from your app, and stay in the same browser until you are sent back.",
     }),
     { status: 403 },

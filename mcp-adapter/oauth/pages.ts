@@ -5,7 +5,14 @@
  * elsewhere; every value is escaped. They are served with a Content-Security-Policy that allows no
  * script, no framing (the consent page cannot be clickjacked) and form posts only to this server (and
  * the redirect after it to Strava's sign-in).
+ *
+ * Text from elsewhere (a client's name, its hosts, an athlete's name) is cleaned (display-text.ts) and
+ * isolated in `<bdi>`, so that it cannot reorder the words around it. Error pages say only this server's
+ * own words, never a client_id or parameter from the request, so that a link to this server cannot make it
+ * say what its sender wants.
  */
+import { cleanDisplayText } from "./display-text.ts";
+
 export interface PageAnswerOptions {
   status: number;
   /** Origins a form on the page may end up at (after this server's redirect). */
@@ -31,6 +38,11 @@ export function pageAnswer(html: string, options: PageAnswerOptions): Response {
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+}
+
+/** Text from elsewhere (a client, Strava): cleaned, escaped and isolated, so that it can neither hide nor move what is beside it. */
+function isolated(value: string): string {
+  return `<bdi>${escapeHtml(cleanDisplayText(value, 200))}</bdi>`;
 }
 
 const style = `
@@ -87,9 +99,9 @@ export interface ConsentPageInput {
 }
 
 export function consentPage(input: ConsentPageInput): string {
-  const name = `<span class="client">${escapeHtml(input.clientName)}</span>`;
+  const name = `<span class="client">${isolated(input.clientName)}</span>`;
   const origin = input.verified
-    ? `<span class="muted">(${escapeHtml(input.clientHost)})</span>`
+    ? `<span class="muted">(${isolated(input.clientHost)})</span>`
     : `<span class="unverified" title="The name was given by the client when it registered and is not checked">unverified name</span>`;
   const writeChoice = input.wantsWrite
     ? `<label class="choice"><input type="checkbox" name="allow_write" value="yes" checked><span><strong>Also allow changes</strong>: create activities, update titles, descriptions and sport types, and upload activity files. Untick to give read-only access.</span></label>`
@@ -103,7 +115,7 @@ export function consentPage(input: ConsentPageInput): string {
 <li>read your athlete profile and statistics</li>
 </ul>
 ${writeChoice}
-<p class="muted">Next you sign in with Strava, which asks you to allow this server. Afterwards you go back to <code>${escapeHtml(input.redirectHost)}</code>. You can disconnect at any time: revoke this server's access in Strava's settings (My Apps), or remove the connector in ${name}.</p>
+<p class="muted">Next you sign in with Strava, which asks you to allow this server. Afterwards you go back to <code>${isolated(input.redirectHost)}</code>. You can disconnect at any time: revoke this server's access in Strava's settings (My Apps), or remove the connector in ${name}.</p>
 <form method="post" action="${escapeHtml(input.action)}">
 <input type="hidden" name="request" value="${escapeHtml(input.request)}">
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
@@ -119,7 +131,7 @@ export function refusalPage(input: { athleteName: string; athleteId: string }): 
   return layout(
     "This server does not serve your Strava account",
     `<h1>This server does not serve your Strava account</h1>
-<p>You signed in with Strava as <strong>${escapeHtml(input.athleteName)}</strong> (athlete ${escapeHtml(input.athleteId)}), but this server only serves the athletes its owner admitted, and you are not one of them.</p>
+<p>You signed in with Strava as <strong>${isolated(input.athleteName)}</strong> (athlete ${escapeHtml(input.athleteId)}), but this server only serves the athletes its owner admitted, and you are not one of them.</p>
 <p>Nothing was stored, and the access you gave this server on Strava's page has been withdrawn again.</p>
 <p class="muted">If this is your own server, add your athlete id to <code>MCP_ATHLETES</code> and sign in again. If you signed in with the wrong Strava account, sign out at strava.com and start again from your app.</p>`,
   );
