@@ -2,13 +2,17 @@
  * The authorization endpoint and the sign-in it runs, in three steps a browser goes through:
  *
  * 1. `GET /authorize`: the client's request is checked (RFC 6749 §4.1.2.1 order: an unknown client or a
- *    redirect URI that is not exactly one of the client's gets an error page here and is never followed;
- *    every other fault goes back to the client as `error` with `state` and `iss`): response_type `code`,
- *    PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes. The athlete sees the
- *    consent page naming the client and what it asks for; the checked request travels signed in the form,
- *    and a cookie set now binds the rest of the sign-in to this browser.
- * 2. `POST /authorize` (the consent form): Cancel goes back to the client as `access_denied`; Continue
- *    sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
+ *    redirect URI that is not exactly one of the client's gets an error page and is never followed):
+ *    response_type `code`, PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes.
+ *    Every other fault is shown on an error page too, with a link back to the client carrying `error`,
+ *    `state` and `iss` that the person must follow: anybody can register a redirect URI, so until the
+ *    athlete has answered the consent page an automatic redirect would make this server an open
+ *    redirector (RFC 9700 §4.11.2). The athlete sees the consent page naming the client and what it asks
+ *    for; the checked request travels signed in the form, and a cookie set now binds the rest of the
+ *    sign-in to this browser.
+ * 2. `POST /authorize` (the consent form): the athlete has now seen where the client sends them, so from
+ *    here faults go back to the client as RFC 6749 §4.1.2.1 says. Cancel goes back as `access_denied`;
+ *    Continue sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
  * 3. `GET /oauth/strava/callback`: back from Strava. The state and cookie are checked, the Strava scopes
  *    too, the code is exchanged for the athlete's tokens, and the athlete must be one this deployment
  *    serves (else a refusal page, and the Strava grant is withdrawn). The athlete's Strava tokens are
@@ -19,7 +23,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
-import { OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
+import { clientRedirectUrl, OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
 import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
 import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scopes.ts";
 import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
@@ -83,9 +87,21 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     );
   }
   const state = query.get("state") ?? undefined;
-  const fail = (code: string, description: string): Response => {
+  // `shown` is what the page says: the description without anything the request made up (an unknown scope).
+  const fail = (code: string, description: string, shown = description): Response => {
     context.logger.info("authorize_refused", { reason: code, client: clientHint(client.clientId) });
-    return redirectToClient(redirectUri, { error: code, error_description: description, state }, context.issuer);
+    return pageAnswer(
+      errorPage({
+        title: "The app's sign-in request cannot be used",
+        message: shown,
+        hint: "If it keeps happening, tell the app's makers what this page says.",
+        backToClient: {
+          href: clientRedirectUrl(redirectUri, { error: code, error_description: description, state }, context.issuer),
+          destination: redirectHost(redirectUri),
+        },
+      }),
+      { status: 400 },
+    );
   };
   if (query.get("response_type") !== "code") return fail("unsupported_response_type", 'response_type must be "code".');
   const challenge = query.get("code_challenge");
@@ -96,7 +112,9 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   if (resource === null) return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
   if (!isThisResource(resource, context)) return fail("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`);
   const scopes = parseRequestedScopes(query.get("scope"));
-  if (!scopes.ok) return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`);
+  if (!scopes.ok) {
+    return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`, "It asks for a scope this server does not grant (only fitness:read and fitness:write).");
+  }
 
   const csrf = randomBytes(24).toString("base64url");
   const cookie = `${isSecureOrigin(context.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;

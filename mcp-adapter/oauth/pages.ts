@@ -9,7 +9,7 @@
  * Text from elsewhere (a client's name, its hosts, an athlete's name) is cleaned (display-text.ts) and
  * isolated in `<bdi>`, so that it cannot reorder the words around it. Error pages say only this server's
  * own words, never a client_id or parameter from the request, so that a link to this server cannot make it
- * say what its sender wants.
+ * say what its sender wants; beside a link back to a client they show where it leads.
  */
 import { cleanDisplayText } from "./display-text.ts";
 
@@ -63,6 +63,7 @@ const style = `
   button { font: inherit; border-radius: 8px; padding: 0.6rem 1.2rem; cursor: pointer; border: 1px solid var(--line); background: #fff; color: var(--ink); }
   button.primary { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600; }
   code { font-size: 0.9em; background: #f1f2f5; padding: 0.05rem 0.3rem; border-radius: 4px; word-break: break-all; }
+  a.back { display: inline-block; border-radius: 8px; padding: 0.6rem 1.2rem; border: 1px solid var(--line); color: var(--ink); text-decoration: none; }
   .badge { font-size: 0.8rem; letter-spacing: 0.04em; text-transform: uppercase; color: var(--muted); margin-bottom: 0.4rem; }
 `;
 
@@ -137,11 +138,27 @@ export function refusalPage(input: { athleteName: string; athleteId: string }): 
   );
 }
 
-export function errorPage(input: { title: string; message: string; hint?: string }): string {
+export interface ErrorPageInput {
+  title: string;
+  message: string;
+  hint?: string;
+  /**
+   * The way back to the client with the error (its redirect URI with `error`, `state` and `iss`), as a link
+   * the person follows, and where it leads (the redirect URI's origin, or an app's scheme).
+   */
+  backToClient?: { href: string; destination: string };
+}
+
+export function errorPage(input: ErrorPageInput): string {
+  const back = input.backToClient
+    ? `<p><a class="back" href="${escapeHtml(input.backToClient.href)}" rel="noreferrer">Return to the app</a></p>
+<p class="muted">The link takes you back to <code>${isolated(input.backToClient.destination)}</code> and tells the app what went wrong; nothing was shared with it.</p>`
+    : "";
   return layout(
     input.title,
     `<h1>${escapeHtml(input.title)}</h1>
 <p>${escapeHtml(input.message)}</p>
-${input.hint ? `<p class="muted">${escapeHtml(input.hint)}</p>` : ""}`,
+${input.hint ? `<p class="muted">${escapeHtml(input.hint)}</p>` : ""}
+${back}`,
   );
 }

@@ -4,7 +4,8 @@
  * the server fetches the document over HTTPS from a local host whose certificate comes from a test
  * authority it trusts through NODE_EXTRA_CA_CERTS, names the client on the consent page, and refuses
  * documents that redirect, are too large, name another client, do not list the redirect URI, or list
- * redirect URIs a registration could not have.
+ * redirect URIs a registration could not have. A document's client gets no automatic redirect before
+ * consent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
@@ -115,5 +116,16 @@ describe("Client ID Metadata Documents", () => {
     host.publish("/native.json", document("Native Coach", { redirect_uris: ["com.example.coach:/oauth", redirectUri] }));
     const native = await agent.authorize(authorizeUrl(host.url("/native.json"), { redirect_uri: "com.example.coach:/oauth" }), { redirectUri: "com.example.coach:/oauth", decision: "deny" });
     expect(native.callback?.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("a document's client gets the error page, not a redirect, for a wrong request before consent", async () => {
+    host.publish("/wrong-request.json", document("Coach Desk"));
+    const answer = await fetch(authorizeUrl(host.url("/wrong-request.json"), { response_type: "x" }), { redirect: "manual" });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("location")).toBeNull();
+    const back = linkBackToClient(await answer.text());
+    expect(`${back?.origin}${back?.pathname}`).toBe(redirectUri);
+    expect(back?.searchParams.get("error")).toBe("unsupported_response_type");
+    expect(back?.searchParams.get("state")).toBe("s1");
   });
 });

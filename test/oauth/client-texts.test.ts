@@ -1,8 +1,8 @@
 /**
  * What a client, or whoever crafts a link, can make this server's pages say, through the real server over
  * HTTP: a client's name loses the characters that reorder or hide text (bidi overrides, zero-width and
- * line separators) and is isolated in `<bdi>`; error pages show this server's own words, never a client_id
- * or parameter name from the link; and a metadata document that cannot be fetched gets one answer
+ * line separators) and is isolated in `<bdi>`; error pages show this server's own words, never a client_id,
+ * parameter name or scope from the link; and a metadata document that cannot be fetched gets one answer
  * whatever the lookup or the connection found, with the detail in the server's log only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,13 +92,14 @@ describe("names a client chose", () => {
 });
 
 describe("error pages say only this server's words", () => {
-  it("no client_id or made-up parameter name from the link appears on the page", async () => {
+  it("no client_id, made-up parameter name or scope from the link appears on the page", async () => {
     const client = new ManualOAuthClient(server.issuer);
     await client.register();
     const pages = [
       await page(authorizeUrl(`http://${phishing.replace(/[ ,]+/g, "-")}.example/x`)),
       await page(authorizeUrl(`https://127.0.0.1:1/${encodeURIComponent(phishing)}`)),
       await page(new URL(`${client.authorizeUrl({ code_challenge: client.pkce().challenge })}&${encodeURIComponent(phishing)}=1&${encodeURIComponent(phishing)}=2`)),
+      await page(client.authorizeUrl({ code_challenge: client.pkce().challenge, scope: `fitness:read ${phishing}` })),
     ];
     for (const { status, html } of pages) {
       expect(status).toBe(400);
