@@ -3,13 +3,13 @@
  *
  * 1. `GET /authorize`: the client's request is checked (RFC 6749 §4.1.2.1 order: an unknown client or a
  *    redirect URI that is not exactly one of the client's gets an error page and is never followed):
- *    response_type `code`, PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes.
- *    Every other fault is shown on an error page too, with a link back to the client carrying `error`,
- *    `state` and `iss` that the person must follow: anybody can register a redirect URI, so until the
- *    athlete has answered the consent page an automatic redirect would make this server an open
- *    redirector (RFC 9700 §4.11.2). The athlete sees the consent page naming the client and what it asks
- *    for; the checked request travels signed in the form, and a cookie set now binds the rest of the
- *    sign-in to this browser.
+ *    response_type `code`, PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes
+ *    within those the client registered. Every other fault is shown on an error page too, with a link back
+ *    to the client carrying `error`, `state` and `iss` that the person must follow: anybody can register a
+ *    redirect URI, so until the athlete has answered the consent page an automatic redirect would make this
+ *    server an open redirector (RFC 9700 §4.11.2). The athlete sees the consent page naming the client and
+ *    what it asks for; the checked request travels signed in the form, and a cookie set now binds the rest
+ *    of the sign-in to this browser.
  * 2. `POST /authorize` (the consent form): the athlete has now seen where the client sends them, so from
  *    here faults go back to the client as RFC 6749 §4.1.2.1 says. Cancel goes back as `access_denied`;
  *    Continue sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
@@ -25,7 +25,7 @@ import { randomBytes } from "node:crypto";
 import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
 import { clientRedirectUrl, OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
 import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
-import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scopes.ts";
+import { allowsWrite, readScope, scopesForRequest, scopeText } from "./scopes.ts";
 import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
 import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
 import type { KnownClient } from "./clients.ts";
@@ -111,7 +111,10 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   const resource = query.get("resource");
   if (resource === null) return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
   if (!isThisResource(resource, context)) return fail("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`);
-  const scopes = parseRequestedScopes(query.get("scope"));
+  const scopes = scopesForRequest(query.get("scope"), client.scopes);
+  if (!scopes.ok && "beyond" in scopes) {
+    return fail("invalid_scope", `The scope ${scopes.beyond.join(", ")} is more than this client registered (${scopeText(client.scopes ?? [])}); ask for no more than that, or register again.`);
+  }
   if (!scopes.ok) {
     return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`, "It asks for a scope this server does not grant (only fitness:read and fitness:write).");
   }

@@ -10,6 +10,7 @@
  * SHA-256 in constant time.
  */
 import { ClientMetadataError, isClientMetadataUrl, type ClientMetadataFetcher } from "./client-metadata-document.ts";
+import { declaredScopes } from "./scopes.ts";
 import type { OAuthStore, RegisteredClient } from "./oauth-store.ts";
 import { OAuthRequestError } from "./oauth-answers.ts";
 import { secretsMatch, sha256Hex } from "../../common/digests.ts";
@@ -21,6 +22,8 @@ export interface KnownClient {
   redirectUris: string[];
   /** "document": identified by its metadata document (the name comes from the client's own host). */
   kind: "document" | "registered";
+  /** The most it may be granted, as it registered (or its document declares); undefined: no limit. */
+  scopes: string[] | undefined;
   authMethod: RegisteredClient["token_endpoint_auth_method"];
   secretSha256: string | undefined;
 }
@@ -41,7 +44,15 @@ export class ClientDirectory {
     if (isClientMetadataUrl(clientId)) {
       try {
         const document = await this.#documents.fetch(clientId);
-        return { clientId, name: document.client_name, redirectUris: document.redirect_uris, kind: "document", authMethod: "none", secretSha256: undefined };
+        return {
+          clientId,
+          name: document.client_name,
+          redirectUris: document.redirect_uris,
+          kind: "document",
+          scopes: declaredScopes(document.scope),
+          authMethod: "none",
+          secretSha256: undefined,
+        };
       } catch (error) {
         if (error instanceof ClientMetadataError) throw new OAuthRequestError("invalid_client", error.message);
         throw error;
@@ -62,6 +73,7 @@ export class ClientDirectory {
       name: registered.client_name,
       redirectUris: registered.redirect_uris,
       kind: "registered",
+      scopes: declaredScopes(registered.scope),
       authMethod: registered.token_endpoint_auth_method,
       secretSha256: registered.client_secret_sha256,
     };

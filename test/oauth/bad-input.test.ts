@@ -107,6 +107,28 @@ describe("the authorization endpoint", () => {
     expect(outcome.callback?.searchParams.get("iss")).toBe(server.issuer);
   });
 
+  it("a client registered with scope fitness:read is never offered write, and asking for more is refused before consent", async () => {
+    const reader = new ManualOAuthClient(server.issuer);
+    await reader.register({ scope: "fitness:read" });
+    let consent = "";
+    const plain = await reader.userAgent.authorize(reader.authorizeUrl({ code_challenge: reader.pkce().challenge, scope: null }), {
+      redirectUri: manualRedirectUri,
+      decision: "deny",
+      beforeConsent: (html) => (consent = html),
+    });
+    expect(plain.callback?.searchParams.get("error")).toBe("access_denied");
+    expect(consent).toContain("asked for read-only access");
+    expect(consent).not.toContain('name="allow_write"');
+    for (const scope of ["fitness:read fitness:write", "fitness:write"]) {
+      const wider = await reader.userAgent.authorize(reader.authorizeUrl({ code_challenge: reader.pkce().challenge, scope }), { redirectUri: manualRedirectUri });
+      expect(wider.callback, scope).toBeUndefined();
+      expect(wider.page?.status).toBe(400);
+      const back = linkBackToClient(wider.page?.html ?? "");
+      expect(back?.searchParams.get("error")).toBe("invalid_scope");
+      expect(back?.searchParams.get("error_description")).toMatch(/more than this client registered \(fitness:read\)/);
+    }
+  });
+
   it("a consent form that was altered, or posted without the sign-in's cookie, is refused with a page", async () => {
     const { challenge } = client.pkce();
     const page = await fetch(client.authorizeUrl({ code_challenge: challenge }));

@@ -5,7 +5,7 @@
  * authority it trusts through NODE_EXTRA_CA_CERTS, names the client on the consent page, and refuses
  * documents that redirect, are too large, name another client, do not list the redirect URI, or list
  * redirect URIs a registration could not have. A document's client gets no automatic redirect before
- * consent.
+ * consent, and no more scope than its document declares.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
@@ -127,5 +127,19 @@ describe("Client ID Metadata Documents", () => {
     expect(`${back?.origin}${back?.pathname}`).toBe(redirectUri);
     expect(back?.searchParams.get("error")).toBe("unsupported_response_type");
     expect(back?.searchParams.get("state")).toBe("s1");
+  });
+
+  it("a document that declares scope fitness:read is never offered write, and asking for more is refused before consent", async () => {
+    host.publish("/read-only.json", document("Reader", { scope: "fitness:read" }));
+    const agent = new HeadlessUserAgent();
+    let consent = "";
+    const granted = await agent.authorize(authorizeUrl(host.url("/read-only.json")), { redirectUri, decision: "deny", beforeConsent: (html) => (consent = html) });
+    expect(granted.callback?.searchParams.get("error")).toBe("access_denied");
+    expect(consent).toContain("asked for read-only access");
+    expect(consent).not.toContain('name="allow_write"');
+    const wider = await agent.authorize(authorizeUrl(host.url("/read-only.json"), { scope: "fitness:read fitness:write" }), { redirectUri });
+    expect(wider.callback).toBeUndefined();
+    expect(wider.page?.status).toBe(400);
+    expect(linkBackToClient(wider.page?.html ?? "")?.searchParams.get("error")).toBe("invalid_scope");
   });
 });
