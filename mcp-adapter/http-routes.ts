@@ -12,8 +12,10 @@
  *
  * In OAuth mode (MCP_AUTH=oauth, mcp-adapter/oauth/) the discovery documents, the authorization server's
  * endpoints and Strava's webhook are answered after step 1 by the web-standard OAuth app (they take
- * cross-origin requests and have their own checks); `/mcp` needs an access token the app issued instead
- * of the static bearer token (401 with the RFC 9728 challenge), and `/health` needs none.
+ * cross-origin requests and have their own checks), their bodies within a deadline (body-deadline.ts);
+ * `/mcp` needs an access token the app issued instead of the static bearer token (401 with the RFC 9728
+ * challenge), and `/health` needs none. A client that leaves, or is cut off, before its body has arrived
+ * is logged a line per interval, not a line each.
  *
  * Every refusal in 1 to 3 closes the connection without reading the request's body. Before the SDK's
  * handler reads a body, the cheap header checks that need no body (Content-Type 415, a declared length
@@ -28,6 +30,7 @@ import type { HealthAnswer } from "../tools/service-health.ts";
 import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
 import { createBearerCheck } from "./bearer-check.ts";
 import { BodyBudget, maxRequestBodyBytes, meteredRequest } from "./body-budget.ts";
+import { BodyDeadlineError, enforceBodyDeadline, unauthenticatedBodyDeadlineMs } from "./body-deadline.ts";
 import type { CallsInFlight } from "./calls-in-flight.ts";
 import { sendJson, sendJsonRpcError } from "./http-answers.ts";
 import type { RequestListener } from "./http-server.ts";
@@ -74,6 +77,7 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   const forbidden = createRateLimitedLog({ logger, event: "http_forbidden", level: "warn" });
   const overBudget = createRateLimitedLog({ logger, event: "http_body_budget_exhausted", level: "warn" });
   const rejected = createRateLimitedLog({ logger, event: "mcp_request_rejected" });
+  const incomplete = createRateLimitedLog({ logger, event: "http_body_incomplete" });
   const oauth = options.oauth;
   const checkBearer = oauth ? undefined : createBearerCheck({ token: options.authToken, failures: unauthorized });
   const serveOAuth = oauth
@@ -81,7 +85,13 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
         const origin = oauth.originOf((name) => headerText(request.headers[name]), request.socket.remoteAddress);
         return toNodeHandler({ fetch: (web: Request) => oauth.route(web, origin) }, {
           maxRequestBodySize: 64 * 1024,
-          onerror: (error) => logger.error("http_internal_error", { path: "oauth", error }),
+          // Reading the body is the only step that fails here (the app answers its own faults): a client
+          // that left, or one cut off at the deadline (already counted), is no fault of the server's.
+          onerror: (error) => {
+            if (error instanceof BodyDeadlineError) return;
+            if ((error as NodeJS.ErrnoException).code === "ECONNRESET") incomplete.record("client_left");
+            else logger.error("http_internal_error", { path: "oauth", error });
+          },
         })(request, response);
       }
     : undefined;
@@ -164,7 +174,10 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
     }
     const path = (request.url ?? "/").split("?", 1)[0]!;
     if (oauth && serveOAuth && oauth.handles(path)) {
-      void serveOAuth(request, response);
+      enforceBodyDeadline(request, unauthenticatedBodyDeadlineMs, () => incomplete.record("deadline", { path: path.slice(0, 100), deadline_s: unauthenticatedBodyDeadlineMs / 1000 }));
+      // The body has a deadline: a client waiting to be asked for it should not spend it waiting.
+      if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
+      serveOAuth(request, response).catch((error: unknown) => logger.error("http_internal_error", { path, error }));
       return;
     }
     const origin = validateOriginHeader(request.headers.origin, allowedOriginHostnames);
@@ -231,6 +244,7 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       forbidden.flush();
       overBudget.flush();
       rejected.flush();
+      incomplete.flush();
       await handler.close();
     },
   };

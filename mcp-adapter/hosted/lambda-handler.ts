@@ -7,8 +7,10 @@
  * Hono's Lambda adapter turns the function URL's event (payload 2.0: cookies apart from headers, base64
  * bodies) into a web-standard Request and the Response back, so the handler is the same web-standard
  * code that `npm start` serves (mcp-adapter/oauth/oauth-web-handler.ts). Start-up (reading the two
- * secrets) happens on the first request of an instance and is kept; a failed start-up answers 503 with
- * the reason and is tried again on the next request.
+ * secrets) happens on the first request of an instance and is kept. A failed start-up is logged in full
+ * (`startup_failed`: what failed, which secret, AWS's own words) and answered with a plain 503 that names
+ * none of it, since anybody can call the function and AWS's messages carry names, regions and role ARNs;
+ * it is tried again at most once per 30 s (startup-attempts.ts).
  */
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
@@ -22,13 +24,20 @@ import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-
 import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
 import { readServerIdentity } from "../server-identity.ts";
 import { buildToolCatalog } from "../tool-catalog.ts";
-import { messageOf } from "../../common/named-error.ts";
+import { createStartupAttempts } from "./startup-attempts.ts";
 
 /** A function URL takes request and response bodies up to 6 MB. */
 const maxRequestBodySize = 6 * 1024 * 1024;
 
+/**
+ * 30 s between start-up attempts: a transient failure (a throttled or unreachable Secrets Manager) costs
+ * callers half a minute at most, while a lasting one (a missing secret, a denied permission) costs at most
+ * two Secrets Manager calls a minute per instance, whatever the traffic; its fix is a deployment, which
+ * brings new instances anyway.
+ */
+const startupRetryMs = 30_000;
+
 let logger: Logger = synchronousStderrLogger("mcp-hosted");
-let ready: Promise<OAuthWebHandler> | undefined;
 
 async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
   logger = synchronousStderrLogger("mcp-hosted", logLevelFromEnv(env));
@@ -53,19 +62,24 @@ async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
   });
 }
 
+const startup = createStartupAttempts({
+  start: () => start(process.env),
+  retryAfterMs: startupRetryMs,
+  now: Date.now,
+  onFailure: (error) => logger.error("startup_failed", { error, retry_in_s: startupRetryMs / 1000 }),
+});
+
 const web = new Hono();
 web.all("*", async (c) => {
-  ready ??= start(process.env).catch((error: unknown) => {
-    ready = undefined;
-    throw error;
-  });
-  let handler: OAuthWebHandler;
-  try {
-    handler = await ready;
-  } catch (error) {
-    const message = messageOf(error);
-    logger.error("startup_failed", { message });
-    return Response.json({ error: "temporarily_unavailable", error_description: `The server could not start: ${message}` }, { status: 503 });
+  const handler = await startup.ready();
+  if (handler === undefined) {
+    return Response.json(
+      {
+        error: "temporarily_unavailable",
+        error_description: "The server could not start; try again in a minute. Its operator finds the reason in the function's log (startup_failed).",
+      },
+      { status: 503, headers: { "retry-after": String(Math.max(1, startup.secondsUntilRetry())), "cache-control": "no-store" } },
+    );
   }
   return handler.fetch(c.req.raw, getConnInfo(c).remote.address);
 });

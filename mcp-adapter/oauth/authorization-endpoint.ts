@@ -2,13 +2,17 @@
  * The authorization endpoint and the sign-in it runs, in three steps a browser goes through:
  *
  * 1. `GET /authorize`: the client's request is checked (RFC 6749 §4.1.2.1 order: an unknown client or a
- *    redirect URI that is not exactly one of the client's gets an error page here and is never followed;
- *    every other fault goes back to the client as `error` with `state` and `iss`): response_type `code`,
- *    PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes. The athlete sees the
- *    consent page naming the client and what it asks for; the checked request travels signed in the form,
- *    and a cookie set now binds the rest of the sign-in to this browser.
- * 2. `POST /authorize` (the consent form): Cancel goes back to the client as `access_denied`; Continue
- *    sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
+ *    redirect URI that is not exactly one of the client's gets an error page and is never followed):
+ *    response_type `code`, PKCE with S256 only, a `resource` (RFC 8707) naming this server, known scopes
+ *    within those the client registered. Every other fault is shown on an error page too, with a link back
+ *    to the client carrying `error`, `state` and `iss` that the person must follow: anybody can register a
+ *    redirect URI, so until the athlete has answered the consent page an automatic redirect would make this
+ *    server an open redirector (RFC 9700 §4.11.2). The athlete sees the consent page naming the client and
+ *    what it asks for; the checked request travels signed in the form, and a cookie set now binds the rest
+ *    of the sign-in to this browser.
+ * 2. `POST /authorize` (the consent form): the athlete has now seen where the client sends them, so from
+ *    here faults go back to the client as RFC 6749 §4.1.2.1 says. Cancel goes back as `access_denied`;
+ *    Continue sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
  * 3. `GET /oauth/strava/callback`: back from Strava. The state and cookie are checked, the Strava scopes
  *    too, the code is exchanged for the athlete's tokens, and the athlete must be one this deployment
  *    serves (else a refusal page, and the Strava grant is withdrawn). The athlete's Strava tokens are
@@ -19,12 +23,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
-import { OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
+import { clientRedirectUrl, OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
 import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
-import { parseRequestedScopes, allowsWrite, readScope, scopeText } from "./scopes.ts";
+import { allowsWrite, readScope, scopesForRequest, scopeText } from "./scopes.ts";
 import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
 import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
 import type { KnownClient } from "./clients.ts";
+import { cleanDisplayText } from "./display-text.ts";
 import { sha256Hex } from "../../common/digests.ts";
 import { messageOf } from "../../common/named-error.ts";
 
@@ -44,6 +49,9 @@ interface PendingAuthorization {
 
 const codeLifetimeSeconds = 300;
 
+/** The parameters an authorization request may carry; a page names only these, never one a link made up. */
+const knownParameters = new Set(["client_id", "redirect_uri", "response_type", "state", "scope", "code_challenge", "code_challenge_method", "resource", "response_mode", "prompt"]);
+
 export function isSecureOrigin(issuer: string): boolean {
   return issuer.startsWith("https:");
 }
@@ -51,7 +59,9 @@ export function isSecureOrigin(issuer: string): boolean {
 export async function authorizationRequest(request: Request, context: OAuthContext): Promise<Response> {
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
-    if (query.getAll(key).length > 1) return problemPage(400, "This sign-in link is not valid", `The parameter ${key} appears more than once in it.`);
+    if (query.getAll(key).length > 1) {
+      return problemPage(400, "This sign-in link is not valid", knownParameters.has(key) ? `The parameter ${key} appears more than once in it.` : "A parameter appears more than once in it.");
+    }
   }
   let client: KnownClient;
   try {
@@ -77,9 +87,21 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     );
   }
   const state = query.get("state") ?? undefined;
-  const fail = (code: string, description: string): Response => {
+  // `shown` is what the page says: the description without anything the request made up (an unknown scope).
+  const fail = (code: string, description: string, shown = description): Response => {
     context.logger.info("authorize_refused", { reason: code, client: clientHint(client.clientId) });
-    return redirectToClient(redirectUri, { error: code, error_description: description, state }, context.issuer);
+    return pageAnswer(
+      errorPage({
+        title: "The app's sign-in request cannot be used",
+        message: shown,
+        hint: "If it keeps happening, tell the app's makers what this page says.",
+        backToClient: {
+          href: clientRedirectUrl(redirectUri, { error: code, error_description: description, state }, context.issuer),
+          destination: redirectHost(redirectUri),
+        },
+      }),
+      { status: 400 },
+    );
   };
   if (query.get("response_type") !== "code") return fail("unsupported_response_type", 'response_type must be "code".');
   const challenge = query.get("code_challenge");
@@ -89,8 +111,13 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   const resource = query.get("resource");
   if (resource === null) return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
   if (!isThisResource(resource, context)) return fail("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`);
-  const scopes = parseRequestedScopes(query.get("scope"));
-  if (!scopes.ok) return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`);
+  const scopes = scopesForRequest(query.get("scope"), client.scopes);
+  if (!scopes.ok && "beyond" in scopes) {
+    return fail("invalid_scope", `The scope ${scopes.beyond.join(", ")} is more than this client registered (${scopeText(client.scopes ?? [])}); ask for no more than that, or register again.`);
+  }
+  if (!scopes.ok) {
+    return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`, "It asks for a scope this server does not grant (only fitness:read and fitness:write).");
+  }
 
   const csrf = randomBytes(24).toString("base64url");
   const cookie = `${isSecureOrigin(context.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;
@@ -134,7 +161,7 @@ export async function consentDecision(request: Request, context: OAuthContext): 
   }
   const pending = await context.messages.open<PendingAuthorization>("consent", form.get("request") ?? "");
   if (pending === undefined) return expiredPage();
-  if (!sameBrowser(request, pending, form.get("csrf"))) return otherBrowserPage(pending);
+  if (!sameBrowser(request, pending, form.get("csrf"))) return otherBrowserPage();
   if (form.get("decision") !== "allow") {
     context.logger.info("consent_declined", { client: clientHint(pending.client_id) });
     return withCookieCleared(
@@ -153,7 +180,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
   const query = new URL(request.url).searchParams;
   const pending = await context.messages.open<PendingAuthorization>("strava-state", query.get("state") ?? "");
   if (pending === undefined) return expiredPage();
-  if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage(pending);
+  if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage();
   const back = (params: Record<string, string | undefined>): Response =>
     withCookieCleared(redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, context.issuer), pending.cookie, context);
 
@@ -226,9 +253,10 @@ export function isThisResource(resource: string, context: OAuthContext): boolean
   return trimmed === context.resource || trimmed === context.issuer;
 }
 
-/** A client's name for pages and logs: its own, or its host, never empty. */
+/** A client's name for pages and logs: its own (cleaned of characters that hide or reorder text), or its host, never empty. */
 export function displayName(client: KnownClient): string {
-  if (client.name) return client.name.slice(0, 100);
+  const name = cleanDisplayText(client.name ?? "", 100);
+  if (name) return name;
   if (client.kind === "document") return new URL(client.clientId).host;
   return "An app that did not give its name";
 }
@@ -287,11 +315,11 @@ function expiredPage(): Response {
   return problemPage(400, "This sign-in has expired", "The page was open too long (15 minutes), or its link was altered, so it cannot be finished.");
 }
 
-function otherBrowserPage(pending: PendingAuthorization): Response {
+function otherBrowserPage(): Response {
   return pageAnswer(
     errorPage({
       title: "This sign-in was started in another browser",
-      message: `The connection of ${pending.client_name} must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.`,
+      message: "A connection must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.",
       hint: "Start connecting again from your app, and stay in the same browser until you are sent back.",
     }),
     { status: 403 },

@@ -5,23 +5,32 @@
  * tight:
  *
  * - https only, on the default port or any other, never plain http;
- * - every address the host name resolves to must be public: loopback, private, link-local, carrier-grade
- *   NAT, multicast and reserved ranges are refused, checked on the address actually connected to (the
- *   lookup is ours), so DNS rebinding between a check and the connection cannot slip through. A server
- *   whose own PUBLIC_URL is loopback (one person's machine) also accepts loopback documents, so local
- *   clients work; no setting turns the check off;
+ * - every address the host name resolves to must be globally reachable (public-addresses.ts), checked on
+ *   the address actually connected to (the lookup is ours), so DNS rebinding between a check and the
+ *   connection cannot slip through. A server whose own PUBLIC_URL is loopback (one person's machine) also
+ *   accepts loopback documents, so local clients work; no setting turns the check off;
  * - no redirects (a 3xx is an error), an answer within 5 seconds, a body of at most 10 KiB, JSON;
- * - the document must name itself (`client_id` equal to the URL), list its redirect URIs, and use no
- *   client secret (`token_endpoint_auth_method` absent or "none").
+ * - the document must name itself (`client_id` equal to the URL), list its redirect URIs under the rules a
+ *   registration follows (redirect-uris.ts), and use no client secret (`token_endpoint_auth_method` absent
+ *   or "none").
+ *
+ * Whoever sends the request sees why a document was refused, but never the client_id quoted back (the
+ * message is shown on this server's pages) and never what the lookup or the connection found: a document
+ * that could not be fetched at all, for whatever reason (no such name, a private address, refused, a
+ * certificate, no answer), is "could not be fetched from a public https host", so that this server cannot
+ * be used to probe names and addresses it can see. The detail goes to the server's log, at a bounded rate.
  *
  * Answers are cached per instance as their Cache-Control allows, between 1 minute and 24 hours
  * (5 minutes without one). Trust roots are Node's (NODE_EXTRA_CA_CERTS adds a test CA).
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { NamedError } from "../../common/named-error.ts";
+import type { RateLimitedLog } from "../rate-limited-log.ts";
+import { isPublicAddress } from "./public-addresses.ts";
+import { redirectUriProblem } from "./redirect-uris.ts";
 
 export interface ClientMetadataDocument {
   client_id: string;
@@ -31,53 +40,25 @@ export interface ClientMetadataDocument {
   scope?: string;
 }
 
-export class ClientMetadataError extends NamedError {}
+/** Why a document was refused: `message` for whoever sent the request, `detail` for the server's log only. */
+export class ClientMetadataError extends NamedError {
+  readonly reason: string;
+  readonly detail: string;
+  constructor(reason: string, message: string, detail: string = message) {
+    super(message);
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
+const unreachableMessage = "The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.";
 
 const maxBytes = 10 * 1024;
 const timeoutMs = 5_000;
 
-const nonPublic = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  nonPublic.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  nonPublic.addSubnet(network, prefix, "ipv6");
-}
-const loopback = new BlockList();
-loopback.addSubnet("127.0.0.0", 8, "ipv4");
-loopback.addAddress("::1", "ipv6");
-
-/**
- * Whether `address` may be fetched from: public, or loopback when `allowLoopback`. (IPv4-mapped IPv6
- * addresses are judged by the IPv4 address inside; Node's BlockList would match a mapped-range rule
- * against every IPv4 address.)
- */
+/** Whether `address` may be fetched from: globally reachable, or loopback when `allowLoopback`. */
 export function isFetchableAddress(address: string, allowLoopback: boolean): boolean {
-  const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-  if (allowLoopback && loopback.check(address, family)) return true;
-  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return isFetchableAddress(mapped[1], allowLoopback);
-  return !nonPublic.check(address, family);
+  return isPublicAddress(address, allowLoopback);
 }
 
 /** Whether a client_id is meant as a metadata document URL (https with a path). */
@@ -89,20 +70,28 @@ export function isClientMetadataUrl(clientId: string): boolean {
 export class ClientMetadataFetcher {
   readonly #allowLoopback: boolean;
   readonly #now: () => number;
+  readonly #failures: RateLimitedLog | undefined;
   readonly #cache = new Map<string, { document: ClientMetadataDocument; expiresAtMs: number }>();
 
-  constructor(options: { allowLoopback: boolean; now?: () => number }) {
+  constructor(options: { allowLoopback: boolean; now?: () => number; failures?: RateLimitedLog }) {
     this.#allowLoopback = options.allowLoopback;
     this.#now = options.now ?? Date.now;
+    this.#failures = options.failures;
   }
 
   async fetch(clientId: string): Promise<ClientMetadataDocument> {
     const cached = this.#cache.get(clientId);
     if (cached && cached.expiresAtMs > this.#now()) return cached.document;
-    const { body, maxAgeSeconds } = await this.#get(clientId);
-    const document = parseDocument(body, clientId);
-    if (this.#cache.size > 1_000) this.#cache.clear();
-    this.#cache.set(clientId, { document, expiresAtMs: this.#now() + maxAgeSeconds * 1000 });
+    let document: ClientMetadataDocument;
+    try {
+      const { body, maxAgeSeconds } = await this.#get(clientId);
+      document = parseDocument(body, clientId);
+      if (this.#cache.size > 1_000) this.#cache.clear();
+      this.#cache.set(clientId, { document, expiresAtMs: this.#now() + maxAgeSeconds * 1000 });
+    } catch (error) {
+      if (error instanceof ClientMetadataError) this.#failures?.record(error.reason, { host: URL.parse(clientId)?.host.slice(0, 120), detail: error.detail.slice(0, 300) });
+      throw error;
+    }
     return document;
   }
 
@@ -111,14 +100,15 @@ export class ClientMetadataFetcher {
     const allowLoopback = this.#allowLoopback;
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (isIP(host) !== 0 && !isFetchableAddress(host, allowLoopback)) {
-      return Promise.reject(new ClientMetadataError(`The client_id ${clientId} points at a private or reserved address; its metadata document must be on a public https host.`));
+      return Promise.reject(new ClientMetadataError("not_public", unreachableMessage, `${host} is not a globally reachable address`));
     }
     const checkedLookup: LookupFunction = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
         if (error) return callback(error, "", 4);
         const refused = addresses.find((entry) => !isFetchableAddress(entry.address, allowLoopback));
         if (refused || addresses.length === 0) {
-          return callback(Object.assign(new Error(`${hostname} resolves to a private or reserved address`), { code: "EADDRNOTPUBLIC" }), "", 4);
+          const found = refused ? `${refused.address}, not a globally reachable address` : "no address";
+          return callback(Object.assign(new Error(`${hostname} resolves to ${found}`), { code: "EADDRNOTPUBLIC" }), "", 4);
         }
         if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
         const first = addresses[0] as LookupAddress;
@@ -126,7 +116,10 @@ export class ClientMetadataFetcher {
       });
     };
     return new Promise((resolve, reject) => {
-      const fail = (message: string): void => reject(new ClientMetadataError(`Could not fetch the client metadata document ${clientId}: ${message}`));
+      // An answer came from a public address: its fault tells the sender nothing they could not see themselves.
+      const fail = (message: string): void => reject(new ClientMetadataError("answer", `The client metadata document could not be used: ${message}`));
+      const unreachable = (error: NodeJS.ErrnoException): void =>
+        reject(new ClientMetadataError(error.code === "EADDRNOTPUBLIC" ? "not_public" : "unreachable", unreachableMessage, error.message));
       const outgoing = request(
         url,
         { method: "GET", headers: { accept: "application/json" }, lookup: checkedLookup, timeout: timeoutMs, agent: false },
@@ -154,15 +147,13 @@ export class ClientMetadataFetcher {
             chunks.push(chunk);
           });
           response.on("end", () => resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeSeconds: maxAge(response.headers["cache-control"]) }));
-          response.on("error", (error) => fail(error.message));
+          response.on("error", (error) => unreachable(error));
         },
       );
       const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
       outgoing.on("close", () => clearTimeout(deadline));
       outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-      outgoing.on("error", (error: NodeJS.ErrnoException) =>
-        fail(error.code === "EADDRNOTPUBLIC" ? `${error.message}; its metadata document must be on a public https host.` : error.message),
-      );
+      outgoing.on("error", (error: NodeJS.ErrnoException) => unreachable(error));
       outgoing.end();
     });
   }
@@ -180,26 +171,38 @@ function parseDocument(body: string, clientId: string): ClientMetadataDocument {
   try {
     json = JSON.parse(body);
   } catch {
-    throw new ClientMetadataError(`The client metadata document at ${clientId} is not JSON.`);
+    throw new ClientMetadataError("document", "The client metadata document is not JSON.");
   }
   const parsed = OAuthClientMetadataSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "document"}: ${issue.message}`).join("; ");
-    throw new ClientMetadataError(`The client metadata document at ${clientId} is not valid client metadata (${problems}).`);
+    throw new ClientMetadataError("document", "The client metadata document is not valid client metadata (RFC 7591 fields).", problems);
   }
   const record = json as Record<string, unknown>;
   if (record["client_id"] !== clientId) {
-    throw new ClientMetadataError(`The client metadata document at ${clientId} names another client_id; it must name its own URL exactly.`);
+    throw new ClientMetadataError("document", "The client metadata document names another client_id; it must name its own URL exactly.");
   }
   const method = parsed.data.token_endpoint_auth_method;
   if (method !== undefined && method !== "none") {
     throw new ClientMetadataError(
-      `The client metadata document at ${clientId} asks for token_endpoint_auth_method "${method}"; clients identified by a metadata document must use "none" (PKCE) here.`,
+      "document",
+      'The client metadata document asks for a token_endpoint_auth_method other than "none"; clients identified by a metadata document must use "none" (PKCE) here.',
+      `token_endpoint_auth_method ${method}`,
     );
   }
-  if ("client_secret" in record) throw new ClientMetadataError(`The client metadata document at ${clientId} contains a client_secret, which a public document must not.`);
+  if ("client_secret" in record) throw new ClientMetadataError("document", "The client metadata document contains a client_secret, which a public document must not.");
   const redirectUris = parsed.data.redirect_uris.map(String);
-  if (redirectUris.length === 0) throw new ClientMetadataError(`The client metadata document at ${clientId} lists no redirect_uris.`);
+  if (redirectUris.length === 0) throw new ClientMetadataError("document", "The client metadata document lists no redirect_uris.");
+  for (const uri of redirectUris) {
+    const problem = redirectUriProblem(uri);
+    if (problem !== undefined) {
+      throw new ClientMetadataError(
+        "document",
+        "The client metadata document lists a redirect URI that is not allowed: each must be https, http on a loopback address, or an app's own scheme, without a fragment.",
+        problem,
+      );
+    }
+  }
   return {
     client_id: clientId,
     redirect_uris: redirectUris,

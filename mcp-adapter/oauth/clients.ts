@@ -2,7 +2,7 @@
  * Who a client is: a `client_id` that is an https URL is a Client ID Metadata Document (fetched, see
  * client-metadata-document.ts), preferred by the current MCP specification; any other client_id must
  * have been registered here (dynamic registration, registration-endpoint.ts), the fallback for clients
- * that do not publish a document.
+ * that do not publish a document. Errors never quote the client_id: they are shown on this server's pages.
  *
  * Client authentication at the token and revocation endpoints: public clients (documents, and
  * registrations with `token_endpoint_auth_method: none`) send only `client_id` and prove themselves
@@ -10,6 +10,7 @@
  * SHA-256 in constant time.
  */
 import { ClientMetadataError, isClientMetadataUrl, type ClientMetadataFetcher } from "./client-metadata-document.ts";
+import { declaredScopes } from "./scopes.ts";
 import type { OAuthStore, RegisteredClient } from "./oauth-store.ts";
 import { OAuthRequestError } from "./oauth-answers.ts";
 import { secretsMatch, sha256Hex } from "../../common/digests.ts";
@@ -21,6 +22,8 @@ export interface KnownClient {
   redirectUris: string[];
   /** "document": identified by its metadata document (the name comes from the client's own host). */
   kind: "document" | "registered";
+  /** The most it may be granted, as it registered (or its document declares); undefined: no limit. */
+  scopes: string[] | undefined;
   authMethod: RegisteredClient["token_endpoint_auth_method"];
   secretSha256: string | undefined;
 }
@@ -41,14 +44,22 @@ export class ClientDirectory {
     if (isClientMetadataUrl(clientId)) {
       try {
         const document = await this.#documents.fetch(clientId);
-        return { clientId, name: document.client_name, redirectUris: document.redirect_uris, kind: "document", authMethod: "none", secretSha256: undefined };
+        return {
+          clientId,
+          name: document.client_name,
+          redirectUris: document.redirect_uris,
+          kind: "document",
+          scopes: declaredScopes(document.scope),
+          authMethod: "none",
+          secretSha256: undefined,
+        };
       } catch (error) {
         if (error instanceof ClientMetadataError) throw new OAuthRequestError("invalid_client", error.message);
         throw error;
       }
     }
     if (clientId.startsWith("http:") || clientId.startsWith("https:")) {
-      throw new OAuthRequestError("invalid_client", `The client_id ${clientId} is a URL but not an https URL with a path, so it cannot be a client metadata document.`);
+      throw new OAuthRequestError("invalid_client", "The client_id is a URL but not an https URL with a path, so it cannot be a client metadata document.");
     }
     const registered = await this.#store.getClient(clientId, signal);
     if (registered === undefined) {
@@ -62,6 +73,7 @@ export class ClientDirectory {
       name: registered.client_name,
       redirectUris: registered.redirect_uris,
       kind: "registered",
+      scopes: declaredScopes(registered.scope),
       authMethod: registered.token_endpoint_auth_method,
       secretSha256: registered.client_secret_sha256,
     };

@@ -50,12 +50,17 @@ export function oauthErrorAnswer(error: OAuthRequestError, headers: Record<strin
   return jsonAnswer(error.status, { error: error.code, error_description: error.description }, extra);
 }
 
-/** A redirect to the client's redirect URI with the given parameters plus `iss`. */
-export function redirectToClient(redirectUri: string, params: Record<string, string | undefined>, issuer: string): Response {
+/** The client's redirect URI with the given parameters plus `iss` (RFC 9207). */
+export function clientRedirectUrl(redirectUri: string, params: Record<string, string | undefined>, issuer: string): string {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
   url.searchParams.set("iss", issuer);
-  return new Response(null, { status: 302, headers: { location: url.toString(), ...noStore } });
+  return url.toString();
+}
+
+/** A redirect to the client's redirect URI with the given parameters plus `iss`. */
+export function redirectToClient(redirectUri: string, params: Record<string, string | undefined>, issuer: string): Response {
+  return new Response(null, { status: 302, headers: { location: clientRedirectUrl(redirectUri, params, issuer), ...noStore } });
 }
 
 export class BodyTooLargeError extends NamedError {}

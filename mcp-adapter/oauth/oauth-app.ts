@@ -100,11 +100,20 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     now,
     rescue: options.rescueCredentials,
   });
+  const metadataFailures = createRateLimitedLog({ logger, event: "client_metadata_refused" });
   const context: OAuthContext = {
     issuer,
     resource,
     store,
-    clients: new ClientDirectory(store, new ClientMetadataFetcher({ allowLoopback: isLoopbackHostname(new URL(issuer).hostname), now })),
+    clients: new ClientDirectory(
+      store,
+      new ClientMetadataFetcher({
+        allowLoopback: isLoopbackHostname(new URL(issuer).hostname),
+        now,
+        // Anybody can make this server fetch a document: its failures are logged a line per interval.
+        failures: metadataFailures,
+      }),
+    ),
     accessTokens,
     refreshTokens: new RefreshTokens(key),
     messages: new SignedMessages({ issuer, key, now }),
@@ -218,6 +227,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
       context.registeredClients.flush();
       context.refusedRegistrations.flush();
       webhook.log.flush();
+      metadataFailures.flush();
       return sessions.settle();
     },
   };

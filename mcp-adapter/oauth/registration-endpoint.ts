@@ -14,8 +14,8 @@ import { randomBytes } from "node:crypto";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { BodyTooLargeError, jsonAnswer, OAuthRequestError, oauthErrorAnswer, readBodyText, withCors } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
-import { isLoopbackHostname } from "./oauth-settings.ts";
 import type { RegisteredClient } from "./oauth-store.ts";
+import { checkRedirectUri } from "./redirect-uris.ts";
 import { registrationLimits, registrationSource, unusedRegistrationSeconds } from "./registration-limits.ts";
 import { parseRequestedScopes, scopeText } from "./scopes.ts";
 import { sha256Hex } from "../../common/digests.ts";
@@ -101,20 +101,5 @@ export async function registrationRequest(request: Request, context: OAuthContex
     if (!(error instanceof OAuthRequestError)) throw error;
     context.refusedRegistrations.record(error.code, { message: error.description });
     return withCors(oauthErrorAnswer(error));
-  }
-}
-
-function checkRedirectUri(uri: string): void {
-  const url = URL.parse(uri);
-  if (url === null) throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} is not an absolute URI.`);
-  if (url.hash !== "") throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} has a fragment, which a redirect URI must not have.`);
-  const scheme = url.protocol.slice(0, -1).toLowerCase();
-  if (scheme === "https") return;
-  if (scheme === "http") {
-    if (isLoopbackHostname(url.hostname)) return;
-    throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} uses plain http on a host that is not loopback; use https.`);
-  }
-  if (["javascript", "data", "file", "vbscript", "about", "blob", "ftp", "ws", "wss"].includes(scheme)) {
-    throw new OAuthRequestError("invalid_redirect_uri", `${uri.slice(0, 200)} uses the ${scheme} scheme, which cannot be a redirect URI.`);
   }
 }

@@ -31,3 +31,30 @@ export function allowsWrite(scopes: readonly string[]): boolean {
 export function scopeText(scopes: readonly string[]): string {
   return supportedScopes.filter((scope) => scopes.includes(scope)).join(" ");
 }
+
+/**
+ * The scopes a client registered, or its metadata document declares, as the most it may ask for;
+ * undefined when it declared none of this server's (no limit then). Names this server does not grant are
+ * ignored here: a metadata document serves every server its client talks to.
+ */
+export function declaredScopes(scope: string | undefined): string[] | undefined {
+  const known = (scope ?? "").split(" ").filter((item) => (supportedScopes as readonly string[]).includes(item));
+  if (known.length === 0) return undefined;
+  return known.includes(writeScope) ? [readScope, writeScope] : [readScope];
+}
+
+export type RequestScopes = ScopeParse | { ok: false; beyond: string[] };
+
+/**
+ * An authorization request's `scope` against the client's declared limit (`declaredScopes`): absent or
+ * empty asks for the limit (everything without one, RFC 6749 §3.3's default); unknown scopes are refused,
+ * and so are scopes beyond the limit, so that a client that registered `fitness:read` is never offered write.
+ */
+export function scopesForRequest(scope: string | null | undefined, limit: readonly string[] | undefined): RequestScopes {
+  const parsed = parseRequestedScopes(scope);
+  if (!parsed.ok || limit === undefined) return parsed;
+  const askedForNothing = (scope ?? "").split(" ").every((item) => item === "" || ignoredScopes.has(item));
+  if (askedForNothing) return { ok: true, scopes: [...limit] };
+  const beyond = parsed.scopes.filter((item) => !limit.includes(item));
+  return beyond.length > 0 ? { ok: false, beyond } : parsed;
+}

@@ -1,12 +1,15 @@
 /**
  * Bad input at every endpoint of OAuth mode gets the RFC's error and loses nothing: the legitimate
  * flow still works afterwards (a code survives a wrong verifier; a grant survives a wrong refresh), and
- * no code or token ever appears in the server's log.
+ * no code or token ever appears in the server's log. Before the athlete has answered the consent page, an
+ * authorization fault is never an automatic redirect to the client (RFC 9700 §4.11.2): the error page
+ * links back, and a person follows the link.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualOAuthClient, manualRedirectUri } from "../support/manual-oauth-client.ts";
 import { rawToolCall } from "../support/oauth-session.ts";
 import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { linkBackToClient } from "../support/oauth-user-agent.ts";
 
 let server: OAuthServer;
 let client: ManualOAuthClient;
@@ -51,7 +54,7 @@ describe("the authorization endpoint", () => {
     expect((await client.userAgent.authorize(twice, { redirectUri: manualRedirectUri })).page?.html).toMatch(/appears more than once/);
   });
 
-  it("every other fault goes back to the client with the RFC's error, the state and iss", async () => {
+  it("every other fault shows the error page, whose link (never an automatic redirect) takes the RFC's error, the state and iss back to the client", async () => {
     const { challenge } = client.pkce();
     const cases: [Record<string, string | null>, string, RegExp][] = [
       [{ response_type: "token" }, "unsupported_response_type", /response_type/],
@@ -64,12 +67,65 @@ describe("the authorization endpoint", () => {
     ];
     for (const [params, error, description] of cases) {
       const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge, ...params }), { redirectUri: manualRedirectUri });
-      const callback = outcome.callback;
-      expect(callback?.searchParams.get("error"), JSON.stringify(params)).toBe(error);
-      expect(callback?.searchParams.get("error_description")).toMatch(description);
-      expect(callback?.searchParams.get("state")).toBe("state-1");
-      expect(callback?.searchParams.get("iss")).toBe(server.issuer);
-      expect(callback?.searchParams.has("code")).toBe(false);
+      expect(outcome.callback, JSON.stringify(params)).toBeUndefined();
+      expect(outcome.page?.status).toBe(400);
+      const back = linkBackToClient(outcome.page?.html ?? "");
+      expect(back?.toString().startsWith(manualRedirectUri), JSON.stringify(params)).toBe(true);
+      expect(back?.searchParams.get("error")).toBe(error);
+      expect(back?.searchParams.get("error_description")).toMatch(description);
+      expect(back?.searchParams.get("state")).toBe("state-1");
+      expect(back?.searchParams.get("iss")).toBe(server.issuer);
+      expect(back?.searchParams.has("code")).toBe(false);
+    }
+  });
+
+  it("no open redirector: one anonymous registration and a deliberately wrong request get a page that waits for a person, not a 302 to the registered URI", async () => {
+    // Anybody can register any https redirect URI: this one stands for an attacker's landing page.
+    const registered = await fetch(`${server.issuer}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["https://attacker.example/landing"], token_endpoint_auth_method: "none" }),
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const wrong = new URL(`${server.issuer}/authorize`);
+    for (const [key, value] of Object.entries({ client_id, response_type: "x", redirect_uri: "https://attacker.example/landing", state: "s" })) wrong.searchParams.set(key, value);
+    const answer = await fetch(wrong, { redirect: "manual" });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("location")).toBeNull();
+    expect(answer.headers.get("content-type")).toContain("text/html");
+    const html = await answer.text();
+    expect(html).toContain("Return to the app");
+    expect(html).not.toMatch(/http-equiv="?refresh/i);
+    expect(linkBackToClient(html)?.searchParams.get("error")).toBe("unsupported_response_type");
+  });
+
+  it("once the athlete has answered the consent page, faults go back to the client at once (Cancel: access_denied)", async () => {
+    const { challenge } = client.pkce();
+    const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge }), { redirectUri: manualRedirectUri, decision: "deny" });
+    expect(outcome.callback?.searchParams.get("error")).toBe("access_denied");
+    expect(outcome.callback?.searchParams.get("state")).toBe("state-1");
+    expect(outcome.callback?.searchParams.get("iss")).toBe(server.issuer);
+  });
+
+  it("a client registered with scope fitness:read is never offered write, and asking for more is refused before consent", async () => {
+    const reader = new ManualOAuthClient(server.issuer);
+    await reader.register({ scope: "fitness:read" });
+    let consent = "";
+    const plain = await reader.userAgent.authorize(reader.authorizeUrl({ code_challenge: reader.pkce().challenge, scope: null }), {
+      redirectUri: manualRedirectUri,
+      decision: "deny",
+      beforeConsent: (html) => (consent = html),
+    });
+    expect(plain.callback?.searchParams.get("error")).toBe("access_denied");
+    expect(consent).toContain("asked for read-only access");
+    expect(consent).not.toContain('name="allow_write"');
+    for (const scope of ["fitness:read fitness:write", "fitness:write"]) {
+      const wider = await reader.userAgent.authorize(reader.authorizeUrl({ code_challenge: reader.pkce().challenge, scope }), { redirectUri: manualRedirectUri });
+      expect(wider.callback, scope).toBeUndefined();
+      expect(wider.page?.status).toBe(400);
+      const back = linkBackToClient(wider.page?.html ?? "");
+      expect(back?.searchParams.get("error")).toBe("invalid_scope");
+      expect(back?.searchParams.get("error_description")).toMatch(/more than this client registered \(fitness:read\)/);
     }
   });
 

@@ -3,7 +3,9 @@
  * its client_id (the server advertises client_id_metadata_document_supported) instead of registering;
  * the server fetches the document over HTTPS from a local host whose certificate comes from a test
  * authority it trusts through NODE_EXTRA_CA_CERTS, names the client on the consent page, and refuses
- * documents that redirect, are too large, name another client or do not list the redirect URI.
+ * documents that redirect, are too large, name another client, do not list the redirect URI, or list
+ * redirect URIs a registration could not have. A document's client gets no automatic redirect before
+ * consent, and no more scope than its document declares.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
@@ -11,7 +13,7 @@ import { connectWithOAuth, resultText } from "../support/oauth-session.ts";
 import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
 import { makeTestCertificates, type TestCertificates } from "../support/test-certificates.ts";
 import { startClientMetadataHost, type ClientMetadataHost } from "../support/client-metadata-host.ts";
-import { HeadlessUserAgent } from "../support/oauth-user-agent.ts";
+import { HeadlessUserAgent, linkBackToClient } from "../support/oauth-user-agent.ts";
 
 let certificates: TestCertificates;
 let host: ClientMetadataHost;
@@ -96,5 +98,48 @@ describe("Client ID Metadata Documents", () => {
     const http = await agent.authorize(authorizeUrl("http://127.0.0.1:9/client.json"), { redirectUri });
     expect(http.page?.status).toBe(400);
     expect(http.page?.html).toContain("not an https URL");
+  });
+
+  it("a document's redirect URIs follow the rules a registration follows (https or loopback, an app's scheme; no fragment; no file, blob, about or ws)", async () => {
+    const agent = new HeadlessUserAgent();
+    const refused = ["http://evil.example.com/cb", "https://coach.example.com/cb#fragment", "file:///etc/passwd", "blob:https://coach.example.com/550e8400", "about:blank", "ws://127.0.0.1:47613/cb"];
+    for (const [index, uri] of refused.entries()) {
+      const path = `/redirect-rule-${index}.json`;
+      host.publish(path, document("Rule Breaker", { redirect_uris: [uri] }));
+      const outcome = await agent.authorize(authorizeUrl(host.url(path), { redirect_uri: uri }), { redirectUri: uri });
+      expect(outcome.callback, uri).toBeUndefined();
+      expect(outcome.page?.status, uri).toBe(400);
+      expect(outcome.page?.html, uri).toMatch(/lists a redirect URI that is not allowed/);
+      expect(linkBackToClient(outcome.page?.html ?? ""), uri).toBeUndefined();
+    }
+    // What native apps and local clients use stays allowed.
+    host.publish("/native.json", document("Native Coach", { redirect_uris: ["com.example.coach:/oauth", redirectUri] }));
+    const native = await agent.authorize(authorizeUrl(host.url("/native.json"), { redirect_uri: "com.example.coach:/oauth" }), { redirectUri: "com.example.coach:/oauth", decision: "deny" });
+    expect(native.callback?.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("a document's client gets the error page, not a redirect, for a wrong request before consent", async () => {
+    host.publish("/wrong-request.json", document("Coach Desk"));
+    const answer = await fetch(authorizeUrl(host.url("/wrong-request.json"), { response_type: "x" }), { redirect: "manual" });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("location")).toBeNull();
+    const back = linkBackToClient(await answer.text());
+    expect(`${back?.origin}${back?.pathname}`).toBe(redirectUri);
+    expect(back?.searchParams.get("error")).toBe("unsupported_response_type");
+    expect(back?.searchParams.get("state")).toBe("s1");
+  });
+
+  it("a document that declares scope fitness:read is never offered write, and asking for more is refused before consent", async () => {
+    host.publish("/read-only.json", document("Reader", { scope: "fitness:read" }));
+    const agent = new HeadlessUserAgent();
+    let consent = "";
+    const granted = await agent.authorize(authorizeUrl(host.url("/read-only.json")), { redirectUri, decision: "deny", beforeConsent: (html) => (consent = html) });
+    expect(granted.callback?.searchParams.get("error")).toBe("access_denied");
+    expect(consent).toContain("asked for read-only access");
+    expect(consent).not.toContain('name="allow_write"');
+    const wider = await agent.authorize(authorizeUrl(host.url("/read-only.json"), { scope: "fitness:read fitness:write" }), { redirectUri });
+    expect(wider.callback).toBeUndefined();
+    expect(wider.page?.status).toBe(400);
+    expect(linkBackToClient(wider.page?.html ?? "")?.searchParams.get("error")).toBe("invalid_scope");
   });
 });

@@ -3,7 +3,9 @@
  * behind the local stand-in for its function URL (`npm run hosted -- --bundle`): settings as the template
  * sets them, state in DynamoDB, the signing key and the Strava application in Secrets Manager (moto), and
  * the sandbox as Strava. The SDK client signs in through it and calls tools; cookies travel in the
- * event's `cookies`, bodies base64-encoded, as a function URL sends them.
+ * event's `cookies`, bodies base64-encoded, as a function URL sends them. A function that cannot start
+ * (its Strava secret is missing) tells its anonymous callers nothing of why, logs why, and does not ask
+ * Secrets Manager again on every request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,23 +24,17 @@ import { createInterface } from "node:readline";
 
 let moto: MotoServer;
 let sandbox: RunningSandbox;
-let runner: ChildProcess;
+let bundleFile = "";
 let origin = "";
 let bundleDirectory: string;
-const lines: string[] = [];
+let lines: string[] = [];
+const runners: ChildProcess[] = [];
 const savedEnv = { ...process.env };
 
-beforeAll(async () => {
-  moto = await startMotoServer();
-  Object.assign(process.env, moto.env);
-  await createOAuthResources({ table: "hosted-oauth", secret: "hosted-signing-key" });
-  sandbox = await startSandbox({ secondAthlete: true });
-  const secrets = new SecretsManagerClient({ region: "us-west-2" });
-  await secrets.send(new CreateSecretCommand({ Name: "hosted-strava-app", SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret }) }));
-  secrets.destroy();
-  bundleDirectory = mkdtempSync(join(tmpdir(), "hosted-bundle-"));
-  const { file } = await buildHostedFunction(bundleDirectory);
-  runner = spawn(process.execPath, ["--import", "tsx", "mcp-adapter/hosted/local-function-url-cli.ts", "--bundle", file], {
+/** The bundle behind the local function URL, with the template's settings plus `env`: its origin and its log lines. */
+async function startFunction(env: Record<string, string> = {}): Promise<{ origin: string; lines: string[] }> {
+  const output: string[] = [];
+  const runner = spawn(process.execPath, ["--import", "tsx", "mcp-adapter/hosted/local-function-url-cli.ts", "--bundle", bundleFile], {
     cwd: repositoryRoot,
     env: baseEnv({
       ...moto.env,
@@ -50,23 +46,39 @@ beforeAll(async () => {
       STRAVA_API_BASE: sandbox.apiBase,
       STRAVA_TOKEN_URL: sandbox.tokenUrl,
       STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl,
+      ...env,
     }),
     stdio: ["ignore", "ignore", "pipe"],
   });
-  origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the local function URL did not start:\n${lines.join("\n")}`)), 30_000);
+  runners.push(runner);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the local function URL did not start:\n${output.join("\n")}`)), 30_000);
     createInterface({ input: runner.stderr! }).on("line", (line) => {
-      lines.push(line);
+      output.push(line);
       if (line.includes('"event":"local_function_url"')) {
         clearTimeout(timer);
         resolve(String((JSON.parse(line) as { url: string }).url));
       }
     });
   });
+  return { origin: url, lines: output };
+}
+
+beforeAll(async () => {
+  moto = await startMotoServer();
+  Object.assign(process.env, moto.env);
+  await createOAuthResources({ table: "hosted-oauth", secret: "hosted-signing-key" });
+  sandbox = await startSandbox({ secondAthlete: true });
+  const secrets = new SecretsManagerClient({ region: "us-west-2" });
+  await secrets.send(new CreateSecretCommand({ Name: "hosted-strava-app", SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret }) }));
+  secrets.destroy();
+  bundleDirectory = mkdtempSync(join(tmpdir(), "hosted-bundle-"));
+  bundleFile = (await buildHostedFunction(bundleDirectory)).file;
+  ({ origin, lines } = await startFunction());
 }, 120_000);
 
 afterAll(async () => {
-  runner?.kill("SIGTERM");
+  for (const runner of runners) runner.kill("SIGTERM");
   await sandbox?.close();
   await moto?.stop();
   if (bundleDirectory) rmSync(bundleDirectory, { recursive: true, force: true });
@@ -112,5 +124,27 @@ describe("the hosted function behind its function URL", () => {
     const refused = await register();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("a function that cannot start answers a plain 503 without its secret's name, region or AWS's words, logs why, and retries at most every 30 s", { timeout: 60_000 }, async () => {
+    const broken = await startFunction({ FITNESS_SECRET_NAME: "hosted-missing-strava-app" });
+    const answers = [];
+    for (let request = 0; request < 12; request++) {
+      const path = ["/health", "/mcp", "/authorize", "/token", "/.well-known/oauth-authorization-server", "/nowhere"][request % 6] as string;
+      const response = await fetch(`${broken.origin}${path}`, { method: path === "/mcp" || path === "/token" ? "POST" : "GET" });
+      answers.push({ status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text() });
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: "temporarily_unavailable" });
+      expect(answer.body).not.toMatch(/hosted-missing-strava-app|us-west-2|ResourceNotFound|Secrets Manager can|arn:aws/i);
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(answer.retryAfter)).toBeLessThanOrEqual(30);
+    }
+    // One attempt for all twelve requests, and the log says what went wrong.
+    const failures = broken.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "startup_failed");
+    expect(failures).toHaveLength(1);
+    expect(JSON.stringify(failures[0])).toMatch(/hosted-missing-strava-app|ResourceNotFound/);
+    expect(failures[0]).toMatchObject({ retry_in_s: 30 });
   });
 });

@@ -3,8 +3,10 @@
  * (launch flags as this machine needs them: no sandbox as root, no GPU, no background networking, a
  * fresh profile). A client app's sign-in goes through the consent page (which must name the client and
  * what it may do), Continue, Strava's sign-in (the sandbox) and back to the client's redirect with code
- * and iss; a second athlete is refused with the refusal page; a bad request shows the error page; Cancel
- * goes back with access_denied. A screenshot of each page is kept in .cache/oauth-pages/.
+ * and iss; a second athlete is refused with the refusal page; a bad request shows the error page, and one
+ * that could go back to the client waits for the person to follow its link; Cancel goes back with
+ * access_denied; a client's name with a right-to-left override cannot turn the verified host beside it
+ * around. A screenshot of each page is kept in .cache/oauth-pages/.
  *
  * Without /usr/bin/chromium (`apt-get install chromium`, which .ci/run does) this suite fails in CI and
  * is skipped, saying so, elsewhere.
@@ -170,6 +172,54 @@ describe.skipIf(!available)("the sign-in pages in Chromium", () => {
     expect(await page.locator("h1").innerText()).toBe("Strava did not give all the access this server needs");
     expect(await page.locator("main").innerText()).toContain("activity:write, profile:read_all");
     await shot(page, "7-strava-boxes-unticked");
+    await page.close();
+  });
+
+  it("a wrong request before consent shows the error page, and only the person's click on its link goes back to the client", async () => {
+    const { client, redirectUri } = await registeredClient("Coach Desk");
+    const page = await context.newPage();
+    const before = callbacks.length;
+    const response = await page.goto(client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: redirectUri, response_type: "x" }).toString());
+    expect(response?.status()).toBe(400);
+    expect(await page.locator("h1").innerText()).toBe("The app's sign-in request cannot be used");
+    expect(await page.locator("main").innerText()).toContain(new URL(appOrigin).host);
+    await shot(page, "8-error-with-link-back");
+    expect(callbacks.length).toBe(before);
+    await page.getByRole("link", { name: "Return to the app" }).click();
+    await page.waitForURL((url) => url.toString().startsWith(redirectUri));
+    const back = new URL(page.url());
+    expect(back.searchParams.get("error")).toBe("unsupported_response_type");
+    expect(back.searchParams.get("state")).toBe("state-1");
+    expect(back.searchParams.get("iss")).toBe(server.issuer);
+    await page.close();
+  });
+
+  it("a right-to-left override in a client's name cannot turn the verified host beside it around", async () => {
+    const redirectUri = `${appOrigin}/oauth/callback`;
+    // Unisolated, U+202E would show "(127.0.0.1:PORT)" as "(TROP:1.0.0.721)", and a registrable host such as
+    // ia.edualc.ws as (sw.claude.ai).
+    documents.publish("/reversed.json", (url) => ({ client_id: url, client_name: "Coach Desk \u202e", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }));
+    const client = new ManualOAuthClient(server.issuer);
+    client.clientId = documents.url("/reversed.json");
+    const page = await context.newPage();
+    await page.goto(client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: redirectUri }).toString());
+    // The host's characters in the order they are drawn, left to right on the screen (run in the page).
+    const drawn = await page.evaluate<string>(`(() => {
+      const walker = document.createTreeWalker(document.querySelector("h1 .muted"), NodeFilter.SHOW_TEXT);
+      const places = [];
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        for (let index = 0; index < node.length; index++) {
+          const range = document.createRange();
+          range.setStart(node, index);
+          range.setEnd(node, index + 1);
+          places.push({ character: node.data[index], left: range.getBoundingClientRect().left });
+        }
+      }
+      return places.sort((a, b) => a.left - b.left).map((place) => place.character).join("");
+    })()`);
+    expect(drawn).toBe(`(${new URL(documents.origin).host})`);
+    expect(await page.locator("h1").innerText()).toBe(`Allow Coach Desk (${new URL(documents.origin).host}) to use your Strava training log?`);
+    await shot(page, "9-consent-name-with-override");
     await page.close();
   });
 });

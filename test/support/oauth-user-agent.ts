@@ -3,7 +3,8 @@
  * authorization URL through the server's consent page (submitting its form as a person would press
  * Continue or Cancel, with the cookies the server set), Strava's (the sandbox's) authorize page, which
  * approves at once for whoever is signed in there, and the server's callback, until the server sends
- * it to the client's redirect URI, or shows a page instead (a refusal, an error).
+ * it to the client's redirect URI, or shows a page instead (a refusal, an error). It never follows an error
+ * page's link back to the client by itself: a test does, with `linkBackToClient`, as a person would.
  */
 export interface UserAgentOutcome {
   /** The client's redirect URI with the answer's parameters, when the flow got back to the client. */
@@ -63,6 +64,12 @@ export class HeadlessUserAgent {
     const jar = this.#cookies.get(new URL(url).origin);
     return jar ? [...jar].map(([name, value]) => `${name}=${value}`).join("; ") : "";
   }
+}
+
+/** The link an error page offers back to the client (its redirect URI with the error), which a person would click. */
+export function linkBackToClient(html: string): URL | undefined {
+  const href = /<a class="back" href="([^"]+)"/.exec(html)?.[1];
+  return href === undefined ? undefined : new URL(decode(href));
 }
 
 function decode(html: string): string {
