@@ -1,7 +1,8 @@
 /**
  * How much of a model's context the tools take for the questions a coach gets: each question replayed
  * as the tool calls a model makes for it, once with today's defaults (no new parameter) and once the
- * way the fitness-coaching skill says (fields, streams summary or low resolution), through the MCP
+ * way the fitness-coaching skill says (fields, streams summary or low resolution, the training-load
+ * summary), through the MCP
  * server over HTTP (in this process) against the sandbox. Per question: tool calls, upstream requests,
  * bytes and tokens of the results, and the largest single result. Tokens are counted with js-tiktoken's
  * o200k_base encoding: Claude's tokenizer is not published, so the counts are a real BPE tokenizer's,
@@ -102,6 +103,15 @@ const questions: Question[] = [
   {
     name: "How much did I train this week?",
     calls: (ids, way) => [{ tool: "get_activities", args: { after: ids.now - 7 * day, ...(way === "skill" ? { fields: loadFields } : {}) } }],
+  },
+  {
+    // Without the summary a model lists the twelve weeks and adds them up itself.
+    name: "Am I overtraining?",
+    calls: (ids, way) => [{ tool: "get_activities", args: way === "skill" ? { summary: true } : { after: ids.now - 84 * day, per_page: 200 } }],
+  },
+  {
+    name: "How did my last month go?",
+    calls: (ids, way) => [{ tool: "get_activities", args: way === "skill" ? { summary: true } : { after: ids.now - 31 * day, per_page: 200 } }],
   },
   {
     name: "Compare my last two runs",
@@ -222,6 +232,9 @@ function singleCalls(ids: Ids): Array<[string, Call]> {
     ["all keys, `resolution: \"low\"`", streams({ resolution: "low" })],
     ["all keys, `summary: true`", streams({ summary: true })],
     ["`heartrate` and `watts`, `resolution: \"medium\"`", streams({ keys: ["heartrate", "watts"], resolution: "medium" })],
+    ["`get_activities`, twelve weeks, `per_page` 200", { tool: "get_activities", args: { after: ids.now - 84 * day, per_page: 200 } }],
+    ["the same with the load `fields`", { tool: "get_activities", args: { after: ids.now - 84 * day, per_page: 200, fields: loadFields } }],
+    ["`get_activities` `summary: true` (twelve weeks)", { tool: "get_activities", args: { summary: true } }],
   ];
 }
 
@@ -261,9 +274,11 @@ function print(rows: Row[], listText: string, singles: Array<[string, string]>):
   for (const [label, text] of singles) console.log(`| ${label} | ${n(Buffer.byteLength(text))} | ${n(tokens(text))} |`);
   const skill = rows.filter((row) => row.way === "skill");
   const drift = skill.find((row) => row.question.startsWith("Did my heart rate drift"));
+  const overtraining = skill.find((row) => row.question === "Am I overtraining?");
   console.log(
     `\nTargets (the skill's way): every result under 25,000 tokens: ${skill.every((row) => row.largestTokens < 25_000) ? "met" : "NOT met"}; ` +
       `every question under 30,000 tokens: ${skill.every((row) => row.tokens < 30_000) ? "met" : "NOT met"}; ` +
-      `heart-rate drift under 5,000: ${drift && drift.tokens < 5_000 ? `met (${n(drift.tokens)})` : "NOT met"}.`,
+      `heart-rate drift under 5,000: ${drift && drift.tokens < 5_000 ? `met (${n(drift.tokens)})` : "NOT met"}; ` +
+      `"Am I overtraining?" at most 3,000 tokens and 2 upstream requests: ${overtraining && overtraining.tokens <= 3_000 && overtraining.upstream <= 2 ? `met (${n(overtraining.tokens)}, ${overtraining.upstream})` : "NOT met"}.`,
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The 11 Strava API v3 operations the tools use, as handlers from a parsed request to a Reply. The
+ * The Strava API v3 operations the tools use, as handlers from a parsed request to a Reply. The
  * server has already counted the request against the rate limits and checked the access token; these
  * check scopes, parameters and ids, and read or change the sandbox's state.
  */
@@ -26,6 +26,7 @@ import { instantFromWallClock, type WallClock } from "../common/time-zone.ts";
 import { stravaTimezoneLabel, utcOffsetSeconds } from "./strava-dates.ts";
 import type { UploadProcessor } from "./uploads.ts";
 import { zonesJson } from "./zones.ts";
+import { athleteZonesJson } from "./athlete-zones.ts";
 
 export interface ApiRequest {
   method: string;
@@ -74,6 +75,7 @@ export async function handleApi(req: ApiRequest, state: ApiState): Promise<Reply
   const m = req.method;
   if (parts.length === 1 && first === "athlete" && m === "GET") return getAthlete(req, state);
   if (parts.length === 2 && first === "athlete" && second === "activities" && m === "GET") return listActivities(req, state);
+  if (parts.length === 2 && first === "athlete" && second === "zones" && m === "GET") return getAthleteZones(req);
   if (parts.length === 1 && first === "activities" && m === "POST") return createActivity(req, state);
   if (first === "activities" && parts.length >= 2) {
     const id = pathId(second);
@@ -105,6 +107,12 @@ function getStats(req: ApiRequest, state: ApiState, idSegment: string | undefine
   // Strava serves stats only for the authenticated athlete; the sandbox answers 403 for any other id.
   if (id !== state.athlete.id) return faultReply(403, "Forbidden", [{ resource: "Athlete", field: "id", code: "forbidden" }]);
   return jsonReply(200, memo(state, "stats", `${state.store.version}:${minute(state)}`, () => statsJson(state.store.all(), state.clock(), seedAthlete.timeZone)));
+}
+
+function getAthleteZones(req: ApiRequest): Reply {
+  // Strava's description: "Requires profile:read_all".
+  if (!req.scopes.has("profile:read_all")) return missingPermission("profile:read_all_permission");
+  return jsonReply(200, athleteZonesJson());
 }
 
 /** The athlete's updated_at: their latest activity's start (changes only when the data does). */

@@ -5,7 +5,8 @@
  * the date), so a given day holds the same activities whichever day the sandbox starts on, and the
  * same seed and clock always give byte-identical data. On top of the routine: one 6-hour ride (the
  * Saturday nearest to five weeks ago, recorded at 1 Hz: 21,600 points), a run within the last 18 hours
- * and a gym session today, which is what a coach is asked about first.
+ * and a gym session today, which is what a coach is asked about first, and a training block relative to
+ * today (a recovery week, a build and a spike: sandbox/training-block.ts).
  */
 import type { ActivityFileSummary } from "./activity-files.ts";
 import type { Activity, RecordingPlan, RouteShape, StreamKey } from "./activity-model.ts";
@@ -19,6 +20,8 @@ import { round, routeEvaluator, routePoints, terrainSummary } from "./route-geom
 import { estimateProfile, stoppedSeconds } from "./speed-model.ts";
 import { encodePolyline } from "./polyline.ts";
 import { segmentChoicesFor } from "./segments.ts";
+import { blockSessions, droppedForRecovery } from "./training-block.ts";
+import { handLoggedActivity } from "./hand-logged-activity.ts";
 
 export const historyDays = 90;
 /** Elapsed time of the long ride: 6 hours at 1 Hz is 21,600 stream points. */
@@ -27,7 +30,7 @@ export const longRideSeconds = 21_600;
 const dayMs = 86_400_000;
 
 /** A session as the routine describes it, before it becomes an Activity. */
-interface Session {
+export interface Session {
   sportType: string;
   kind: SessionKind;
   localHour: number;
@@ -38,7 +41,7 @@ interface Session {
   private?: boolean;
 }
 
-type SessionKind =
+export type SessionKind =
   | "easy-run"
   | "interval-run"
   | "long-run"
@@ -63,6 +66,8 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
   const timezoneLabel = stravaTimezoneLabel(zone, nowMs);
   const cutoff = nowMs - 24 * 3_600_000;
   const longRideDay = nearestSaturdayOffset(zone, nowMs, 35);
+  const todayParts = wallClockAt(nowMs, zone);
+  const today = Math.floor(Date.UTC(todayParts.year, todayParts.month - 1, todayParts.day) / dayMs);
   const activities: Activity[] = [];
   let privateYogaDone = false;
 
@@ -76,6 +81,7 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
     for (const session of sessions) {
       const startMs = midnight + ((session.localHour * 60 + session.localMinute) * 60 + prng.int(0, 59)) * 1000;
       if (startMs >= cutoff || startMs < nowMs - historyDays * dayMs) continue;
+      if (droppedForRecovery(session.kind, dayNumber, today)) continue;
       if (session.sportType === "Yoga" && !privateYogaDone) {
         session.private = true;
         session.description = "Home practice. Hips and hamstrings.";
@@ -83,6 +89,17 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
       }
       activities.push(buildActivity(seed, session, startMs, zone, timezoneLabel, date.month));
     }
+  }
+
+  for (const block of blockSessions) {
+    const { session } = block;
+    const startMs = localMidnight(nowMs, zone, block.daysBack) + ((session.localHour * 60 + session.localMinute) * 60 + block.second) * 1000;
+    const input = { id: activityIdForStart(startMs), name: session.name ?? "", description: session.description ?? "", sportType: session.sportType, startMs, elapsed: session.elapsed };
+    activities.push(
+      block.handLogged
+        ? handLoggedActivity({ ...input, distance: block.handLogged.distance, zone, timezoneLabel })
+        : buildActivity(seed, session, startMs, zone, timezoneLabel, wallClockAt(startMs, zone).month),
+    );
   }
 
   // The two that a coach is asked about first: a run within the last 18 hours and a gym session today.
@@ -408,7 +425,8 @@ function buildActivity(
     deviceWatts: plan.watts !== null,
     averageTemp: plan.temperature ? Math.round(plan.temperature.start + plan.temperature.change / 2) : null,
     calories: caloriesFor(type, distance, movingTime, hr.average, kilojoules),
-    sufferScore: Math.max(1, Math.round((movingTime / 60) * hrReserve * hrReserve * 1.8)),
+    // Strava leaves suffer_score out of some activities (here the Zwift rides): a load summary must estimate those.
+    sufferScore: session.kind === "virtual-ride" ? null : Math.max(1, Math.round((movingTime / 60) * hrReserve * hrReserve * 1.8)),
     achievementCount: type === "Run" || type === "Ride" ? prng.int(0, 4) : 0,
     kudosCount: prng.int(2, 18),
     commentCount: prng.int(0, 3),

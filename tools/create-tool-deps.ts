@@ -15,6 +15,8 @@ export interface ToolDeps {
   athlete: AthleteIdentity;
   tokens: TokenManager;
   logger: Logger;
+  /** Epoch milliseconds: the clock the token manager reads, for tools that need "today". */
+  now: () => number;
 }
 
 export interface ToolDepsOptions {
@@ -56,5 +58,5 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     maxConcurrentRequests,
     admission: options.admission,
   });
-  return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger };
+  return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger, now: options.now ?? Date.now };
 }

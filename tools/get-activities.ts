@@ -4,13 +4,15 @@ import { EpochSeconds, Page, PerPage } from "./parameter-schemas.ts";
 import { ToolInputError } from "./validate-arguments.ts";
 import { summaryActivityModel } from "./activity-fields.ts";
 import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
+import { checkSummaryArguments, trainingLoadPlan } from "./training-load/training-load-plan.ts";
 
 export const getActivities = defineTool({
   name: "get_activities",
   title: "List activities",
   description:
-    "List the authenticated athlete's activities, newest first (but oldest first when after is given: Strava's order), as an array of activity summaries " +
-    "(id, name, sport_type, start_date, start_date_local, distance in meters, moving_time and elapsed_time in seconds, " +
+    "List the athlete's activities, or with summary: true their training load (weekly totals, fitness, fatigue, form) for weekly " +
+    "reviews, load trends and \"am I overtraining?\". The list comes newest first (oldest first when after is given: Strava's " +
+    "order) as an array of activity summaries (id, name, sport_type, start_date, start_date_local, distance in meters, moving_time and elapsed_time in seconds, " +
     "total_elevation_gain in meters, average_heartrate, ...). Use it to find an activity's id, e.g. the most recent " +
     "workout: call with per_page 10 and no dates. Filter by time with before/after (epoch seconds). " +
     "To pick an activity, pass fields (e.g. id, name, sport_type, start_date, start_date_local, distance, " +
@@ -23,11 +25,25 @@ export const getActivities = defineTool({
       page: Type.Optional(Page),
       per_page: Type.Optional(PerPage),
       fields: Type.Optional(FieldsParameter(["id", "name", "sport_type", "start_date_local", "distance"])),
+      summary: Type.Optional(
+        Type.Boolean({
+          description:
+            "true: summarise every activity from after (default: 12 weeks back, whole weeks) to before (default: today) instead of " +
+            "listing them: per Monday-Sunday week, totals per sport_type, rest days and change from the week before; the daily " +
+            "load (Strava's Relative Effort, else an estimate, labelled); fitness (CTL), fatigue (ATL), form (TSB), acute:chronic " +
+            "ratio, monotony, strain, longest run without rest. Local dates. At most 366 days; not with page, per_page or fields.",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
   upstream: "GET /athlete/activities",
   annotations: readOnly,
+  plan(args, context) {
+    if (args.summary !== true) return undefined;
+    checkSummaryArguments(args, context);
+    return trainingLoadPlan(args, context.nowMs);
+  },
   request(args) {
     checkFields(summaryActivityModel, args.fields);
     if (args.before !== undefined && args.after !== undefined && args.after >= args.before) {

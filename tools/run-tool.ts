@@ -1,6 +1,7 @@
 /**
  * Runs one tool call: validate the arguments, build the one upstream request, send it, and shape the
- * answer. Every failure the caller can do something about becomes an error result (`Error: ...`,
+ * answer (or, when the arguments call for several requests, send the tool's plan: tools/run-plan.ts).
+ * Every failure the caller can do something about becomes an error result (`Error: ...`,
  * `isError: true`); nothing here throws to the front end.
  *
  * A successful answer's text is Strava's body, byte for byte, unless the tool reshapes it (`resultText`). It
@@ -13,6 +14,7 @@ import type { ToolDeps } from "./create-tool-deps.ts";
 import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "./validate-arguments.ts";
 import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
+import { sendPlan } from "./run-plan.ts";
 import { messageOf } from "../common/named-error.ts";
 import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
 
@@ -27,6 +29,12 @@ export async function runTool(
   let validated: Record<string, unknown>;
   try {
     validated = validateArguments(tool.name, tool.parameters, args);
+    const plan = tool.plan?.(validated, { nowMs: deps.now(), given: givenParameters(args) });
+    if (plan) {
+      const answer = await sendPlan(plan, deps.client, { signal, errorHint: tool.errorHint?.bind(tool) });
+      deps.logger.info("tool_call", { tool: tool.name, status: answer.status, requests: answer.requests, ms: elapsed(started) });
+      return textResult(answer.text, answer.status);
+    }
     request = await tool.request(validated, { athleteId: (s) => deps.athlete.id(s), signal });
   } catch (error) {
     return failure(tool, deps, error, started);
@@ -69,6 +77,12 @@ function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: 
   // A bug of ours: say so plainly, keep the process up, and log it for the operator.
   deps.logger.error("tool_internal_error", { tool: tool.name, error });
   return errorResult(`Internal error in ${tool.name}: ${messageOf(error)}. This is a bug in the fitness tools; please report it.`);
+}
+
+/** The parameters the caller sent with a value, before defaults are filled in. */
+function givenParameters(args: unknown): Set<string> {
+  if (typeof args !== "object" || args === null) return new Set();
+  return new Set(Object.entries(args).filter(([, value]) => value !== undefined).map(([key]) => key));
 }
 
 /** Starts with `{` or `[` and ends with the bracket that closes it (JSON whitespace around it allowed). */

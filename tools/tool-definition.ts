@@ -1,10 +1,12 @@
 /**
  * What a tool is: static data (name, description, parameter schema, hints) plus how its validated
- * arguments become exactly one upstream request. The front ends (OpenClaw plugin, MCP server) only
- * loop over the table of these; neither knows a tool by name.
+ * arguments become exactly one upstream request, or, for arguments whose answer takes several, a plan of
+ * them (tools/request-plan.ts). The front ends (OpenClaw plugin, MCP server) only loop over the table of
+ * these; neither knows a tool by name.
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import type { UpstreamRequest } from "./upstream-request.ts";
+import type { PlanContext, RequestPlan } from "./request-plan.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */
 export interface ToolAnnotations {
@@ -40,6 +42,11 @@ export interface ToolDefinition {
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   /**
+   * For arguments whose answer takes several upstream requests: their plan, which runTool sends instead of
+   * `request`; undefined for the one request. Throws `ToolInputError`.
+   */
+  plan?(args: Record<string, unknown>, context: PlanContext): RequestPlan | undefined;
+  /**
    * Turns a successful upstream body into the result text, given the validated arguments (for options
    * such as `fields` that reshape the answer). Returns undefined for the default: the body, compact.
    */
@@ -50,9 +57,10 @@ export interface ToolDefinition {
 
 /** Declares a tool with its arguments typed from its schema. */
 export function defineTool<P extends TObject>(
-  definition: Omit<ToolDefinition, "parameters" | "request" | "resultText"> & {
+  definition: Omit<ToolDefinition, "parameters" | "request" | "plan" | "resultText"> & {
     parameters: P;
     request(args: Static<P>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
+    plan?(args: Static<P>, context: PlanContext): RequestPlan | undefined;
     resultText?(bodyText: string, args: Static<P>): string | undefined;
   },
 ): ToolDefinition {

@@ -11,12 +11,18 @@ export function consolidationDeclarationKey(agentId: string): string {
   return `${agentId}-weekly-memory-consolidation`;
 }
 
+/** The one fitness tool the scheduled run may call, and only with `{"summary": true}`: the training load. */
+export const CONSOLIDATION_FITNESS_TOOL = "fitness_get_activities";
+
 export const CONSOLIDATION_MESSAGE = [
   "Weekly memory consolidation (scheduled, no athlete in this conversation).",
   "Follow the Weekly consolidation section of AGENTS.md: read MEMORY.md and every daily note in memory/ since its Last consolidated date",
   "(skip the template memory/YYYY-MM-DD.md), fold recurring training, recovery, nutrition and injury patterns, new benchmarks and open flags",
   "into the matching MEMORY.md sections, remove entries that are no longer true, and set Last consolidated to today's date.",
-  "Write only MEMORY.md. Do not call any fitness tool and do not message anyone. Reply with a two-line summary of what changed.",
+  `Read the training load once: call ${CONSOLIDATION_FITNESS_TOOL} with {"summary": true}; note the last full week's load against the weeks before,`,
+  "and flag, with the numbers and today's date, an acute:chronic ratio above about 1.5, a week's load more than 10 to 30 percent above the week before,",
+  "or monotony above about 2 (rules of thumb, not a diagnosis).",
+  "Write only MEMORY.md. Call no other fitness tool and do not message anyone. Reply with a two-line summary of what changed.",
 ].join(" ");
 
 /** Arguments for `openclaw` that create (or update) the job for `agentId`. */
@@ -36,7 +42,7 @@ export function consolidationCronArgs(agentId: string): string[] {
     "isolated",
     "--no-deliver",
     "--tools",
-    "read,write",
+    `read,write,${CONSOLIDATION_FITNESS_TOOL}`,
     "--timeout-seconds",
     "600",
     "--message",

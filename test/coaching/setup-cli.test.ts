@@ -303,7 +303,9 @@ describe("setup:coach edge cases (in process, same code the command runs)", () =
     expect(args[args.indexOf("--declaration-key") + 1]).toBe("coach-weekly-memory-consolidation");
     expect(args[args.indexOf("--agent") + 1]).toBe("coach");
     expect(args[args.indexOf("--session") + 1]).toBe("isolated");
-    expect(args[args.indexOf("--tools") + 1]).toBe("read,write");
+    // The training-load summary is the one fitness tool the scheduled run may call.
+    expect(args[args.indexOf("--tools") + 1]).toBe("read,write,fitness_get_activities");
+    expect(args[args.indexOf("--message") + 1]).toMatch(/call fitness_get_activities with \{"summary": true\}.*Call no other fitness tool/);
 
     await writeFile(`${argsFile}.fail`, "");
     const failed = await runCoachSetup(scheduled);

@@ -198,6 +198,16 @@ describe("SKILL.md body: the activity update workflow", () => {
     expect(() => checkFields(summaryActivityModel, loadFields)).not.toThrow();
   });
 
+  it("points load questions to one training-load summary call the tool accepts, not a listing to add up", () => {
+    const other = section("Other tools you may use");
+    expect(other).toMatch(/"am I overtraining\?", "how did my last month go\?"/);
+    const call = jsonAfter(other, "call `fitness_get_activities` with `");
+    expect(call).toEqual({ summary: true });
+    expect(Value.Check(getActivities.parameters, call)).toBe(true);
+    expect(other).toMatch(/Never list weeks of activities to add them up yourself/);
+    expect(other).toMatch(/rules of thumb, not a diagnosis/);
+  });
+
   it("mentions only tools the plugin has", () => {
     const known = new Set(toolTable.map((tool) => `fitness_${tool.name}`));
     const mentioned = new Set(body.match(/fitness_[a-z_]+/g));

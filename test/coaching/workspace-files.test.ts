@@ -49,6 +49,20 @@ describe("AGENTS.md", () => {
     expect(agents).toMatch(/`fitness-coaching` skill/);
   });
 
+  it("flags overtraining from the training-load summary with a coach's thresholds, quoting the numbers as rules of thumb", () => {
+    const rules = section(agents, "Coaching rules");
+    const risk = rules.slice(rules.indexOf("**Overtraining and injury risk:**"), rules.indexOf("**Scope:**"));
+    expect(risk).toMatch(/`fitness_get_activities` with `\{"summary": true\}`/);
+    expect(risk).toMatch(/`load\.acute_chronic_ratio` above about 1\.5/);
+    expect(risk).toMatch(/more than 10 to 30\s+percent above the week before/);
+    expect(risk).toMatch(/`load\.monotony` above about 2/);
+    expect(risk).toMatch(/Quote the numbers you rely on/);
+    expect(risk).toMatch(/rules of thumb, not a\s+diagnosis/);
+    const weekly = section(agents, "Weekly consolidation");
+    expect(weekly).toMatch(/`fitness_get_activities` with `\{"summary": true\}`/);
+    expect(weekly).toMatch(/call no fitness tool but that one summary/);
+  });
+
   it("has a ## Tools section listing exactly what is and is not available", () => {
     const tools = section(agents, "Tools");
     for (const tool of toolTable) expect(tools).toContain(`\`fitness_${tool.name}\``);

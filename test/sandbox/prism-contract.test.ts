@@ -28,7 +28,13 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Valid arguments for every tool; tools with optional branches get one call per branch. */
 const contractCalls: Record<string, Array<Record<string, unknown>>> = {
-  get_activities: [{}, { before: 1_763_700_000, after: 1_760_000_000, page: 2, per_page: 10 }, { per_page: 10, fields: ["id", "name", "start_date_local"] }],
+  get_activities: [
+    {},
+    { before: 1_763_700_000, after: 1_760_000_000, page: 2, per_page: 10 },
+    { per_page: 10, fields: ["id", "name", "start_date_local"] },
+    { summary: true },
+    { summary: true, before: 1_763_700_000, after: 1_760_000_000 },
+  ],
   get_activity_by_id: [
     { id: 12_345_678_901 },
     { id: 12_345_678_901, include_all_efforts: true },

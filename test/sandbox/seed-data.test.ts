@@ -1,6 +1,6 @@
 /**
- * The seeded athlete's data: deterministic for a seed and clock, about 60 activities over 90 days with
- * the ones a coach asks about first, ids as Strava writes them (segment efforts above 2^53, exact),
+ * The seeded athlete's data: deterministic for a seed and clock, about 65 activities over 90 days with
+ * the ones a coach asks about first and a training block worth flagging, ids as Strava writes them (segment efforts above 2^53, exact),
  * streams that agree with each activity's summary, stats computed from the activities, and the
  * parameter checks of the list, streams and club endpoints.
  */
@@ -14,7 +14,8 @@ let s: SandboxSession;
 let activities: ActivityLike[];
 
 beforeAll(async () => {
-  s = await openSession({ clock: manualClock(testNow).now });
+  // Room above Strava's 100 reads per 15 minutes: this file reads every activity's streams, one request each.
+  s = await openSession({ clock: manualClock(testNow).now, rateLimits: { read: [1_000, 10_000] } });
   activities = s.json<ActivityLike[]>(await s.get("/athlete/activities?per_page=200"));
 });
 afterAll(() => s.sandbox.close());
@@ -56,9 +57,9 @@ describe("determinism", () => {
 });
 
 describe("the seeded athlete", () => {
-  test("about 60 activities over the last 90 days, across runs, rides, swims, gym sessions, hikes and yoga", () => {
-    expect(activities.length).toBeGreaterThanOrEqual(50);
-    expect(activities.length).toBeLessThanOrEqual(70);
+  test("about 65 activities over the last 90 days, across runs, rides, swims, gym sessions, hikes and yoga", () => {
+    expect(activities.length).toBeGreaterThanOrEqual(55);
+    expect(activities.length).toBeLessThanOrEqual(80);
     for (const a of activities) {
       const start = Date.parse(a.start_date);
       expect(start).toBeLessThanOrEqual(testNow);
@@ -79,6 +80,34 @@ describe("the seeded athlete", () => {
     const gym = activities.filter((a) => ["WeightTraining", "Workout"].includes(a.sport_type) && a.start_date_local.startsWith("2026-11-21"));
     expect(gym.length).toBeGreaterThanOrEqual(1);
     expect(gym[0]!.name).toMatch(/Weight Training$/);
+  });
+
+  test("a training block: a recovery week three weeks back, an activity on each of the last nine days, a hike logged by hand", () => {
+    // Local dates in Boulder; testNow is Saturday 2026-11-21, so three weeks back is the week of Monday 26 October.
+    const onDate = (date: string) => activities.filter((a) => a.start_date_local.startsWith(date));
+    const recovery = activities.filter((a) => a.start_date_local >= "2026-10-26" && a.start_date_local < "2026-11-02");
+    expect(recovery.map((a) => a.sport_type).sort()).toEqual(["Swim", "WeightTraining", "Yoga"]);
+    for (let day = 13; day <= 21; day++) expect(onDate(`2026-11-${day}`).length, `2026-11-${day}`).toBeGreaterThanOrEqual(1);
+    const lastSeven = activities.filter((a) => a.start_date_local >= "2026-11-15");
+    const weekBefore = activities.filter((a) => a.start_date_local >= "2026-11-08" && a.start_date_local < "2026-11-15");
+    const time = (list: ActivityLike[]) => list.reduce((sum, a) => sum + a.moving_time, 0);
+    expect(time(lastSeven)).toBeGreaterThan(1.3 * time(weekBefore));
+    const byHand = activities.filter((a) => a.manual);
+    expect(byHand.map((a) => [a.sport_type, a["has_heartrate"], a["suffer_score"]])).toEqual([["Hike", false, null]]);
+    // Some activities have heart rate but no Relative Effort from Strava (the Zwift rides).
+    const unscored = activities.filter((a) => !a.manual && a["suffer_score"] === null);
+    expect(unscored.length).toBeGreaterThan(0);
+    for (const a of unscored) expect([a.sport_type, a["has_heartrate"]]).toEqual(["VirtualRide", true]);
+    expect(activities.filter((a) => a["suffer_score"] !== null).every((a) => (a["suffer_score"] as number) >= 1)).toBe(true);
+  });
+
+  test("the athlete's own zones (GET /athlete/zones): five heart-rate zones from 0 up, open at the top, and power zones", async () => {
+    const zones = s.json<{ heart_rate: { custom_zones: boolean; zones: Array<{ min: number; max: number }> }; power: { zones: unknown[] } }>(await s.get("/athlete/zones"));
+    expect(zones.heart_rate.zones).toHaveLength(5);
+    expect(zones.heart_rate.zones[0]!.min).toBe(0);
+    expect(zones.heart_rate.zones.at(-1)!.max).toBe(-1);
+    for (let i = 1; i < 5; i++) expect(zones.heart_rate.zones[i]!.min).toBe(zones.heart_rate.zones[i - 1]!.max);
+    expect(zones.power.zones.length).toBeGreaterThan(0);
   });
 
   test("start_date_local is local wall time with Strava's misleading Z: start_date plus utc_offset, across daylight saving", () => {
