@@ -22,7 +22,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
-import { baseEnv, spawnMcpChild } from "../test/mcp/mcp-child.ts";
+import { baseEnv, spawnMcpChild } from "../test/mcp-adapter/mcp-child.ts";
 import { ManualOAuthClient } from "../test/support/manual-oauth-client.ts";
 
 const root = resolve(import.meta.dirname, "..");

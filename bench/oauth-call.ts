@@ -12,7 +12,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startSandbox } from "../sandbox/server.ts";
 import { cpuMs } from "./child-process.ts";
-import { baseEnv, spawnMcpChild } from "../test/mcp/mcp-child.ts";
+import { baseEnv, spawnMcpChild } from "../test/mcp-adapter/mcp-child.ts";
 import { ManualOAuthClient } from "../test/support/manual-oauth-client.ts";
 
 const calls = Number(process.argv[2] ?? 300);

@@ -10,7 +10,7 @@
  * - class and function names as written. Error classes take their `name` from their class
  *   (common/named-error.ts); an unminified bundle keeps it unless esbuild renames a class (two modules of one
  *   bundle declaring the same top-level name, or a class that refers to itself), which
- *   test/core/bundled-error-names.test.ts rules out for the server and the plugin. The minified bundles
+ *   test/common/bundled-error-names.test.ts rules out for the server and the plugin. The minified bundles
  *   (`minifiedNodeBundleOptions`) keep names with esbuild's `keepNames` instead. It is not set here because
  *   it wraps every function of every dependency in a call that redefines its `name` when the function is
  *   created, closures made on each request included: the long-running server paid for it in resident memory

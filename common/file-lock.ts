@@ -15,7 +15,7 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, linkSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { NamedError } from "../common/named-error.ts";
+import { NamedError } from "./named-error.ts";
 
 export interface FileLockOptions {
   /** Gives up waiting when it aborts. */

@@ -7,7 +7,7 @@
  */
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { messageOf } from "../common/named-error.ts";
+import { messageOf } from "./named-error.ts";
 
 export interface PrivateDirectoryRules {
   /** How messages name it: "The token rescue directory /run/user/1000/fitness-coach". */

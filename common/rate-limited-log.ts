@@ -5,7 +5,7 @@
  * line per interval (`repeated`, by reason), not a line each. Logging every occurrence would let the
  * client fill the disk and slow every other request with synchronous writes.
  */
-import type { Logger } from "../common/logger.ts";
+import type { Logger } from "./logger.ts";
 
 export interface RateLimitedLog {
   /** One occurrence; `reason` groups the counts in the summary line. */

@@ -61,7 +61,7 @@ export interface CredentialStore {
   saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome>;
   /**
    * Where a copy of `tokens`, whose save has not been confirmed, stays on this machine for the next process
-   * on the store to save (tools/rescuing-credential-store.ts); undefined when only this process holds them.
+   * on the store to save (credentials/rescue/rescuing-store.ts); undefined when only this process holds them.
    */
   keptCopyOf?(tokens: TokenSet): string | undefined;
   /** The command that authorizes the athlete again into this very store, for messages (never a value). */

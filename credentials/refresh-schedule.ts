@@ -6,7 +6,7 @@
  * before the margin, so a fresh token is never due at once.
  *
  * The first process to come due refreshes and saves; the others, coming due later, read the store first
- * and take its newer token instead of spending the refresh token again (tools/token-manager.ts).
+ * and take its newer token instead of spending the refresh token again (credentials/token-manager.ts).
  */
 export interface RefreshSchedule {
   marginMs: number;

@@ -4,7 +4,7 @@
  * ignores it (a file system that hangs cannot be interrupted). So a stuck store fails the calls
  * waiting on it with a clear error, and the next call starts afresh instead of queueing behind it.
  */
-import { CredentialStoreTimeoutError } from "./credentials.ts";
+import { CredentialStoreTimeoutError } from "./credential-store.ts";
 
 export const defaultStoreTimeoutMs = 5_000;
 

@@ -4,7 +4,7 @@
  * when several processes share the store.
  *
  * - When: from this process's own moment in the 5 minutes before the 5-minute margin
- *   (tools/refresh-schedule.ts), so processes sharing a store come due one after another.
+ *   (credentials/refresh-schedule.ts), so processes sharing a store come due one after another.
  * - One refresh at a time; concurrent callers share it. It re-reads the store first: another process may
  *   have refreshed already, and then its token is taken on instead of spending the refresh token again.
  * - Save first: the store's compare-and-swap is the first thing after Strava's answer, merged over the
@@ -29,10 +29,10 @@ import {
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
-} from "./credentials.ts";
-import { abortable } from "./abortable.ts";
+} from "./credential-store.ts";
+import { abortable } from "../strava/abortable.ts";
 import type { Logger } from "../common/logger.ts";
-import type { SendHttp } from "./http-exchange.ts";
+import type { SendHttp } from "../strava/http-exchange.ts";
 import {
   defaultRefreshMarginSeconds,
   defaultRefreshSpreadSeconds,
@@ -41,9 +41,9 @@ import {
   type RefreshSchedule,
 } from "./refresh-schedule.ts";
 import { defaultStoreTimeoutMs, withDeadline } from "./store-deadline.ts";
-import { requestTokens } from "./strava-oauth.ts";
+import { requestTokens } from "../strava/strava-oauth.ts";
 import { messageOf } from "../common/named-error.ts";
-import { applicationInactiveAdvice, ApplicationInactiveError, RefreshTokenRejectedError, TokenRefreshError } from "./upstream-errors.ts";
+import { applicationInactiveAdvice, ApplicationInactiveError, RefreshTokenRejectedError, TokenRefreshError } from "../strava/strava-errors.ts";
 
 export interface TokenManagerOptions {
   store: CredentialStore;

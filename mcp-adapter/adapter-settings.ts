@@ -1,5 +1,5 @@
 /**
- * Form A's own settings (the upstream's are in tools/upstream-settings.ts): where to listen, the bearer token,
+ * Form A's own settings (the upstream's are in strava/strava-settings.ts): where to listen, the bearer token,
  * the log level and the transport. Each bad value is a `StartupError` naming the variable and a fix.
  */
 import { isLogLevel, type LogLevel } from "../common/logger.ts";

@@ -11,14 +11,14 @@
  * for a person when standard error is a terminal; standard output is protocol only.
  */
 import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
-import { createToolDeps } from "../tools/create-tool-deps.ts";
+import { createToolDeps } from "../tools/runner/create-tool-deps.ts";
 import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
-import { CallsInFlight } from "./calls-in-flight.ts";
-import { createMcpServerFactory } from "./create-mcp-server.ts";
+import { CallsInFlight } from "./server/calls-in-flight.ts";
+import { createMcpServerFactory } from "./server/create-mcp-server.ts";
 import { readServerIdentity } from "./server-identity.ts";
 import { createShutdown, httpShutdownSteps, type ShutdownSteps } from "./shutdown.ts";
-import { buildToolCatalog } from "./tool-catalog.ts";
+import { buildToolCatalog } from "./server/tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 import { messageOf } from "../common/named-error.ts";
 
@@ -111,10 +111,10 @@ async function main(): Promise<void> {
 /** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */
 async function loadHttpTransport() {
   const [server, routes, token, health, banner, settings] = await Promise.all([
-    import("./http-server.ts"),
-    import("./http-routes.ts"),
+    import("./http/http-server.ts"),
+    import("./http/http-routes.ts"),
     import("./auth-token.ts"),
-    import("./health.ts"),
+    import("./http/health.ts"),
     import("./terminal-banner.ts"),
     import("./oauth/oauth-settings.ts"),
   ]);
@@ -130,7 +130,7 @@ async function loadHttpTransport() {
 
 /** What stdio needs, loaded only for stdio. */
 async function loadStdioTransport() {
-  const [stdio, budget, banner] = await Promise.all([import("./stdio-server.ts"), import("./body-budget.ts"), import("./terminal-banner.ts")]);
+  const [stdio, budget, banner] = await Promise.all([import("./stdio/stdio-server.ts"), import("./http/body-budget.ts"), import("./terminal-banner.ts")]);
   return { startStdioServer: stdio.startStdioServer, maxRequestBodyBytes: budget.maxRequestBodyBytes, stdioBanner: banner.stdioBanner };
 }
 

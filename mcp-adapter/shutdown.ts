@@ -11,8 +11,8 @@
  * 5. exit 0 (1 only if a step itself failed).
  */
 import type { Logger } from "../common/logger.ts";
-import type { CallsInFlight } from "./calls-in-flight.ts";
-import type { ListeningHttp } from "./http-server.ts";
+import type { CallsInFlight } from "./server/calls-in-flight.ts";
+import type { ListeningHttp } from "./http/http-server.ts";
 
 export const shutdownGraceMs = 5_000;
 

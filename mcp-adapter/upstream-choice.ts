@@ -4,7 +4,7 @@
  * - `FITNESS_SECRET_NAME` set: real Strava, credentials in that Secrets Manager secret (`AWS_REGION`,
  *   default us-west-2), shared with other instances and with the OpenClaw plugin; new tokens are copied
  *   to this machine's memory until the secret has them, and copies a stopped process left are saved at
- *   start (tools/rescuing-credential-store.ts);
+ *   start (credentials/rescue/rescuing-store.ts);
  * - all three `STRAVA_CLIENT_ID`, `STRAVA_CLIENT_SECRET`, `STRAVA_REFRESH_TOKEN` set: real Strava,
  *   rotated tokens kept in the token file (`FITNESS_TOKEN_FILE`);
  * - some but not all three: a start-up error naming the missing ones;
@@ -13,14 +13,14 @@
  * `STRAVA_API_BASE` / `STRAVA_TOKEN_URL` apply to the first two (tests point them at a sandbox).
  */
 import type { RunningSandbox } from "../sandbox/server.ts";
-import type { CredentialStore } from "../tools/credentials.ts";
-import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../tools/env-credential-store.ts";
+import type { CredentialStore } from "../credentials/credential-store.ts";
+import { EnvCredentialStore, missingStravaEnv, stravaEnvNames } from "../credentials/stores/environment-store.ts";
 import type { Logger } from "../common/logger.ts";
-import { upstreamSettingsFromEnv, type UpstreamSettings } from "../tools/upstream-settings.ts";
-import { defaultTokenFilePath, TokenFileStore, tokenFileUnwritable } from "../tools/token-file-store.ts";
-import { MemoryCredentialStore } from "../tools/memory-credential-store.ts";
-import { finishLeftTokenCopies, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
-import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
+import { upstreamSettingsFromEnv, type UpstreamSettings } from "../strava/strava-settings.ts";
+import { defaultTokenFilePath, TokenFileStore, tokenFileUnwritable } from "../credentials/stores/token-file-store.ts";
+import { MemoryCredentialStore } from "../credentials/stores/memory-store.ts";
+import { finishLeftTokenCopies, tokenRescueFromEnv } from "../credentials/rescue/rescuing-store.ts";
+import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
 
@@ -49,7 +49,7 @@ export async function chooseUpstream(env: NodeJS.ProcessEnv, logger: Logger): Pr
     }
     const region = env["AWS_REGION"]?.trim() || defaultAwsRegion;
     // Loaded only here: the AWS SDK is a large share of the process's memory, and most runs never need it.
-    const { SecretsManagerStore } = await import("../tools/secrets-manager-store.ts");
+    const { SecretsManagerStore } = await import("../credentials/stores/secrets-manager-store.ts");
     const settings = upstreamSettingsFromEnv(env);
     const store = tokenRescueFromEnv(env, logger)(new SecretsManagerStore({ secretName, region, requestTimeoutMs: settings.storeTimeoutMs }));
     logger.info("upstream_selected", { upstream: "strava", credentials: store.description });

@@ -10,10 +10,10 @@
  * `ok: false` is how a failed call is reported as failed (no "mutation committed" for an update that
  * Strava refused). No other reserved key is used.
  */
-import type { ToolDefinition } from "../tools/tool-definition.ts";
-import type { ToolDeps } from "../tools/create-tool-deps.ts";
-import { runTool } from "../tools/run-tool.ts";
-import { errorResult, type ToolResult } from "../tools/tool-result.ts";
+import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
+import type { ToolDeps } from "../tools/runner/create-tool-deps.ts";
+import { runTool } from "../tools/runner/run-tool.ts";
+import { errorResult, type ToolResult } from "../tools/runner/tool-result.ts";
 import type { HostTool, HostToolResult } from "./host-api.ts";
 import { messageOf } from "../common/named-error.ts";
 

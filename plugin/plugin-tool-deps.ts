@@ -3,18 +3,18 @@
  * plugin's service, to save tokens a killed gateway left behind) and then shared by every call
  * (one token manager, so one refresh at a time): credentials from the Secrets Manager secret named in
  * the plugin config (new tokens copied to this machine's memory until the secret has them:
- * tools/rescuing-credential-store.ts), upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
+ * credentials/rescue/rescuing-store.ts), upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL / STRAVA_TIMEOUT_MS,
  * the store deadline from FITNESS_STORE_TIMEOUT_MS, logs through the host's logger (a dead refresh token
  * is logged there as an error, `refresh_token_dead`, saying to authorize again). A failure to build (a
  * malformed STRAVA_API_BASE) is not kept: the next call tries again and reports the same clear error
  * until it is fixed.
  */
-import { createToolDeps, type ToolDeps } from "../tools/create-tool-deps.ts";
-import type { CredentialStore } from "../tools/credentials.ts";
-import { finishLeftTokenCopies, tokenRescueFromEnv } from "../tools/rescuing-credential-store.ts";
-import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
-import { SecretsManagerStore } from "../tools/secrets-manager-store.ts";
-import { upstreamSettingsFromEnv } from "../tools/upstream-settings.ts";
+import { createToolDeps, type ToolDeps } from "../tools/runner/create-tool-deps.ts";
+import type { CredentialStore } from "../credentials/credential-store.ts";
+import { finishLeftTokenCopies, tokenRescueFromEnv } from "../credentials/rescue/rescuing-store.ts";
+import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
+import { SecretsManagerStore } from "../credentials/stores/secrets-manager-store.ts";
+import { upstreamSettingsFromEnv } from "../strava/strava-settings.ts";
 import type { Logger } from "../common/logger.ts";
 import type { PluginSettings } from "./plugin-config.ts";
 
@@ -25,7 +25,7 @@ export type LazyToolDeps = (() => ToolDeps) & {
   /** After `settle`, lets refreshes start again (the host started the service again). */
   resume(): void;
   /**
-   * Saves the token copies a stopped gateway left on this machine (tools/rescuing-credential-store.ts) now,
+   * Saves the token copies a stopped gateway left on this machine (credentials/rescue/rescuing-store.ts) now,
    * not at the first tool call, so the secret's other users meet the live refresh token. Builds the
    * dependencies to do so; a configuration they cannot be built from is left for the first call to report.
    */

@@ -19,10 +19,10 @@
  * the plugin config the hook is not registered and the skill's confirmation in chat is the only check.
  */
 import { toolTable } from "../tools/table.ts";
-import { runTool } from "../tools/run-tool.ts";
-import { validateArguments, ToolInputError } from "../tools/validate-arguments.ts";
-import type { ToolDeps } from "../tools/create-tool-deps.ts";
-import type { ToolDefinition } from "../tools/tool-definition.ts";
+import { runTool } from "../tools/runner/run-tool.ts";
+import { validateArguments, ToolInputError } from "../tools/arguments/validate-arguments.ts";
+import type { ToolDeps } from "../tools/runner/create-tool-deps.ts";
+import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
 import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from "./host-api.ts";
 import { hostToolName, isOptionalTool } from "./host-tool.ts";
 import type { WriteApprovalMode } from "./plugin-config.ts";

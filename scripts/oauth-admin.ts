@@ -14,12 +14,12 @@
 import { unadmittedGraceMs, revokeGrantsOf } from "../mcp-adapter/oauth/admission.ts";
 import { oauthSettingsFromEnv } from "../mcp-adapter/oauth/oauth-settings.ts";
 import { stravaApplicationFromEnv } from "../mcp-adapter/oauth/oauth-upstream.ts";
-import { disconnectAthlete } from "../mcp-adapter/oauth/revocation-endpoint.ts";
+import { disconnectAthlete } from "../mcp-adapter/oauth/endpoints/revocation-endpoint.ts";
 import { oauthStoreFromEnv } from "../mcp-adapter/oauth/start-oauth-mode.ts";
-import type { OAuthStore } from "../mcp-adapter/oauth/oauth-store.ts";
+import type { OAuthStore } from "../mcp-adapter/oauth/stores/oauth-store.ts";
 import { silentLogger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "../tools/store-deadline.ts";
+import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
 
 const usage = `Usage: npm run oauth-admin -- <command>
 

@@ -7,10 +7,10 @@
 // OpenClaw config file (backup first, only when something changes; a second run changes nothing),
 // and prints what it did and what is left to do.
 import { parseArgs } from "node:util";
-import { CoachSetupError } from "../agents/coach/setup-error.ts";
-import { formatSandboxCheck, formatSetupReport } from "../agents/coach/setup-report.ts";
-import { runCoachSetup } from "../agents/coach/setup.ts";
-import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "../agents/coach/sandbox-choice.ts";
+import { CoachSetupError } from "./setup-coach/setup-error.ts";
+import { formatSandboxCheck, formatSetupReport } from "./setup-coach/setup-report.ts";
+import { runCoachSetup } from "./setup-coach/setup.ts";
+import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "./setup-coach/sandbox-choice.ts";
 
 const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [options]
 

@@ -2,9 +2,9 @@
  * The authenticated athlete's id, looked up once (GET /athlete) and kept for the life of the process.
  * Concurrent first callers share one lookup; a failed lookup is forgotten so the next call tries again.
  */
-import type { UpstreamClient } from "./upstream-client.ts";
+import type { UpstreamClient } from "./strava-client.ts";
 import { abortable } from "./abortable.ts";
-import { UpstreamBodyError } from "./upstream-errors.ts";
+import { UpstreamBodyError } from "./strava-errors.ts";
 
 export class AthleteIdentity {
   readonly #client: UpstreamClient;

@@ -11,9 +11,9 @@
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "../common/logger.ts";
 import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
-import type { UpstreamSettings } from "./upstream-settings.ts";
-import type { TokenManager } from "./token-manager.ts";
-import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
+import type { UpstreamSettings } from "./strava-settings.ts";
+import type { TokenManager } from "../credentials/token-manager.ts";
+import { describeRequest, type UpstreamRequest } from "./strava-request.ts";
 import {
   CallCancelledError,
   isApplicationInactive,
@@ -21,7 +21,7 @@ import {
   statusErrorFor,
   UpstreamNetworkError,
   UpstreamTimeoutError,
-} from "./upstream-errors.ts";
+} from "./strava-errors.ts";
 
 export interface UpstreamClientOptions {
   settings: UpstreamSettings;
@@ -46,7 +46,7 @@ export interface UpstreamAdmission {
 
 /**
  * Strava allows 200 requests per 15 minutes, so more calls in flight than this never help; the HTTP
- * connection pool per origin has the same bound (tools/create-tool-deps.ts; shared by the athletes in OAuth mode).
+ * connection pool per origin has the same bound (tools/runner/create-tool-deps.ts; shared by the athletes in OAuth mode).
  */
 export const defaultMaxConcurrentRequests = 64;
 

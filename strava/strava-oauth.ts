@@ -5,7 +5,7 @@
  * Each failure is a `TokenRefreshError` (or a subclass the token manager acts on) whose message says
  * what to do; no body is ever quoted, because token endpoint answers may hold tokens.
  */
-import type { TokenSet } from "./credentials.ts";
+import type { TokenSet } from "../credentials/credential-store.ts";
 import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
 import {
   applicationInactiveAdvice,
@@ -16,7 +16,7 @@ import {
   parseFault,
   RefreshTokenRejectedError,
   TokenRefreshError,
-} from "./upstream-errors.ts";
+} from "./strava-errors.ts";
 
 /** Everything the 11 tools need: private activities, writing activities, the full profile. */
 export const requiredScopes = ["read", "activity:read_all", "activity:write", "profile:read_all"] as const;

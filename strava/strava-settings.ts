@@ -1,5 +1,5 @@
 import { NamedError } from "../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "./store-deadline.ts";
+import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
 
 /**
  * Where the upstream lives and how long to wait for it. Both forms read these from the environment so
@@ -12,7 +12,7 @@ export interface UpstreamSettings {
   tokenUrl: string;
   /** Per-request timeout in milliseconds (token requests included). */
   timeoutMs: number;
-  /** Deadline of each credential store call in milliseconds (default 5000, tools/store-deadline.ts). */
+  /** Deadline of each credential store call in milliseconds (default 5000, credentials/store-deadline.ts). */
   storeTimeoutMs?: number;
 }
 

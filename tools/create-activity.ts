@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool } from "./tool-definition.ts";
-import { SportType } from "./parameter-schemas.ts";
-import { ToolInputError } from "./validate-arguments.ts";
+import { defineTool } from "./definition/tool-definition.ts";
+import { SportType } from "./arguments/parameter-schemas.ts";
+import { ToolInputError } from "./arguments/validate-arguments.ts";
 
 /** "2026-11-21T18:30:00", optionally with seconds fraction and a Z or offset (Strava reads it as local time). */
 const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$";

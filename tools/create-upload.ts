@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool } from "./tool-definition.ts";
+import { defineTool } from "./definition/tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
-import { uploadDataTypes } from "./parameter-schemas.ts";
-import { decodeBase64File, maxUploadBytes } from "./base64-file.ts";
+import { uploadDataTypes } from "./arguments/parameter-schemas.ts";
+import { decodeBase64File, maxUploadBytes } from "./arguments/base64-file.ts";
 
 export const createUpload = defineTool({
   name: "create_upload",

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, readOnly } from "./tool-definition.ts";
-import { EpochSeconds, Page, PerPage } from "./parameter-schemas.ts";
-import { ToolInputError } from "./validate-arguments.ts";
-import { summaryActivityModel } from "./activity-fields.ts";
-import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
+import { defineTool, readOnly } from "./definition/tool-definition.ts";
+import { EpochSeconds, Page, PerPage } from "./arguments/parameter-schemas.ts";
+import { ToolInputError } from "./arguments/validate-arguments.ts";
+import { summaryActivityModel } from "./answers/activity-fields.ts";
+import { checkFields, FieldsParameter, projectFields } from "./answers/field-projection.ts";
 import { checkSummaryArguments, trainingLoadPlan } from "./training-load/training-load-plan.ts";
 
 export const getActivities = defineTool({

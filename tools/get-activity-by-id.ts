@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId, activityIdHint } from "./parameter-schemas.ts";
-import { detailedActivityModel } from "./activity-fields.ts";
-import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
+import { defineTool, readOnly } from "./definition/tool-definition.ts";
+import { ActivityId, activityIdHint } from "./arguments/parameter-schemas.ts";
+import { detailedActivityModel } from "./answers/activity-fields.ts";
+import { checkFields, FieldsParameter, projectFields } from "./answers/field-projection.ts";
 
 export const getActivityById = defineTool({
   name: "get_activity_by_id",

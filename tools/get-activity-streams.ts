@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, readOnly } from "./tool-definition.ts";
+import { defineTool, readOnly } from "./definition/tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
-import { ActivityId, activityIdHint, streamKeys } from "./parameter-schemas.ts";
-import { UpstreamBodyError } from "./upstream-errors.ts";
-import { reduceStreams, resolutionLimits, type Resolution } from "./stream-reduction.ts";
+import { ActivityId, activityIdHint, streamKeys } from "./arguments/parameter-schemas.ts";
+import { UpstreamBodyError } from "../strava/strava-errors.ts";
+import { reduceStreams, resolutionLimits, type Resolution } from "./streams/stream-reduction.ts";
 
 const resolutionLevels = Object.keys(resolutionLimits) as Resolution[];
 
@@ -73,7 +73,7 @@ function reduces(args: { resolution?: string | undefined; summary?: boolean | un
  * With `key_by_type=true` Strava answers `{"time": {data, series_type, ...}, ...}`; the tool returns the
  * spec's array of stream objects `[{"type": "time", data, ...}]`, which is also exactly what Strava sends
  * without `key_by_type`. Parsed and written back with JSON.parse and JSON.stringify: streams hold no ids, so
- * every value comes back the same (the exact-digit parse of tools/exact-json.ts costs about ten times as much
+ * every value comes back the same (the exact-digit parse of tools/answers/exact-json.ts costs about ten times as much
  * on a long ride's streams and would change nothing here).
  */
 export function streamsAsArray(bodyText: string): string {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, readOnly } from "./tool-definition.ts";
-import { ActivityId, activityIdHint } from "./parameter-schemas.ts";
+import { defineTool, readOnly } from "./definition/tool-definition.ts";
+import { ActivityId, activityIdHint } from "./arguments/parameter-schemas.ts";
 
 export const getActivityZones = defineTool({
   name: "get_activity_zones",

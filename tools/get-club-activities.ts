@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, readOnly } from "./tool-definition.ts";
-import { Page, PerPage } from "./parameter-schemas.ts";
-import { clubActivityModel } from "./activity-fields.ts";
-import { checkFields, FieldsParameter, projectFields } from "./field-projection.ts";
+import { defineTool, readOnly } from "./definition/tool-definition.ts";
+import { Page, PerPage } from "./arguments/parameter-schemas.ts";
+import { clubActivityModel } from "./answers/activity-fields.ts";
+import { checkFields, FieldsParameter, projectFields } from "./answers/field-projection.ts";
 
 export const getClubActivities = defineTool({
   name: "get_club_activities",

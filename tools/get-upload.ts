@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool, readOnly } from "./tool-definition.ts";
+import { defineTool, readOnly } from "./definition/tool-definition.ts";
 
 export const getUpload = defineTool({
   name: "get_upload",

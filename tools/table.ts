@@ -2,7 +2,7 @@
  * The table of the 11 tools, in the spec's order. Front ends register exactly these; nothing else
  * in the code base names a tool.
  */
-import type { ToolDefinition } from "./tool-definition.ts";
+import type { ToolDefinition } from "./definition/tool-definition.ts";
 import { getActivities } from "./get-activities.ts";
 import { getActivityById } from "./get-activity-by-id.ts";
 import { createActivity } from "./create-activity.ts";

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { defineTool } from "./tool-definition.ts";
-import { ActivityId, activityIdHint, SportType } from "./parameter-schemas.ts";
-import { ToolInputError } from "./validate-arguments.ts";
+import { defineTool } from "./definition/tool-definition.ts";
+import { ActivityId, activityIdHint, SportType } from "./arguments/parameter-schemas.ts";
+import { ToolInputError } from "./arguments/validate-arguments.ts";
 
 const updatableFields = ["name", "sport_type", "description", "trainer", "commute", "gear_id"] as const;
 

@@ -1,6 +1,6 @@
 /**
  * The directory where newly received tokens wait, on this machine, until a remote credential store has
- * them (tools/rescuing-credential-store.ts), and how it is chosen:
+ * them (credentials/rescue/rescuing-store.ts), and how it is chosen:
  *
  * - `FITNESS_TOKEN_RESCUE_DIR`: an absolute path (created 0700 if missing), or `off`;
  * - unset: `$XDG_RUNTIME_DIR/fitness-coach`, else `/dev/shm/fitness-coach-<uid>`, each only when it is
@@ -27,11 +27,11 @@
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
-import type { TokenSet } from "./credentials.ts";
-import { checkPrivateDirectory } from "./private-directory.ts";
-import { SettingsError } from "./upstream-settings.ts";
-import { messageOf } from "../common/named-error.ts";
-import { schemaViolations } from "../common/schema-check.ts";
+import type { TokenSet } from "../credential-store.ts";
+import { checkPrivateDirectory } from "../../common/private-directory.ts";
+import { SettingsError } from "../../strava/strava-settings.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { schemaViolations } from "../../common/schema-check.ts";
 
 export const rescueDirEnvName = "FITNESS_TOKEN_RESCUE_DIR";
 

@@ -7,7 +7,7 @@
  * answer and the save leaving the process lie milliseconds of work (the AWS SDK builds and signs the
  * request), then a round trip; a process killed in that window (SIGKILL, the OOM killer, a crash, a store
  * that failed until shutdown) held the only copy of a token Strava had already rotated. Now it is in the
- * rescue directory (tools/token-rescue-directory.ts: memory-backed, this user's only), and the next load
+ * rescue directory (credentials/rescue/rescue-directory.ts: memory-backed, this user's only), and the next load
  * on this machine, by any process on the same store, finishes the save.
  *
  * Finishing is the store's own compare-and-swap over what it holds now, and only when that is the very
@@ -19,11 +19,11 @@
  * again), but copies are told apart by the store's description only, and another store of the same
  * description (the same secret name and region in another AWS account, say) must still find its own.
  */
-import { sha256Hex } from "../common/digests.ts";
-import type { Logger } from "../common/logger.ts";
-import { messageOf } from "../common/named-error.ts";
-import { CredentialStoreError, type CredentialSnapshot, type CredentialStore, type SaveOutcome, type TokenSet } from "./credentials.ts";
-import { chooseRescueDirectory, type RescueFile, type TokenRescueDirectory } from "./token-rescue-directory.ts";
+import { sha256Hex } from "../../common/digests.ts";
+import type { Logger } from "../../common/logger.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { CredentialStoreError, type CredentialSnapshot, type CredentialStore, type SaveOutcome, type TokenSet } from "../credential-store.ts";
+import { chooseRescueDirectory, type RescueFile, type TokenRescueDirectory } from "./rescue-directory.ts";
 
 /** A file that never became a complete record is a write cut short; after this long nobody will finish it. */
 const incompleteFileGraceMs = 60_000;
@@ -229,7 +229,7 @@ export class RescuingCredentialStore implements CredentialStore {
 
 /**
  * What gives a remote store the rescue copy on this machine: the directory is chosen once, from
- * FITNESS_TOKEN_RESCUE_DIR or the defaults (tools/token-rescue-directory.ts). With none, stores are left as
+ * FITNESS_TOKEN_RESCUE_DIR or the defaults (credentials/rescue/rescue-directory.ts). With none, stores are left as
  * they are, after one warning saying what that risks and how to fix it. Throws a SettingsError when
  * FITNESS_TOKEN_RESCUE_DIR names a directory that cannot be used.
  */

@@ -23,11 +23,11 @@ import {
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
-} from "./credentials.ts";
-import { lineageField, lineageOf } from "./token-lineage.ts";
-import { messageOf } from "../common/named-error.ts";
-import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-credentials-missing.ts";
-import { defaultStoreTimeoutMs } from "./store-deadline.ts";
+} from "../credential-store.ts";
+import { lineageField, lineageOf } from "../token-lineage.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-errors.ts";
+import { defaultStoreTimeoutMs } from "../store-deadline.ts";
 
 export interface DynamoDbCredentialStoreOptions {
   tableName: string;

@@ -3,7 +3,7 @@
  * refresh is persisted to a token file (Strava rotates refresh tokens: the one in the environment
  * stops working after the first rotation, so the rotated one must survive a restart). Several servers
  * started with the same environment (Claude Desktop and Claude Code, two editor windows) share the file;
- * tools/token-file.ts makes that safe.
+ * credentials/stores/token-file.ts makes that safe.
  *
  * The file remembers a hash of the environment's refresh token it descends from. When the operator
  * puts a new refresh token in the environment (after authorizing again), the hashes differ and the
@@ -16,10 +16,10 @@ import {
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
-} from "./credentials.ts";
+} from "../credential-store.ts";
 import type { TokenFileStore } from "./token-file-store.ts";
 import type { TokenFile, TokenRecord } from "./token-file.ts";
-import { lineageOf, refreshTokenHash } from "./token-lineage.ts";
+import { lineageOf, refreshTokenHash } from "../token-lineage.ts";
 
 export const stravaEnvNames = ["STRAVA_CLIENT_ID", "STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"] as const;
 

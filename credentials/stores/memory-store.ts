@@ -2,7 +2,7 @@
  * Credentials held in memory only: for the embedded sandbox, whose tokens die with the process anyway,
  * so nothing is written to the user's real token file. Compare-and-swap on a counter, like the others.
  */
-import type { CredentialSnapshot, CredentialStore, SaveOutcome, StoredCredentials, TokenSet } from "./credentials.ts";
+import type { CredentialSnapshot, CredentialStore, SaveOutcome, StoredCredentials, TokenSet } from "../credential-store.ts";
 
 class MemoryVersion {
   readonly generation: number;

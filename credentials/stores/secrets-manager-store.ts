@@ -10,7 +10,7 @@
  * `UpdateSecretVersionStage` moves `AWSCURRENT` to it from the version this process read, which Secrets
  * Manager refuses when that version is no longer current: someone else saved first, and nothing stale
  * is ever made current. A pending version left by a process killed between the two calls is finished by
- * the next read when it descends from the current one (tools/token-lineage.ts).
+ * the next read when it descends from the current one (credentials/token-lineage.ts).
  *
  * Fields this code does not know (and `client_id`/`client_secret`) are carried over from the version
  * read. Every call takes the caller's abort signal (the token manager's deadline) and the client has a
@@ -38,12 +38,12 @@ import {
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
-} from "./credentials.ts";
-import { descendsFrom, lineageField, lineageOf } from "./token-lineage.ts";
-import { messageOf } from "../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "./store-deadline.ts";
-import { shellQuote } from "../common/shell-quote.ts";
-import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-credentials-missing.ts";
+} from "../credential-store.ts";
+import { descendsFrom, lineageField, lineageOf } from "../token-lineage.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "../store-deadline.ts";
+import { shellQuote } from "../../common/shell-quote.ts";
+import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-errors.ts";
 
 export interface SecretsManagerStoreOptions {
   secretName: string;

@@ -1,7 +1,7 @@
 /**
  * Credentials in a local JSON file (`npm run authorize -- --store file`): the application's
  * client_id/client_secret and the athlete's tokens, mode 0600, written the crash-proof and
- * compare-and-swap way of tools/token-file.ts. Every field the file holds is kept on every write.
+ * compare-and-swap way of credentials/stores/token-file.ts. Every field the file holds is kept on every write.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -17,11 +17,11 @@ import {
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
-} from "./credentials.ts";
+} from "../credential-store.ts";
 import { TokenFile, type TokenRecord } from "./token-file.ts";
-import { shellQuote } from "../common/shell-quote.ts";
-import { messageOf } from "../common/named-error.ts";
-import { lineageField, lineageOf } from "./token-lineage.ts";
+import { shellQuote } from "../../common/shell-quote.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { lineageField, lineageOf } from "../token-lineage.ts";
 
 /** `FITNESS_TOKEN_FILE`, else `$XDG_CONFIG_HOME/openclaw-fitness/strava-tokens.json` (~/.config by default). */
 export function defaultTokenFilePath(env: NodeJS.ProcessEnv = process.env): string {

@@ -11,16 +11,16 @@
  *    token file (atomic: readers see the old or the new file, whole) and fsync the directory, so a power
  *    loss cannot lose the token either. A stale save is dropped, its temporary file deleted.
  * 3. Recovery: temporary files whose process is gone are a save killed between 1 and 2. One that descends
- *    from what the file holds (tools/token-lineage.ts) is committed; any other is deleted, so no file
+ *    from what the file holds (credentials/token-lineage.ts) is committed; any other is deleted, so no file
  *    with tokens in it lingers. Temporary files of processes still running are theirs to finish.
  */
 import { closeSync, fsync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { open, readFile, rename } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { CredentialStoreError } from "./credentials.ts";
-import { processIsAlive, withFileLock, LockWaitAbortedError, type HeldLock } from "./file-lock.ts";
-import { descendsFrom, lineageField } from "./token-lineage.ts";
+import { CredentialStoreError } from "../credential-store.ts";
+import { processIsAlive, withFileLock, LockWaitAbortedError, type HeldLock } from "../../common/file-lock.ts";
+import { descendsFrom, lineageField } from "../token-lineage.ts";
 
 export type TokenRecord = Record<string, unknown>;
 

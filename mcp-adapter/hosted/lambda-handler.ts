@@ -17,13 +17,13 @@ import { getConnInfo, handle } from "hono/aws-lambda";
 import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
-import { CallsInFlight } from "../calls-in-flight.ts";
-import { createMcpServerFactory } from "../create-mcp-server.ts";
+import { CallsInFlight } from "../server/calls-in-flight.ts";
+import { createMcpServerFactory } from "../server/create-mcp-server.ts";
 import { oauthSettingsFromEnv } from "../oauth/oauth-settings.ts";
 import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-handler.ts";
 import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
 import { readServerIdentity } from "../server-identity.ts";
-import { buildToolCatalog } from "../tool-catalog.ts";
+import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { createStartupAttempts } from "./startup-attempts.ts";
 
 /** A function URL takes request and response bodies up to 6 MB. */

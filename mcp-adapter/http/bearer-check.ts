@@ -14,9 +14,9 @@
  * is left of ours is the constant-time comparison and the two answers.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { secretsMatch } from "../common/digests.ts";
+import { secretsMatch } from "../../common/digests.ts";
 import { sendJson } from "./http-answers.ts";
-import type { RateLimitedLog } from "./rate-limited-log.ts";
+import type { RateLimitedLog } from "../../common/rate-limited-log.ts";
 
 export const bearerRealm = "openclaw-fitness";
 

@@ -7,7 +7,7 @@
  * connection is freed, not merely left unread. `/mcp` keeps the request timeout: an upload takes time.
  */
 import type { IncomingMessage } from "node:http";
-import { NamedError } from "../common/named-error.ts";
+import { NamedError } from "../../common/named-error.ts";
 
 /**
  * 10 s, as for the headers: a 16 KiB body arrives within it even over a poor mobile link, while a client

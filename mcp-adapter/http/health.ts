@@ -1,12 +1,12 @@
 /**
  * The answer to `GET /health`, built per request in this one place (what an operator's probe or a load
  * balancer reads): the server's name and version, which upstream it serves and, from the core, whether
- * the stored credentials work (a dead refresh token answers 503: tools/service-health.ts says why).
+ * the stored credentials work (a dead refresh token answers 503: credentials/credential-health.ts says why).
  */
-import { healthAnswer, type HealthAnswer } from "../tools/service-health.ts";
-import type { CredentialHealth } from "../tools/token-manager.ts";
-import type { ServerIdentity } from "./server-identity.ts";
-import type { UpstreamKind } from "./upstream-choice.ts";
+import { healthAnswer, type HealthAnswer } from "../../credentials/credential-health.ts";
+import type { CredentialHealth } from "../../credentials/token-manager.ts";
+import type { ServerIdentity } from "../server-identity.ts";
+import type { UpstreamKind } from "../upstream-choice.ts";
 
 export interface HealthFacts {
   identity: ServerIdentity;

@@ -25,17 +25,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import pLimit from "p-limit";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { isJsonContentType, validateHostHeader, validateOriginHeader, type AuthInfo, type Server } from "@modelcontextprotocol/server";
-import type { Logger } from "../common/logger.ts";
-import type { HealthAnswer } from "../tools/service-health.ts";
-import { defaultMaxConcurrentRequests } from "../tools/upstream-client.ts";
+import type { Logger } from "../../common/logger.ts";
+import type { HealthAnswer } from "../../credentials/credential-health.ts";
+import { defaultMaxConcurrentRequests } from "../../strava/strava-client.ts";
 import { createBearerCheck } from "./bearer-check.ts";
 import { BodyBudget, maxRequestBodyBytes, meteredRequest } from "./body-budget.ts";
 import { BodyDeadlineError, enforceBodyDeadline, unauthenticatedBodyDeadlineMs } from "./body-deadline.ts";
-import type { CallsInFlight } from "./calls-in-flight.ts";
+import type { CallsInFlight } from "../server/calls-in-flight.ts";
 import { sendJson, sendJsonRpcError } from "./http-answers.ts";
 import type { RequestListener } from "./http-server.ts";
 import { createMcpHttpHandler } from "./mcp-http-handler.ts";
-import { createRateLimitedLog } from "./rate-limited-log.ts";
+import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 
 /** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
 export interface OAuthRoutes {
@@ -106,7 +106,7 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
     onerror: (error) => logger.error("http_internal_error", { path: "/mcp", error }),
   });
 
-  // As many MCP exchanges inside the SDK at once as the core sends upstream at once (tools/upstream-client.ts):
+  // As many MCP exchanges inside the SDK at once as the core sends upstream at once (strava/strava-client.ts):
   // the rest wait here, holding a request object each and their bodies unread, instead of each holding
   // a server instance and a parsed body while waiting for the upstream anyway.
   const admit = pLimit(defaultMaxConcurrentRequests);

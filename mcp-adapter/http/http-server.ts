@@ -17,10 +17,10 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../common/logger.ts";
-import type { HttpSettings } from "./adapter-settings.ts";
-import { createRateLimitedLog } from "./rate-limited-log.ts";
-import { StartupError } from "./startup-error.ts";
+import type { Logger } from "../../common/logger.ts";
+import type { HttpSettings } from "../adapter-settings.ts";
+import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
+import { StartupError } from "../startup-error.ts";
 
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -10,8 +10,8 @@
  * (`npm run oauth-admin -- forget <athlete>`) does it at once.
  */
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
-import type { OAuthStore } from "./oauth-store.ts";
-import { disconnectAthlete } from "./revocation-endpoint.ts";
+import type { OAuthStore } from "./stores/oauth-store.ts";
+import { disconnectAthlete } from "./endpoints/revocation-endpoint.ts";
 import { messageOf } from "../../common/named-error.ts";
 
 /** How long the Strava tokens of an athlete no longer admitted are kept before they are revoked and deleted. */

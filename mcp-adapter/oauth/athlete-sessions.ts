@@ -14,17 +14,17 @@
  * seconds per athlete on average, so it is noise).
  */
 import type { Logger } from "../../common/logger.ts";
-import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
-import type { CredentialStore } from "../../tools/credentials.ts";
-import type { SendHttp } from "../../tools/http-exchange.ts";
-import { nextDailyReset, nextFifteenMinuteReset } from "../../tools/rate-limit.ts";
-import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
-import { defaultStoreTimeoutMs, withDeadline } from "../../tools/store-deadline.ts";
-import type { UpstreamAdmission } from "../../tools/upstream-client.ts";
-import { UpstreamStatusError } from "../../tools/upstream-errors.ts";
-import type { UpstreamRequest } from "../../tools/upstream-request.ts";
-import type { FairShare, OAuthStore } from "./oauth-store.ts";
-import { deauthorizationChecksPerDay } from "./strava-webhook.ts";
+import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import type { CredentialStore } from "../../credentials/credential-store.ts";
+import type { SendHttp } from "../../strava/http-exchange.ts";
+import { nextDailyReset, nextFifteenMinuteReset } from "../../strava/rate-limit.ts";
+import type { UpstreamSettings } from "../../strava/strava-settings.ts";
+import { defaultStoreTimeoutMs, withDeadline } from "../../credentials/store-deadline.ts";
+import type { UpstreamAdmission } from "../../strava/strava-client.ts";
+import { UpstreamStatusError } from "../../strava/strava-errors.ts";
+import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { FairShare, OAuthStore } from "./stores/oauth-store.ts";
+import { deauthorizationChecksPerDay } from "./strava/strava-webhook.ts";
 
 export interface AthleteSessionsOptions {
   store: OAuthStore;
@@ -37,7 +37,7 @@ export interface AthleteSessionsOptions {
   /** How many athletes share them. */
   athletes: number;
   now?: () => number;
-  /** Wraps each athlete's credential store (the rescue copy of new tokens, tools/rescuing-credential-store.ts). */
+  /** Wraps each athlete's credential store (the rescue copy of new tokens, credentials/rescue/rescuing-store.ts). */
   rescue?: ((store: CredentialStore) => CredentialStore) | undefined;
 }
 

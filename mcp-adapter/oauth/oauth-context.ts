@@ -4,15 +4,15 @@
  * admitted, and the clock. Built once per process (oauth-app.ts).
  */
 import type { Logger } from "../../common/logger.ts";
-import type { RateLimitedLog } from "../rate-limited-log.ts";
-import type { AccessTokens } from "./access-tokens.ts";
+import type { RateLimitedLog } from "../../common/rate-limited-log.ts";
+import type { AccessTokens } from "./tokens/access-tokens.ts";
 import type { Admission } from "./admission.ts";
-import type { ClientDirectory } from "./clients.ts";
-import type { OAuthStore } from "./oauth-store.ts";
-import type { RefreshTokens } from "./refresh-tokens.ts";
-import type { RegistrationPrecheck } from "./registration-limits.ts";
-import type { SignedMessages } from "./signed-messages.ts";
-import type { StravaApplication } from "./strava-sign-in.ts";
+import type { ClientDirectory } from "./clients/clients.ts";
+import type { OAuthStore } from "./stores/oauth-store.ts";
+import type { RefreshTokens } from "./tokens/refresh-tokens.ts";
+import type { RegistrationPrecheck } from "./endpoints/registration-limits.ts";
+import type { SignedMessages } from "./tokens/signed-messages.ts";
+import type { StravaApplication } from "./strava/strava-sign-in.ts";
 
 export interface OAuthContext {
   /** PUBLIC_URL's origin: the issuer, and where every endpoint lives. */

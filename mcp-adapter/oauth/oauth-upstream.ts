@@ -14,16 +14,16 @@
  * at another Strava-shaped server (a sandbox started with `npm run sandbox`).
  */
 import type { Logger } from "../../common/logger.ts";
-import { upstreamSettingsFromEnv, type UpstreamSettings } from "../../tools/upstream-settings.ts";
-import { createHttpSender } from "../../tools/http-exchange.ts";
-import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
+import { upstreamSettingsFromEnv, type UpstreamSettings } from "../../strava/strava-settings.ts";
+import { createHttpSender } from "../../strava/http-exchange.ts";
+import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 import { StartupError } from "../startup-error.ts";
 import type { UpstreamKind } from "../upstream-choice.ts";
 import { defaultAwsRegion, startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
-import type { StravaApplication } from "./strava-sign-in.ts";
+import type { StravaApplication } from "./strava/strava-sign-in.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
+import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
 
 export interface OAuthUpstream {
   kind: UpstreamKind;

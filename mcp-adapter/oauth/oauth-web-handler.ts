@@ -2,14 +2,14 @@
  * OAuth mode as one web-standard handler (Request in, Response out) for hosts whose HTTP surface is a
  * fetch function, such as the hosted Lambda function (mcp-adapter/hosted/lambda-handler.ts): the OAuth
  * app's routes, `/mcp` behind the access-token gate and the SDK's handler (the same composition as
- * `npm start`, mcp-adapter/mcp-http-handler.ts), `/health`, and 404 for anything else. A browser page
+ * `npm start`, mcp-adapter/http/mcp-http-handler.ts), `/health`, and 404 for anything else. A browser page
  * may call `/mcp` only from this server's own origin or a loopback page (the SDK's Origin validator).
  * `npm start` keeps its node:http edge (http-routes.ts) with the hardening against hostile clients that
  * a function behind AWS's front end does not need.
  */
 import { validateOriginHeader, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../../common/logger.ts";
-import { createMcpHttpHandler } from "../mcp-http-handler.ts";
+import { createMcpHttpHandler } from "../http/mcp-http-handler.ts";
 import type { OAuthApp } from "./oauth-app.ts";
 
 export interface OAuthWebHandler {

@@ -7,13 +7,13 @@
 import type { Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import type { HttpSettings } from "../adapter-settings.ts";
-import { CallsInFlight } from "../calls-in-flight.ts";
-import { createMcpServerFactory } from "../create-mcp-server.ts";
-import type { createMcpHttpRoutes as CreateRoutes } from "../http-routes.ts";
-import type { ListeningHttp } from "../http-server.ts";
+import { CallsInFlight } from "../server/calls-in-flight.ts";
+import { createMcpServerFactory } from "../server/create-mcp-server.ts";
+import type { createMcpHttpRoutes as CreateRoutes } from "../http/http-routes.ts";
+import type { ListeningHttp } from "../http/http-server.ts";
 import type { ServerIdentity } from "../server-identity.ts";
 import { createShutdown, httpShutdownSteps } from "../shutdown.ts";
-import { buildToolCatalog } from "../tool-catalog.ts";
+import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { oauthSettingsFromEnv } from "./oauth-settings.ts";
 import { startOAuthMode } from "./start-oauth-mode.ts";
 

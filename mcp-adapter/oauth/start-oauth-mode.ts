@@ -4,13 +4,13 @@
  * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
  */
 import type { Logger } from "../../common/logger.ts";
-import { tokenRescueFromEnv } from "../../tools/rescuing-credential-store.ts";
-import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
+import { tokenRescueFromEnv } from "../../credentials/rescue/rescuing-store.ts";
+import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
 import { StartupError } from "../startup-error.ts";
 import { defaultAwsRegion } from "../upstream-choice.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
 import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
-import type { OAuthStore } from "./oauth-store.ts";
+import type { OAuthStore } from "./stores/oauth-store.ts";
 import { chooseOAuthUpstream, type OAuthUpstream } from "./oauth-upstream.ts";
 import { reconcileAdmission } from "./admission.ts";
 import { messageOf } from "../../common/named-error.ts";
@@ -30,7 +30,7 @@ export async function startOAuthMode(options: {
   logger: Logger;
   /**
    * A long-running server (npm start) on DynamoDB keeps a rescue copy of each athlete's new tokens on its
-   * machine until the table has them (tools/rescuing-credential-store.ts). A Lambda function does not: its
+   * machine until the table has them (credentials/rescue/rescuing-store.ts). A Lambda function does not: its
    * memory-backed directory goes with its execution environment, and nothing there would find the copy.
    */
   rescueTokens: boolean;
@@ -123,7 +123,7 @@ export async function oauthStoreFromEnv(
       throw new StartupError("MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).");
     }
     // Loaded only here: most runs never need the AWS SDK.
-    const { DynamoDbOAuthStore } = await import("./dynamodb-oauth-store.ts");
+    const { DynamoDbOAuthStore } = await import("./stores/dynamodb-oauth-store.ts");
     return new DynamoDbOAuthStore({
       tableName: table,
       signingKeySecret: keySecret,
@@ -132,6 +132,6 @@ export async function oauthStoreFromEnv(
       requestTimeoutMs: storeTimeoutMs,
     });
   }
-  const { FileOAuthStore, defaultOAuthDirectory } = await import("./file-oauth-store.ts");
+  const { FileOAuthStore, defaultOAuthDirectory } = await import("./stores/file-oauth-store.ts");
   return new FileOAuthStore({ directory: defaultOAuthDirectory(env), application });
 }

@@ -13,13 +13,13 @@ import {
   type McpRequestContext,
   type Server,
 } from "@modelcontextprotocol/server";
-import type { Logger } from "../common/logger.ts";
-import { runTool } from "../tools/run-tool.ts";
-import type { ToolDeps } from "../tools/create-tool-deps.ts";
-import type { ToolResult } from "../tools/tool-result.ts";
+import type { Logger } from "../../common/logger.ts";
+import { runTool } from "../../tools/runner/run-tool.ts";
+import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import type { ToolResult } from "../../tools/runner/tool-result.ts";
 import type { CallsInFlight } from "./calls-in-flight.ts";
 import { ReadableErrorsServer } from "./readable-protocol-errors.ts";
-import type { ServerIdentity } from "./server-identity.ts";
+import type { ServerIdentity } from "../server-identity.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What one request is served with: whose data (deps) and which tools (a read-only grant gets fewer). */

@@ -7,7 +7,7 @@
  * goes over the wire. `required` is always present (some clients index it without checking).
  */
 import type { Tool } from "@modelcontextprotocol/server";
-import type { ToolDefinition } from "../tools/tool-definition.ts";
+import type { ToolDefinition } from "../../tools/definition/tool-definition.ts";
 
 export interface ToolCatalog {
   /** The tools/list result's `tools`, in table order. */

@@ -18,7 +18,7 @@
  */
 import { Transform, type TransformCallback } from "node:stream";
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
-import type { Logger } from "../common/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 
 const newline = 0x0a;
 

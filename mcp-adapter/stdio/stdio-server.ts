@@ -7,13 +7,13 @@
  * reaches the transport through a gate that this server ends itself: when the client closes its end (or
  * on SIGTERM), the gate stops taking messages, the calls in flight finish and are answered, and only
  * then does the transport see the end. The gate passes whole lines and answers those that are not one
- * JSON-RPC message or are too long (mcp-adapter/stdio-lines.ts). Standard output carries protocol
+ * JSON-RPC message or are too long (mcp-adapter/stdio/stdio-lines.ts). Standard output carries protocol
  * messages only.
  */
 import { StdioLines } from "./stdio-lines.ts";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { Logger } from "../common/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 
 export interface RunningStdioServer {
   /** Resolves when the client closes standard input (it has gone away, or wants the server to stop). */

@@ -3,10 +3,10 @@
  * Every mistake is an `AuthorizeUsageError` that says what to pass instead.
  */
 import { parseArgs } from "node:util";
-import { defaultTokenFilePath } from "../../tools/token-file-store.ts";
+import { defaultTokenFilePath } from "../../credentials/stores/token-file-store.ts";
 import { messageOf, NamedError } from "../../common/named-error.ts";
-import { readHttpUrl, upstreamSettingsFromEnv } from "../../tools/upstream-settings.ts";
-import { revokeUrlBeside } from "../../tools/strava-oauth.ts";
+import { readHttpUrl, upstreamSettingsFromEnv } from "../../strava/strava-settings.ts";
+import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 
 export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";
 

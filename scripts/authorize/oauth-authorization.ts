@@ -11,9 +11,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { secretsMatch } from "../../common/digests.ts";
-import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
-import { exchangeAuthorizationCode, type ExchangedGrant, grantedScopes, requiredScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
-import { TokenRefreshError } from "../../tools/upstream-errors.ts";
+import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { exchangeAuthorizationCode, type ExchangedGrant, grantedScopes, requiredScopes, stravaAuthorizeUrl } from "../../strava/strava-oauth.ts";
+import { TokenRefreshError } from "../../strava/strava-errors.ts";
 import { NamedError } from "../../common/named-error.ts";
 
 export const callbackPath = "/callback";
@@ -29,7 +29,7 @@ export interface AuthorizationFlowOptions {
   onAuthorizeUrl(url: string): void;
   /** Stores the result; the browser's answer waits for it, so the page tells the whole outcome. */
   store(authorization: Authorization): Promise<void>;
-  /** The network seam (tests record it); default: tools/http-exchange.ts. */
+  /** The network seam (tests record it); default: strava/http-exchange.ts. */
   http?: SendHttp;
 }
 

@@ -5,11 +5,11 @@
  * grant, then the tokens are removed from the store. Returns the lines to show the operator; none holds
  * a secret.
  */
-import type { AuthorizationStore } from "../../tools/credentials.ts";
-import { createHttpSender, type SendHttp } from "../../tools/http-exchange.ts";
-import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
-import { revokeGrant } from "../../tools/strava-oauth.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
+import type { AuthorizationStore } from "../../credentials/credential-store.ts";
+import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
+import { revokeGrant } from "../../strava/strava-oauth.ts";
+import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
 import type { AuthorizeOptions, CredentialTarget, RevokeOptions } from "./authorize-options.ts";
 import { AuthorizationError, runAuthorizationFlow, type Authorization } from "./oauth-authorization.ts";
 

@@ -7,7 +7,7 @@ import { CoachSetupError } from "./setup-error.ts";
 import { cloneJson, ensureObject, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { sandboxBlock, type SandboxChoice } from "./sandbox-choice.ts";
 
-export const FRAGMENT_PATH = new URL("./openclaw.fragment.json", import.meta.url);
+export const FRAGMENT_PATH = new URL("../../agents/coach/openclaw.fragment.json", import.meta.url);
 
 const AGENT_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
 

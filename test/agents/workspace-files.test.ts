@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
-import { loadFragmentTemplate } from "../../agents/coach/fragment.ts";
-import { COACH_WORKSPACE_FILES } from "../../agents/coach/workspace-files.ts";
+import { loadFragmentTemplate } from "../../scripts/setup-coach/fragment.ts";
+import { COACH_WORKSPACE_FILES } from "../../scripts/setup-coach/workspace-files.ts";
 
 const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const agents = repoFile("agents/coach/workspace/AGENTS.md");

@@ -16,11 +16,11 @@ import {
   PutSecretValueCommand,
   SecretsManagerClient,
 } from "@aws-sdk/client-secrets-manager";
-import { TokenFileStore, defaultTokenFilePath } from "../../tools/token-file-store.ts";
-import { EnvCredentialStore, missingStravaEnv } from "../../tools/env-credential-store.ts";
-import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
-import { CredentialsMissingError, type CredentialSnapshot, type CredentialStore } from "../../tools/credentials.ts";
-import { lineageOf } from "../../tools/token-lineage.ts";
+import { TokenFileStore, defaultTokenFilePath } from "../../credentials/stores/token-file-store.ts";
+import { EnvCredentialStore, missingStravaEnv } from "../../credentials/stores/environment-store.ts";
+import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
+import { CredentialsMissingError, type CredentialSnapshot, type CredentialStore } from "../../credentials/credential-store.ts";
+import { lineageOf } from "../../credentials/token-lineage.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
 import { stampFile } from "../support/test-clock.ts";

@@ -13,14 +13,14 @@ import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secre
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
-import { CredentialsMissingError, type CredentialStore } from "../../tools/credentials.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
-import { EnvCredentialStore } from "../../tools/env-credential-store.ts";
-import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
-import { DynamoDbCredentialStore } from "../../tools/dynamodb-credential-store.ts";
-import { MemoryCredentialStore } from "../../tools/memory-credential-store.ts";
-import { createToolDeps } from "../../tools/create-tool-deps.ts";
-import { runTool } from "../../tools/run-tool.ts";
+import { CredentialsMissingError, type CredentialStore } from "../../credentials/credential-store.ts";
+import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
+import { EnvCredentialStore } from "../../credentials/stores/environment-store.ts";
+import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
+import { DynamoDbCredentialStore } from "../../credentials/stores/dynamodb-store.ts";
+import { MemoryCredentialStore } from "../../credentials/stores/memory-store.ts";
+import { createToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { runTool } from "../../tools/runner/run-tool.ts";
 import { capturingLogger, toolNamed } from "../support/core-harness.ts";
 
 const plenty: [number, number] = [1_000_000, 10_000_000];

@@ -12,11 +12,11 @@ import { mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
-import { runTool } from "../../tools/run-tool.ts";
-import { applicationInactiveAdvice } from "../../tools/upstream-errors.ts";
-import { healthAnswer } from "../../tools/service-health.ts";
+import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
+import { runTool } from "../../tools/runner/run-tool.ts";
+import { applicationInactiveAdvice } from "../../strava/strava-errors.ts";
+import { healthAnswer } from "../../credentials/credential-health.ts";
 import { capturingLogger, toolNamed } from "../support/core-harness.ts";
 import { testNow } from "../support/test-clock.ts";
 

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { RunningSandbox } from "../../sandbox/server.ts";
-import { baseEnv, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { baseEnv, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
 
 export const authToken = `durability-${randomBytes(12).toString("hex")}`;
 

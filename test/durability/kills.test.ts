@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { startSandbox, type RunningSandbox, type TokenAnswer } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { writeCurrentSecret } from "../support/secret-writer.ts";
-import { scratchDirectory } from "../mcp/mcp-child.ts";
+import { scratchDirectory } from "../mcp-adapter/mcp-child.ts";
 import { newGrant, serverEnv } from "./fleet.ts";
 import { runKills, spread, type KillFigures } from "./kill-scenario.ts";
 
@@ -102,7 +102,7 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
     // 5 to 12 ms, as for the token file. The save itself needs 2 to 8 ms of the server's own time to leave the
     // process (the AWS SDK builds and signs the request; BENCHMARKS.md), so many of these kills come before
     // it is on the wire: what keeps those tokens is the copy written in the same turn as the answer
-    // (tools/rescuing-credential-store.ts), which the next server finishes. At these delays the save is
+    // (credentials/rescue/rescuing-store.ts), which the next server finishes. At these delays the save is
     // usually out in time even without the copy, so this test alone does not show the copy at work:
     // test/durability/rescue.test.ts does (a kill while the save waits, with the copy and without it).
     halfDoneSave: async () => {

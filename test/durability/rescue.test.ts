@@ -1,5 +1,5 @@
 /**
- * The rescue copy of new tokens (tools/rescuing-credential-store.ts), with real servers on Secrets Manager
+ * The rescue copy of new tokens (credentials/rescue/rescuing-store.ts), with real servers on Secrets Manager
  * (moto behind a proxy that can hold a `PutSecretValue` unanswered): the two ways a process ends while
  * Strava's rotated refresh token is in it and not yet in the secret.
  *
@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
-import { scratchDirectory } from "../mcp/mcp-child.ts";
+import { scratchDirectory } from "../mcp-adapter/mcp-child.ts";
 import { callTool, delay, newGrant, serverEnv, startServer } from "./fleet.ts";
 
 let sandbox: RunningSandbox;

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
-import { scratchDirectory } from "../mcp/mcp-child.ts";
+import { scratchDirectory } from "../mcp-adapter/mcp-child.ts";
 import { runSharedStore } from "./shared-store-scenario.ts";
 
 const plenty: [number, number] = [1_000_000, 10_000_000];

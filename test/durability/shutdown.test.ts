@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
-import { scratchDirectory, spawnMcpChild } from "../mcp/mcp-child.ts";
+import { scratchDirectory, spawnMcpChild } from "../mcp-adapter/mcp-child.ts";
 import { callTool, delay, newGrant, serverEnv, startServer, type StoreChoice } from "./fleet.ts";
 
 const answerDelayMs = 7_000;

@@ -21,7 +21,7 @@ process.once("exit", () => rmSync(scratchConfigHome, { recursive: true, force: t
 /**
  * What a child needs from the parent's environment to run at all, and the test's clock (clockEnv); nothing else
  * is passed on. Its rescue copies
- * of new tokens (tools/token-rescue-directory.ts) stay in this test process's scratch directory: in the shared
+ * of new tokens (credentials/rescue/rescue-directory.ts) stay in this test process's scratch directory: in the shared
  * default one, a copy left by one test file could meet another file's secret of the same name whose sandbox
  * (same seed) started from the same refresh token.
  */

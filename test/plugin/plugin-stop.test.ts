@@ -10,9 +10,9 @@ import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { tokenSettleServiceId } from "../../plugin/token-settle-service.ts";
-import { RescuingCredentialStore } from "../../tools/rescuing-credential-store.ts";
-import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
-import { TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
+import { RescuingCredentialStore } from "../../credentials/rescue/rescuing-store.ts";
+import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
+import { TokenRescueDirectory } from "../../credentials/rescue/rescue-directory.ts";
 import { capturingLogger } from "../support/core-harness.ts";
 import plugin from "../../index.ts";
 import { recordingHost, registerPlugin, textOf } from "./recording-host-api.ts";

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { fileBackedCore, type FileBackedCore } from "../support/core-harness.ts";
 import { badCall } from "../support/bad-arguments.ts";
 import { mockStrava, type StravaMock } from "../support/strava-mock.ts";
-import { runTool } from "../../tools/run-tool.ts";
+import { runTool } from "../../tools/runner/run-tool.ts";
 
 let core: FileBackedCore;
 let mock: StravaMock;

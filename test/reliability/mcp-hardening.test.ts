@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
 import { badCall } from "../support/bad-arguments.ts";
 import { jsonRpcReply } from "../support/mcp-replies.ts";

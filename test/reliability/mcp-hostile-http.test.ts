@@ -15,12 +15,12 @@ import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { BodyBudget } from "../../mcp-adapter/body-budget.ts";
-import { createRateLimitedLog } from "../../mcp-adapter/rate-limited-log.ts";
+import { BodyBudget } from "../../mcp-adapter/http/body-budget.ts";
+import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
 import { capturingLogger } from "../support/core-harness.ts";
 import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
-import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
 
 const authToken = `hostile-${randomBytes(16).toString("hex")}`;
 const listBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });

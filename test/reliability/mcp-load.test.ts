@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { LeanHttpClient } from "../../bench/lean-http-client.ts";
-import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
 import { inspectHeap, inspectorUrl, type InspectedHeap } from "../support/inspected-heap.ts";
 import { jsonRpcReply } from "../support/mcp-replies.ts";
 

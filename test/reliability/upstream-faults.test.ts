@@ -9,9 +9,9 @@ import { fileBackedCore, textOf, toolNamed, capturingLogger, type FileBackedCore
 import { startSandbox, type RunningSandbox, type Fault } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startUnpluggableProxy, type UnpluggableProxy } from "../support/unpluggable-proxy.ts";
-import { createToolDeps } from "../../tools/create-tool-deps.ts";
-import { SecretsManagerStore } from "../../tools/secrets-manager-store.ts";
-import { runTool } from "../../tools/run-tool.ts";
+import { createToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
+import { runTool } from "../../tools/runner/run-tool.ts";
 
 let sandbox: RunningSandbox;
 let core: FileBackedCore;

@@ -21,7 +21,7 @@ import {
 } from "../../scripts/authorize/authorize-options.ts";
 import { runAuthorize, runRevoke } from "../../scripts/authorize/run-authorize.ts";
 import { AuthorizationError } from "../../scripts/authorize/oauth-authorization.ts";
-import { registerPlugin, textOf } from "./recording-host-api.ts";
+import { registerPlugin, textOf } from "../plugin/recording-host-api.ts";
 
 let moto: MotoServer;
 let sandbox: RunningSandbox;

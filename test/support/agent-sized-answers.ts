@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import type { RunningSandbox } from "../../sandbox/server.ts";
-import { resolutionLimits, type Resolution } from "../../tools/stream-reduction.ts";
+import { resolutionLimits, type Resolution } from "../../tools/streams/stream-reduction.ts";
 
 export interface CallOutcome {
   text: string;

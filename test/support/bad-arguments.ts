@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import type { TSchema } from "@sinclair/typebox";
 import { toolTable } from "../../tools/table.ts";
-import type { ToolDefinition } from "../../tools/tool-definition.ts";
+import type { ToolDefinition } from "../../tools/definition/tool-definition.ts";
 
 /** Arguments each tool accepts (the ids need not exist: validation runs before the network). */
 export const validArguments: Record<string, Record<string, unknown>> = {

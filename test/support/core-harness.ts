@@ -9,14 +9,14 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { createJsonLogger, type Logger } from "../../common/logger.ts";
-import { createToolDeps, type ToolDeps } from "../../tools/create-tool-deps.ts";
-import { createHttpSender } from "../../tools/http-exchange.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
-import type { StoredCredentials } from "../../tools/credentials.ts";
-import type { UpstreamSettings } from "../../tools/upstream-settings.ts";
-import { runTool } from "../../tools/run-tool.ts";
+import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { createHttpSender } from "../../strava/http-exchange.ts";
+import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
+import type { StoredCredentials } from "../../credentials/credential-store.ts";
+import type { UpstreamSettings } from "../../strava/strava-settings.ts";
+import { runTool } from "../../tools/runner/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";
-import type { ToolResult } from "../../tools/tool-result.ts";
+import type { ToolResult } from "../../tools/runner/tool-result.ts";
 
 /** A logger whose JSON lines are kept in `lines` (every level, debug included). */
 export function capturingLogger(): { logger: Logger; lines: string[] } {

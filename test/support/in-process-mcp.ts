@@ -6,19 +6,19 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunningSandbox } from "../../sandbox/server.ts";
-import { createToolDeps } from "../../tools/create-tool-deps.ts";
+import { createToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import { silentLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
+import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
 import { httpSettingsFromEnv } from "../../mcp-adapter/adapter-settings.ts";
-import { CallsInFlight } from "../../mcp-adapter/calls-in-flight.ts";
-import { createMcpServerFactory } from "../../mcp-adapter/create-mcp-server.ts";
-import { healthBody } from "../../mcp-adapter/health.ts";
-import { createMcpHttpRoutes } from "../../mcp-adapter/http-routes.ts";
-import type { BodyBudget } from "../../mcp-adapter/body-budget.ts";
-import { listenHttp, type HttpLimits } from "../../mcp-adapter/http-server.ts";
+import { CallsInFlight } from "../../mcp-adapter/server/calls-in-flight.ts";
+import { createMcpServerFactory } from "../../mcp-adapter/server/create-mcp-server.ts";
+import { healthBody } from "../../mcp-adapter/http/health.ts";
+import { createMcpHttpRoutes } from "../../mcp-adapter/http/http-routes.ts";
+import type { BodyBudget } from "../../mcp-adapter/http/body-budget.ts";
+import { listenHttp, type HttpLimits } from "../../mcp-adapter/http/http-server.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
-import { buildToolCatalog } from "../../mcp-adapter/tool-catalog.ts";
+import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
 
 export interface InProcessMcp {
   mcpUrl: string;

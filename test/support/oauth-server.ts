@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
+import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
 
 export const maya = "48201735";
 export const jonas = "61930114";

@@ -11,9 +11,9 @@ import {
   detailedActivityModel,
   detailFieldsBeyondDescription,
   summaryActivityModel,
-} from "../../tools/activity-fields.ts";
-import { checkFields, projectFields } from "../../tools/field-projection.ts";
-import { ToolInputError } from "../../tools/validate-arguments.ts";
+} from "../../tools/answers/activity-fields.ts";
+import { checkFields, projectFields } from "../../tools/answers/field-projection.ts";
+import { ToolInputError } from "../../tools/arguments/validate-arguments.ts";
 import { locateStravaSpec } from "../sandbox/strava-spec.ts";
 import { loadStravaSchemas } from "../sandbox/strava-schemas.ts";
 import { openSession } from "../sandbox/sandbox-client.ts";

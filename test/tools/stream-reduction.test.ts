@@ -5,10 +5,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keptIndices } from "../../tools/stream-downsampling.ts";
-import { reduceStreams, resolutionLimits } from "../../tools/stream-reduction.ts";
-import { summarizeStream } from "../../tools/stream-summary.ts";
-import { UpstreamBodyError } from "../../tools/upstream-errors.ts";
+import { keptIndices } from "../../tools/streams/stream-downsampling.ts";
+import { reduceStreams, resolutionLimits } from "../../tools/streams/stream-reduction.ts";
+import { summarizeStream } from "../../tools/streams/stream-summary.ts";
+import { UpstreamBodyError } from "../../strava/strava-errors.ts";
 
 const numbers = (length: number) => fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: -500, max: 2_000 }) }, { weight: 1, arbitrary: fc.constant(null) }), { minLength: length, maxLength: length });
 

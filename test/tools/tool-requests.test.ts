@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
 import { once } from "node:events";
 import { mockStrava, pathAnyQuery, type StravaMock } from "../support/strava-mock.ts";
-import { streamKeys } from "../../tools/parameter-schemas.ts";
+import { streamKeys } from "../../tools/arguments/parameter-schemas.ts";
 import { testNow } from "../support/test-clock.ts";
 
 const now = testNow;

@@ -1,11 +1,11 @@
 /**
  * Each tool's public definition (name, title, description, input schema, annotations) is snapshotted:
  * a change to what clients and models see fails here until its snapshot is updated on purpose
- * (`npx vitest run test/core/tool-schemas.test.ts -u`) and reviewed in the diff.
+ * (`npx vitest run test/tools/tool-schemas.test.ts -u`) and reviewed in the diff.
  */
 import { describe, expect, it } from "vitest";
 import { readOnlyTools, toolTable } from "../../tools/table.ts";
-import { sportTypes, streamKeys } from "../../tools/parameter-schemas.ts";
+import { sportTypes, streamKeys } from "../../tools/arguments/parameter-schemas.ts";
 
 describe("tool definitions", () => {
   it("are the spec's 11 tools, in order", () => {
@@ -72,7 +72,7 @@ describe("generated documentation and declared upstream operations", () => {
 
   it.each(toolTable.map((tool) => [tool.name, tool] as const))("%s builds the request it declares", async (name, tool) => {
     const { validArguments } = await import("../support/bad-arguments.ts");
-    const { validateArguments } = await import("../../tools/validate-arguments.ts");
+    const { validateArguments } = await import("../../tools/arguments/validate-arguments.ts");
     const args = validateArguments(name, tool.parameters, validArguments[name]);
     const request = await tool.request(args, { athleteId: async () => 1 });
     const template = tool.upstream.replace("{id}", "1");

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { trainingLoadPlan } from "../../tools/training-load/training-load-plan.ts";
-import type { RequestPlan, UpstreamAnswer } from "../../tools/request-plan.ts";
+import type { RequestPlan, UpstreamAnswer } from "../../tools/definition/request-plan.ts";
 import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 import { testNow } from "../support/test-clock.ts";
 import { addDays, mondayOf, referenceActivityLoads, referenceLoad } from "../support/training-load-reference.ts";

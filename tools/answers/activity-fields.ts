@@ -5,7 +5,7 @@
  * suffer score, location...): a coach needs `average_heartrate` although the description omits it.
  *
  * The lists live in code, not in the parameter schema, so that tools/list stays small; a test checks
- * them against the description (test/core/activity-fields.test.ts) and against every field the
+ * them against the description (test/tools/activity-fields.test.ts) and against every field the
  * sandbox serves.
  */
 

@@ -9,7 +9,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FieldModel } from "./activity-fields.ts";
 import { isJsonObject, parseExact, type ExactJson } from "./exact-json.ts";
-import { ToolInputError } from "./validate-arguments.ts";
+import { ToolInputError } from "../arguments/validate-arguments.ts";
 
 /** The `fields` parameter of a tool answering `model` objects; `example` is a list worth copying. */
 export function FieldsParameter(example: readonly string[]) {

@@ -3,7 +3,7 @@
  * list are `StringEnum`s (common/schema-check.ts).
  */
 import { Type } from "@sinclair/typebox";
-import { StringEnum } from "../common/schema-check.ts";
+import { StringEnum } from "../../common/schema-check.ts";
 
 /** Strava's `sport_type` values (the spec's list). */
 export const sportTypes = [

@@ -6,8 +6,8 @@
  * schema validation, and MCP clients are free to send anything.
  */
 import type { TObject } from "@sinclair/typebox";
-import { describeValue, schemaViolations, type SchemaViolation } from "../common/schema-check.ts";
-import { NamedError } from "../common/named-error.ts";
+import { describeValue, schemaViolations, type SchemaViolation } from "../../common/schema-check.ts";
+import { NamedError } from "../../common/named-error.ts";
 
 /** Arguments that cannot be sent. Its message goes to the caller as `Error: <message>`. */
 export class ToolInputError extends NamedError {}

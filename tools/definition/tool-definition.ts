@@ -1,11 +1,11 @@
 /**
  * What a tool is: static data (name, description, parameter schema, hints) plus how its validated
  * arguments become exactly one upstream request, or, for arguments whose answer takes several, a plan of
- * them (tools/request-plan.ts). The front ends (OpenClaw plugin, MCP server) only loop over the table of
+ * them (tools/definition/request-plan.ts). The front ends (OpenClaw plugin, MCP server) only loop over the table of
  * these; neither knows a tool by name.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import type { UpstreamRequest } from "./upstream-request.ts";
+import type { UpstreamRequest } from "../../strava/strava-request.ts";
 import type { PlanContext, RequestPlan } from "./request-plan.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */

@@ -2,13 +2,13 @@
  * The dependencies every tool call uses, built once per process by a front end and passed in
  * (never imported as singletons), so tests and the sandbox can swap any of them.
  */
-import type { Logger } from "../common/logger.ts";
-import { AthleteIdentity } from "./athlete-identity.ts";
-import type { CredentialStore } from "./credentials.ts";
-import { createHttpSender, type SendHttp } from "./http-exchange.ts";
-import { TokenManager } from "./token-manager.ts";
-import { defaultMaxConcurrentRequests, UpstreamClient, type UpstreamAdmission } from "./upstream-client.ts";
-import { defaultUpstreamSettings, type UpstreamSettings } from "./upstream-settings.ts";
+import type { Logger } from "../../common/logger.ts";
+import { AthleteIdentity } from "../../strava/athlete-identity.ts";
+import type { CredentialStore } from "../../credentials/credential-store.ts";
+import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { TokenManager } from "../../credentials/token-manager.ts";
+import { defaultMaxConcurrentRequests, UpstreamClient, type UpstreamAdmission } from "../../strava/strava-client.ts";
+import { defaultUpstreamSettings, type UpstreamSettings } from "../../strava/strava-settings.ts";
 
 export interface ToolDeps {
   client: UpstreamClient;

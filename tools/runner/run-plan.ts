@@ -1,13 +1,13 @@
 /**
- * Sends a tool's request plan (tools/request-plan.ts): one request at a time, each chosen by the plan from
+ * Sends a tool's request plan (tools/definition/request-plan.ts): one request at a time, each chosen by the plan from
  * the answers before it, then the plan's reduction of them all. The I/O of a several-request answer lives
  * here, beside runTool's single request; a failure throws the same named errors the single request does,
  * and runTool turns them into error results.
  */
-import type { UpstreamClient } from "./upstream-client.ts";
-import type { RequestPlan, UpstreamAnswer } from "./request-plan.ts";
-import { describeRequest } from "./upstream-request.ts";
-import { UpstreamBodyError, UpstreamStatusError } from "./upstream-errors.ts";
+import type { UpstreamClient } from "../../strava/strava-client.ts";
+import type { RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
+import { describeRequest } from "../../strava/strava-request.ts";
+import { UpstreamBodyError, UpstreamStatusError } from "../../strava/strava-errors.ts";
 
 export interface PlanOptions {
   signal?: AbortSignal | undefined;

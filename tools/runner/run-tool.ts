@@ -1,22 +1,22 @@
 /**
  * Runs one tool call: validate the arguments, build the one upstream request, send it, and shape the
- * answer (or, when the arguments call for several requests, send the tool's plan: tools/run-plan.ts).
+ * answer (or, when the arguments call for several requests, send the tool's plan: tools/runner/run-plan.ts).
  * Every failure the caller can do something about becomes an error result (`Error: ...`,
  * `isError: true`); nothing here throws to the front end.
  *
  * A successful answer's text is Strava's body, byte for byte, unless the tool reshapes it (`resultText`). It
- * is not parsed: HTTP framing has already refused a body cut off in transit (tools/http-exchange.ts), and
+ * is not parsed: HTTP framing has already refused a body cut off in transit (strava/http-exchange.ts), and
  * what is left to catch is a 2xx that is not Strava's JSON at all (a proxy's HTML page, an empty body), which
  * a look at both ends of the text does.
  */
-import type { ToolDefinition } from "./tool-definition.ts";
+import type { ToolDefinition } from "../definition/tool-definition.ts";
 import type { ToolDeps } from "./create-tool-deps.ts";
 import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
-import { ToolInputError, validateArguments } from "./validate-arguments.ts";
-import { describeRequest, type UpstreamRequest } from "./upstream-request.ts";
+import { ToolInputError, validateArguments } from "../arguments/validate-arguments.ts";
+import { describeRequest, type UpstreamRequest } from "../../strava/strava-request.ts";
 import { sendPlan } from "./run-plan.ts";
-import { messageOf } from "../common/named-error.ts";
-import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "./upstream-errors.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../strava/strava-errors.ts";
 
 export async function runTool(
   tool: ToolDefinition,

@@ -1,5 +1,5 @@
 /**
- * The requests behind `get_activities` with `summary: true`, as a plan (tools/request-plan.ts): the activity
+ * The requests behind `get_activities` with `summary: true`, as a plan (tools/definition/request-plan.ts): the activity
  * list newest first, 200 a page, until a page reaches back past the window's first date (or the list ends,
  * or the paging bound is hit); then the athlete's heart-rate zones, only when an activity lacks a Relative
  * Effort but has heart rate. The reduction is the summary (training-load-summary.ts).
@@ -10,10 +10,10 @@
  * oldest first, and newest first is what tells the zone on the first page and lets a stop at the bound keep the
  * recent dates.
  */
-import type { PlanContext, RequestPlan, UpstreamAnswer } from "../request-plan.ts";
-import type { UpstreamRequest } from "../upstream-request.ts";
-import { ToolInputError } from "../validate-arguments.ts";
-import { UpstreamBodyError } from "../upstream-errors.ts";
+import type { PlanContext, RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
+import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import { ToolInputError } from "../arguments/validate-arguments.ts";
+import { UpstreamBodyError } from "../../strava/strava-errors.ts";
 import { needsHeartRateZones, type HeartRateZone } from "./activity-load.ts";
 import { dateOfDay, dayOfDate, localDayAt, mondayOf, zoneOfStravaLabel } from "./calendar-days.ts";
 import { trainingLoadAnswer, windowActivities, type LoadWindow } from "./training-load-summary.ts";

@@ -27,8 +27,8 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
-import { NamedError } from "../../common/named-error.ts";
-import type { RateLimitedLog } from "../rate-limited-log.ts";
+import { NamedError } from "../../../common/named-error.ts";
+import type { RateLimitedLog } from "../../../common/rate-limited-log.ts";
 import { isPublicAddress } from "./public-addresses.ts";
 import { redirectUriProblem } from "./redirect-uris.ts";
 

@@ -10,10 +10,10 @@
  * SHA-256 in constant time.
  */
 import { ClientMetadataError, isClientMetadataUrl, type ClientMetadataFetcher } from "./client-metadata-document.ts";
-import { declaredScopes } from "./scopes.ts";
-import type { OAuthStore, RegisteredClient } from "./oauth-store.ts";
-import { OAuthRequestError } from "./oauth-answers.ts";
-import { secretsMatch, sha256Hex } from "../../common/digests.ts";
+import { declaredScopes } from "../tokens/scopes.ts";
+import type { OAuthStore, RegisteredClient } from "../stores/oauth-store.ts";
+import { OAuthRequestError } from "../endpoints/oauth-answers.ts";
+import { secretsMatch, sha256Hex } from "../../../common/digests.ts";
 
 export interface KnownClient {
   clientId: string;

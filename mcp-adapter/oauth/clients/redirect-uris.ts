@@ -8,8 +8,8 @@
  * - no fragment (RFC 6749 §3.1.2), and never a scheme a browser runs or reads locally instead of handing
  *   to an app (`javascript:`, `data:`, `file:`, `blob:`, `about:`, `ws:` ...).
  */
-import { OAuthRequestError } from "./oauth-answers.ts";
-import { isLoopbackHostname } from "./oauth-settings.ts";
+import { OAuthRequestError } from "../endpoints/oauth-answers.ts";
+import { isLoopbackHostname } from "../oauth-settings.ts";
 
 const refusedSchemes = new Set(["javascript", "data", "file", "vbscript", "about", "blob", "ftp", "ws", "wss", "filesystem", "view-source"]);
 

@@ -22,16 +22,16 @@
  * Codes, tokens and the state are never logged.
  */
 import { randomBytes } from "node:crypto";
-import { errorPage, pageAnswer, refusalPage, consentPage } from "./pages.ts";
+import { errorPage, pageAnswer, refusalPage, consentPage } from "../pages/pages.ts";
 import { clientRedirectUrl, OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
-import { paths, storeSignal, type OAuthContext } from "./oauth-context.ts";
-import { allowsWrite, readScope, scopesForRequest, scopeText } from "./scopes.ts";
-import { grantedScopes, stravaAuthorizeUrl } from "../../tools/strava-oauth.ts";
-import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "./strava-sign-in.ts";
-import type { KnownClient } from "./clients.ts";
-import { cleanDisplayText } from "./display-text.ts";
-import { sha256Hex } from "../../common/digests.ts";
-import { messageOf } from "../../common/named-error.ts";
+import { paths, storeSignal, type OAuthContext } from "../oauth-context.ts";
+import { allowsWrite, readScope, scopesForRequest, scopeText } from "../tokens/scopes.ts";
+import { grantedScopes, stravaAuthorizeUrl } from "../../../strava/strava-oauth.ts";
+import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "../strava/strava-sign-in.ts";
+import type { KnownClient } from "../clients/clients.ts";
+import { cleanDisplayText } from "../pages/display-text.ts";
+import { sha256Hex } from "../../../common/digests.ts";
+import { messageOf } from "../../../common/named-error.ts";
 
 /** The checked authorization request, as signed into the consent form and Strava's state. */
 interface PendingAuthorization {

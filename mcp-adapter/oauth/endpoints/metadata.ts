@@ -9,8 +9,8 @@
  */
 import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl, type OAuthMetadata } from "@modelcontextprotocol/server";
 import { corsHeaders } from "./oauth-answers.ts";
-import { paths } from "./oauth-context.ts";
-import { supportedScopes } from "./scopes.ts";
+import { paths } from "../oauth-context.ts";
+import { supportedScopes } from "../tokens/scopes.ts";
 
 export interface DiscoveryDocuments {
   /** Answers a discovery path, or undefined for any other path. */

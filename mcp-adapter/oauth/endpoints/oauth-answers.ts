@@ -1,4 +1,4 @@
-import { NamedError } from "../../common/named-error.ts";
+import { NamedError } from "../../../common/named-error.ts";
 /**
  * How the authorization server answers: OAuth error bodies (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707)
  * with the status each error takes, JSON without caching, redirects carrying `iss` (RFC 9207), and

@@ -13,12 +13,12 @@
 import { randomBytes } from "node:crypto";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { BodyTooLargeError, jsonAnswer, OAuthRequestError, oauthErrorAnswer, readBodyText, withCors } from "./oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "./oauth-context.ts";
-import type { RegisteredClient } from "./oauth-store.ts";
-import { checkRedirectUri } from "./redirect-uris.ts";
+import { storeSignal, type OAuthContext } from "../oauth-context.ts";
+import type { RegisteredClient } from "../stores/oauth-store.ts";
+import { checkRedirectUri } from "../clients/redirect-uris.ts";
 import { registrationLimits, registrationSource, unusedRegistrationSeconds } from "./registration-limits.ts";
-import { parseRequestedScopes, scopeText } from "./scopes.ts";
-import { sha256Hex } from "../../common/digests.ts";
+import { parseRequestedScopes, scopeText } from "../tokens/scopes.ts";
+import { sha256Hex } from "../../../common/digests.ts";
 
 const authMethods = ["none", "client_secret_basic", "client_secret_post"] as const;
 

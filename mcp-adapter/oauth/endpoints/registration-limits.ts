@@ -12,7 +12,7 @@
  *   asked (the store's count can only be higher), so a flood from one source costs a map lookup each.
  */
 import { isIP } from "node:net";
-import { registrationWindow, type RateVerdict, type RegistrationLimits } from "./oauth-store.ts";
+import { registrationWindow, type RateVerdict, type RegistrationLimits } from "../stores/oauth-store.ts";
 
 export const registrationLimits: RegistrationLimits = { perSourcePerHour: 20, unusedCapacity: 1_000 };
 

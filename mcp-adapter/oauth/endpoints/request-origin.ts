@@ -6,7 +6,7 @@
  * forge (the addresses before it are whatever the client sent).
  */
 import { isIP } from "node:net";
-import type { RequestOrigin } from "./oauth-app.ts";
+import type { RequestOrigin } from "../oauth-app.ts";
 
 export function requestOrigin(header: string | undefined, headerValue: (name: string) => string | null | undefined, connectionAddress: string | undefined): RequestOrigin {
   if (header !== undefined) {

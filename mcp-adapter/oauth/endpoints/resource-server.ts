@@ -14,8 +14,8 @@ import {
   type AuthInfo,
   type OAuthTokenVerifier,
 } from "@modelcontextprotocol/server";
-import { AccessTokenError, type AccessTokens } from "./access-tokens.ts";
-import type { OAuthStore } from "./oauth-store.ts";
+import { AccessTokenError, type AccessTokens } from "../tokens/access-tokens.ts";
+import type { OAuthStore } from "../stores/oauth-store.ts";
 
 export interface ResourceGate {
   /** The verified token's AuthInfo (`extra.athleteId`, `extra.grantId`), or the challenge to answer. */

@@ -8,12 +8,12 @@
  * is revoked too and everything stored for the athlete is deleted (Strava's deauthorization webhook
  * ends in the same place, strava-webhook.ts).
  */
-import { AccessTokenError } from "./access-tokens.ts";
+import { AccessTokenError } from "../tokens/access-tokens.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "./oauth-context.ts";
-import { revokeStravaGrant } from "./strava-sign-in.ts";
-import { sha256Hex } from "../../common/digests.ts";
-import { messageOf } from "../../common/named-error.ts";
+import { storeSignal, type OAuthContext } from "../oauth-context.ts";
+import { revokeStravaGrant } from "../strava/strava-sign-in.ts";
+import { sha256Hex } from "../../../common/digests.ts";
+import { messageOf } from "../../../common/named-error.ts";
 
 export async function revocationRequest(request: Request, context: OAuthContext): Promise<Response> {
   try {

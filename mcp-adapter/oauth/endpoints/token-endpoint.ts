@@ -19,13 +19,13 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { isThisResource } from "./authorization-endpoint.ts";
-import type { KnownClient } from "./clients.ts";
+import type { KnownClient } from "../clients/clients.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "./oauth-context.ts";
-import type { GrantRecord } from "./oauth-store.ts";
+import { storeSignal, type OAuthContext } from "../oauth-context.ts";
+import type { GrantRecord } from "../stores/oauth-store.ts";
 import { removeGrant } from "./revocation-endpoint.ts";
-import { scopeText } from "./scopes.ts";
-import { sha256Hex } from "../../common/digests.ts";
+import { scopeText } from "../tokens/scopes.ts";
+import { sha256Hex } from "../../../common/digests.ts";
 
 /** How long a grant lives without a refresh. */
 export const grantIdleSeconds = 90 * 86_400;

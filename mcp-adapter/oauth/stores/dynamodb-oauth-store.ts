@@ -16,7 +16,7 @@
  * - `athletes`: the set of athletes whose tokens are stored (`ids`), kept with each sign-in and deletion
  *   (made by one scan on a table written before it existed); `unadmitted#<id>`: since when an athlete is
  *   no longer admitted; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
- * - `athlete#<id>`: the athlete's Strava tokens, tools/dynamodb-credential-store.ts (compare-and-swap on
+ * - `athlete#<id>`: the athlete's Strava tokens, credentials/stores/dynamodb-store.ts (compare-and-swap on
  *   its revision, as for one athlete).
  * - `usage#<athlete>#<day>`: the day's request counts, one attribute per window; counting is one
  *   UpdateItem that adds 1 to each window of the request on condition that none is full.
@@ -37,8 +37,8 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { createHash } from "node:crypto";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../tools/credentials.ts";
-import { DynamoDbCredentialStore } from "../../tools/dynamodb-credential-store.ts";
+import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../../credentials/credential-store.ts";
+import { DynamoDbCredentialStore } from "../../../credentials/stores/dynamodb-store.ts";
 import {
   fairShareWindows,
   registrationWindow,
@@ -54,8 +54,8 @@ import {
   type RegisteredClient,
   type StoredAthlete,
 } from "./oauth-store.ts";
-import { messageOf } from "../../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
+import { messageOf } from "../../../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "../../../credentials/store-deadline.ts";
 
 export interface DynamoDbOAuthStoreOptions {
   tableName: string;

@@ -1,7 +1,7 @@
 /**
  * OAuth mode's state in local files, for `npm start` on one machine (several processes may share it): a
  * directory (mode 0700, default `~/.config/openclaw-fitness/oauth`, `FITNESS_OAUTH_DIR`), checked like
- * every directory of this user's secrets (tools/private-directory.ts: a directory others may enter, or
+ * every directory of this user's secrets (common/private-directory.ts: a directory others may enter, or
  * whose parents others could swap, is refused with the chmod that fixes it), holding one small file per
  * record, so that a request reads and writes only the records it names:
  *
@@ -11,7 +11,7 @@
  * - `registrations/<hour>-<source digest>`: one byte appended per registration of a source in that hour
  *   (appends are atomic between processes, so the file's size is the count, and no lock is needed);
  * - `codes/<sha256>.json`, `grants/<grant_id>.json`: changed under a lock file of their own
- *   (tools/file-lock.ts), written to a temporary file, flushed and renamed into place, so a reader sees
+ *   (common/file-lock.ts), written to a temporary file, flushed and renamed into place, so a reader sees
  *   the old or the new record whole and a crash loses at most the change under way;
  * - `owner`: the owner's athlete id, made once (the first process to link its file into place wins);
  * - `athletes/<id>.json`: each athlete's Strava tokens, a token file exactly like `npm run authorize`'s,
@@ -32,12 +32,12 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unli
 import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../tools/credentials.ts";
-import { withFileLock } from "../../tools/file-lock.ts";
-import { checkPrivateDirectory } from "../../tools/private-directory.ts";
-import { defaultStoreTimeoutMs } from "../../tools/store-deadline.ts";
-import { TokenFileStore } from "../../tools/token-file-store.ts";
-import { StartupError } from "../startup-error.ts";
+import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../../credentials/credential-store.ts";
+import { withFileLock } from "../../../common/file-lock.ts";
+import { checkPrivateDirectory } from "../../../common/private-directory.ts";
+import { defaultStoreTimeoutMs } from "../../../credentials/store-deadline.ts";
+import { TokenFileStore } from "../../../credentials/stores/token-file-store.ts";
+import { StartupError } from "../../startup-error.ts";
 import {
   countInto,
   emptyUsage,
@@ -55,7 +55,7 @@ import {
   type RegisteredClient,
   type StoredAthlete,
 } from "./oauth-store.ts";
-import { messageOf } from "../../common/named-error.ts";
+import { messageOf } from "../../../common/named-error.ts";
 
 type UsageFile = Record<string, DailyUsage & { day: string }>;
 type DeauthorizationChecks = Record<string, { day: string; quarters: string[] }>;

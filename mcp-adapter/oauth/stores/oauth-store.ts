@@ -29,7 +29,7 @@
  * by SHA-256. Records carry an expiry (epoch seconds) after which they count as absent; stores delete
  * them lazily (files) or by TTL (DynamoDB).
  */
-import type { AuthorizationStore, CredentialStore } from "../../tools/credentials.ts";
+import type { AuthorizationStore, CredentialStore } from "../../../credentials/credential-store.ts";
 
 export interface RegisteredClient {
   client_id: string;

@@ -5,11 +5,11 @@
  * An athlete this deployment does not serve gets the grant withdrawn again at once (POST /oauth/revoke).
  * Nothing here quotes a code or token in an error.
  */
-import type { TokenSet } from "../../tools/credentials.ts";
-import { NamedError } from "../../common/named-error.ts";
-import type { SendHttp } from "../../tools/http-exchange.ts";
-import { exchangeAuthorizationCode, type ExchangedGrant, revokeGrant, revokeUrlBeside } from "../../tools/strava-oauth.ts";
-import { TokenRefreshError } from "../../tools/upstream-errors.ts";
+import type { TokenSet } from "../../../credentials/credential-store.ts";
+import { NamedError } from "../../../common/named-error.ts";
+import type { SendHttp } from "../../../strava/http-exchange.ts";
+import { exchangeAuthorizationCode, type ExchangedGrant, revokeGrant, revokeUrlBeside } from "../../../strava/strava-oauth.ts";
+import { TokenRefreshError } from "../../../strava/strava-errors.ts";
 
 export interface StravaApplication {
   clientId: string;

@@ -24,13 +24,13 @@
  * Strava wants a 200 within two seconds and tries three times; a check that could not be finished is
  * answered 503 so that Strava tries again.
  */
-import { secretsMatch } from "../../common/digests.ts";
-import { RefreshTokenRejectedError, UpstreamStatusError } from "../../tools/upstream-errors.ts";
-import type { ToolDeps } from "../../tools/create-tool-deps.ts";
-import { readBodyText } from "./oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "./oauth-context.ts";
-import { disconnectAthlete } from "./revocation-endpoint.ts";
-import type { RateLimitedLog } from "../rate-limited-log.ts";
+import { secretsMatch } from "../../../common/digests.ts";
+import { RefreshTokenRejectedError, UpstreamStatusError } from "../../../strava/strava-errors.ts";
+import type { ToolDeps } from "../../../tools/runner/create-tool-deps.ts";
+import { readBodyText } from "../endpoints/oauth-answers.ts";
+import { storeSignal, type OAuthContext } from "../oauth-context.ts";
+import { disconnectAthlete } from "../endpoints/revocation-endpoint.ts";
+import type { RateLimitedLog } from "../../../common/rate-limited-log.ts";
 import type { WebhookSubscription } from "./webhook-subscription.ts";
 
 /** How many deauthorization checks one athlete's events may cost a day (one per 15-minute window at most). */

@@ -9,7 +9,7 @@
  */
 import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
-import { NamedError } from "../../common/named-error.ts";
+import { NamedError } from "../../../common/named-error.ts";
 
 export interface AccessTokenClaims {
   athleteId: string;

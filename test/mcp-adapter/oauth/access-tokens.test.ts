@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, SignJWT } from "jose";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { connectWithOAuth, rawToolCall, resultText } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, rawToolCall, resultText } from "../../support/oauth-session.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 let server: OAuthServer;
 let provider: RecordingOAuthProvider;

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, repositoryRoot, scratchDirectory } from "../mcp/mcp-child.ts";
-import { connectWithOAuth, rawToolCall } from "../support/oauth-session.ts";
-import { jonas, maya, startOAuthServer } from "../support/oauth-server.ts";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
+import { baseEnv, repositoryRoot, scratchDirectory } from "../mcp-child.ts";
+import { connectWithOAuth, rawToolCall } from "../../support/oauth-session.ts";
+import { jonas, maya, startOAuthServer } from "../../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
 
 const state = scratchDirectory();
 afterAll(() => state.remove());

@@ -5,9 +5,9 @@
  * read-only grant lists no write tools and cannot call them.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { connectWithOAuth, resultText } from "../support/oauth-session.ts";
-import { jonas, maya, startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, resultText } from "../../support/oauth-session.ts";
+import { jonas, maya, startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 const servers: OAuthServer[] = [];
 afterAll(async () => {

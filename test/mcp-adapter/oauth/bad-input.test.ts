@@ -6,10 +6,10 @@
  * links back, and a person follows the link.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualOAuthClient, manualRedirectUri } from "../support/manual-oauth-client.ts";
-import { rawToolCall } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
-import { linkBackToClient } from "../support/oauth-user-agent.ts";
+import { ManualOAuthClient, manualRedirectUri } from "../../support/manual-oauth-client.ts";
+import { rawToolCall } from "../../support/oauth-session.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
+import { linkBackToClient } from "../../support/oauth-user-agent.ts";
 
 let server: OAuthServer;
 let client: ManualOAuthClient;

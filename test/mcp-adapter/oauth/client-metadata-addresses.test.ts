@@ -7,7 +7,7 @@
  * accepts loopback documents besides. The caller is told only that the document could not be fetched.
  */
 import { describe, expect, it } from "vitest";
-import { ClientMetadataError, ClientMetadataFetcher, isClientMetadataUrl, isFetchableAddress } from "../../mcp-adapter/oauth/client-metadata-document.ts";
+import { ClientMetadataError, ClientMetadataFetcher, isClientMetadataUrl, isFetchableAddress } from "../../../mcp-adapter/oauth/clients/client-metadata-document.ts";
 
 describe("which addresses a metadata document may be fetched from", () => {
   it("public addresses only, loopback too for a loopback server", () => {

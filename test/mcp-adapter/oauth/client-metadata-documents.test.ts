@@ -8,12 +8,12 @@
  * consent, and no more scope than its document declares.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { connectWithOAuth, resultText } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
-import { makeTestCertificates, type TestCertificates } from "../support/test-certificates.ts";
-import { startClientMetadataHost, type ClientMetadataHost } from "../support/client-metadata-host.ts";
-import { HeadlessUserAgent, linkBackToClient } from "../support/oauth-user-agent.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, resultText } from "../../support/oauth-session.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
+import { makeTestCertificates, type TestCertificates } from "../../support/test-certificates.ts";
+import { startClientMetadataHost, type ClientMetadataHost } from "../../support/client-metadata-host.ts";
+import { HeadlessUserAgent, linkBackToClient } from "../../support/oauth-user-agent.ts";
 
 let certificates: TestCertificates;
 let host: ClientMetadataHost;

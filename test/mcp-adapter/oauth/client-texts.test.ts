@@ -6,10 +6,10 @@
  * whatever the lookup or the connection found, with the detail in the server's log only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startClientMetadataHost, type ClientMetadataHost } from "../support/client-metadata-host.ts";
-import { ManualOAuthClient, manualRedirectUri } from "../support/manual-oauth-client.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
-import { makeTestCertificates, type TestCertificates } from "../support/test-certificates.ts";
+import { startClientMetadataHost, type ClientMetadataHost } from "../../support/client-metadata-host.ts";
+import { ManualOAuthClient, manualRedirectUri } from "../../support/manual-oauth-client.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
+import { makeTestCertificates, type TestCertificates } from "../../support/test-certificates.ts";
 
 let certificates: TestCertificates;
 let host: ClientMetadataHost;

@@ -13,9 +13,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { connectWithOAuth, rawToolCall, resultText } from "../support/oauth-session.ts";
-import { jonas, maya, startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, rawToolCall, resultText } from "../../support/oauth-session.ts";
+import { jonas, maya, startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 const servers: OAuthServer[] = [];
 afterAll(async () => {

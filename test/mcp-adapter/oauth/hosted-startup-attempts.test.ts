@@ -4,8 +4,8 @@
  * an attempt share it; a success is kept.
  */
 import { describe, expect, it } from "vitest";
-import { createStartupAttempts } from "../../mcp-adapter/hosted/startup-attempts.ts";
-import { manualClock } from "../support/test-clock.ts";
+import { createStartupAttempts } from "../../../mcp-adapter/hosted/startup-attempts.ts";
+import { manualClock } from "../../support/test-clock.ts";
 
 describe("start-up attempts of the hosted function", () => {
   it("a failed start-up is tried again at most once per 30 s, and a success is kept", async () => {

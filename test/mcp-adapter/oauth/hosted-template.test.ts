@@ -8,9 +8,9 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { athleteIndexName } from "../../mcp-adapter/oauth/dynamodb-oauth-store.ts";
+import { athleteIndexName } from "../../../mcp-adapter/oauth/stores/dynamodb-oauth-store.ts";
 
-const template = fileURLToPath(new URL("../../mcp-adapter/hosted/template.yaml", import.meta.url));
+const template = fileURLToPath(new URL("../../../mcp-adapter/hosted/template.yaml", import.meta.url));
 type Resource = { Type: string; Properties: Record<string, unknown> };
 let resources: Record<string, Resource>;
 

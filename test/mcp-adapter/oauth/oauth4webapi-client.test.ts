@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as oauth from "oauth4webapi";
-import { HeadlessUserAgent } from "../support/oauth-user-agent.ts";
-import { rawToolCall, resultText } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { HeadlessUserAgent } from "../../support/oauth-user-agent.ts";
+import { rawToolCall, resultText } from "../../support/oauth-session.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 let server: OAuthServer;
 const insecure = { [oauth.allowInsecureRequests]: true };

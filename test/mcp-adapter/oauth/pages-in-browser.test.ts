@@ -18,10 +18,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { ManualOAuthClient } from "../support/manual-oauth-client.ts";
-import { jonas, maya, startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
-import { makeTestCertificates, type TestCertificates } from "../support/test-certificates.ts";
-import { startClientMetadataHost, type ClientMetadataHost } from "../support/client-metadata-host.ts";
+import { ManualOAuthClient } from "../../support/manual-oauth-client.ts";
+import { jonas, maya, startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
+import { makeTestCertificates, type TestCertificates } from "../../support/test-certificates.ts";
+import { startClientMetadataHost, type ClientMetadataHost } from "../../support/client-metadata-host.ts";
 
 const chromiumPath = "/usr/bin/chromium";
 const available = existsSync(chromiumPath);
@@ -31,7 +31,7 @@ if (!available) {
   console.warn(`SKIPPED: ${message}`);
 }
 
-const screenshotDirectory = resolve(import.meta.dirname, "../../.cache/oauth-pages");
+const screenshotDirectory = resolve(import.meta.dirname, "../../../.cache/oauth-pages");
 let server: OAuthServer;
 let stingyServer: OAuthServer;
 let certificates: TestCertificates;

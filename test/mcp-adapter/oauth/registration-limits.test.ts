@@ -11,9 +11,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ManualOAuthClient, manualRedirectUri } from "../support/manual-oauth-client.ts";
-import { rawToolCall } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { ManualOAuthClient, manualRedirectUri } from "../../support/manual-oauth-client.ts";
+import { rawToolCall } from "../../support/oauth-session.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 let server: OAuthServer;
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { maya, startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { maya, startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 let server: OAuthServer;
 

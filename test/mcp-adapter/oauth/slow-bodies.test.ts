@@ -6,8 +6,8 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualOAuthClient } from "../support/manual-oauth-client.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { ManualOAuthClient } from "../../support/manual-oauth-client.ts";
+import { startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
 
 let server: OAuthServer;
 let port: number;

@@ -5,12 +5,12 @@
  * signing key secret. Nothing listens afterwards.
  */
 import { describe, expect, it } from "vitest";
-import { baseEnv, scratchDirectory, spawnMcpChild } from "../mcp/mcp-child.ts";
+import { baseEnv, scratchDirectory, spawnMcpChild } from "../mcp-child.ts";
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startOAuthServer } from "../support/oauth-server.ts";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { connectWithOAuth, rawToolCall } from "../support/oauth-session.ts";
+import { startOAuthServer } from "../../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, rawToolCall } from "../../support/oauth-session.ts";
 
 async function refusal(env: Record<string, string>): Promise<string> {
   const scratch = scratchDirectory();

@@ -9,20 +9,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth } from "@modelcontextprotocol/client";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { DynamoDbCredentialStore } from "../../tools/dynamodb-credential-store.ts";
+import { startSandbox, type RunningSandbox } from "../../../sandbox/server.ts";
+import { DynamoDbCredentialStore } from "../../../credentials/stores/dynamodb-store.ts";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { readdir } from "node:fs/promises";
-import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp/mcp-child.ts";
-import { RescuingCredentialStore } from "../../tools/rescuing-credential-store.ts";
-import { TokenRescueDirectory } from "../../tools/token-rescue-directory.ts";
-import { capturingLogger } from "../support/core-harness.ts";
-import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
-import { createOAuthResources } from "../support/oauth-aws.ts";
-import { connectWithOAuth, resultText } from "../support/oauth-session.ts";
-import { maya } from "../support/oauth-server.ts";
-import { startRoundRobinProxy, type RoundRobinProxy } from "../support/round-robin-proxy.ts";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
+import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-child.ts";
+import { RescuingCredentialStore } from "../../../credentials/rescue/rescuing-store.ts";
+import { TokenRescueDirectory } from "../../../credentials/rescue/rescue-directory.ts";
+import { capturingLogger } from "../../support/core-harness.ts";
+import { startMotoServer, type MotoServer } from "../../support/moto-server.ts";
+import { createOAuthResources } from "../../support/oauth-aws.ts";
+import { connectWithOAuth, resultText } from "../../support/oauth-session.ts";
+import { maya } from "../../support/oauth-server.ts";
+import { startRoundRobinProxy, type RoundRobinProxy } from "../../support/round-robin-proxy.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
 
 const plenty: [number, number] = [1_000_000, 10_000_000];
 let moto: MotoServer;

@@ -7,9 +7,9 @@
  * stays a few lines.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectWithOAuth, rawToolCall } from "../support/oauth-session.ts";
-import { maya, startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, rawToolCall } from "../../support/oauth-session.ts";
+import { maya, startOAuthServer, type OAuthServer } from "../../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
 
 let server: OAuthServer;
 let subscriptionId: number;

@@ -1,12 +1,12 @@
 // The coach's host config fragment (every key the spec names, in the 2026.9 host's form) and the
 // merge rules that put it into an existing config without clobbering anything.
 import { describe, expect, it } from "vitest";
-import { diffConfigs, formatChanges } from "../../agents/coach/config-diff.ts";
-import { buildCoachFragment, loadFragmentTemplate } from "../../agents/coach/fragment.ts";
-import { getPath, type JsonObject, type JsonValue } from "../../agents/coach/json-tree.ts";
-import { defaultWorkspace, mergeCoachFragment } from "../../agents/coach/merge-config.ts";
-import { CoachSetupError } from "../../agents/coach/setup-error.ts";
-import type { SandboxChoice } from "../../agents/coach/sandbox-choice.ts";
+import { diffConfigs, formatChanges } from "../../../scripts/setup-coach/config-diff.ts";
+import { buildCoachFragment, loadFragmentTemplate } from "../../../scripts/setup-coach/fragment.ts";
+import { getPath, type JsonObject, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
+import { defaultWorkspace, mergeCoachFragment } from "../../../scripts/setup-coach/merge-config.ts";
+import { CoachSetupError } from "../../../scripts/setup-coach/setup-error.ts";
+import type { SandboxChoice } from "../../../scripts/setup-coach/sandbox-choice.ts";
 
 const template = loadFragmentTemplate();
 const fragment = (agentId = "coach", workspace = "/srv/coach", extra: { sandbox?: SandboxChoice; telegramUserId?: string } = {}) =>

@@ -9,12 +9,12 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import JSON5 from "json5";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getPath, type JsonValue } from "../../agents/coach/json-tree.ts";
-import { formatSetupReport } from "../../agents/coach/setup-report.ts";
-import { runCoachSetup, type CoachSetupOptions } from "../../agents/coach/setup.ts";
-import { COACH_WORKSPACE_FILES } from "../../agents/coach/workspace-files.ts";
+import { getPath, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
+import { formatSetupReport } from "../../../scripts/setup-coach/setup-report.ts";
+import { runCoachSetup, type CoachSetupOptions } from "../../../scripts/setup-coach/setup.ts";
+import { COACH_WORKSPACE_FILES } from "../../../scripts/setup-coach/workspace-files.ts";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const TSX = path.join(REPO, "node_modules/.bin/tsx");
 const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
 const PLAINTEXT_TOKEN = "987654:plaintext-bot-token";
