@@ -1,7 +1,36 @@
-// Lint: the recommended JavaScript and type-aware TypeScript rules, and no `console` in product code
-// (logs go through the injected logger to standard error; standard output carries protocol only).
+// Lint: the recommended JavaScript and type-aware TypeScript rules, no `console` in product code (logs go
+// through the injected logger to standard error; standard output carries protocol only), imports that point
+// one way between the rooms (docs/contributors/architecture.md), and no environment read in the core.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+/** The rooms, from the bottom up: a room may import the rooms below it, never those above or beside it. */
+const core = ["common", "strava", "credentials", "tools"];
+const frontEnds = ["plugin", "mcp-adapter", "scripts"];
+const apart = ["voice", "sandbox"];
+const everyRoom = [...core, ...frontEnds, ...apart, "agents", "skills"];
+
+/** A rule that forbids importing `rooms` from a file of `room` (any depth: `../../credentials/x.ts`). */
+function importsOnly(room, allowed) {
+  const forbidden = everyRoom.filter((other) => other !== room && !allowed.includes(other));
+  return {
+    files: [`${room}/**/*.ts`, `${room}/**/*.mjs`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join("|")})/`,
+              message: `${room}/ may import only ${allowed.length > 0 ? allowed.join(", ") : "nothing of the other rooms"} (imports point one way: docs/contributors/architecture.md).`,
+            },
+          ],
+          paths: [{ name: "node:process", importNames: ["env"], message: "Only front ends read the environment, through common/settings." }],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ["node_modules/", "dist/", ".cache/", "coverage/"] },
@@ -13,6 +42,23 @@ export default tseslint.config(
       "no-console": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  importsOnly("common", []),
+  importsOnly("strava", ["common"]),
+  importsOnly("credentials", ["common", "strava"]),
+  importsOnly("tools", ["common", "strava", "credentials"]),
+  importsOnly("plugin", [...core, "sandbox"]),
+  importsOnly("mcp-adapter", [...core, "sandbox"]),
+  importsOnly("scripts", [...core, "sandbox", "plugin"]),
+  importsOnly("voice", ["common"]),
+  importsOnly("sandbox", ["common"]),
+  {
+    // The core receives its settings: only front ends and scripts read the environment (common/settings/).
+    files: core.flatMap((room) => [`${room}/**/*.ts`, `${room}/**/*.mjs`]),
+    ignores: ["common/settings/**"],
+    rules: {
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Only front ends read the environment: take the setting as an argument (common/settings/)." }],
     },
   },
   {

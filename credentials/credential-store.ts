@@ -13,6 +13,7 @@
  * never looks inside, so a new store (one record per athlete in DynamoDB, say) needs no change there.
  */
 import { NamedError } from "../common/named-error.ts";
+import type { TokenSet } from "../strava/token-set.ts";
 
 export interface StoredCredentials {
   client_id: string;
@@ -23,12 +24,8 @@ export interface StoredCredentials {
   expires_at?: number;
 }
 
-/** The tokens a refresh (or the first code exchange) produces. */
-export interface TokenSet {
-  access_token: string;
-  refresh_token: string;
-  expires_at: number;
-}
+/** The tokens a refresh produces (strava/token-set.ts), as stores take them. */
+export type { TokenSet };
 
 /** The credentials as read, and the store's own note of what it read (opaque outside the store). */
 export interface CredentialSnapshot {

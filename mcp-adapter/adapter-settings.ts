@@ -1,8 +1,12 @@
 /**
- * Form A's own settings (the upstream's are in strava/strava-settings.ts): where to listen, the bearer token,
- * the log level and the transport. Each bad value is a `StartupError` naming the variable and a fix.
+ * The MCP server's own settings: where to listen, the bearer token, the log level and the transport, read
+ * through the settings inventory (common/settings/server-variables.ts), whose messages name the variable
+ * and a fix. The usage text's list of variables is made from the inventory.
  */
-import { isLogLevel, type LogLevel } from "../common/logger.ts";
+import type { LogLevel } from "../common/logger.ts";
+import { serverVariablesText } from "../common/settings/settings-reference.ts";
+import { readSetting, type Environment } from "../common/settings/setting.ts";
+import { authToken, host as hostSetting, logLevel, port as portSetting } from "../common/settings/server-variables.ts";
 import { StartupError } from "./startup-error.ts";
 
 export interface HttpSettings {
@@ -42,32 +46,21 @@ The Strava fitness tools as an MCP server.
   --stdio        JSON-RPC on standard input and output, for clients that start the server themselves
   --help         this text;  --version  the version
 
-Settings are environment variables: PORT, HOST, AUTH_TOKEN, LOG_LEVEL, STRAVA_CLIENT_ID,
-STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN, FITNESS_TOKEN_FILE, FITNESS_SECRET_NAME, AWS_REGION.
-With no Strava credentials it serves a built-in sandbox (a simulated athlete).
-MCP_AUTH=oauth: OAuth mode over HTTP, athletes sign in with Strava (PUBLIC_URL, MCP_ATHLETES, ...,
-for Claude's and ChatGPT's connectors). See the README.
+With no Strava credentials it serves a built-in sandbox (a simulated athlete). MCP_AUTH=oauth: OAuth mode
+over HTTP, athletes sign in with Strava (for Claude's and ChatGPT's connectors).
+
+Settings are environment variables (docs/operators/settings.md says what each does):
+${serverVariablesText()}
 `;
 
-export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
-  const value = env["LOG_LEVEL"]?.trim().toLowerCase();
-  if (!value) return "info";
-  if (!isLogLevel(value)) throw new StartupError(`LOG_LEVEL must be one of debug, info, warn, error; got "${env["LOG_LEVEL"]}".`);
-  return value;
+export function logLevelFromEnv(env: Environment): LogLevel {
+  return readSetting(env, logLevel);
 }
 
-export function httpSettingsFromEnv(env: NodeJS.ProcessEnv): HttpSettings {
-  const host = env["HOST"]?.trim() || defaultHost;
-  const portText = env["PORT"]?.trim();
-  let port = defaultPort;
-  if (portText) {
-    port = Number(portText);
-    if (!/^\d+$/.test(portText) || port > 65_535) {
-      throw new StartupError(`PORT must be a whole number from 0 to 65535 (0 picks a free port); got "${portText}".`);
-    }
-  }
-  const authToken = env["AUTH_TOKEN"]?.trim() || undefined;
-  return { host, port, authToken, allowedHostnames: loopbackHostnames(host), allowedOriginHostnames: ["localhost", "127.0.0.1", "[::1]"] };
+export function httpSettingsFromEnv(env: Environment): HttpSettings {
+  const host = readSetting(env, hostSetting);
+  const port = readSetting(env, portSetting) ?? defaultPort;
+  return { host, port, authToken: readSetting(env, authToken), allowedHostnames: loopbackHostnames(host), allowedOriginHostnames: ["localhost", "127.0.0.1", "[::1]"] };
 }
 
 /**

@@ -9,8 +9,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readFile, stat, unlink } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { configFolder } from "../common/settings/credential-variables.ts";
+import { readSetting, type Environment } from "../common/settings/setting.ts";
+import { authToken as authTokenSetting } from "../common/settings/server-variables.ts";
 import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
@@ -22,9 +24,8 @@ export interface AuthToken {
   source: AuthTokenSource;
 }
 
-export function authTokenFilePath(env: NodeJS.ProcessEnv): string {
-  const configHome = env["XDG_CONFIG_HOME"]?.trim() || join(homedir(), ".config");
-  return join(configHome, "openclaw-fitness", "mcp-auth-token");
+export function authTokenFilePath(env: Environment): string {
+  return join(configFolder(env), "mcp-auth-token");
 }
 
 /** Below this, a bearer reachable from other machines is refused (and warned about on loopback). */
@@ -41,7 +42,7 @@ export interface BearerExposure {
  * Bearer mode's token, checked: what a header can carry (visible ASCII, no spaces), and long enough when
  * other machines can reach the server. OAuth mode never calls this, so its AUTH_TOKEN, unused, is not checked.
  */
-export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger, exposure: BearerExposure): Promise<AuthToken> {
+export async function resolveAuthToken(env: Environment, logger: Logger, exposure: BearerExposure): Promise<AuthToken> {
   const resolved = await findAuthToken(env, logger);
   const named = resolved.source.kind === "env" ? "AUTH_TOKEN" : `The token in ${resolved.source.path}`;
   if (!/^[\x21-\x7e]+$/.test(resolved.token)) {
@@ -62,8 +63,8 @@ export async function resolveAuthToken(env: NodeJS.ProcessEnv, logger: Logger, e
   return resolved;
 }
 
-async function findAuthToken(env: NodeJS.ProcessEnv, logger: Logger): Promise<AuthToken> {
-  const fromEnv = env["AUTH_TOKEN"]?.trim();
+async function findAuthToken(env: Environment, logger: Logger): Promise<AuthToken> {
+  const fromEnv = readSetting(env, authTokenSetting);
   if (fromEnv) return { token: fromEnv, source: { kind: "env" } };
 
   const path = authTokenFilePath(env);

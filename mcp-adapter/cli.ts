@@ -1,5 +1,5 @@
 /**
- * Form A's entry: HTTP on HOST:PORT (default 127.0.0.1:3000), or stdio with --stdio. Started by
+ * The MCP server's entry: HTTP on HOST:PORT (default 127.0.0.1:3000), or stdio with --stdio. Started by
  * mcp-adapter/start.mjs from the built JavaScript (`npm start`, the package's bin, MCP clients).
  *
  * Start-up order: settings first (a bad one exits non-zero before anything starts), then the HTTP port
@@ -21,6 +21,8 @@ import { createShutdown, httpShutdownSteps, type ShutdownSteps } from "./shutdow
 import { buildToolCatalog } from "./server/tool-catalog.ts";
 import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
 import { messageOf } from "../common/named-error.ts";
+import { readSetting } from "../common/settings/setting.ts";
+import { mcpAuth } from "../common/settings/server-variables.ts";
 
 const logLines = stderrLogDestination();
 
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
     const identity = readServerIdentity();
     const web = http ? await loadHttpTransport() : undefined;
     const listening = http && web ? await web.listenHttp(http, logger) : undefined;
-    if (http && listening && web && web.authModeFromEnv(process.env) === "oauth") {
+    if (http && listening && web && readSetting(process.env, mcpAuth) === "oauth") {
       // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
       const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
       await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flushSync?.() });
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
 
     upstream = await chooseUpstream(process.env, logger);
     const chosen = upstream;
-    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings });
+    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings, storeTimeoutMs: upstream.storeTimeoutMs });
     const calls = new CallsInFlight();
     const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls, logger });
 
@@ -74,11 +76,11 @@ async function main(): Promise<void> {
       logger.info("listening", { transport: "http", url: listening.mcpUrl, port: listening.port, upstream: upstream.kind, version: identity.version });
       if (process.stderr.isTTY) {
         logLines.flushSync?.();
-        process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source }));
+        process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source, unusedTokenFile: upstream.unusedTokenFile }));
       }
       steps = httpShutdownSteps({ listening, exchanges, routes, settleCore: () => deps.tokens.settle(), closeUpstream: () => chosen.close() });
     } else {
-      if (process.env["MCP_AUTH"]?.trim().toLowerCase() === "oauth") {
+      if (readSetting(process.env, mcpAuth) === "oauth") {
         logger.warn("mcp_auth_ignored", { message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed." });
       }
       const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
@@ -110,16 +112,14 @@ async function main(): Promise<void> {
 
 /** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */
 async function loadHttpTransport() {
-  const [server, routes, token, health, banner, settings] = await Promise.all([
+  const [server, routes, token, health, banner] = await Promise.all([
     import("./http/http-server.ts"),
     import("./http/http-routes.ts"),
     import("./auth-token.ts"),
     import("./http/health.ts"),
     import("./terminal-banner.ts"),
-    import("./oauth/oauth-settings.ts"),
   ]);
   return {
-    authModeFromEnv: settings.authModeFromEnv,
     listenHttp: server.listenHttp,
     createMcpHttpRoutes: routes.createMcpHttpRoutes,
     resolveAuthToken: token.resolveAuthToken,

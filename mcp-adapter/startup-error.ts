@@ -1,4 +1,4 @@
-import { NamedError } from "../common/named-error.ts";
+import { ConfigurationError } from "../common/configuration-error.ts";
 
-/** A setting the operator must fix before the server can start; its message says what and how. */
-export class StartupError extends NamedError {}
+/** A setting the MCP server cannot start with: the message names it and what would be right. */
+export class StartupError extends ConfigurationError {}

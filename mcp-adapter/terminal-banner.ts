@@ -8,7 +8,7 @@ import type { AuthTokenSource } from "./auth-token.ts";
 import type { UpstreamKind } from "./upstream-choice.ts";
 import { shellQuote } from "../common/shell-quote.ts";
 
-export function httpBanner(options: { mcpUrl: string; version: string; upstream: UpstreamKind; token: AuthTokenSource }): string {
+export function httpBanner(options: { mcpUrl: string; version: string; upstream: UpstreamKind; token: AuthTokenSource; unusedTokenFile?: string | undefined }): string {
   const { mcpUrl } = options;
   const healthUrl = mcpUrl.replace(/\/mcp$/, "/health");
   const bearer = options.token.kind === "file" ? `$(cat ${shellQuote(options.token.path)})` : "$AUTH_TOKEN";
@@ -20,10 +20,14 @@ export function httpBanner(options: { mcpUrl: string; version: string; upstream:
     options.upstream === "sandbox"
       ? "the built-in SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data)"
       : "Strava";
+  const tokenFile = options.unusedTokenFile
+    ? [`  a token file is at ${options.unusedTokenFile}: to serve its athlete, start with FITNESS_TOKEN_FILE=${shellQuote(options.unusedTokenFile)}`]
+    : [];
   return [
     "",
     `  Strava fitness MCP server ${options.version} at ${mcpUrl}`,
     `  upstream: ${upstream}`,
+    ...tokenFile,
     `  ${tokenLine}`,
     "",
     "  Add it to Claude Code:",

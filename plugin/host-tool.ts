@@ -43,7 +43,7 @@ export function isOptionalTool(tool: ToolDefinition): boolean {
  * has no per-agent Tool Search setting (`tools.toolSearch` is global), so the plugin keeps its own 11
  * tools visible wherever they are allowed and leaves the operator's Tool Search choice alone.
  */
-export function hostTool(tool: ToolDefinition, deps: () => ToolDeps, confirmationNote?: string): HostTool {
+export function hostTool(tool: ToolDefinition, deps: () => Promise<ToolDeps>, confirmationNote?: string): HostTool {
   const name = hostToolName(tool);
   return {
     name,
@@ -54,7 +54,7 @@ export function hostTool(tool: ToolDefinition, deps: () => ToolDeps, confirmatio
     async execute(_toolCallId, params, signal) {
       let result: ToolResult;
       try {
-        result = await runTool(tool, params, deps(), signal);
+        result = await runTool(tool, params, await deps(), signal);
       } catch (error) {
         // Only building the dependencies can throw (runTool turns its own failures into results).
         result = errorResult(messageOf(error));

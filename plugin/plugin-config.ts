@@ -3,17 +3,30 @@
  * defaults first), then the same defaults here for hosts or tests that pass nothing. A bad value is
  * an error that names the config path and shows a good value; nothing is guessed.
  */
-import { NamedError } from "../common/named-error.ts";
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { ConfigurationError } from "../common/configuration-error.ts";
+
+/** Where the Strava credentials live: a Secrets Manager secret (the default) or a local token file. */
+export const credentialStoreKinds = ["secrets-manager", "token-file"] as const;
+export type CredentialStoreKind = (typeof credentialStoreKinds)[number];
 
 /** Who confirms a write before it reaches Strava (see plugin/write-approval.ts). */
 export const writeApprovalModes = ["host", "chat"] as const;
 export type WriteApprovalMode = (typeof writeApprovalModes)[number];
 
 export interface PluginSettings {
+  /**
+   * `secrets-manager`: the secret below, for a host with AWS credentials (shared with hosted MCP servers).
+   * `token-file`: the file below, for a host on a computer of one's own with no AWS account.
+   */
+  credentialStore: CredentialStoreKind;
   /** Name or ARN of the Secrets Manager secret holding the credentials JSON. */
   secretName: string;
   /** AWS region of that secret. */
   cloudRegion: string;
+  /** The token file (`credentialStore: "token-file"`): absolute, or under the home folder with `~/`. */
+  tokenFile: string;
   /**
    * `host`: every write tool call is held by the host until the person it asks approves it (the
    * approval shows what will change). `chat`: nothing holds the call; the model's own confirmation in
@@ -24,9 +37,14 @@ export interface PluginSettings {
   writeApprovalTimeoutSeconds: number;
 }
 
+/** The token file `npm run authorize -- --store file` writes by default. */
+export const defaultTokenFile = "~/.config/openclaw-fitness/strava-tokens.json";
+
 export const defaultPluginSettings: PluginSettings = {
+  credentialStore: "secrets-manager",
   secretName: "fitness-credentials",
   cloudRegion: "us-west-2",
+  tokenFile: defaultTokenFile,
   writeApproval: "host",
   writeApprovalTimeoutSeconds: 300,
 };
@@ -41,7 +59,7 @@ const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 /** Secrets Manager names use these characters; a full ARN is also accepted. */
 const secretNamePattern = /^(arn:[\w-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:)?[\w/+=.@-]{1,512}$/;
 
-export class PluginConfigError extends NamedError {}
+export class PluginConfigError extends ConfigurationError {}
 
 export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (pluginConfig === undefined || pluginConfig === null) return { ...defaultPluginSettings };
@@ -52,6 +70,16 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   const unknown = Object.keys(config).filter((key) => !knownKeys.has(key));
   if (unknown.length > 0) {
     throw new PluginConfigError(`${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`);
+  }
+  const credentialStore = readString(config, "credentialStore", defaultPluginSettings.credentialStore);
+  if (!(credentialStoreKinds as readonly string[]).includes(credentialStore)) {
+    throw new PluginConfigError(
+      `${configPath}.credentialStore must be "secrets-manager" (an AWS Secrets Manager secret, the default) or "token-file" (a local file, for a host without AWS); got "${credentialStore}".`,
+    );
+  }
+  const tokenFile = readString(config, "tokenFile", defaultPluginSettings.tokenFile);
+  if (!isAbsolute(tokenFile) && !tokenFile.startsWith("~/")) {
+    throw new PluginConfigError(`${configPath}.tokenFile must be an absolute path, or one under your home folder starting with ~/, such as "${defaultTokenFile}"; got "${tokenFile}".`);
   }
   const secretName = readString(config, "secretName", defaultPluginSettings.secretName);
   if (!secretNamePattern.test(secretName)) {
@@ -76,10 +104,22 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
       `${configPath}.writeApprovalTimeoutSeconds must be a whole number of seconds from ${min} to ${max} (default ${defaultPluginSettings.writeApprovalTimeoutSeconds}); got ${JSON.stringify(timeout)}.`,
     );
   }
-  return { secretName, cloudRegion, writeApproval: writeApproval as WriteApprovalMode, writeApprovalTimeoutSeconds: timeout };
+  return {
+    credentialStore: credentialStore as CredentialStoreKind,
+    secretName,
+    cloudRegion,
+    tokenFile,
+    writeApproval: writeApproval as WriteApprovalMode,
+    writeApprovalTimeoutSeconds: timeout,
+  };
 }
 
-function readString(config: Record<string, unknown>, key: "secretName" | "cloudRegion" | "writeApproval", fallback: string): string {
+/** The token file's path with `~/` resolved against `home`. */
+export function tokenFilePath(settings: PluginSettings, home: string = homedir()): string {
+  return settings.tokenFile.startsWith("~/") ? join(home, settings.tokenFile.slice(2)) : settings.tokenFile;
+}
+
+function readString(config: Record<string, unknown>, key: "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval", fallback: string): string {
   const value = config[key];
   if (value === undefined) return fallback;
   if (typeof value !== "string" || value.trim() === "") {

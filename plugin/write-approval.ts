@@ -37,7 +37,7 @@ const byHostName = new Map(toolTable.map((tool) => [hostToolName(tool), tool]));
 
 export interface WriteApprovalOptions {
   /** The core's dependencies, as the tools get them (built on first use). */
-  deps: () => ToolDeps;
+  deps: () => Promise<ToolDeps>;
   timeoutSeconds: number;
 }
 
@@ -81,16 +81,16 @@ export function writeToolConfirmationNote(mode: WriteApprovalMode): string {
         "they say yes to it.";
 }
 
-async function summarize(tool: ToolDefinition, args: Record<string, unknown>, deps: () => ToolDeps, signal: AbortSignal | undefined): Promise<ChangeSummary> {
+async function summarize(tool: ToolDefinition, args: Record<string, unknown>, deps: () => Promise<ToolDeps>, signal: AbortSignal | undefined): Promise<ChangeSummary> {
   if (tool.name === "create_activity") return summarizeCreate(args);
   if (tool.name === "create_upload") return summarizeUpload(args);
   return summarizeUpdate(args, await currentActivity(args["id"], deps, signal));
 }
 
-async function currentActivity(id: unknown, deps: () => ToolDeps, signal: AbortSignal | undefined): Promise<CurrentActivity | { unreadable: string }> {
+async function currentActivity(id: unknown, deps: () => Promise<ToolDeps>, signal: AbortSignal | undefined): Promise<CurrentActivity | { unreadable: string }> {
   let result;
   try {
-    result = await runTool(readActivity, { id }, deps(), signal);
+    result = await runTool(readActivity, { id }, await deps(), signal);
   } catch (error) {
     return { unreadable: messageOf(error) };
   }

@@ -8,7 +8,7 @@ import { seedAthlete } from "./seed-athlete.ts";
 
 async function main(): Promise<void> {
   if (process.argv.includes("--help") || process.argv.includes("-h")) {
-    console.log(["npm run sandbox: a local, stateful Strava API v3 for the fitness tools.", "", "Environment:", ...sandboxEnvHelp.map((l) => `  ${l}`)].join("\n"));
+    console.log(["npm run sandbox: a local, stateful Strava API v3 for the fitness tools.", "", "Environment:", ...sandboxEnvHelp().map((l) => `  ${l}`)].join("\n"));
     return;
   }
   let options;

@@ -12,7 +12,6 @@ import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "../common/logger.ts";
 import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
 import type { UpstreamSettings } from "./strava-settings.ts";
-import type { TokenManager } from "../credentials/token-manager.ts";
 import { describeRequest, type UpstreamRequest } from "./strava-request.ts";
 import {
   CallCancelledError,
@@ -23,9 +22,22 @@ import {
   UpstreamTimeoutError,
 } from "./strava-errors.ts";
 
+/**
+ * Where the client gets the access token it sends (credentials/token-manager.ts is the one that keeps
+ * refresh tokens safe; the client only asks it).
+ */
+export interface AccessTokenSource {
+  /** A token that is good for this request (refreshed first when due). */
+  accessToken(signal?: AbortSignal): Promise<string>;
+  /** After Strava refused `rejectedToken` with 401: a token to retry once with, and whether it is new. */
+  renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<{ accessToken: string; issuedNow: boolean }>;
+  /** Strava's answer on whether the application is active (403 "Application Status Inactive" or not). */
+  noteApplicationInactive(inactive: boolean, message?: string): void;
+}
+
 export interface UpstreamClientOptions {
   settings: UpstreamSettings;
-  tokens: TokenManager;
+  tokens: AccessTokenSource;
   logger: Logger;
   http: SendHttp;
   now?: () => number;
@@ -58,7 +70,7 @@ export interface SendOptions {
 
 export class UpstreamClient {
   readonly settings: UpstreamSettings;
-  readonly #tokens: TokenManager;
+  readonly #tokens: AccessTokenSource;
   readonly #logger: Logger;
   readonly #http: SendHttp;
   readonly #now: () => number;

@@ -5,7 +5,7 @@
  * Each failure is a `TokenRefreshError` (or a subclass the token manager acts on) whose message says
  * what to do; no body is ever quoted, because token endpoint answers may hold tokens.
  */
-import type { TokenSet } from "../credentials/credential-store.ts";
+import type { TokenSet } from "./token-set.ts";
 import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
 import {
   applicationInactiveAdvice,

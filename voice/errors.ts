@@ -1,5 +1,6 @@
 // Every failure the handler can answer with, and the one table that maps each to its HTTP status.
 // Bodies are always JSON `{"message": ...}`; nothing returns a stack trace.
+import { ConfigurationError } from "../common/configuration-error.ts";
 import { NamedError } from "../common/named-error.ts";
 
 /** The request body is wrong; `field` names the offending field. */
@@ -32,8 +33,8 @@ export class ModelOutputError extends NamedError {}
 /** Bedrock failed internally. */
 export class ModelFailureError extends NamedError {}
 
-/** A setting is missing or invalid; the message names it and says how to fix it. */
-export class ConfigurationError extends NamedError {}
+/** A setting is missing or invalid (common/configuration-error.ts, the project's one base class): its message names it and the fix. */
+export { ConfigurationError };
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

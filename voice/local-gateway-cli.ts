@@ -5,6 +5,8 @@
 import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
 import { messageOf } from "../common/named-error.ts";
+import { isSet, readSetting } from "../common/settings/setting.ts";
+import { clientTokenParameter, voiceLocalClientToken, voiceLocalPort } from "../common/settings/voice-variables.ts";
 
 function fail(message: string): never {
   console.error(message);
@@ -17,16 +19,19 @@ try {
 } catch (error) {
   fail(messageOf(error));
 }
-if (!process.env.VOICE_LOCAL_CLIENT_TOKEN && !process.env.CLIENT_TOKEN_PARAMETER) {
+if (!isSet(process.env, voiceLocalClientToken) && !isSet(process.env, clientTokenParameter)) {
   fail(
     "No client token: set VOICE_LOCAL_CLIENT_TOKEN to a token of your choice for local use, " +
       "or CLIENT_TOKEN_PARAMETER to the SSM SecureString that holds the deployed one.",
   );
 }
 
-const portText = process.env["VOICE_LOCAL_PORT"]?.trim();
-const port = portText ? Number(portText) : LOCAL_GATEWAY_DEFAULTS.port;
-if ((portText && !/^\d+$/.test(portText)) || port < 1 || port > 65535) fail(`VOICE_LOCAL_PORT must be a port number from 1 to 65535; got "${portText}".`);
+let port: number = LOCAL_GATEWAY_DEFAULTS.port;
+try {
+  port = readSetting(process.env, voiceLocalPort);
+} catch (error) {
+  fail(messageOf(error));
+}
 
 const { authorizer, tokenSource } = authorizerFromEnvironment();
 const gateway = await startLocalGateway({ authorizer, port }).catch((error: unknown) =>

@@ -16,6 +16,8 @@ import { authorizerEvent, invocationContext, proxyEvent, type GatewayRequest } f
 import { handler as lambdaHandler, type InvocationContext } from "./handler.ts";
 import { synchronousStderrLogger, type Logger } from "../common/logger.ts";
 import { TokenBucket } from "./token-bucket.ts";
+import { readSetting } from "../common/settings/setting.ts";
+import { clientTokenParameter, voiceLocalClientToken } from "../common/settings/voice-variables.ts";
 
 /** API Gateway's body when an authorizer returns a Deny policy. */
 export const EXPLICIT_DENY_BODY = '{"Message":"User is not authorized to access this resource with an explicit deny"}';
@@ -54,14 +56,14 @@ export function authorizerFromEnvironment(env: Record<string, string | undefined
   authorizer: RequestAuthorizer;
   tokenSource: string;
 } {
-  const localToken = env.VOICE_LOCAL_CLIENT_TOKEN;
+  const localToken = readSetting(env, voiceLocalClientToken);
   if (localToken) {
     return {
       authorizer: createClientTokenAuthorizer({ tokens: new StaticClientToken(localToken), log }),
       tokenSource: "VOICE_LOCAL_CLIENT_TOKEN",
     };
   }
-  return { authorizer: lambdaAuthorizer, tokenSource: `the parameter store (${env.CLIENT_TOKEN_PARAMETER ?? "CLIENT_TOKEN_PARAMETER not set"})` };
+  return { authorizer: lambdaAuthorizer, tokenSource: `the parameter store (${readSetting(env, clientTokenParameter) ?? "CLIENT_TOKEN_PARAMETER not set"})` };
 }
 
 function send(response: http.ServerResponse, status: number, body: string, headers: APIGatewayProxyResult["headers"] = {}): void {

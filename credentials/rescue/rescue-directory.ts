@@ -29,7 +29,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { TokenSet } from "../credential-store.ts";
 import { checkPrivateDirectory } from "../../common/private-directory.ts";
-import { SettingsError } from "../../strava/strava-settings.ts";
+import { ConfigurationError } from "../../common/configuration-error.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { schemaViolations } from "../../common/schema-check.ts";
 
@@ -64,13 +64,19 @@ const memoryFileSystems = new Set([0x01021994 /* tmpfs */, 0x858458f6 /* ramfs *
 /** Makes each write's temporary name unique within this process. */
 let writes = 0;
 
-export function chooseRescueDirectory(env: NodeJS.ProcessEnv, devShm = "/dev/shm"): RescueDirectoryChoice {
-  const configured = env[rescueDirEnvName]?.trim();
+/** Where the front end was told to keep copies: FITNESS_TOKEN_RESCUE_DIR, and the session's XDG_RUNTIME_DIR. */
+export interface RescueDirectorySetting {
+  configured: string | undefined;
+  runtimeDirectory: string | undefined;
+}
+
+export function chooseRescueDirectory(setting: RescueDirectorySetting, devShm = "/dev/shm"): RescueDirectoryChoice {
+  const configured = setting.configured;
   if (configured === "off") return { directory: undefined, reason: `${rescueDirEnvName} is off`, quiet: true };
   const uid = process.getuid?.();
   if (uid === undefined) {
     if (configured) {
-      throw new SettingsError(
+      throw new ConfigurationError(
         `${rescueDirEnvName} cannot be used on this platform: the copy needs a directory whose owner and permissions can be checked. Set it to "off".`,
       );
     }
@@ -78,11 +84,11 @@ export function chooseRescueDirectory(env: NodeJS.ProcessEnv, devShm = "/dev/shm
   }
   if (configured) {
     if (!isAbsolute(configured)) {
-      throw new SettingsError(`${rescueDirEnvName} must be an absolute path (or "off"); got "${configured}".`);
+      throw new ConfigurationError(`${rescueDirEnvName} must be an absolute path (or "off"); got "${configured}".`);
     }
     return { directory: TokenRescueDirectory.open(configured, { createParents: true }) };
   }
-  const runtime = env["XDG_RUNTIME_DIR"]?.trim();
+  const runtime = setting.runtimeDirectory;
   const candidates = [...(runtime && isAbsolute(runtime) ? [join(runtime, "fitness-coach")] : []), join(devShm, `fitness-coach-${uid}`)];
   const refused: string[] = [];
   for (const path of candidates) {
@@ -122,7 +128,7 @@ export class TokenRescueDirectory {
     this.path = path;
   }
 
-  /** Creates the directory (0700) if missing and checks it; throws a SettingsError saying what is wrong. */
+  /** Creates the directory (0700) if missing and checks it; throws a ConfigurationError saying what is wrong. */
   static open(path: string, options: { createParents: boolean }): TokenRescueDirectory {
     const directory = new TokenRescueDirectory(path);
     directory.#ensure(options.createParents);
@@ -132,7 +138,7 @@ export class TokenRescueDirectory {
   /**
    * Writes (or rewrites) `name` synchronously; the caller's turn ends with the tokens in the file. The
    * directory is checked again first (it may have been removed, or replaced by someone else's, since it
-   * was opened): a SettingsError says what is wrong and nothing is written.
+   * was opened): a ConfigurationError says what is wrong and nothing is written.
    */
   keep(name: string, rescued: RescuedTokens): void {
     if (!name.endsWith(".json")) throw new Error(`A copy's name ends with .json; got ${name}`);
@@ -216,12 +222,12 @@ export class TokenRescueDirectory {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "EEXIST") {
         const why = code === "ENOENT" ? `${dirname(this.path)} does not exist` : messageOf(error);
-        throw new SettingsError(
+        throw new ConfigurationError(
           `The token rescue directory ${this.path} cannot be created: ${why}. Set ${rescueDirEnvName} to a directory this user can create, or to "off".`,
         );
       }
     }
-    if (!this.#check()) throw new SettingsError(`The token rescue directory ${this.path} disappeared while it was being created. ${this.#fix()}`);
+    if (!this.#check()) throw new ConfigurationError(`The token rescue directory ${this.path} disappeared while it was being created. ${this.#fix()}`);
   }
 
   #fix(): string {
@@ -230,7 +236,7 @@ export class TokenRescueDirectory {
 
   /**
    * Whether the directory exists (false when it does not), after checking that it is still a directory (not
-   * a symbolic link) of this user's that nobody else may enter; throws a SettingsError when it is not.
+   * a symbolic link) of this user's that nobody else may enter; throws a ConfigurationError when it is not.
    */
   #check(): boolean {
     return checkPrivateDirectory(this.path, {
@@ -238,7 +244,7 @@ export class TokenRescueDirectory {
       fix: this.#fix(),
       elsewhere: `Set ${rescueDirEnvName} to a directory under one of this user's own, or to "off".`,
       orElsewhere: `or set ${rescueDirEnvName} elsewhere, or to "off"`,
-      error: (message) => new SettingsError(message),
+      error: (message) => new ConfigurationError(message),
     });
   }
 }

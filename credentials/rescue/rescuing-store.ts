@@ -23,7 +23,7 @@ import { sha256Hex } from "../../common/digests.ts";
 import type { Logger } from "../../common/logger.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { CredentialStoreError, type CredentialSnapshot, type CredentialStore, type SaveOutcome, type TokenSet } from "../credential-store.ts";
-import { chooseRescueDirectory, type RescueFile, type TokenRescueDirectory } from "./rescue-directory.ts";
+import { chooseRescueDirectory, type RescueDirectorySetting, type RescueFile, type TokenRescueDirectory } from "./rescue-directory.ts";
 
 /** A file that never became a complete record is a write cut short; after this long nobody will finish it. */
 const incompleteFileGraceMs = 60_000;
@@ -230,11 +230,11 @@ export class RescuingCredentialStore implements CredentialStore {
 /**
  * What gives a remote store the rescue copy on this machine: the directory is chosen once, from
  * FITNESS_TOKEN_RESCUE_DIR or the defaults (credentials/rescue/rescue-directory.ts). With none, stores are left as
- * they are, after one warning saying what that risks and how to fix it. Throws a SettingsError when
+ * they are, after one warning saying what that risks and how to fix it. Throws a ConfigurationError when
  * FITNESS_TOKEN_RESCUE_DIR names a directory that cannot be used.
  */
-export function tokenRescueFromEnv(env: NodeJS.ProcessEnv, logger: Logger, devShm?: string): (store: CredentialStore) => CredentialStore {
-  const choice = chooseRescueDirectory(env, devShm);
+export function tokenRescue(setting: RescueDirectorySetting, logger: Logger, devShm?: string): (store: CredentialStore) => CredentialStore {
+  const choice = chooseRescueDirectory(setting, devShm);
   const directory = choice.directory;
   if (directory === undefined) {
     if (!choice.quiet) {

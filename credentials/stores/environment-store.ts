@@ -21,12 +21,8 @@ import type { TokenFileStore } from "./token-file-store.ts";
 import type { TokenFile, TokenRecord } from "./token-file.ts";
 import { lineageOf, refreshTokenHash } from "../token-lineage.ts";
 
+/** The three variables this store is made from (the front end reads them: common/settings/credential-variables.ts). */
 export const stravaEnvNames = ["STRAVA_CLIENT_ID", "STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"] as const;
-
-/** Which of the three variables are unset or empty. */
-export function missingStravaEnv(env: NodeJS.ProcessEnv): string[] {
-  return stravaEnvNames.filter((name) => !env[name]?.trim());
-}
 
 class EnvVersion {
   readonly refreshToken: string;
@@ -46,14 +42,14 @@ export class EnvCredentialStore implements CredentialStore {
   readonly #refreshTokenHash: string;
   readonly #file: TokenFile;
 
-  constructor(options: { env: NodeJS.ProcessEnv; file: TokenFileStore }) {
-    const missing = missingStravaEnv(options.env);
+  constructor(options: { clientId: string; clientSecret: string; refreshToken: string; file: TokenFileStore }) {
+    const missing = stravaEnvNames.filter((_name, index) => [options.clientId, options.clientSecret, options.refreshToken][index]?.trim() === "");
     if (missing.length > 0) {
       throw new CredentialStoreError(`Set ${missing.join(", ")} (all three of ${stravaEnvNames.join(", ")} are needed for Strava).`);
     }
-    this.#clientId = options.env["STRAVA_CLIENT_ID"]!.trim();
-    this.#clientSecret = options.env["STRAVA_CLIENT_SECRET"]!.trim();
-    this.#refreshToken = options.env["STRAVA_REFRESH_TOKEN"]!.trim();
+    this.#clientId = options.clientId.trim();
+    this.#clientSecret = options.clientSecret.trim();
+    this.#refreshToken = options.refreshToken.trim();
     this.#refreshTokenHash = refreshTokenHash(this.#refreshToken);
     this.#file = options.file.file;
     this.description = `STRAVA_* variables and their token file ${options.file.path}`;
@@ -66,8 +62,12 @@ export class EnvCredentialStore implements CredentialStore {
   async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
     const version = expected.version;
     if (!(version instanceof EnvVersion)) throw new TypeError("saveTokens was given a snapshot of another store");
+    // The application's credentials go into the file too: it then serves alone, and `npm run authorize --
+    // --revoke` finds what it needs there.
     const record: TokenRecord = {
       ...version.record,
+      client_id: this.#clientId,
+      client_secret: this.#clientSecret,
       ...tokens,
       env_refresh_token_sha256: this.#refreshTokenHash,
       ...lineageOf(version.refreshToken),

@@ -4,8 +4,7 @@
  * compare-and-swap way of credentials/stores/token-file.ts. Every field the file holds is kept on every write.
  */
 import { accessSync, constants, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import {
   credentialFieldsOf,
   CredentialsMissingError,
@@ -22,14 +21,6 @@ import { TokenFile, type TokenRecord } from "./token-file.ts";
 import { shellQuote } from "../../common/shell-quote.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { lineageField, lineageOf } from "../token-lineage.ts";
-
-/** `FITNESS_TOKEN_FILE`, else `$XDG_CONFIG_HOME/openclaw-fitness/strava-tokens.json` (~/.config by default). */
-export function defaultTokenFilePath(env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env["FITNESS_TOKEN_FILE"]?.trim();
-  if (explicit) return explicit;
-  const configHome = env["XDG_CONFIG_HOME"]?.trim() || join(homedir(), ".config");
-  return join(configHome, "openclaw-fitness", "strava-tokens.json");
-}
 
 /**
  * Why this process could not save to a token file at `path`, or undefined when it can as far as can be

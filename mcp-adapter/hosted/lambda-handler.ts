@@ -14,6 +14,9 @@
  */
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
+import { fitnessSecretName, stravaClientId, stravaClientSecret } from "../../common/settings/credential-variables.ts";
+import { mcpAuth } from "../../common/settings/server-variables.ts";
+import { isSet, readSetting, type Environment } from "../../common/settings/setting.ts";
 import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
@@ -39,12 +42,12 @@ const startupRetryMs = 30_000;
 
 let logger: Logger = synchronousStderrLogger("mcp-hosted");
 
-async function start(env: NodeJS.ProcessEnv): Promise<OAuthWebHandler> {
+async function start(env: Environment): Promise<OAuthWebHandler> {
   logger = synchronousStderrLogger("mcp-hosted", logLevelFromEnv(env));
-  if (env["MCP_AUTH"]?.trim().toLowerCase() !== "oauth") {
+  if (readSetting(env, mcpAuth) !== "oauth") {
     throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
   }
-  if (!env["FITNESS_SECRET_NAME"]?.trim() && !(env["STRAVA_CLIENT_ID"]?.trim() && env["STRAVA_CLIENT_SECRET"]?.trim())) {
+  if (!isSet(env, fitnessSecretName) && !(isSet(env, stravaClientId) && isSet(env, stravaClientSecret))) {
     throw new Error("No Strava application: set FITNESS_SECRET_NAME to the secret holding its client_id and client_secret (the template does). The hosted function has no sandbox.");
   }
   // A function is reached through its URL, never on loopback: PUBLIC_URL is required, and https.

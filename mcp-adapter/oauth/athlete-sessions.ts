@@ -19,7 +19,7 @@ import type { CredentialStore } from "../../credentials/credential-store.ts";
 import type { SendHttp } from "../../strava/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../strava/rate-limit.ts";
 import type { UpstreamSettings } from "../../strava/strava-settings.ts";
-import { defaultStoreTimeoutMs, withDeadline } from "../../credentials/store-deadline.ts";
+import { withDeadline } from "../../credentials/store-deadline.ts";
 import type { UpstreamAdmission } from "../../strava/strava-client.ts";
 import { UpstreamStatusError } from "../../strava/strava-errors.ts";
 import type { UpstreamRequest } from "../../strava/strava-request.ts";
@@ -29,6 +29,8 @@ import { deauthorizationChecksPerDay } from "./strava/strava-webhook.ts";
 export interface AthleteSessionsOptions {
   store: OAuthStore;
   settings: UpstreamSettings;
+  /** Deadline of each store call (the fair-share counts, the athletes' token stores). */
+  storeTimeoutMs: number;
   logger: Logger;
   /** The network seam every athlete's calls share (one connection pool per process). */
   http: SendHttp;
@@ -75,6 +77,7 @@ export class AthleteSessions {
         store: this.#options.rescue ? this.#options.rescue(store.credentialStoreFor(athleteId)) : store.credentialStoreFor(athleteId),
         logger,
         settings,
+        storeTimeoutMs: this.#options.storeTimeoutMs,
         http: this.#options.http,
         now: this.#now,
         admission: this.#admission(athleteId),
@@ -96,8 +99,8 @@ export class AthleteSessions {
   }
 
   #admission(athleteId: string): UpstreamAdmission {
-    const { store, athletes, settings } = this.#options;
-    const deadlineMs = settings.storeTimeoutMs ?? defaultStoreTimeoutMs;
+    const { store, athletes } = this.#options;
+    const deadlineMs = this.#options.storeTimeoutMs;
     return {
       admit: async (request: UpstreamRequest) => {
         const read = request.method === "GET";

@@ -11,15 +11,17 @@
  *   that athlete's grants and frees the ownership for the next one to sign in (their Strava tokens then
  *   wait out the grace period like any athlete no longer admitted).
  */
-import { unadmittedGraceMs, revokeGrantsOf } from "../mcp-adapter/oauth/admission.ts";
-import { oauthSettingsFromEnv } from "../mcp-adapter/oauth/oauth-settings.ts";
-import { stravaApplicationFromEnv } from "../mcp-adapter/oauth/oauth-upstream.ts";
-import { disconnectAthlete } from "../mcp-adapter/oauth/endpoints/revocation-endpoint.ts";
-import { oauthStoreFromEnv } from "../mcp-adapter/oauth/start-oauth-mode.ts";
-import type { OAuthStore } from "../mcp-adapter/oauth/stores/oauth-store.ts";
-import { silentLogger } from "../common/logger.ts";
-import { messageOf } from "../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
+import { unadmittedGraceMs, revokeGrantsOf } from "./admission.ts";
+import { oauthSettingsFromEnv } from "./oauth-settings.ts";
+import { stravaApplicationFromEnv } from "./oauth-upstream.ts";
+import { disconnectAthlete } from "./endpoints/revocation-endpoint.ts";
+import { oauthStoreFromEnv } from "./start-oauth-mode.ts";
+import type { OAuthStore } from "./stores/oauth-store.ts";
+import { silentLogger } from "../../common/logger.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
+import { mcpOauthTable } from "../../common/settings/oauth-variables.ts";
+import { readSetting } from "../../common/settings/setting.ts";
 
 const usage = `Usage: npm run oauth-admin -- <command>
 
@@ -45,7 +47,7 @@ async function main(args: string[]): Promise<number> {
   const env = process.env;
   const settings = oauthSettingsFromEnv(env, "127.0.0.1");
   const application = await stravaApplicationFromEnv(env, settings);
-  const table = env["MCP_OAUTH_TABLE"]?.trim() || undefined;
+  const table = readSetting(env, mcpOauthTable);
   const store = await oauthStoreFromEnv(
     env,
     table,

@@ -75,6 +75,8 @@ export interface OAuthAppOptions {
   store: OAuthStore;
   strava: StravaApplication;
   upstream: UpstreamSettings;
+  /** Deadline of each store call (FITNESS_STORE_TIMEOUT_MS). */
+  storeTimeoutMs?: number;
   logger: Logger;
   serverName: string;
   now?: () => number;
@@ -86,13 +88,14 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const { issuer, store, logger } = options;
   const now = options.now ?? Date.now;
   const resource = `${issuer}/mcp`;
-  const storeTimeoutMs = options.upstream.storeTimeoutMs ?? defaultStoreTimeoutMs;
+  const storeTimeoutMs = options.storeTimeoutMs ?? defaultStoreTimeoutMs;
   const key = await store.signingKey(AbortSignal.timeout(storeTimeoutMs));
   const accessTokens = new AccessTokens({ issuer, resource, key, now });
   const admission = new Admission(options.settings.admittedAthletes, store, now);
   const sessions = new AthleteSessions({
     store,
     settings: options.upstream,
+    storeTimeoutMs,
     logger,
     http: options.strava.http,
     applicationLimits: options.settings.applicationLimits,

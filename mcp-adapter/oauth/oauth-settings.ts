@@ -1,6 +1,7 @@
 /**
- * OAuth mode's settings (`MCP_AUTH=oauth`), read from the environment once at start-up. Each bad value
- * is a StartupError that names the variable and says what would be right.
+ * OAuth mode's settings (`MCP_AUTH=oauth`), read from the environment once at start-up through the settings
+ * inventory (common/settings/oauth-variables.ts). Each bad value is a configuration error that names the
+ * variable and says what would be right; what depends on more than one variable is checked here:
  *
  * - `PUBLIC_URL`: the server's external origin (issuer, resource identifier `PUBLIC_URL/mcp`, the Strava
  *   callback). HTTPS, unless its host is loopback (then plain http is fine: nobody else can reach it).
@@ -18,9 +19,18 @@
  *   `x-forwarded-for`); unset, the connection's address counts (request-origin.ts).
  */
 import { isIP } from "node:net";
+import { readSetting, type Environment } from "../../common/settings/setting.ts";
+import {
+  mcpAthletes,
+  mcpClientAddressHeader,
+  publicUrl,
+  stravaAthleteLimit,
+  stravaRateLimits,
+  stravaWebhookSubscriptionId,
+  stravaWebhookVerifyToken,
+} from "../../common/settings/oauth-variables.ts";
+import { stravaAuthorizeUrl, stravaRevokeUrl } from "../../common/settings/strava-variables.ts";
 import { StartupError } from "../startup-error.ts";
-
-export type AuthMode = "bearer" | "oauth";
 
 export interface OAuthSettings {
   /** PUBLIC_URL without a trailing slash, or undefined to use the listening address (loopback only). */
@@ -39,25 +49,18 @@ export interface OAuthSettings {
 
 export const defaultStravaAuthorizeUrl = "https://www.strava.com/oauth/authorize";
 
-export function authModeFromEnv(env: NodeJS.ProcessEnv): AuthMode {
-  const value = env["MCP_AUTH"]?.trim().toLowerCase();
-  if (!value || value === "bearer") return "bearer";
-  if (value === "oauth") return "oauth";
-  throw new StartupError(`MCP_AUTH must be "bearer" (the default: a static token) or "oauth" (MCP authorization with Strava sign-in); got "${env["MCP_AUTH"]}".`);
-}
-
-export function oauthSettingsFromEnv(env: NodeJS.ProcessEnv, host: string): OAuthSettings {
-  const athleteLimit = wholeNumber(env, "STRAVA_ATHLETE_LIMIT", 1, 100_000) ?? 10;
+export function oauthSettingsFromEnv(env: Environment, host: string): OAuthSettings {
+  const athleteLimit = readSetting(env, stravaAthleteLimit);
   return {
-    publicUrl: publicUrlFrom(env, host),
-    admittedAthletes: athletesFrom(env, athleteLimit),
+    publicUrl: publicUrlFrom(readSetting(env, publicUrl), host),
+    admittedAthletes: athletesWithin(readSetting(env, mcpAthletes), athleteLimit),
     athleteLimit,
-    stravaAuthorizeUrl: httpUrl(env, "STRAVA_AUTHORIZE_URL") ?? defaultStravaAuthorizeUrl,
-    stravaRevokeUrl: httpUrl(env, "STRAVA_REVOKE_URL"),
-    webhookVerifyToken: env["STRAVA_WEBHOOK_VERIFY_TOKEN"]?.trim() || undefined,
-    webhookSubscriptionId: wholeNumber(env, "STRAVA_WEBHOOK_SUBSCRIPTION_ID", 1, Number.MAX_SAFE_INTEGER),
-    clientAddressHeader: headerName(env, "MCP_CLIENT_ADDRESS_HEADER"),
-    applicationLimits: limitsFrom(env),
+    stravaAuthorizeUrl: readSetting(env, stravaAuthorizeUrl),
+    stravaRevokeUrl: readSetting(env, stravaRevokeUrl),
+    webhookVerifyToken: readSetting(env, stravaWebhookVerifyToken),
+    webhookSubscriptionId: readSetting(env, stravaWebhookSubscriptionId),
+    clientAddressHeader: readSetting(env, mcpClientAddressHeader),
+    applicationLimits: readSetting(env, stravaRateLimits) ?? { overall: [200, 2000], read: [100, 1000] },
   };
 }
 
@@ -69,8 +72,7 @@ export function isLoopbackHostname(hostname: string): boolean {
   return bare === "::1";
 }
 
-function publicUrlFrom(env: NodeJS.ProcessEnv, host: string): string | undefined {
-  const raw = env["PUBLIC_URL"]?.trim();
+function publicUrlFrom(raw: string | undefined, host: string): string | undefined {
   if (!raw) {
     if (isLoopbackHostname(host)) return undefined;
     throw new StartupError(
@@ -92,54 +94,12 @@ function publicUrlFrom(env: NodeJS.ProcessEnv, host: string): string | undefined
   return url.origin;
 }
 
-function athletesFrom(env: NodeJS.ProcessEnv, limit: number): string[] | undefined {
-  const raw = env["MCP_ATHLETES"]?.trim();
-  if (!raw) return undefined;
-  const ids = raw.split(",").map((part) => part.trim()).filter((part) => part !== "");
-  const bad = ids.filter((id) => !/^\d{1,20}$/.test(id));
-  if (bad.length > 0 || ids.length === 0) {
-    throw new StartupError(`MCP_ATHLETES must be Strava athlete ids separated by commas, such as 48201735,61930114; "${bad.join(", ") || raw}" is not.`);
-  }
-  const unique = [...new Set(ids)];
-  if (unique.length > limit) {
+function athletesWithin(ids: string[] | undefined, limit: number): string[] | undefined {
+  if (ids === undefined) return undefined;
+  if (ids.length > limit) {
     throw new StartupError(
-      `MCP_ATHLETES names ${unique.length} athletes, more than the Strava application serves (STRAVA_ATHLETE_LIMIT=${limit}; Strava's Standard tier allows 10). Remove some, or raise STRAVA_ATHLETE_LIMIT if Strava granted your application more.`,
+      `MCP_ATHLETES names ${ids.length} athletes, more than the Strava application serves (STRAVA_ATHLETE_LIMIT=${limit}; Strava's Standard tier allows 10). Remove some, or raise STRAVA_ATHLETE_LIMIT if Strava granted your application more.`,
     );
   }
-  return unique;
-}
-
-function limitsFrom(env: NodeJS.ProcessEnv): { overall: [number, number]; read: [number, number] } {
-  const raw = env["STRAVA_RATE_LIMITS"]?.trim();
-  if (!raw) return { overall: [200, 2000], read: [100, 1000] };
-  const parts = raw.split(",").map((part) => part.trim());
-  if (parts.length !== 4 || !parts.every((part) => /^\d+$/.test(part) && Number(part) > 0)) {
-    throw new StartupError(`STRAVA_RATE_LIMITS must be four whole numbers "overall15min,overallDaily,read15min,readDaily", such as 200,2000,100,1000; got "${raw}".`);
-  }
-  const [o15, oDay, r15, rDay] = parts.map(Number) as [number, number, number, number];
-  return { overall: [o15, oDay], read: [r15, rDay] };
-}
-
-function headerName(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(raw)) throw new StartupError(`${name} must be an HTTP header name such as x-forwarded-for; got "${raw}".`);
-  return raw.toLowerCase();
-}
-
-function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  const url = URL.parse(raw);
-  if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new StartupError(`${name} must be an absolute http(s) URL; got "${raw}".`);
-  }
-  return raw;
-}
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new StartupError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
-  return Number(raw);
+  return ids;
 }

@@ -14,35 +14,40 @@
  * at another Strava-shaped server (a sandbox started with `npm run sandbox`).
  */
 import type { Logger } from "../../common/logger.ts";
-import { upstreamSettingsFromEnv, type UpstreamSettings } from "../../strava/strava-settings.ts";
+import type { UpstreamSettings } from "../../strava/strava-settings.ts";
+import { readSetting, type Environment } from "../../common/settings/setting.ts";
+import { awsRegion, fitnessSecretName, fitnessStoreTimeoutMs, stravaClientId, stravaClientSecret, stravaRefreshToken } from "../../common/settings/credential-variables.ts";
+import { readUpstreamSettings, stravaTimeoutMs } from "../../common/settings/strava-variables.ts";
 import { createHttpSender } from "../../strava/http-exchange.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 import { StartupError } from "../startup-error.ts";
 import type { UpstreamKind } from "../upstream-choice.ts";
-import { defaultAwsRegion, startBuiltInSandbox } from "../upstream-choice.ts";
+import { startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
 
 export interface OAuthUpstream {
   kind: UpstreamKind;
   strava: StravaApplication;
   settings: UpstreamSettings;
+  /** Deadline of each store call (FITNESS_STORE_TIMEOUT_MS). */
+  storeTimeoutMs: number;
   /** The embedded sandbox's controls, for the sandbox only (tests sign athletes in and out). */
   sandbox?: { baseUrl: string };
   close(): Promise<void>;
 }
 
-export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSettings, logger: Logger): Promise<OAuthUpstream> {
-  if (env["STRAVA_REFRESH_TOKEN"]?.trim()) {
+export async function chooseOAuthUpstream(env: Environment, oauth: OAuthSettings, logger: Logger): Promise<OAuthUpstream> {
+  const storeTimeoutMs = readSetting(env, fitnessStoreTimeoutMs);
+  if (readSetting(env, stravaRefreshToken) !== undefined) {
     logger.warn("strava_refresh_token_ignored", { message: "MCP_AUTH=oauth: every athlete signs in with Strava, so STRAVA_REFRESH_TOKEN is not used." });
   }
   const noop = async (): Promise<void> => {};
   const configured = await stravaApplicationFromEnv(env, oauth);
   if (configured !== undefined) {
     logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: configured.strava.clientId });
-    return { kind: "strava", strava: configured.strava, settings: configured.settings, close: noop };
+    return { kind: "strava", strava: configured.strava, settings: configured.settings, storeTimeoutMs, close: noop };
   }
   const sandbox = await startBuiltInSandbox(env);
   logger.warn("upstream_sandbox", {
@@ -51,7 +56,7 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
       "simulated athletes with made-up activities, NOT Strava.",
     sandboxBaseUrl: sandbox.baseUrl,
   });
-  const base = upstreamSettingsFromEnv({ STRAVA_TIMEOUT_MS: env["STRAVA_TIMEOUT_MS"], FITNESS_STORE_TIMEOUT_MS: env["FITNESS_STORE_TIMEOUT_MS"] });
+  const timeoutMs = readSetting(env, stravaTimeoutMs);
   return {
     kind: "sandbox",
     strava: {
@@ -60,10 +65,11 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
       authorizeUrl: sandbox.authorizeUrl,
       tokenUrl: sandbox.tokenUrl,
       revokeUrl: sandbox.revokeUrl,
-      timeoutMs: base.timeoutMs,
+      timeoutMs,
       http: createHttpSender(),
     },
-    settings: { ...base, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
+    settings: { timeoutMs, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
+    storeTimeoutMs,
     sandbox: { baseUrl: sandbox.baseUrl },
     close: () => sandbox.close(),
   };
@@ -73,14 +79,14 @@ export async function chooseOAuthUpstream(env: NodeJS.ProcessEnv, oauth: OAuthSe
  * The Strava application OAuth mode signs athletes in with, from STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET
  * or FITNESS_SECRET_NAME; undefined when none is set (the built-in sandbox plays Strava).
  */
-export async function stravaApplicationFromEnv(env: NodeJS.ProcessEnv, oauth: OAuthSettings): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
-  const clientId = env["STRAVA_CLIENT_ID"]?.trim();
-  const clientSecret = env["STRAVA_CLIENT_SECRET"]?.trim();
-  const secretName = env["FITNESS_SECRET_NAME"]?.trim();
+export async function stravaApplicationFromEnv(env: Environment, oauth: OAuthSettings): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
+  const clientId = readSetting(env, stravaClientId);
+  const clientSecret = readSetting(env, stravaClientSecret);
+  const secretName = readSetting(env, fitnessSecretName);
   if (!clientId && !clientSecret && !secretName) return undefined;
-  const settings = upstreamSettingsFromEnv(env);
+  const settings = readUpstreamSettings(env);
   let application: { client_id: string; client_secret: string };
-  if (secretName) application = await applicationFromSecret(secretName, env["AWS_REGION"]?.trim() || defaultAwsRegion, settings.storeTimeoutMs ?? defaultStoreTimeoutMs);
+  if (secretName) application = await applicationFromSecret(secretName, readSetting(env, awsRegion), readSetting(env, fitnessStoreTimeoutMs));
   else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
   else throw new StartupError(`Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`);
   return {

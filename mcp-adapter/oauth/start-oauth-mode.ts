@@ -3,11 +3,13 @@
  * the Strava application (or the embedded sandbox), the store (DynamoDB with the signing key in Secrets
  * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
  */
+import { join } from "node:path";
 import type { Logger } from "../../common/logger.ts";
-import { tokenRescueFromEnv } from "../../credentials/rescue/rescuing-store.ts";
-import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
+import { readSetting, type Environment } from "../../common/settings/setting.ts";
+import { awsRegion, configFolder, readRescueDirectory } from "../../common/settings/credential-variables.ts";
+import { fitnessOauthDir, mcpOauthTable, mcpSigningKeySecret } from "../../common/settings/oauth-variables.ts";
+import { tokenRescue } from "../../credentials/rescue/rescuing-store.ts";
 import { StartupError } from "../startup-error.ts";
-import { defaultAwsRegion } from "../upstream-choice.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
 import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
@@ -22,7 +24,7 @@ export interface StartedOAuthMode {
 }
 
 export async function startOAuthMode(options: {
-  env: NodeJS.ProcessEnv;
+  env: Environment;
   settings: OAuthSettings;
   /** PUBLIC_URL, or the listening address when it is unset (loopback). */
   issuer: string;
@@ -38,17 +40,18 @@ export async function startOAuthMode(options: {
   const { env, settings, logger } = options;
   const upstream = await chooseOAuthUpstream(env, settings, logger);
   try {
-    const table = env["MCP_OAUTH_TABLE"]?.trim() || undefined;
-    const storeTimeoutMs = upstream.settings.storeTimeoutMs ?? defaultStoreTimeoutMs;
+    const table = readSetting(env, mcpOauthTable);
+    const storeTimeoutMs = upstream.storeTimeoutMs;
     const store = await oauthStoreFromEnv(env, table, { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret }, storeTimeoutMs);
     const app = await createOAuthApp({
       // Local files need no copy: the token file's first write is synchronous.
-      rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescueFromEnv(env, logger) : undefined,
+      rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescue(readRescueDirectory(env), logger) : undefined,
       issuer: options.issuer,
       settings,
       store,
       strava: upstream.strava,
       upstream: upstream.settings,
+      storeTimeoutMs,
       logger,
       serverName: options.serverName,
     });
@@ -112,13 +115,13 @@ async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, log
 
 /** DynamoDB when MCP_OAUTH_TABLE names a `table`, else local files. */
 export async function oauthStoreFromEnv(
-  env: NodeJS.ProcessEnv,
+  env: Environment,
   table: string | undefined,
   application: { client_id: string; client_secret: string },
   storeTimeoutMs: number,
 ): Promise<OAuthStore> {
   if (table) {
-    const keySecret = env["MCP_SIGNING_KEY_SECRET"]?.trim();
+    const keySecret = readSetting(env, mcpSigningKeySecret);
     if (!keySecret) {
       throw new StartupError("MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).");
     }
@@ -127,11 +130,11 @@ export async function oauthStoreFromEnv(
     return new DynamoDbOAuthStore({
       tableName: table,
       signingKeySecret: keySecret,
-      region: env["AWS_REGION"]?.trim() || defaultAwsRegion,
+      region: readSetting(env, awsRegion),
       application,
       requestTimeoutMs: storeTimeoutMs,
     });
   }
-  const { FileOAuthStore, defaultOAuthDirectory } = await import("./stores/file-oauth-store.ts");
-  return new FileOAuthStore({ directory: defaultOAuthDirectory(env), application });
+  const { FileOAuthStore } = await import("./stores/file-oauth-store.ts");
+  return new FileOAuthStore({ directory: readSetting(env, fitnessOauthDir) ?? join(configFolder(env), "oauth"), application });
 }

@@ -3,16 +3,16 @@
  * Every mistake is an `AuthorizeUsageError` that says what to pass instead.
  */
 import { parseArgs } from "node:util";
-import { defaultTokenFilePath } from "../../credentials/stores/token-file-store.ts";
-import { messageOf, NamedError } from "../../common/named-error.ts";
-import { readHttpUrl, upstreamSettingsFromEnv } from "../../strava/strava-settings.ts";
+import { ConfigurationError } from "../../common/configuration-error.ts";
+import { messageOf } from "../../common/named-error.ts";
+import { awsRegion, readTokenFile, stravaClientId, stravaClientSecret } from "../../common/settings/credential-variables.ts";
+import { readSetting, type Environment } from "../../common/settings/setting.ts";
+import { stravaAuthorizeUrl, stravaRevokeUrl, stravaTokenUrl } from "../../common/settings/strava-variables.ts";
+import type { AuthorizationTarget } from "../../credentials/store-choice.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 
-export const defaultAuthorizeUrl = "https://www.strava.com/oauth/authorize";
-
-export type CredentialTarget =
-  | { kind: "secrets-manager"; secretName: string; region: string }
-  | { kind: "file"; path: string };
+/** Where the grant goes: a Secrets Manager secret, or a token file (credentials/store-choice.ts). */
+export type CredentialTarget = AuthorizationTarget;
 
 export interface AuthorizeOptions {
   clientId: string;
@@ -37,7 +37,7 @@ export interface RevokeOptions {
   timeoutMs: number;
 }
 
-export class AuthorizeUsageError extends NamedError {}
+export class AuthorizeUsageError extends ConfigurationError {}
 
 export const usage = `Usage: npm run authorize -- --store secrets-manager [--secret-name NAME] [--region REGION]
        npm run authorize -- --store file [--token-file PATH]
@@ -66,7 +66,7 @@ Options:
 Environment: STRAVA_AUTHORIZE_URL, STRAVA_TOKEN_URL and STRAVA_REVOKE_URL (default: beside the token
 URL) point at a non-default upstream.`;
 
-export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.ProcessEnv): AuthorizeOptions | RevokeOptions | "help" {
+export function parseAuthorizeOptions(argv: readonly string[], env: Environment): AuthorizeOptions | RevokeOptions | "help" {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -99,27 +99,27 @@ export function parseAuthorizeOptions(argv: readonly string[], env: NodeJS.Proce
   let target: CredentialTarget;
   if (store === "secrets-manager") {
     if (text("token-file")) throw new AuthorizeUsageError("--token-file applies to --store file only.");
-    const region = text("region") ?? env["AWS_REGION"]?.trim() ?? "us-west-2";
+    const region = text("region") ?? readSetting(env, awsRegion);
     if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
     target = { kind: "secrets-manager", secretName: text("secret-name") ?? "fitness-credentials", region };
   } else if (store === "file") {
     if (text("secret-name") || text("region")) throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
-    target = { kind: "file", path: text("token-file") ?? defaultTokenFilePath(env) };
+    target = { kind: "token-file", path: text("token-file") ?? readTokenFile(env).path };
   } else {
     throw new AuthorizeUsageError(
       `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store secrets-manager (the OpenClaw plugin) or --store file (the MCP server).\n\n${usage}`,
     );
   }
 
-  const clientId = text("client-id") ?? (env["STRAVA_CLIENT_ID"]?.trim() || undefined);
-  const clientSecret = text("client-secret") ?? (env["STRAVA_CLIENT_SECRET"]?.trim() || undefined);
+  const clientId = text("client-id") ?? readSetting(env, stravaClientId);
+  const clientSecret = text("client-secret") ?? readSetting(env, stravaClientSecret);
   let tokenUrl: string;
   let revokeUrl: string;
   let authorizeUrl: string;
   try {
-    tokenUrl = upstreamSettingsFromEnv(env).tokenUrl;
-    revokeUrl = readHttpUrl(env, "STRAVA_REVOKE_URL", "https://www.strava.com/oauth/revoke") ?? revokeUrlBeside(tokenUrl);
-    authorizeUrl = readHttpUrl(env, "STRAVA_AUTHORIZE_URL", defaultAuthorizeUrl) ?? defaultAuthorizeUrl;
+    tokenUrl = readSetting(env, stravaTokenUrl);
+    revokeUrl = readSetting(env, stravaRevokeUrl) ?? revokeUrlBeside(tokenUrl);
+    authorizeUrl = readSetting(env, stravaAuthorizeUrl);
   } catch (error) {
     throw new AuthorizeUsageError(messageOf(error));
   }

@@ -5,28 +5,20 @@
  * grant, then the tokens are removed from the store. Returns the lines to show the operator; none holds
  * a secret.
  */
-import type { AuthorizationStore } from "../../credentials/credential-store.ts";
+import { openAuthorizationStore } from "../../credentials/store-choice.ts";
 import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
-import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
 import { revokeGrant } from "../../strava/strava-oauth.ts";
-import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
-import type { AuthorizeOptions, CredentialTarget, RevokeOptions } from "./authorize-options.ts";
+import type { AuthorizeOptions, RevokeOptions } from "./authorize-options.ts";
 import { AuthorizationError, runAuthorizationFlow, type Authorization } from "./oauth-authorization.ts";
 
 /** How long one write to the store may take (the operator is waiting at the terminal). */
 const storeDeadlineMs = 30_000;
 
-export function storeFor(target: CredentialTarget): AuthorizationStore {
-  return target.kind === "secrets-manager"
-    ? new SecretsManagerStore({ secretName: target.secretName, region: target.region, createIfMissing: true })
-    : new TokenFileStore({ path: target.path });
-}
-
 export async function runAuthorize(
   options: AuthorizeOptions,
   io: { print(line: string): void; http?: SendHttp },
 ): Promise<Authorization> {
-  const store = storeFor(options.target);
+  const store = await openAuthorizationStore(options.target);
   const authorization = await runAuthorizationFlow({
     ...options,
     http: io.http,
@@ -61,13 +53,13 @@ export async function runAuthorize(
  * leaves everything as it was and can be run again. A store without a grant has nothing to revoke.
  */
 export async function runRevoke(options: RevokeOptions, io: { print(line: string): void; http?: SendHttp }): Promise<"revoked" | "nothing stored"> {
-  const store = storeFor(options.target);
+  const store = await openAuthorizationStore(options.target);
   const stored = await store.readFields(AbortSignal.timeout(storeDeadlineMs));
   if (stored === undefined) {
     // A typo in the name, region or path must not read as "nothing to revoke": the grant would stay live.
     throw new AuthorizationError(
       `The ${store.description} does not exist, so its grant cannot be revoked: check the ${
-        options.target.kind === "file" ? "path (--token-file)" : "secret's name and region (--secret-name, --region)"
+        options.target.kind === "token-file" ? "path (--token-file)" : "secret's name and region (--secret-name, --region)"
       }. Nothing was changed.`,
     );
   }

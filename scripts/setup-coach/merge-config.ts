@@ -34,6 +34,8 @@ import {
   type JsonValue,
 } from "./json-tree.ts";
 import { CoachSetupError } from "./setup-error.ts";
+import { openclawProfile, openclawStateDir, openclawWorkspaceDir } from "../../common/settings/host-variables.ts";
+import { readSetting } from "../../common/settings/setting.ts";
 
 /** An existing value that differs from what the fragment suggests; it was kept, not replaced. */
 export interface KeptValue {
@@ -151,9 +153,11 @@ function prepareRoster(config: JsonObject, fragment: JsonObject, coachId: string
 export function defaultWorkspace(config: JsonObject, env: MergeContext["env"]): string {
   const configured = getPath(config, ["agents", "defaults", "workspace"]);
   if (typeof configured === "string" && configured.trim() !== "") return configured;
-  if (env["OPENCLAW_WORKSPACE_DIR"]) return env["OPENCLAW_WORKSPACE_DIR"];
-  if (env["OPENCLAW_STATE_DIR"]) return path.join(env["OPENCLAW_STATE_DIR"], "workspace");
-  const profile = env["OPENCLAW_PROFILE"];
+  const workspace = readSetting(env, openclawWorkspaceDir);
+  if (workspace) return workspace;
+  const state = readSetting(env, openclawStateDir);
+  if (state) return path.join(state, "workspace");
+  const profile = readSetting(env, openclawProfile);
   if (profile && profile !== "default") return `~/.openclaw-${profile}/workspace`;
   return "~/.openclaw/workspace";
 }

@@ -15,6 +15,8 @@ import type { SandboxChoice } from "./sandbox-choice.ts";
 import { CoachSetupError } from "./setup-error.ts";
 import { consolidationCronArgs } from "./weekly-consolidation.ts";
 import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
+import { home as homeSetting } from "../../common/settings/host-variables.ts";
+import { readSetting } from "../../common/settings/setting.ts";
 
 export interface CoachSetupOptions {
   workspace: string;
@@ -120,7 +122,7 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
 function loadsFitnessPluginFromPath(config: JsonObject, configFile: string, env: CoachSetupOptions["env"]): boolean {
   const paths = getPath(config, ["plugins", "load", "paths"]);
   if (!Array.isArray(paths)) return false;
-  const home = env["HOME"] ?? homedir();
+  const home = readSetting(env, homeSetting) ?? homedir();
   return paths.some((entry) => {
     if (typeof entry !== "string") return false;
     try {
@@ -144,7 +146,7 @@ function envSecretIds(node: JsonValue): string[] {
 function refuseOtherWorkspace(config: JsonObject, agentId: string, workspaceDir: string, env: CoachSetupOptions["env"]): void {
   const configured = getPath(config, ["agents", "entries", agentId, "workspace"]);
   if (typeof configured !== "string") return;
-  const home = env["HOME"] ?? homedir();
+  const home = readSetting(env, homeSetting) ?? homedir();
   const expanded = path.resolve(configured.replace(/^~(?=$|\/)/, home));
   if (expanded !== workspaceDir) {
     throw new CoachSetupError(

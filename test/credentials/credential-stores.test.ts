@@ -16,14 +16,22 @@ import {
   PutSecretValueCommand,
   SecretsManagerClient,
 } from "@aws-sdk/client-secrets-manager";
-import { TokenFileStore, defaultTokenFilePath } from "../../credentials/stores/token-file-store.ts";
-import { EnvCredentialStore, missingStravaEnv } from "../../credentials/stores/environment-store.ts";
+import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
+import { readStravaCredentials, readTokenFile } from "../../common/settings/credential-variables.ts";
+import { EnvCredentialStore } from "../../credentials/stores/environment-store.ts";
 import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
 import { CredentialsMissingError, type CredentialSnapshot, type CredentialStore } from "../../credentials/credential-store.ts";
 import { lineageOf } from "../../credentials/token-lineage.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
 import { stampFile } from "../support/test-clock.ts";
+
+/** The environment store as the MCP server makes it: the STRAVA_* variables read through the settings inventory. */
+function envStore(env: Record<string, string | undefined>, file: TokenFileStore): EnvCredentialStore {
+  const strava = readStravaCredentials(env);
+  return new EnvCredentialStore({ clientId: strava.clientId ?? "", clientSecret: strava.clientSecret ?? "", refreshToken: strava.refreshToken ?? "", file });
+}
+
 
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
 const tokens = (n: number) => ({ access_token: `a${n}`, refresh_token: `r${n}`, expires_at: 1_800_000_000 + n });
@@ -176,8 +184,8 @@ describe("TokenFileStore", () => {
   });
 
   it("defaults to FITNESS_TOKEN_FILE, else the user's config directory", () => {
-    expect(defaultTokenFilePath({ FITNESS_TOKEN_FILE: "/x/t.json" })).toBe("/x/t.json");
-    expect(defaultTokenFilePath({ XDG_CONFIG_HOME: "/cfg" })).toBe("/cfg/openclaw-fitness/strava-tokens.json");
+    expect(readTokenFile({ FITNESS_TOKEN_FILE: "/x/t.json" })).toEqual({ path: "/x/t.json", explicit: true });
+    expect(readTokenFile({ XDG_CONFIG_HOME: "/cfg" })).toEqual({ path: "/cfg/openclaw-fitness/strava-tokens.json", explicit: false });
   });
 });
 
@@ -186,12 +194,12 @@ describe("EnvCredentialStore", () => {
 
   it("starts from the environment and persists rotations to the file", async () => {
     const file = new TokenFileStore({ path: join(directory, "tokens.json") });
-    const store = new EnvCredentialStore({ env, file });
+    const store = envStore(env, file);
     const first = await store.load(signal());
     expect(first.credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "env-r1" });
     expect((await store.saveTokens(first, { refresh_token: "r2", access_token: "a2", expires_at: 99 }, signal())).saved).toBe(true);
     // A restart with the same environment picks up the rotated tokens.
-    const again = new EnvCredentialStore({ env, file });
+    const again = envStore(env, file);
     expect((await again.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r2", access_token: "a2", expires_at: 99 });
     const onDisk = await readFile(file.path, "utf8");
     expect(onDisk).not.toContain('"cs"');
@@ -200,8 +208,8 @@ describe("EnvCredentialStore", () => {
 
   it("two servers with the same environment: the second save from the environment's token is refused", async () => {
     const file = new TokenFileStore({ path: join(directory, "tokens.json") });
-    const one = new EnvCredentialStore({ env, file });
-    const two = new EnvCredentialStore({ env, file: new TokenFileStore({ path: file.path }) });
+    const one = envStore(env, file);
+    const two = envStore(env, new TokenFileStore({ path: file.path }));
     const [a, b] = [await one.load(signal()), await two.load(signal())];
     expect((await one.saveTokens(a, tokens(1), signal())).saved).toBe(true);
     expect(await two.saveTokens(b, tokens(2), signal())).toMatchObject({ saved: false, current: { credentials: { refresh_token: "r1" } } });
@@ -209,9 +217,9 @@ describe("EnvCredentialStore", () => {
 
   it("a refresh token newly given in the environment wins over older stored tokens", async () => {
     const file = new TokenFileStore({ path: join(directory, "tokens.json") });
-    const store = new EnvCredentialStore({ env, file });
+    const store = envStore(env, file);
     await store.saveTokens(await store.load(signal()), { refresh_token: "r2", access_token: "a2", expires_at: 99 }, signal());
-    const renewed = new EnvCredentialStore({ env: { ...env, STRAVA_REFRESH_TOKEN: "env-new" }, file });
+    const renewed = envStore({ ...env, STRAVA_REFRESH_TOKEN: "env-new" }, file);
     expect((await renewed.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "env-new" });
   });
 
@@ -227,14 +235,14 @@ describe("EnvCredentialStore", () => {
         updated_at: "2026-11-01T10:00:00.000Z",
       }),
     );
-    const store = new EnvCredentialStore({ env, file: new TokenFileStore({ path }) });
+    const store = envStore(env, new TokenFileStore({ path }));
     expect((await store.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r5", access_token: "a5", expires_at: 1_700_000_000 });
   });
 
   it("names the missing variables", () => {
-    expect(missingStravaEnv({ STRAVA_CLIENT_ID: "1", STRAVA_REFRESH_TOKEN: " " })).toEqual(["STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"]);
+    expect(readStravaCredentials({ STRAVA_CLIENT_ID: "1", STRAVA_REFRESH_TOKEN: " " }).missing).toEqual(["STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"]);
     const file = new TokenFileStore({ path: join(directory, "t.json") });
-    expect(() => new EnvCredentialStore({ env: { STRAVA_CLIENT_ID: "1" }, file })).toThrow(
+    expect(() => envStore({ STRAVA_CLIENT_ID: "1" }, file)).toThrow(
       "Set STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN (all three of STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN are needed for Strava).",
     );
   });

@@ -15,6 +15,7 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { CredentialsMissingError, type CredentialStore } from "../../credentials/credential-store.ts";
 import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
+import { readStravaCredentials } from "../../common/settings/credential-variables.ts";
 import { EnvCredentialStore } from "../../credentials/stores/environment-store.ts";
 import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
 import { DynamoDbCredentialStore } from "../../credentials/stores/dynamodb-store.ts";
@@ -22,6 +23,13 @@ import { MemoryCredentialStore } from "../../credentials/stores/memory-store.ts"
 import { createToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import { runTool } from "../../tools/runner/run-tool.ts";
 import { capturingLogger, toolNamed } from "../support/core-harness.ts";
+
+/** The environment store as the MCP server makes it: the STRAVA_* variables read through the settings inventory. */
+function envStore(env: Record<string, string | undefined>, file: TokenFileStore): EnvCredentialStore {
+  const strava = readStravaCredentials(env);
+  return new EnvCredentialStore({ clientId: strava.clientId ?? "", clientSecret: strava.clientSecret ?? "", refreshToken: strava.refreshToken ?? "", file });
+}
+
 
 const plenty: [number, number] = [1_000_000, 10_000_000];
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
@@ -81,7 +89,7 @@ const kinds: StoreKind[] = [
     async create(refreshToken) {
       const path = join(directory, `env-${++serial}.json`);
       const env = { STRAVA_CLIENT_ID: sandbox.clientId, STRAVA_CLIENT_SECRET: sandbox.clientSecret, STRAVA_REFRESH_TOKEN: refreshToken };
-      return { open: () => new EnvCredentialStore({ env, file: new TokenFileStore({ path }) }) };
+      return { open: () => envStore(env, new TokenFileStore({ path })) };
     },
   },
   {
@@ -129,7 +137,7 @@ describe.each(kinds)("$name", (kind) => {
     const { open } = await kind.create((await grant()).refresh_token);
     const cores = [open(), open()].map((store) => {
       const { logger } = capturingLogger();
-      return createToolDeps({ store, logger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, storeTimeoutMs: 2_000 } });
+      return createToolDeps({ store, logger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl }, storeTimeoutMs: 2_000 });
     });
     sandbox.resetCounters();
     sandbox.injectFault({ kind: "delay", delayMs: 200, match: "POST /oauth/token" });
@@ -144,7 +152,7 @@ describe.each(kinds)("$name", (kind) => {
     const spent = (await grant()).refresh_token;
     const { open } = await kind.create(spent);
     const { logger } = capturingLogger();
-    const deps = createToolDeps({ store: open(), logger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, storeTimeoutMs: 2_000 } });
+    const deps = createToolDeps({ store: open(), logger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl }, storeTimeoutMs: 2_000 });
     sandbox.resetCounters();
     sandbox.injectFault({ kind: "delay", delayMs: 300, match: "POST /oauth/token", times: 1 });
     const call = runTool(toolNamed("get_athlete"), {}, deps);

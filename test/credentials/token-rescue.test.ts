@@ -13,9 +13,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { chooseRescueDirectory, TokenRescueDirectory } from "../../credentials/rescue/rescue-directory.ts";
-import { RescuingCredentialStore, tokenRescueFromEnv, unmatchedCopyRetentionMs } from "../../credentials/rescue/rescuing-store.ts";
+import { RescuingCredentialStore, tokenRescue, unmatchedCopyRetentionMs } from "../../credentials/rescue/rescuing-store.ts";
 import { SecretsManagerStore } from "../../credentials/stores/secrets-manager-store.ts";
-import { SettingsError } from "../../strava/strava-settings.ts";
+import { ConfigurationError } from "../../common/configuration-error.ts";
+import { readRescueDirectory } from "../../common/settings/credential-variables.ts";
 import { sha256Hex } from "../../common/digests.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { startAwsFaultProxy, type AwsFaultProxy } from "../support/aws-fault-proxy.ts";
@@ -47,29 +48,29 @@ beforeEach(async () => {
 
 describe("where the copy may be kept", () => {
   it("FITNESS_TOKEN_RESCUE_DIR=off: no copy, nothing to warn about", () => {
-    expect(chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" })).toEqual({ directory: undefined, reason: "FITNESS_TOKEN_RESCUE_DIR is off", quiet: true });
+    expect(chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" }))).toEqual({ directory: undefined, reason: "FITNESS_TOKEN_RESCUE_DIR is off", quiet: true });
   });
 
   it("a configured directory is created 0700 (parents too); a relative one is refused, naming the variable", async () => {
     const path = join(scratch, "a", "b");
-    const choice = chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path });
+    const choice = chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path }));
     expect(choice.directory?.path).toBe(path);
     expect((await stat(path)).mode & 0o777).toBe(0o700);
-    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" })).toThrow(SettingsError);
-    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" })).toThrow('FITNESS_TOKEN_RESCUE_DIR must be an absolute path (or "off"); got "rescue".');
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" }))).toThrow(ConfigurationError);
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" }))).toThrow('FITNESS_TOKEN_RESCUE_DIR must be an absolute path (or "off"); got "rescue".');
   });
 
   it.skipIf(process.getuid?.() !== 0)("a directory another user owns is refused (needs root to make one: skipped otherwise)", async () => {
     const path = join(scratch, "theirs");
     await mkdir(path, { mode: 0o700 });
     await chown(path, 4321, 4321);
-    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path })).toThrow(`The token rescue directory ${path} belongs to user 4321, not to this user (0).`);
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path }))).toThrow(`The token rescue directory ${path} belongs to user 4321, not to this user (0).`);
   });
 
   it("a directory others may enter is refused with the fix", async () => {
     const path = join(scratch, "open");
     await mkdir(path, { mode: 0o755 });
-    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path })).toThrow(
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path }))).toThrow(
       `The token rescue directory ${path} lets other users in (permissions 755). Use a directory that belongs to this user with permissions 0700 (chmod 700 ${path}), or set FITNESS_TOKEN_RESCUE_DIR=off.`,
     );
   });
@@ -78,15 +79,15 @@ describe("where the copy may be kept", () => {
     const open = join(scratch, "open");
     await mkdir(open);
     await chmod(open, 0o777);
-    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).toThrow(
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") }))).toThrow(
       `The token rescue directory ${join(open, "rescue")} is inside ${open}, which others may write to (permissions 777): they could swap it for theirs.`,
     );
     await chmod(open, 0o775);
-    expect(() => chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).toThrow(
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") }))).toThrow(
       `is inside ${open}, which group ${(await stat(open)).gid} may write to (permissions 775): they could swap it for theirs. Remove that write permission (chmod go-w ${open})`,
     );
     await chmod(open, 0o1777);
-    expect(chooseRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") }).directory?.path).toBe(join(open, "rescue"));
+    expect(chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).directory?.path).toBe(join(open, "rescue"));
   });
 
   it("by default only in memory: $XDG_RUNTIME_DIR/fitness-coach on tmpfs, else /dev/shm/fitness-coach-<uid>", async () => {
@@ -94,11 +95,11 @@ describe("where the copy may be kept", () => {
     try {
       const runtime = join(shm, "runtime");
       await mkdir(runtime, { mode: 0o700 });
-      const chosen = chooseRescueDirectory({ XDG_RUNTIME_DIR: runtime }, shm);
+      const chosen = chooseRescueDirectory(readRescueDirectory({ XDG_RUNTIME_DIR: runtime }), shm);
       expect(chosen.directory?.path).toBe(join(runtime, "fitness-coach"));
       expect((await stat(join(runtime, "fitness-coach"))).mode & 0o777).toBe(0o700);
       // No runtime directory (cron, a system service, a container): the per-user one in /dev/shm.
-      const fallback = chooseRescueDirectory({}, shm);
+      const fallback = chooseRescueDirectory(readRescueDirectory({}), shm);
       expect(fallback.directory?.path).toBe(join(shm, `fitness-coach-${process.getuid?.()}`));
       expect((await stat(join(shm, `fitness-coach-${process.getuid?.()}`))).mode & 0o777).toBe(0o700);
     } finally {
@@ -111,19 +112,19 @@ describe("where the copy may be kept", () => {
     async () => {
       const disk = await mkdtemp(join(diskBacked!, "fitness-rescue-disk-"));
       try {
-        const none = chooseRescueDirectory({ XDG_RUNTIME_DIR: disk }, disk);
+        const none = chooseRescueDirectory(readRescueDirectory({ XDG_RUNTIME_DIR: disk }), disk);
         expect(none.directory).toBeUndefined();
         expect(none).toMatchObject({ quiet: false });
         expect("reason" in none && none.reason).toBe(
           `${disk} is not a memory-backed file system; ${disk} is not a memory-backed file system. Set FITNESS_TOKEN_RESCUE_DIR to a directory only this user can enter (or to "off")`,
         );
-        const missing = chooseRescueDirectory({}, join(disk, "no-such-shm"));
+        const missing = chooseRescueDirectory(readRescueDirectory({}), join(disk, "no-such-shm"));
         expect("reason" in missing && missing.reason).toMatch(/^\S+no-such-shm does not exist\. /);
         const { logger, lines } = capturingLogger();
         const store = { description: "a test store", load: () => Promise.reject(new Error("unused")), saveTokens: () => Promise.reject(new Error("unused")) };
-        expect(tokenRescueFromEnv({ FITNESS_TOKEN_RESCUE_DIR: "off" }, logger)(store)).toBe(store);
+        expect(tokenRescue(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" }), logger)(store)).toBe(store);
         expect(lines).toEqual([]);
-        const unavailable = tokenRescueFromEnv({ XDG_RUNTIME_DIR: disk, FITNESS_TOKEN_RESCUE_DIR: "" }, logger, disk);
+        const unavailable = tokenRescue(readRescueDirectory({ XDG_RUNTIME_DIR: disk, FITNESS_TOKEN_RESCUE_DIR: "" }), logger, disk);
         expect(unavailable(store)).toBe(store);
         expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(["token_rescue_unavailable"]);
       } finally {

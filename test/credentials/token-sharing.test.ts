@@ -50,7 +50,8 @@ function core(options: { random?: number; storeTimeoutMs?: number; timeoutMs?: n
   const deps = createToolDeps({
     store: new TokenFileStore({ path: options.file ?? path }),
     logger,
-    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, storeTimeoutMs: options.storeTimeoutMs ?? 1_000, timeoutMs: options.timeoutMs ?? 5_000 },
+    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, timeoutMs: options.timeoutMs ?? 5_000 },
+    storeTimeoutMs: options.storeTimeoutMs ?? 1_000,
     now: () => clockMs,
     random: () => options.random ?? 0.5,
   });

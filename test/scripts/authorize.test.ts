@@ -137,7 +137,7 @@ describe("npm run authorize against the sandbox", () => {
 
   it("sends Strava's authorize parameters: all four scopes, approval_prompt=auto, a random state, a 127.0.0.1 callback", async () => {
     let seen: URL | undefined;
-    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "file", path: join(directory, "params.json") }), (url) => {
+    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "token-file", path: join(directory, "params.json") }), (url) => {
       seen = new URL(url);
       return fetch(url);
     });
@@ -169,7 +169,7 @@ describe("npm run authorize against the sandbox", () => {
 
   it("writes the token file with mode 0600", async () => {
     const path = join(directory, "nested", "strava-tokens.json");
-    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "file", path }));
+    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "token-file", path }));
     await run.page;
     await run.outcome;
     expect((await stat(path)).mode & 0o777).toBe(0o600);
@@ -199,7 +199,7 @@ describe("npm run authorize against the sandbox", () => {
 
   it("refuses a callback whose state is not the one it sent, and stores nothing", async () => {
     const path = join(directory, "forged.json");
-    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "file", path }), async (url) => {
+    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "token-file", path }), async (url) => {
       const redirect = await fetch(url, { redirect: "manual" });
       const callback = new URL(redirect.headers.get("location") ?? "");
       callback.searchParams.set("state", "forged-state-forged-state-forged-1");
@@ -212,7 +212,7 @@ describe("npm run authorize against the sandbox", () => {
   });
 
   it("reports an athlete who pressed Cancel", async () => {
-    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "file", path: join(directory, "declined.json") }), async (url) => {
+    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "token-file", path: join(directory, "declined.json") }), async (url) => {
       const state = new URL(url).searchParams.get("state") ?? "";
       const callback = new URL(new URL(url).searchParams.get("redirect_uri") ?? "");
       callback.searchParams.set("state", state);
@@ -225,7 +225,7 @@ describe("npm run authorize against the sandbox", () => {
 
   it("reports a wrong client secret without echoing it", async () => {
     const run = authorizeWithBrowser(
-      optionsFor(sandbox, { kind: "file", path: join(directory, "bad-secret.json") }, { clientSecret: "wrong-secret-value-8812" }),
+      optionsFor(sandbox, { kind: "token-file", path: join(directory, "bad-secret.json") }, { clientSecret: "wrong-secret-value-8812" }),
     );
     const page = await run.page;
     const error = await run.outcome.catch((caught: unknown) => caught as Error);
@@ -238,7 +238,7 @@ describe("npm run authorize against the sandbox", () => {
   it("gives up after the timeout with a clear message", async () => {
     const printed: string[] = [];
     await expect(
-      runAuthorize(optionsFor(sandbox, { kind: "file", path: join(directory, "late.json") }, { timeoutMs: 200 }), { print: (line) => printed.push(line) }),
+      runAuthorize(optionsFor(sandbox, { kind: "token-file", path: join(directory, "late.json") }, { timeoutMs: 200 }), { print: (line) => printed.push(line) }),
     ).rejects.toThrow(/No answer from Strava's authorization page within 0.2 s/);
   });
 
@@ -327,17 +327,17 @@ describe("npm run authorize -- --revoke", () => {
       'The Secrets Manager secret "no-such-secret" in us-west-2 does not exist, so its grant cannot be revoked: check the secret\'s name and region (--secret-name, --region). Nothing was changed.',
     );
     const path = join(directory, "no-such-file.json");
-    await expect(runRevoke(revokeOptions({ kind: "file", path }), { print: () => {} })).rejects.toThrow(
+    await expect(runRevoke(revokeOptions({ kind: "token-file", path }), { print: () => {} })).rejects.toThrow(
       `does not exist, so its grant cannot be revoked: check the path (--token-file). Nothing was changed.`,
     );
   });
 
   it("a revocation Strava refuses changes nothing in the store", async () => {
     const path = join(directory, "revoke-refused.json");
-    await authorized({ kind: "file", path });
+    await authorized({ kind: "token-file", path });
     const before = await readFile(path, "utf8");
     await expect(
-      runRevoke(revokeOptions({ kind: "file", path }, { clientSecret: "not-the-secret" }), { print: () => {} }),
+      runRevoke(revokeOptions({ kind: "token-file", path }, { clientSecret: "not-the-secret" }), { print: () => {} }),
     ).rejects.toThrow("Strava's revocation endpoint refused the application credentials: 401 Authorization Error");
     expect(await readFile(path, "utf8")).toBe(before);
     expect(sandbox.acceptsRefreshToken((JSON.parse(before) as { refresh_token: string }).refresh_token)).toBe(true);
@@ -345,7 +345,7 @@ describe("npm run authorize -- --revoke", () => {
 
   it("runs as a command on the token file: exit 0, the grant revoked, the file cleared, no secret printed", async () => {
     const path = join(directory, "revoke-cli.json");
-    await authorized({ kind: "file", path });
+    await authorized({ kind: "token-file", path });
     const granted = JSON.parse(await readFile(path, "utf8")) as Record<string, string>;
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/authorize.ts", "--revoke", "--store", "file", "--token-file", path], {
       cwd: new URL("../../", import.meta.url),
@@ -392,7 +392,7 @@ describe("authorize options", () => {
         FITNESS_TOKEN_FILE: "/tmp/t.json",
         STRAVA_AUTHORIZE_URL: "http://127.0.0.1:8900/oauth/authorize",
       }),
-    ).toMatchObject({ clientId: "9", clientSecret: "x", target: { kind: "file", path: "/tmp/t.json" }, port: 8765, timeoutMs: 60_000, authorizeUrl: "http://127.0.0.1:8900/oauth/authorize" });
+    ).toMatchObject({ clientId: "9", clientSecret: "x", target: { kind: "token-file", path: "/tmp/t.json" }, port: 8765, timeoutMs: 60_000, authorizeUrl: "http://127.0.0.1:8900/oauth/authorize" });
   });
 
   it("--revoke: the application's credentials may come from the store; the revocation URL sits beside the token URL", () => {
@@ -400,7 +400,7 @@ describe("authorize options", () => {
       revoke: true,
       clientId: undefined,
       clientSecret: undefined,
-      target: { kind: "file", path: "/tmp/t.json" },
+      target: { kind: "token-file", path: "/tmp/t.json" },
       revokeUrl: "http://127.0.0.1:8900/oauth/revoke",
       timeoutMs: 30_000,
     });

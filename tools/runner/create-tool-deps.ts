@@ -23,6 +23,8 @@ export interface ToolDepsOptions {
   store: CredentialStore;
   logger: Logger;
   settings?: Partial<UpstreamSettings>;
+  /** Deadline of each credential store call (default 5 s, credentials/store-deadline.ts). */
+  storeTimeoutMs?: number;
   /** The network seam (default: undici, one keep-alive pool per origin bounded like the calls in flight). */
   http?: SendHttp;
   /** Clock in epoch milliseconds (tests move it to expire tokens). */
@@ -43,7 +45,7 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     store: options.store,
     tokenUrl: settings.tokenUrl,
     timeoutMs: settings.timeoutMs,
-    storeTimeoutMs: settings.storeTimeoutMs,
+    storeTimeoutMs: options.storeTimeoutMs,
     logger: options.logger,
     http,
     now: options.now,

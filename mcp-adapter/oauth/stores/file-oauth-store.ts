@@ -30,7 +30,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../../credentials/credential-store.ts";
 import { withFileLock } from "../../../common/file-lock.ts";
@@ -66,14 +65,6 @@ interface LegacyStateFile {
   clients?: Record<string, RegisteredClient>;
   codes?: Record<string, AuthorizationCodeRecord>;
   grants?: Record<string, GrantRecord>;
-}
-
-/** `FITNESS_OAUTH_DIR`, else `$XDG_CONFIG_HOME/openclaw-fitness/oauth` (~/.config by default). */
-export function defaultOAuthDirectory(env: NodeJS.ProcessEnv): string {
-  const explicit = env["FITNESS_OAUTH_DIR"]?.trim();
-  if (explicit) return explicit;
-  const configHome = env["XDG_CONFIG_HOME"]?.trim() || join(homedir(), ".config");
-  return join(configHome, "openclaw-fitness", "oauth");
 }
 
 export interface FileOAuthStoreOptions {

@@ -23,7 +23,7 @@ afterAll(() => state.remove());
 
 /** `npm run oauth-admin` on the state directory, with the server's MCP_ATHLETES of the moment. */
 function oauthAdmin(athletes: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/oauth-admin.ts", ...args], {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "mcp-adapter/oauth/oauth-admin-cli.ts", ...args], {
     cwd: repositoryRoot,
     env: baseEnv({ FITNESS_OAUTH_DIR: state.path, MCP_ATHLETES: athletes }),
     encoding: "utf8",
@@ -121,7 +121,7 @@ describe("the owner of a loopback server", () => {
       try {
         const mayaProvider = new RecordingOAuthProvider();
         (await connectWithOAuth(server.mcpUrl, mayaProvider))?.close();
-        const reset = spawnSync(process.execPath, ["--import", "tsx", "scripts/oauth-admin.ts", "reset-owner"], {
+        const reset = spawnSync(process.execPath, ["--import", "tsx", "mcp-adapter/oauth/oauth-admin-cli.ts", "reset-owner"], {
           cwd: repositoryRoot,
           env: baseEnv({ FITNESS_OAUTH_DIR: ownerState.path }),
           encoding: "utf8",

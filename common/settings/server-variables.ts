@@ -1,0 +1,73 @@
+/** The MCP server's own settings: where it listens, its bearer token, its log level and its mode. */
+import { ConfigurationError } from "../configuration-error.ts";
+import { isLogLevel, type LogLevel } from "../logger.ts";
+import { defineSetting, text } from "./setting.ts";
+
+export const port = defineSetting({
+  name: "PORT",
+  type: "0-65535",
+  defaultText: "3000 (npm start), 8900 (npm run sandbox), 8788 (npm run hosted)",
+  meaning: "the port to listen on; 0 picks a free one and logs it",
+  readBy: ["MCP server", "sandbox", "hosted"],
+  parse: (value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new ConfigurationError(`PORT must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
+    return Number(value);
+  },
+});
+
+export const host = defineSetting({
+  name: "HOST",
+  type: "address",
+  defaultText: "127.0.0.1",
+  meaning: "the address to listen on; beyond loopback, clients need the bearer token (or OAuth mode) and PUBLIC_URL",
+  readBy: ["MCP server", "sandbox"],
+  parse: text("127.0.0.1"),
+});
+
+export const authToken = defineSetting({
+  name: "AUTH_TOKEN",
+  type: "secret",
+  defaultText: "one made and kept in ~/.config/openclaw-fitness/mcp-auth-token (loopback only)",
+  meaning: "the bearer token clients send to /mcp (bearer mode; at least 16 characters beyond loopback)",
+  readBy: ["MCP server"],
+  secret: true,
+  parse: text(),
+});
+
+export const logLevel = defineSetting({
+  name: "LOG_LEVEL",
+  type: "debug, info, warn, error",
+  defaultText: "info",
+  meaning: "the least important log line written (to standard error)",
+  readBy: ["MCP server", "hosted"],
+  parse: (value: string | undefined): LogLevel => {
+    if (value === undefined) return "info";
+    const level = value.toLowerCase();
+    if (!isLogLevel(level)) throw new ConfigurationError(`LOG_LEVEL must be one of debug, info, warn, error; got "${value}".`);
+    return level;
+  },
+});
+
+export const mcpAuth = defineSetting({
+  name: "MCP_AUTH",
+  type: "bearer or oauth",
+  defaultText: "bearer",
+  meaning: "bearer: a static token; oauth: the server's own authorization server with Strava sign-in (HTTP only)",
+  readBy: ["MCP server", "hosted"],
+  parse: (value: string | undefined): "bearer" | "oauth" => {
+    const mode = value?.toLowerCase();
+    if (mode === undefined || mode === "bearer") return "bearer";
+    if (mode === "oauth") return "oauth";
+    throw new ConfigurationError(`MCP_AUTH must be "bearer" (the default: a static token) or "oauth" (MCP authorization with Strava sign-in); got "${value}".`);
+  },
+});
+
+export const nodeOptions = defineSetting({
+  name: "NODE_OPTIONS",
+  type: "Node flags",
+  defaultText: "none",
+  meaning: "Node's own flags; the launcher adds its heap settings unless they are given here",
+  readBy: ["MCP server"],
+  parse: text(),
+});

@@ -1,0 +1,53 @@
+/** The voice capture API's settings (Lambda functions and the local gateway). */
+import { ConfigurationError } from "../configuration-error.ts";
+import { defineSetting, text } from "./setting.ts";
+
+export const clientTokenParameter = defineSetting({
+  name: "CLIENT_TOKEN_PARAMETER",
+  type: "SSM parameter name",
+  defaultText: "none",
+  meaning: "the SSM SecureString holding the client token the authorizer checks",
+  readBy: ["voice"],
+  parse: text(),
+});
+
+export const voiceModelId = defineSetting({
+  name: "VOICE_MODEL_ID",
+  type: "Bedrock model id",
+  defaultText: "none",
+  meaning: "the Bedrock model or inference profile that reads the dictation",
+  readBy: ["voice"],
+  parse: text(),
+});
+
+export const voiceTimezone = defineSetting({
+  name: "VOICE_TIMEZONE",
+  type: "IANA time zone",
+  defaultText: "UTC",
+  meaning: "the zone \"tomorrow at 9\" is read in",
+  readBy: ["voice"],
+  parse: text("UTC"),
+});
+
+export const voiceLocalPort = defineSetting({
+  name: "VOICE_LOCAL_PORT",
+  type: "1-65535",
+  defaultText: "8787",
+  meaning: "the port of npm run voice (the local gateway)",
+  readBy: ["voice"],
+  parse: (value: string | undefined): number => {
+    if (value === undefined) return 8787;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65_535) throw new ConfigurationError(`VOICE_LOCAL_PORT must be a port number from 1 to 65535; got "${value}".`);
+    return Number(value);
+  },
+});
+
+export const voiceLocalClientToken = defineSetting({
+  name: "VOICE_LOCAL_CLIENT_TOKEN",
+  type: "secret",
+  defaultText: "none (the authorizer's SSM parameter)",
+  meaning: "the client token npm run voice accepts, instead of the one in SSM",
+  readBy: ["voice"],
+  secret: true,
+  parse: text(),
+});

@@ -1,0 +1,59 @@
+/**
+ * The one place that turns a description of where credentials live into a store, for the MCP server, the
+ * plugin and `npm run authorize` alike. A front end reads its settings (the environment, the plugin's
+ * config, command-line options) into a description; nothing else decides which store class to make.
+ *
+ * - `secrets-manager`: one JSON secret shared by every instance (the plugin's default); new tokens wait in
+ *   this machine's rescue directory until the secret has them;
+ * - `token-file`: a local JSON file (0600) holding the application's client_id and client_secret and the
+ *   athlete's tokens, as `npm run authorize -- --store file` writes it; several processes share it safely;
+ * - `environment`: the STRAVA_* variables, with their rotations kept in a token file;
+ * - `memory`: credentials that live and die with the process (the built-in sandbox).
+ */
+import type { Logger } from "../common/logger.ts";
+import type { AuthorizationStore, CredentialStore, StoredCredentials } from "./credential-store.ts";
+import { tokenRescue } from "./rescue/rescuing-store.ts";
+import type { RescueDirectorySetting } from "./rescue/rescue-directory.ts";
+import { EnvCredentialStore } from "./stores/environment-store.ts";
+import { MemoryCredentialStore } from "./stores/memory-store.ts";
+import { TokenFileStore } from "./stores/token-file-store.ts";
+
+export type CredentialStoreDescription =
+  | { kind: "secrets-manager"; secretName: string; region: string }
+  | { kind: "token-file"; path: string }
+  | { kind: "environment"; clientId: string; clientSecret: string; refreshToken: string; tokenFile: string }
+  | { kind: "memory"; credentials: StoredCredentials; description: string };
+
+/** The stores an operator authorizes into (`npm run authorize -- --store ...`). */
+export type AuthorizationTarget = Extract<CredentialStoreDescription, { kind: "secrets-manager" | "token-file" }>;
+
+export interface OpenStoreOptions {
+  logger: Logger;
+  /** Deadline of each store request (the store deadline, FITNESS_STORE_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Where a remote store's new tokens wait on this machine (FITNESS_TOKEN_RESCUE_DIR). */
+  rescue: RescueDirectorySetting;
+}
+
+export async function openCredentialStore(description: CredentialStoreDescription, options: OpenStoreOptions): Promise<CredentialStore> {
+  switch (description.kind) {
+    case "secrets-manager": {
+      // Loaded only here: the AWS SDK is a large share of a process's memory, and most runs never need it.
+      const { SecretsManagerStore } = await import("./stores/secrets-manager-store.ts");
+      return tokenRescue(options.rescue, options.logger)(new SecretsManagerStore({ ...description, requestTimeoutMs: options.requestTimeoutMs }));
+    }
+    case "token-file":
+      return new TokenFileStore({ path: description.path });
+    case "environment":
+      return new EnvCredentialStore({ ...description, file: new TokenFileStore({ path: description.tokenFile }) });
+    case "memory":
+      return new MemoryCredentialStore(description.credentials, description.description);
+  }
+}
+
+/** The store `npm run authorize` writes a new grant into (a secret is created when it does not exist). */
+export async function openAuthorizationStore(target: AuthorizationTarget): Promise<AuthorizationStore> {
+  if (target.kind === "token-file") return new TokenFileStore({ path: target.path });
+  const { SecretsManagerStore } = await import("./stores/secrets-manager-store.ts");
+  return new SecretsManagerStore({ secretName: target.secretName, region: target.region, createIfMissing: true });
+}
