@@ -58,8 +58,6 @@ export interface TokenManagerOptions {
   now?: (() => number) | undefined;
   /** Source of this process's refresh moment (tests fix it). */
   random?: (() => number) | undefined;
-  refreshMarginSeconds?: number | undefined;
-  refreshSpreadSeconds?: number | undefined;
 }
 
 /**
@@ -124,8 +122,9 @@ export class TokenManager {
     this.#http = options.http;
     this.#now = options.now ?? Date.now;
     this.#schedule = {
-      marginMs: (options.refreshMarginSeconds ?? defaultRefreshMarginSeconds) * 1000,
-      spreadMs: (options.refreshSpreadSeconds ?? defaultRefreshSpreadSeconds) * 1000,
+      // The design's rule: refresh within 5 minutes of expiry, the same for every process.
+      marginMs: defaultRefreshMarginSeconds * 1000,
+      spreadMs: defaultRefreshSpreadSeconds * 1000,
       random: options.random ?? Math.random,
     };
     this.#health = { state: "unchecked", sinceMs: this.#now() };

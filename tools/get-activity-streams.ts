@@ -4,6 +4,7 @@ import { StringEnum } from "../common/schema-check.ts";
 import { ActivityId, activityIdHint, streamKeys } from "./arguments/parameter-schemas.ts";
 import { UpstreamBodyError } from "../strava/strava-errors.ts";
 import { reduceStreams, resolutionLimits, type Resolution } from "./streams/stream-reduction.ts";
+import { streamSummaryShort } from "./streams/stream-summary-fields.ts";
 
 const resolutionLevels = Object.keys(resolutionLimits) as Resolution[];
 
@@ -17,7 +18,7 @@ export const getActivityStreams = defineTool({
     "series_type, original_size, resolution}. Types: time (s from start), distance (m), latlng ([lat, lng]), altitude (m), " +
     "velocity_smooth (m/s), heartrate (bpm), cadence (steps/min running, rpm cycling), watts, temp (deg C), " +
     "moving (boolean), grade_smooth (percent); those not recorded are absent. Ask only for the keys you need. summary " +
-    "gives per stream min, max, mean, half means (drift), peak means and decoupling in a few KB; full data only when asked.",
+    `gives ${streamSummaryShort} in a few KB; full data only when asked.`,
   parameters: Type.Object(
     {
       id: ActivityId(),

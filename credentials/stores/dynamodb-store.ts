@@ -15,8 +15,6 @@
 import { DynamoDBClient, GetItemCommand, PutItemCommand, type AttributeValue } from "@aws-sdk/client-dynamodb";
 import {
   CredentialsMissingError,
-  CredentialStoreError,
-  CredentialStoreTimeoutError,
   parseStoredCredentials,
   type CredentialSnapshot,
   type CredentialStore,
@@ -25,8 +23,7 @@ import {
   type TokenSet,
 } from "../credential-store.ts";
 import { lineageField, lineageOf } from "../token-lineage.ts";
-import { messageOf } from "../../common/named-error.ts";
-import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-errors.ts";
+import { awsStoreError } from "./aws-errors.ts";
 import { defaultStoreTimeoutMs } from "../store-deadline.ts";
 
 export interface DynamoDbCredentialStoreOptions {
@@ -159,17 +156,14 @@ export class DynamoDbCredentialStore implements CredentialStore {
     } catch (error) {
       const name = (error as { name?: string }).name ?? "Error";
       if (passThrough.includes(name)) throw error;
-      const action = call === "GetItem" ? "read" : "write";
-      if (name === "AccessDeniedException") {
-        throw new CredentialStoreError(`Not allowed to ${action} the ${this.description}: grant the role dynamodb:${call} on the table.`);
-      }
-      if (awsCredentialsMissing(error)) throw new CredentialStoreError(awsCredentialsMissingMessage(action, this.description));
-      if (name === "ResourceNotFoundException") {
-        throw new CredentialStoreError(`The DynamoDB table "${this.#tableName}" does not exist (${this.description}).`);
-      }
-      if (signal.aborted) throw new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
-      const message = messageOf(error);
-      throw new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
+      throw awsStoreError(error, {
+        call,
+        action: call === "GetItem" ? "read" : "write",
+        description: this.description,
+        permission: `the role dynamodb:${call} on the table`,
+        notFound: `The DynamoDB table "${this.#tableName}" does not exist (${this.description}).`,
+        signal,
+      });
     }
   }
 }

@@ -62,12 +62,8 @@ export class EnvCredentialStore implements CredentialStore {
   async saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
     const version = expected.version;
     if (!(version instanceof EnvVersion)) throw new TypeError("saveTokens was given a snapshot of another store");
-    // The application's credentials go into the file too: it then serves alone, and `npm run authorize --
-    // --revoke` finds what it needs there.
     const record: TokenRecord = {
       ...version.record,
-      client_id: this.#clientId,
-      client_secret: this.#clientSecret,
       ...tokens,
       env_refresh_token_sha256: this.#refreshTokenHash,
       ...lineageOf(version.refreshToken),

@@ -30,7 +30,6 @@ import {
   credentialFieldsOf,
   CredentialsMissingError,
   CredentialStoreError,
-  CredentialStoreTimeoutError,
   parseStoredCredentials,
   tokenFields,
   type AuthorizationStore,
@@ -40,10 +39,9 @@ import {
   type TokenSet,
 } from "../credential-store.ts";
 import { descendsFrom, lineageField, lineageOf } from "../token-lineage.ts";
-import { messageOf } from "../../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "../store-deadline.ts";
 import { shellQuote } from "../../common/shell-quote.ts";
-import { awsCredentialsMissing, awsCredentialsMissingMessage } from "./aws-errors.ts";
+import { awsStoreError } from "./aws-errors.ts";
 
 export interface SecretsManagerStoreOptions {
   secretName: string;
@@ -278,16 +276,12 @@ export class SecretsManagerStore implements AuthorizationStore {
   }
 
   #awsError(call: Call, error: unknown, signal?: AbortSignal): CredentialStoreError {
-    const name = (error as { name?: string }).name ?? "Error";
-    const action = call === "GetSecretValue" ? "read" : "write";
-    if (name === "AccessDeniedException") {
-      return new CredentialStoreError(
-        `Not allowed to ${action} the ${this.description}: grant the host's role secretsmanager:${call} on it (see the README's IAM policy).`,
-      );
-    }
-    if (signal?.aborted) return new CredentialStoreTimeoutError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
-    if (awsCredentialsMissing(error)) return new CredentialStoreError(awsCredentialsMissingMessage(action, this.description));
-    const message = messageOf(error);
-    return new CredentialStoreError(`Could not ${action} the ${this.description} (${call}: ${name}: ${message}).`);
+    return awsStoreError(error, {
+      call,
+      action: call === "GetSecretValue" ? "read" : "write",
+      description: this.description,
+      permission: `the host's role secretsmanager:${call} on it (see the README's IAM policy)`,
+      signal,
+    });
   }
 }

@@ -1,40 +1,30 @@
 /**
- * What Form A over HTTP does with a request, in the order a request meets it:
+ * The MCP server over node:http (`npm start`): the route table (route-table.ts, shared with the hosted
+ * function's web-standard edge) decides, in its order, what a request gets; this edge carries out each
+ * decision the node way:
  *
- * 1. Host header (DNS rebinding: when bound to loopback, only loopback names) and Origin (a browser page
- *    from another site), both decided by the SDK's validators: 403;
- * 2. OAuth discovery probes (`/.well-known/...`, which clients try before connecting): 404, logged at
- *    debug only, since this server takes a static bearer token and has no OAuth metadata;
- * 3. the bearer token: 401;
- * 4. `GET /health`; `/mcp` to the SDK's handler (`createMcpHandler`, which serves 2026-07-28 and
- *    2025-era clients statelessly and answers 405 for GET and DELETE; 2025-era POSTs get a JSON body,
- *    see mcp-http-handler.ts); anything else 404.
- *
- * In OAuth mode (MCP_AUTH=oauth, mcp-adapter/oauth/) the discovery documents, the authorization server's
- * endpoints and Strava's webhook are answered after step 1 by the web-standard OAuth app (they take
- * cross-origin requests and have their own checks), their bodies within a deadline (body-deadline.ts);
- * `/mcp` needs an access token the app issued instead of the static bearer token (401 with the RFC 9728
- * challenge), and `/health` needs none. A client that leaves, or is cut off, before its body has arrived
- * is logged a line per interval, not a line each.
- *
- * Every refusal in 1 to 3 closes the connection without reading the request's body. Before the SDK's
- * handler reads a body, the cheap header checks that need no body (Content-Type 415, a declared length
- * over the limit 413) answer first, and the body reserves its bytes from the shared budget.
+ * - refusals (403, 401, the 404 of a discovery probe) answer from the headers and close the connection
+ *   without reading the body (http-answers.ts);
+ * - OAuth mode's routes go to the OAuth app, whose bodies have a deadline (body-deadline.ts);
+ * - /mcp goes to the SDK's handler (`createMcpHandler`, which serves 2026-07-28 and 2025-era clients
+ *   statelessly and answers 405 for GET and DELETE; 2025-era POSTs get a JSON body, see mcp-http-handler.ts).
+ *   Before it reads a body, the cheap header checks that need no body (Content-Type 415, a declared length
+ *   over the limit 413) answer first, and the body reserves its bytes from the shared budget.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pLimit from "p-limit";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { isJsonContentType, validateHostHeader, validateOriginHeader, type AuthInfo, type Server } from "@modelcontextprotocol/server";
+import { isJsonContentType, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../../common/logger.ts";
 import type { HealthAnswer } from "../../credentials/credential-health.ts";
 import { defaultMaxConcurrentRequests } from "../../strava/strava-client.ts";
-import { createBearerCheck } from "./bearer-check.ts";
 import { BodyBudget, maxRequestBodyBytes, meteredRequest } from "./body-budget.ts";
 import { BodyDeadlineError, enforceBodyDeadline, unauthenticatedBodyDeadlineMs } from "./body-deadline.ts";
 import type { CallsInFlight } from "../server/calls-in-flight.ts";
 import { sendJson, sendJsonRpcError } from "./http-answers.ts";
 import type { RequestListener } from "./http-server.ts";
 import { createMcpHttpHandler } from "./mcp-http-handler.ts";
+import { createRouteTable, type EdgeRequest } from "./route-table.ts";
 import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 
 /** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
@@ -79,7 +69,6 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   const rejected = createRateLimitedLog({ logger, event: "mcp_request_rejected" });
   const incomplete = createRateLimitedLog({ logger, event: "http_body_incomplete" });
   const oauth = options.oauth;
-  const checkBearer = oauth ? undefined : createBearerCheck({ token: options.authToken, failures: unauthorized });
   const serveOAuth = oauth
     ? (request: IncomingMessage, response: ServerResponse): Promise<void> => {
         const origin = oauth.originOf((name) => headerText(request.headers[name]), request.socket.remoteAddress);
@@ -111,9 +100,6 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   // a server instance and a parsed body while waiting for the upstream anyway.
   const admit = pLimit(defaultMaxConcurrentRequests);
 
-  const refuse = (request: IncomingMessage, response: ServerResponse, message: string): void => {
-    sendJsonRpcError(request, response, 403, -32000, message, { connection: "close" });
-  };
 
   const postMcp = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!isJsonContentType(request.headers["content-type"])) {
@@ -160,81 +146,53 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
     });
   };
 
+  const decide = createRouteTable({
+    allowedHostnames,
+    allowedOriginHostnames,
+    ...(oauth ? { oauth } : { bearerToken: options.authToken }),
+    logger,
+    refused: { forbidden, unauthorized },
+  });
+
   const listener: RequestListener = (request, response) => {
     exchanges.begin();
     response.once("close", () => exchanges.end());
-
-    if (allowedHostnames !== undefined) {
-      const host = validateHostHeader(request.headers.host, allowedHostnames);
-      if (!host.ok) {
-        forbidden.record(host.errorCode, { host: request.headers.host?.slice(0, 100) });
-        refuse(request, response, host.message);
-        return;
-      }
-    }
     const path = (request.url ?? "/").split("?", 1)[0]!;
-    if (oauth && serveOAuth && oauth.handles(path)) {
-      enforceBodyDeadline(request, unauthenticatedBodyDeadlineMs, () => incomplete.record("deadline", { path: path.slice(0, 100), deadline_s: unauthenticatedBodyDeadlineMs / 1000 }));
-      // The body has a deadline: a client waiting to be asked for it should not spend it waiting.
-      if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
-      serveOAuth(request, response).catch((error: unknown) => logger.error("http_internal_error", { path, error }));
-      return;
-    }
-    const origin = validateOriginHeader(request.headers.origin, allowedOriginHostnames);
-    if (!origin.ok) {
-      forbidden.record(origin.errorCode, { origin: request.headers.origin?.slice(0, 100) });
-      refuse(request, response, origin.message);
-      return;
-    }
-    if (!oauth && path.startsWith("/.well-known/")) {
-      logger.debug("http_discovery_probe", { path });
-      sendJson(
-        request,
-        response,
-        404,
-        { error: "not_found", error_description: "This server has no OAuth metadata: it takes a static bearer token, Authorization: Bearer <AUTH_TOKEN>." },
-        { connection: "close" },
-      );
-      return;
-    }
-    if (oauth && path === "/mcp") {
-      oauth.gate.check(request.headers.authorization).then(
-        async (verdict) => {
-          if (verdict instanceof Response) {
-            unauthorized.record(String(verdict.status), {});
-            const headers: Record<string, string> = { connection: "close" };
-            for (const [name, value] of verdict.headers) if (name !== "content-type" && name !== "content-length") headers[name] = value;
-            sendJson(request, response, verdict.status, await verdict.json(), headers);
+    const edgeRequest: EdgeRequest = { method: request.method ?? "GET", path, header: (name) => headerText(request.headers[name]) };
+    decide(edgeRequest).then(
+      (decision) => {
+        switch (decision.kind) {
+          case "answer":
+            sendJson(request, response, decision.status, decision.body, { ...decision.headers, ...(decision.close ? { connection: "close" } : {}) });
             return;
-          }
-          // Node's adapter hands `request.auth` to the SDK's handler as the request's AuthInfo.
-          (request as IncomingMessage & { auth?: AuthInfo }).auth = verdict;
-          routeMcp(request, response, path);
-        },
-        (error: unknown) => {
-          logger.error("http_internal_error", { path, error });
-          sendJsonRpcError(request, response, 500, -32603, "Internal error in the MCP server; see its log.", { connection: "close" });
-        },
-      );
-      return;
-    }
-    if (checkBearer && !checkBearer(request, response)) return;
-
-    if (path === "/mcp") {
-      routeMcp(request, response, path);
-      return;
-    }
-    if (path === "/health" && (request.method === "GET" || request.method === "HEAD")) {
-      options.health().then(
-        (answer) => sendJson(request, response, answer.httpStatus, answer.body, { "cache-control": "no-store" }),
-        (error: unknown) => {
-          logger.error("http_internal_error", { path, error });
-          sendJson(request, response, 500, { error: "internal_error", error_description: "The health check failed; see the server's log." });
-        },
-      );
-      return;
-    }
-    sendJson(request, response, 404, { error: "not_found", error_description: `No route for ${request.method} ${path}; MCP is at POST /mcp.` });
+          case "oauth":
+            enforceBodyDeadline(request, unauthenticatedBodyDeadlineMs, () =>
+              incomplete.record("deadline", { path: path.slice(0, 100), deadline_s: unauthenticatedBodyDeadlineMs / 1000 }),
+            );
+            // The body has a deadline: a client waiting to be asked for it should not spend it waiting.
+            if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
+            serveOAuth?.(request, response).catch((error: unknown) => logger.error("http_internal_error", { path, error }));
+            return;
+          case "mcp":
+            // Node's adapter hands `request.auth` to the SDK's handler as the request's AuthInfo.
+            if (decision.auth !== undefined) (request as IncomingMessage & { auth?: AuthInfo }).auth = decision.auth;
+            routeMcp(request, response, path);
+            return;
+          case "health":
+            options.health().then(
+              (answer) => sendJson(request, response, answer.httpStatus, answer.body, { "cache-control": "no-store" }),
+              (error: unknown) => {
+                logger.error("http_internal_error", { path, error });
+                sendJson(request, response, 500, { error: "internal_error", error_description: "The health check failed; see the server's log." });
+              },
+            );
+        }
+      },
+      (error: unknown) => {
+        logger.error("http_internal_error", { path, error });
+        sendJsonRpcError(request, response, 500, -32603, "Internal error in the MCP server; see its log.", { connection: "close" });
+      },
+    );
   };
 
   return {

@@ -1,13 +1,15 @@
 /**
  * OAuth mode as one web-standard handler (Request in, Response out) for hosts whose HTTP surface is a
- * fetch function, such as the hosted Lambda function (mcp-adapter/hosted/lambda-handler.ts): the OAuth
- * app's routes, `/mcp` behind the access-token gate and the SDK's handler (the same composition as
- * `npm start`, mcp-adapter/http/mcp-http-handler.ts), `/health`, and 404 for anything else. A browser page
- * may call `/mcp` only from this server's own origin or a loopback page (the SDK's Origin validator).
- * `npm start` keeps its node:http edge (http-routes.ts) with the hardening against hostile clients that
- * a function behind AWS's front end does not need.
+ * fetch function, such as the hosted Lambda function (mcp-adapter/hosted/lambda-handler.ts). The route
+ * table it follows is the node:http edge's own (mcp-adapter/http/route-table.ts): the OAuth app's routes,
+ * the Origin check (this server's own origin or a loopback page), `/mcp` behind the access-token gate and
+ * the SDK's handler (mcp-adapter/http/mcp-http-handler.ts), `/health`, and 404 for anything else. Behind a
+ * function URL the Host is AWS's, so it is not checked; the node:http edge's limits on connections and
+ * bodies are AWS's front end's business here.
  */
-import { validateOriginHeader, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
+import type { McpRequestContext, Server } from "@modelcontextprotocol/server";
+import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
+import { createRouteTable } from "../http/route-table.ts";
 import type { Logger } from "../../common/logger.ts";
 import { createMcpHttpHandler } from "../http/mcp-http-handler.ts";
 import type { OAuthApp } from "./oauth-app.ts";
@@ -30,23 +32,37 @@ export function createOAuthWebHandler(options: {
     maxRequestBodySize: options.maxRequestBodySize,
     onerror: (error) => logger.info("mcp_request_rejected", { message: error.message }),
   });
-  const allowedOrigins = [new URL(app.issuer).hostname, "localhost", "127.0.0.1", "[::1]"];
+  const refused = {
+    forbidden: createRateLimitedLog({ logger, event: "http_forbidden", level: "warn" }),
+    unauthorized: createRateLimitedLog({ logger, event: "http_unauthorized" }),
+  };
+  const decide = createRouteTable({
+    // Behind a function URL the host is AWS's (or the operator's domain): only the Origin is checked.
+    allowedHostnames: undefined,
+    allowedOriginHostnames: [new URL(app.issuer).hostname, "localhost", "127.0.0.1", "[::1]"],
+    oauth: app,
+    logger,
+    refused,
+  });
   return {
     fetch: async (request, connectionAddress) => {
-      const path = new URL(request.url).pathname;
-      if (app.handles(path)) return app.route(request, app.originOf((name) => request.headers.get(name), connectionAddress));
-      if (path === "/mcp") {
-        const origin = validateOriginHeader(request.headers.get("origin"), allowedOrigins);
-        if (!origin.ok) return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: origin.message }, id: null }, { status: 403 });
-        const verdict = await app.gate.check(request.headers.get("authorization"));
-        if (verdict instanceof Response) return verdict;
-        return mcp.fetch(request, { authInfo: verdict });
+      const url = new URL(request.url);
+      const decision = await decide({ method: request.method, path: url.pathname, header: (name) => request.headers.get(name) ?? undefined });
+      switch (decision.kind) {
+        case "answer":
+          return Response.json(decision.body, { status: decision.status, ...(decision.headers ? { headers: decision.headers } : {}) });
+        case "oauth":
+          return app.route(request, app.originOf((name) => request.headers.get(name), connectionAddress));
+        case "mcp":
+          return mcp.fetch(request, decision.auth ? { authInfo: decision.auth } : {});
+        case "health":
+          return Response.json(options.health(), { headers: { "cache-control": "no-store" } });
       }
-      if (path === "/health" && (request.method === "GET" || request.method === "HEAD")) {
-        return Response.json(options.health(), { headers: { "cache-control": "no-store" } });
-      }
-      return Response.json({ error: "not_found", error_description: `No route for ${request.method} ${path}; MCP is at POST /mcp.` }, { status: 404 });
     },
-    close: () => mcp.close(),
+    close: async () => {
+      refused.forbidden.flush();
+      refused.unauthorized.flush();
+      await mcp.close();
+    },
   };
 }

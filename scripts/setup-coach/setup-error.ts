@@ -1,4 +1,4 @@
+import { ConfigurationError } from "../../common/configuration-error.ts";
+
 /** A problem the person running the coach setup can fix; the message says what and how. */
-export class CoachSetupError extends Error {
-  override name = "CoachSetupError";
-}
+export class CoachSetupError extends ConfigurationError {}

@@ -59,7 +59,7 @@ describe("logger", () => {
 
   /** Runs `body` in a Node process whose standard error is a pipe (as under a supervisor or an MCP client). */
   function run(body: string, onStderr: (stderr: string) => void = () => {}): Promise<{ stderr: string; code: number | null }> {
-    const script = `import { createJsonLogger } from "../core/common/logger.ts"; const logger = createJsonLogger(undefined, "info"); ${body}`;
+    const script = `import { createJsonLogger } from "./common/logger.ts"; const logger = createJsonLogger(undefined, "info"); ${body}`;
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -96,7 +96,7 @@ describe("logger", () => {
     const fd = openSync(file, "a");
     try {
       const script =
-        `import { createJsonLogger, stderrLogDestination } from "../core/common/logger.ts"; const destination = stderrLogDestination(); ` +
+        `import { createJsonLogger, stderrLogDestination } from "./common/logger.ts"; const destination = stderrLogDestination(); ` +
         `const logger = createJsonLogger(destination, "info"); logger.info("offers", { flushSync: typeof destination.flushSync }); ` +
         `logger.info("one"); logger.warn("two"); logger.info("three"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000);`;
       const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "ignore", fd] });

@@ -38,6 +38,7 @@ import {
 import { createHash } from "node:crypto";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../../credentials/credential-store.ts";
+import { awsStoreError } from "../../../credentials/stores/aws-errors.ts";
 import { DynamoDbCredentialStore } from "../../../credentials/stores/dynamodb-store.ts";
 import {
   fairShareWindows,
@@ -54,7 +55,6 @@ import {
   type RegisteredClient,
   type StoredAthlete,
 } from "./oauth-store.ts";
-import { messageOf } from "../../../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "../../../credentials/store-deadline.ts";
 
 export interface DynamoDbOAuthStoreOptions {
@@ -409,11 +409,13 @@ export class DynamoDbOAuthStore implements OAuthStore {
     try {
       text = (await this.#secrets.send(new GetSecretValueCommand({ SecretId: this.#options.signingKeySecret, VersionStage: "AWSCURRENT" }), { abortSignal: signal })).SecretString;
     } catch (error) {
-      const name = (error as { name?: string }).name ?? "Error";
-      if (name === "AccessDeniedException") {
-        throw new CredentialStoreError(`Not allowed to read the signing key secret "${this.#options.signingKeySecret}": grant the role secretsmanager:GetSecretValue on it.`);
-      }
-      throw new CredentialStoreError(`Could not read the signing key secret "${this.#options.signingKeySecret}" (${name}: ${messageOf(error)}).`);
+      throw awsStoreError(error, {
+        call: "GetSecretValue",
+        action: "read",
+        description: `signing key secret "${this.#options.signingKeySecret}"`,
+        permission: "the role secretsmanager:GetSecretValue on it",
+        signal,
+      });
     }
     if (text === undefined || text.length < 32) {
       throw new CredentialStoreError(`The signing key secret "${this.#options.signingKeySecret}" must hold a string of at least 32 characters (the template generates 64).`);
@@ -537,10 +539,14 @@ export class DynamoDbOAuthStore implements OAuthStore {
     } catch (error) {
       const name = (error as { name?: string }).name ?? "Error";
       if (passThrough.includes(name)) throw error;
-      if (name === "AccessDeniedException") throw new CredentialStoreError(`Not allowed to use the ${this.description}: grant the role dynamodb:${call} on it.`);
-      if (name === "ResourceNotFoundException") throw new CredentialStoreError(`The ${this.description} (or its ${athleteIndexName} index) does not exist.`);
-      if (signal.aborted) throw new CredentialStoreError(`Gave up on ${call} to the ${this.description}: its deadline passed.`);
-      throw new CredentialStoreError(`Could not use the ${this.description} (${call}: ${name}: ${messageOf(error)}).`);
+      throw awsStoreError(error, {
+        call,
+        action: "use",
+        description: this.description,
+        permission: `the role dynamodb:${call} on it`,
+        notFound: `The ${this.description} (or its ${athleteIndexName} index) does not exist.`,
+        signal,
+      });
     }
   }
 }
