@@ -1,6 +1,6 @@
 // Lint: the recommended JavaScript and type-aware TypeScript rules, no `console` in product code (logs go
 // through the injected logger to standard error; standard output carries protocol only), imports that point
-// one way between the rooms (docs/contributors/architecture.md), and no environment read in the core.
+// one way between the rooms (docs/architecture.md), and no environment read in the core.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -22,7 +22,7 @@ function importsOnly(room, allowed) {
           patterns: [
             {
               regex: `^(\\.\\./)+(${forbidden.join("|")})/`,
-              message: `${room}/ may import only ${allowed.length > 0 ? allowed.join(", ") : "nothing of the other rooms"} (imports point one way: docs/contributors/architecture.md).`,
+              message: `${room}/ may import only ${allowed.length > 0 ? allowed.join(", ") : "nothing of the other rooms"} (imports point one way: docs/architecture.md).`,
             },
           ],
           paths: [{ name: "node:process", importNames: ["env"], message: "Only front ends read the environment, through common/settings." }],

@@ -95,7 +95,12 @@ export async function chooseUpstream(env: Environment, logger: Logger): Promise<
   }
 
   const choice = await startEmbeddedSandbox(env, logger, storeTimeoutMs);
-  return existsSync(tokenFile.path) ? { ...choice, unusedTokenFile: tokenFile.path } : choice;
+  if (!existsSync(tokenFile.path)) return choice;
+  logger.info("token_file_not_used", {
+    path: tokenFile.path,
+    message: `A token file is at ${tokenFile.path}, but FITNESS_TOKEN_FILE is not set: serving the sandbox. Set FITNESS_TOKEN_FILE to that path to serve its athlete.`,
+  });
+  return { ...choice, unusedTokenFile: tokenFile.path };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { once } from "node:events";
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -90,6 +90,20 @@ describe("Form A start-up", () => {
   test("OAuth mode does not use AUTH_TOKEN, so a short one left in the environment does not stop it", async () => {
     child = spawnMcpChild({ env: baseEnv({ PORT: "0", HOST: "0.0.0.0", MCP_AUTH: "oauth", PUBLIC_URL: "https://fitness.example.com", MCP_ATHLETES: "48201735", AUTH_TOKEN: "shrt" }) });
     await child.waitForEvent("listening");
+  });
+
+  test("a token file at the default place that was not named leaves the server on the sandbox, and says so", async () => {
+    const config = scratchDirectory();
+    try {
+      mkdirSync(join(config.path, "openclaw-fitness"), { recursive: true });
+      writeFileSync(join(config.path, "openclaw-fitness", "strava-tokens.json"), "{}", { mode: 0o600 });
+      child = spawnMcpChild({ env: baseEnv({ PORT: "0", XDG_CONFIG_HOME: config.path }) });
+      expect((await child.waitForEvent("listening"))["upstream"]).toBe("sandbox");
+      const said = await child.waitForEvent("token_file_not_used");
+      expect(String(said["message"])).toContain("Set FITNESS_TOKEN_FILE to that path to serve its athlete.");
+    } finally {
+      config.remove();
+    }
   });
 
   test("a bad PORT: exits non-zero naming PORT", async () => {
