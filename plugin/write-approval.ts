@@ -10,6 +10,11 @@
  * (an activity description written by another app, a fetched page) can talk a model out of it. An
  * approval the host asks for cannot be given by the model.
  *
+ * The host delivers no text the model writes beside a tool call as a chat message (openclaw 2026.9 tags
+ * it as commentary: on Telegram it is at most a line of the progress draft, shortened and then deleted),
+ * so the proposal is a reply of its own before the call, and the approval, which holds only 512
+ * characters, points to it (the skill and `writeToolConfirmationNote` say so to the model).
+ *
  * The approval shows what will change (write-change-summary.ts); for an update that needs the activity
  * as it is now, read here with the same core and credentials as the tools (one GET per write). Calls
  * whose arguments the tool would reject are not held: nothing would be written, and the tool's own
@@ -73,10 +78,11 @@ export function writeApprovalHook(options: WriteApprovalOptions) {
  */
 export function writeToolConfirmationNote(mode: WriteApprovalMode): string {
   return mode === "host"
-    ? "Confirmation in this host: calling this tool is the proposal. The host holds the call and asks the athlete to " +
-        "approve it, showing the current and proposed values; nothing is written until they allow it, and their approval " +
-        "is the one yes (do not ask for it in chat as well). Put the full proposal in your message with the call. A denied " +
-        "or expired approval writes nothing."
+    ? "Confirmation in this host: the host holds this call and asks the athlete to Allow or Deny it, with a short summary " +
+        "of the change; nothing is written until they allow it. Text you write beside the call does not reach the athlete " +
+        "as a message, so first send the full proposal as a reply of its own, and call this only after the athlete says yes " +
+        "to it (or when their own message states every value you send and you send no description). Do not ask again in " +
+        "chat after the call. A denied or expired approval writes nothing."
     : "Confirmation in this host: nothing holds this call. Show the athlete the exact proposal and call this only after " +
         "they say yes to it.";
 }

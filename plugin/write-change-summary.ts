@@ -7,8 +7,9 @@
  * The host refuses an approval whose title is over 80 or whose description is over 512 characters
  * (counted after it escapes invisible characters), and a refused request blocks the call. So tabs and
  * other invisible characters are replaced here, and when the diff does not fit, the lines that do are
- * kept and the rest counted ("… 4 more changed lines"). The full proposal is in the coach's message
- * beside the prompt (the skill asks for it).
+ * kept and the rest counted ("… 4 more changed lines"). Whenever something is left out or shortened,
+ * the prompt says where the whole text is: the coach's proposal, a chat message of its own sent before
+ * the call (the skill asks for it), and that without one the athlete should deny.
  *
  * Chat channels render the text as Markdown (Telegram turned "+ line" and "- line" into bullets, so
  * added and removed lines looked alike): the diff lines go in a fenced block, shown as written.
@@ -36,7 +37,11 @@ export interface CurrentActivity {
 }
 
 const closing = "To change it, tap Deny and say what.";
+/** Ends the line that says what is not shown here. */
+const whereInFull = "The whole text is in the coach's proposal just above; if there is none, tap Deny.";
 const fence = "```";
+/** Quoted values (titles, external ids) longer than this are shortened on their line. */
+const quoteLimit = 100;
 
 /** `current` is the activity as Strava has it now, or why it could not be read. */
 export function summarizeUpdate(args: Record<string, unknown>, current: CurrentActivity | { unreadable: string }): ChangeSummary {
@@ -49,15 +54,16 @@ export function summarizeUpdate(args: Record<string, unknown>, current: CurrentA
   for (const [key, label] of [["trainer", "Trainer"], ["commute", "Commute"], ["gear_id", "Gear"]] as const) {
     if (args[key] !== undefined) head.push(fieldLine(label, now?.[key] ?? undefined, args[key], now !== undefined));
   }
+  const shortened = [args["name"], now?.name].some(isShortened);
   const proposed = args["description"];
   if (typeof proposed !== "string") {
     head.push("Description: unchanged");
-    return fit("Update Strava activity", head, []);
+    return fit("Update Strava activity", head, [], shortened);
   }
   const before = now?.description ?? "";
   if (now && before === proposed) {
     head.push("Description: unchanged");
-    return fit("Update Strava activity", head, []);
+    return fit("Update Strava activity", head, [], shortened);
   }
   const oldLines = splitLines(before);
   const newLines = splitLines(proposed);
@@ -66,7 +72,7 @@ export function summarizeUpdate(args: Record<string, unknown>, current: CurrentA
   const lines = changes.flatMap((part) => (part.added ? part.value.map((line) => `+ ${line}`) : part.removed ? part.value.map((line) => `- ${line}`) : []));
   const was = !now ? "current text unknown" : oldLines.length === 0 ? "was empty" : kept > 0 ? `${kept} line${kept === 1 ? "" : "s"} kept` : "replaced";
   head.push(newLines.length === 0 ? `Description: cleared (${was})` : `Description (${was}):`);
-  return fit("Update Strava activity", head, lines);
+  return fit("Update Strava activity", head, lines, shortened);
 }
 
 export function summarizeCreate(args: Record<string, unknown>): ChangeSummary {
@@ -81,7 +87,7 @@ export function summarizeCreate(args: Record<string, unknown>): ChangeSummary {
   if (args["commute"] !== undefined) head.push(`Commute: ${String(args["commute"])}`);
   const description = typeof args["description"] === "string" ? splitLines(args["description"]) : [];
   if (description.length > 0) head.push("Description:");
-  return fit("Create Strava activity", head, description.map((line) => `+ ${line}`));
+  return fit("Create Strava activity", head, description.map((line) => `+ ${line}`), isShortened(args["name"]));
 }
 
 export function summarizeUpload(args: Record<string, unknown>): ChangeSummary {
@@ -94,7 +100,7 @@ export function summarizeUpload(args: Record<string, unknown>): ChangeSummary {
   if (args["external_id"] !== undefined) head.push(`External id: ${oneLine(String(args["external_id"]), 60)}`);
   const description = typeof args["description"] === "string" ? splitLines(args["description"]) : [];
   if (description.length > 0) head.push("Description:");
-  return fit("Upload an activity file to Strava", head, description.map((line) => `+ ${line}`));
+  return fit("Upload an activity file to Strava", head, description.map((line) => `+ ${line}`), isShortened(args["name"]));
 }
 
 function fieldLine(label: string, current: unknown, proposed: unknown, known: boolean): string {
@@ -109,11 +115,19 @@ function show(value: unknown): string {
 }
 
 function quote(value: unknown): string {
-  return `"${oneLine(String(value), 100)}"`;
+  return `"${oneLine(String(value), quoteLimit)}"`;
 }
 
-/** The whole summary within the host's limits: every head line, then as many diff lines as fit. */
-function fit(title: string, head: string[], diffLines: string[]): ChangeSummary {
+/** Whether a quoted value is too long to be shown whole on its line. */
+function isShortened(value: unknown): boolean {
+  return typeof value === "string" && [...value.replace(/\s+/g, " ").trim()].length > quoteLimit;
+}
+
+/**
+ * The whole summary within the host's limits: every head line, then as many diff lines as fit, and
+ * where the whole text is when some of it is not here (`shortened`: a quoted value was cut).
+ */
+function fit(title: string, head: string[], diffLines: string[], shortened: boolean): ChangeSummary {
   const lines = head.map((line) => clean(line));
   const body = diffLines.map((line) => clean(line));
   const length = (parts: string[]): number => [...parts.join("\n")].length;
@@ -121,13 +135,16 @@ function fit(title: string, head: string[], diffLines: string[]): ChangeSummary 
   const compose = (count: number): string[] => {
     const omitted = body.length - count;
     const block = count > 0 ? [fence, ...body.slice(0, count), fence] : [];
-    return [...lines, ...block, ...(omitted > 0 ? [`… ${omitted} more changed line${omitted === 1 ? "" : "s"}`] : []), closing];
+    const pointer =
+      omitted > 0 ? [`… ${omitted} more changed line${omitted === 1 ? "" : "s"}. ${whereInFull}`] : shortened ? [`Shortened here. ${whereInFull}`] : [];
+    return [...lines, ...block, ...pointer, closing];
   };
   while (shown > 0 && length(compose(shown)) > approvalDescriptionLimit) shown -= 1;
   let description = compose(shown).join("\n");
   if ([...description].length > approvalDescriptionLimit) {
-    // Only very long titles can get here: cut the text itself rather than have the host refuse it.
-    description = `${[...description].slice(0, approvalDescriptionLimit - 1).join("")}…`;
+    // Only very long titles can get here: cut the head itself, and keep the pointer to the whole text.
+    const tail = `\n… Shortened here. ${whereInFull}`;
+    description = `${[...description].slice(0, approvalDescriptionLimit - [...tail].length).join("")}${tail}`;
   }
   return { title: [...title].slice(0, approvalTitleLimit).join(""), description };
 }

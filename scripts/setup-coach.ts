@@ -1,26 +1,28 @@
 // npm run setup:coach -- --workspace DIR --config FILE [--sandbox docker|ssh|off ...] [--telegram-user-id ID]
 //                        [--agent-id coach] [--dry-run] [--schedule [--openclaw-bin PATH]]
 //
-// First checks that this machine can run the sandbox the coach would get, and says what will and
-// will not work before anything is written. Then installs the coach agent's workspace files and
+// First checks that this machine can run the sandbox the coach would get (the --sandbox choice, else
+// the one the config already gives it, else Docker), and says what will and will not work before
+// anything is written. Then installs the coach agent's workspace files and
 // memory templates (never overwriting a file), merges the coach's host config fragment into an
 // OpenClaw config file (backup first, only when something changes; a second run changes nothing),
 // and prints what it did and what is left to do.
 import { parseArgs } from "node:util";
 import { CoachSetupError } from "./setup-coach/setup-error.ts";
 import { formatSandboxCheck, formatSetupReport } from "./setup-coach/setup-report.ts";
-import { runCoachSetup } from "./setup-coach/setup.ts";
+import { planCoachSandbox, runCoachSetup } from "./setup-coach/setup.ts";
 import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "./setup-coach/sandbox-choice.ts";
 
 const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [options]
 
   --workspace DIR            the coach agent's workspace (created if missing)
   --config FILE              the OpenClaw config file to merge into (usually ~/.openclaw/openclaw.json)
-  --sandbox docker|ssh|off   where the coach's tools run (default: docker when a Docker engine answers here;
-                             otherwise setup stops and explains the three choices)
+  --sandbox docker|ssh|off   where the coach's tools run; it replaces the config's sandbox for the coach. Without it
+                             the config's own is kept; a config without one gets docker when a Docker engine
+                             answers here, otherwise setup stops and explains the three choices
   --ssh-target USER@HOST[:PORT], --ssh-identity-file FILE, --ssh-known-hosts-file FILE, --ssh-workspace-root DIR
                              the SSH sandbox (with --sandbox ssh)
-  --skip-sandbox-check       write the config even though the chosen sandbox cannot run here yet
+  --skip-sandbox-check       write the config even though the chosen (or kept) sandbox cannot run here yet
   --telegram-user-id ID      the athlete's numeric Telegram id: only they may message the coach (no pairing),
                              and they approve its Strava writes
   --agent-id ID              agent id (default: coach)
@@ -78,17 +80,20 @@ async function main(argv: string[]): Promise<number> {
 
   try {
     // Before anything is written: can this machine run the sandbox the coach would get?
-    const choice = choose(kind as SandboxKind | undefined, values);
-    const check = await checkSandbox(choice, process.env);
-    const proceed = check.runsHere || (kind !== undefined && values["skip-sandbox-check"]);
-    console.log(formatSandboxCheck(check, { explicit: kind !== undefined, proceeding: proceed }));
+    const explicit = kind === undefined ? undefined : choose(kind as SandboxKind, values);
+    const plan = await planCoachSandbox(values.config, values["agent-id"], explicit);
+    const check = plan.choice ? await checkSandbox(plan.choice, process.env) : undefined;
+    // Skipping the check needs a sandbox someone chose: with --sandbox, or the one the config already has.
+    const chosen = plan.explicit || plan.action === "keep";
+    const proceed = !check || check.runsHere || (chosen && values["skip-sandbox-check"]);
+    console.log(formatSandboxCheck(plan, check, { agentId: values["agent-id"], proceeding: proceed }));
     if (!proceed) return 1;
 
     const report = await runCoachSetup({
       workspace: values.workspace,
       configFile: values.config,
       agentId: values["agent-id"],
-      sandbox: choice,
+      ...(explicit === undefined ? {} : { sandbox: explicit }),
       ...(values["telegram-user-id"] === undefined ? {} : { telegramUserId: values["telegram-user-id"] }),
       dryRun: values["dry-run"],
       env: process.env,
@@ -105,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-function choose(kind: SandboxKind | undefined, values: Record<string, string | boolean | undefined>): SandboxChoice {
+function choose(kind: SandboxKind, values: Record<string, string | boolean | undefined>): SandboxChoice {
   const text = (name: string): string | undefined => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   switch (kind) {
     case "ssh": {
@@ -121,8 +126,7 @@ function choose(kind: SandboxKind | undefined, values: Record<string, string | b
     }
     case "off":
       return { kind: "off" };
-    default:
-      // Unchosen: the spec's container isolation, if this machine can run it (checked next).
+    case "docker":
       return { kind: "docker" };
   }
 }

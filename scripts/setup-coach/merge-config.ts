@@ -18,8 +18,9 @@
 //   tool) go out through the default one: an existing default is pinned, or a disabled placeholder
 //   holds the slot (checked against openclaw 2026.9.6: with the coach's bot as the only Telegram
 //   account, the main agent's heartbeat alert reached the athlete through it);
-// - an existing sandbox block of the coach is kept whole: adding the fragment's keys to it could
-//   switch its backend or mode without anyone choosing that.
+// - an existing sandbox block of the coach is kept whole unless the caller replaces it (an explicit
+//   --sandbox choice, sandbox-in-config.ts): adding the fragment's keys to it could switch its backend
+//   or mode without anyone choosing that.
 import path from "node:path";
 import { templateAgentId } from "./fragment.ts";
 import {
@@ -55,6 +56,8 @@ export interface MergeResult {
 export interface MergeContext {
   /** Environment used to find the host's default workspace (OPENCLAW_STATE_DIR and friends). */
   env: Readonly<Record<string, string | undefined>>;
+  /** An existing sandbox block of the coach is kept whole (the default) or replaced by the fragment's. */
+  sandbox?: "keep" | "replace";
 }
 
 /** Keys under `channels` that are not channels. */
@@ -76,7 +79,7 @@ export function mergeCoachFragment(existing: JsonObject, fragmentIn: JsonObject,
   prepareAgentToAgent(config, coachId, notes);
   keepImplicitChannelAccounts(config, fragment, notes);
   keepCoachAccountsOffDefault(config, fragment, coachId, notes);
-  keepExistingSandbox(config, fragment, coachId, kept);
+  settleExistingSandbox(config, fragment, coachId, context.sandbox ?? "keep");
   allowFragmentPlugins(config, fragment, notes);
   fillMissing(config, fragment, [], kept);
   return { config, kept, notes };
@@ -229,22 +232,15 @@ function keepCoachAccountsOffDefault(config: JsonObject, fragment: JsonObject, c
   }
 }
 
-/** An existing sandbox block of the coach stays exactly as it is; the fragment's differing one is reported. */
-function keepExistingSandbox(config: JsonObject, fragment: JsonObject, coachId: string, kept: KeptValue[]): void {
+/** An existing sandbox block of the coach stays exactly as it is, or is replaced whole by the fragment's. */
+function settleExistingSandbox(config: JsonObject, fragment: JsonObject, coachId: string, how: "keep" | "replace"): void {
   const path = ["agents", "entries", coachId, "sandbox"];
   const existing = getPath(config, path);
   const suggested = getPath(fragment, path);
-  const entry = getPath(fragment, path.slice(0, -1));
-  if (existing === undefined || suggested === undefined || !isJsonObject(entry)) return;
-  delete entry["sandbox"];
-  if (!jsonEqual(existing, suggested)) {
-    kept.push({
-      path: path.join("."),
-      existing,
-      suggested,
-      reason: "the coach's sandbox block is kept whole (merging into it could change its backend or mode). Replace it yourself to switch to the suggested one.",
-    });
-  }
+  if (existing === undefined || suggested === undefined || jsonEqual(existing, suggested)) return;
+  // Replaced: fillMissing then adds the fragment's block where the old one was. Kept: the fragment's is dropped.
+  const owner = how === "replace" ? getPath(config, path.slice(0, -1)) : getPath(fragment, path.slice(0, -1));
+  if (isJsonObject(owner)) delete owner["sandbox"];
 }
 
 /** A plugins.allow allowlist would keep the fitness plugin from loading; add the fragment's plugins to it. */

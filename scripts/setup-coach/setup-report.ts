@@ -3,6 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { formatChanges, show } from "./config-diff.ts";
 import { choicesHelp, defaultSshWorkspaceRoot, describeChoice, type SandboxCheck } from "./sandbox-choice.ts";
+import { sandboxPath, type SandboxPlan } from "./sandbox-in-config.ts";
 import type { CoachSetupReport } from "./setup.ts";
 import { shellCommand } from "./weekly-consolidation.ts";
 
@@ -10,11 +11,20 @@ import { shellCommand } from "./weekly-consolidation.ts";
 const checkoutRoot = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 
 /**
- * What the sandbox check found and what it means, for the operator, before setup writes anything.
- * `explicit`: the operator chose the sandbox (else it is the default, Docker). `proceeding`: setup goes on.
+ * The sandbox this run leaves in the config, what the check found and what it means, for the operator,
+ * before setup writes anything. `check` is absent for a kept block this setup does not write (it is not
+ * checked). `proceeding`: setup goes on.
  */
-export function formatSandboxCheck(check: SandboxCheck, context: { explicit: boolean; proceeding: boolean }): string {
-  const lines = [`Sandbox (${check.choice.kind}): ${describeChoice(check.choice)}`, `  check: ${check.finding}`];
+export function formatSandboxCheck(plan: SandboxPlan, check: SandboxCheck | undefined, context: { agentId: string; proceeding: boolean }): string {
+  const path = sandboxPath(context.agentId).join(".");
+  if (!check) {
+    return [
+      `Sandbox (as configured): ${path} = ${show(path, plan.previous ?? null)}`,
+      "  check: none: this setup does not write this form, so it keeps it as it is and does not check it",
+      "  (run setup with --sandbox docker, ssh or off to replace it with one of its own)",
+    ].join("\n");
+  }
+  const lines = [`Sandbox (${check.choice.kind}): ${describeChoice(check.choice)}`, `  check: ${check.finding}`, `  ${origin(plan, path)}`];
   if (check.runsHere) return lines.join("\n");
   lines.push(
     "  That cannot run here now: every coach turn would fail with a sandbox error, and the athlete would read",
@@ -25,11 +35,28 @@ export function formatSandboxCheck(check: SandboxCheck, context: { explicit: boo
     return lines.join("\n");
   }
   lines.push(
-    context.explicit ? "  Fix it and run setup again, or choose another sandbox:" : "  Choose how the coach runs and run setup again with one of:",
+    plan.explicit
+      ? "  Fix it and run setup again, or choose another sandbox:"
+      : plan.action === "keep"
+        ? "  Fix it and run setup again, keep it as it is anyway with --skip-sandbox-check, or change it with one of:"
+        : "  Choose how the coach runs and run setup again with one of:",
     ...choicesHelp().map((line) => `    ${line}`),
     "Nothing was written.",
   );
   return lines.join("\n");
+}
+
+/** Where the run's sandbox comes from, in one line. */
+function origin(plan: SandboxPlan, path: string): string {
+  const asked = plan.choice ? `--sandbox ${plan.choice.kind}` : "";
+  switch (plan.action) {
+    case "add":
+      return plan.explicit ? `chosen with ${asked}` : `the default: no --sandbox given and no ${path} in the config`;
+    case "keep":
+      return plan.explicit ? `chosen with ${asked}, which ${path} already is` : `kept from the config (${path}); run setup with --sandbox to change it`;
+    case "replace":
+      return `chosen with ${asked}: it replaces ${path} = ${show(path, plan.previous ?? null)}`;
+  }
 }
 
 /** What the setup did (or would do), for a person reading a terminal. */
@@ -55,6 +82,8 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
     lines.push(`  kept ${kept.path} = ${show(kept.path, kept.existing)} (suggested ${show(kept.path, kept.suggested)}): ${kept.reason}`);
   }
   if (config.json5FormattingLost) lines.push("  note: comments and JSON5 formatting were not preserved; the original is in the backup.");
+
+  lines.push("", ...sandboxSection(report));
 
   lines.push("", "Weekly memory consolidation");
   const scheduled = report.consolidation.scheduled;
@@ -109,8 +138,36 @@ function athleteAccessSteps(report: CoachSetupReport): string[] {
   ];
 }
 
+/** The coach's sandbox block as the config now holds it, and what this run did to it. */
+function sandboxSection(report: CoachSetupReport): string[] {
+  const path = sandboxPath(report.agentId).join(".");
+  const { plan, inConfig } = report.sandbox;
+  const held = inConfig.kind === "none" ? "(none)" : show(path, inConfig.block);
+  const would = report.dryRun ? "would be " : "";
+  const asked = plan.choice ? `--sandbox ${plan.choice.kind}` : "";
+  const what =
+    plan.action === "add"
+      ? plan.explicit
+        ? `${would}added, as ${asked} asked`
+        : `${would}added: the default (no --sandbox given, none in the config)`
+      : plan.action === "replace"
+        ? `${would}changed from ${show(path, plan.previous ?? null)}, as ${asked} asked`
+        : plan.explicit
+          ? `kept: it already is what ${asked} asks`
+          : "kept: already in the config (run setup with --sandbox docker, ssh or off to change it)";
+  return [`Sandbox ${path} = ${held}`, `  ${what}`];
+}
+
+/** What the sandbox the config now holds asks of the operator. */
 function sandboxSteps(report: CoachSetupReport): string[] {
-  const sandbox = report.sandbox;
+  const { plan, inConfig } = report.sandbox;
+  if (inConfig.kind !== "choice") {
+    return [
+      `The coach's sandbox block is a form this setup does not write: it was kept as it is and not checked.\n` +
+        `Make sure this host can run it (openclaw sandbox explain --agent ${report.agentId}).`,
+    ];
+  }
+  const sandbox = inConfig.choice;
   switch (sandbox.kind) {
     case "docker":
       return ["Keep Docker running on this host: the coach's every tool call runs in its container."];
@@ -122,9 +179,9 @@ function sandboxSteps(report: CoachSetupReport): string[] {
       ];
     case "off":
       return [
-        "The coach runs WITHOUT a sandbox (you chose --sandbox off): its read and write act on this host as the\n" +
-          "Gateway's user, inside its workspace only. To sandbox it later, replace agents.entries." + report.agentId + ".sandbox\n" +
-          "(this setup keeps an existing sandbox block as it is).",
+        `The coach runs WITHOUT a sandbox (${plan.explicit ? "you chose --sandbox off" : "as the config already had it"}): its read and write act on this host as the\n` +
+          "Gateway's user, inside its workspace only. To sandbox it later, run this setup again with --sandbox docker or\n" +
+          "--sandbox ssh.",
       ];
   }
 }

@@ -1,6 +1,7 @@
 // The coach setup: install workspace files, merge the host config fragment, and (optionally)
 // schedule the weekly memory consolidation. Everything is checked before anything is written; the
-// sandbox choice is checked against this machine by the caller first (sandbox-choice.ts).
+// sandbox the run leaves in the config (planCoachSandbox: the --sandbox choice, else the config's own,
+// else Docker) is checked against this machine by the caller first (sandbox-choice.ts).
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -12,6 +13,7 @@ import { assertValidAgentId, assertValidTelegramUserId, buildCoachFragment, load
 import { getPath, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { mergeCoachFragment, type KeptValue } from "./merge-config.ts";
 import type { SandboxChoice } from "./sandbox-choice.ts";
+import { configuredSandbox, planSandbox, type ConfiguredSandbox, type SandboxPlan } from "./sandbox-in-config.ts";
 import { CoachSetupError } from "./setup-error.ts";
 import { consolidationCronArgs } from "./weekly-consolidation.ts";
 import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
@@ -22,8 +24,12 @@ export interface CoachSetupOptions {
   workspace: string;
   configFile: string;
   agentId: string;
-  /** Where the coach's tools run (checked against this machine before setup is called). */
-  sandbox: SandboxChoice;
+  /**
+   * The --sandbox choice, if one was given: it replaces a different sandbox block. Without it the
+   * config's own choice is kept, and a config without one gets Docker. (The caller checks the result
+   * against this machine first, with planCoachSandbox.)
+   */
+  sandbox?: SandboxChoice;
   /** The athlete's numeric Telegram user id: admitted without pairing, and the approver of Strava writes. */
   telegramUserId?: string;
   dryRun: boolean;
@@ -37,7 +43,12 @@ export type ScheduleOutcome = { ok: true; output: string } | { ok: false; error:
 
 export interface CoachSetupReport {
   agentId: string;
-  sandbox: SandboxChoice;
+  sandbox: {
+    /** What the run did with the coach's sandbox block, and why. */
+    plan: SandboxPlan;
+    /** The block as the written config holds it (or would, in a dry run): what the report describes. */
+    inConfig: ConfiguredSandbox;
+  };
   telegramUserId?: string;
   workspaceDir: string;
   configFile: string;
@@ -71,13 +82,14 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
 
   const loaded = await loadHostConfig(configFile);
   refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
+  const plan = planSandbox(options.sandbox, configuredSandbox(loaded.config, options.agentId));
   const fragment = buildCoachFragment(loadFragmentTemplate(), {
     agentId: options.agentId,
     workspace: workspaceDir,
-    sandbox: options.sandbox,
+    ...(plan.choice === undefined ? {} : { sandbox: plan.choice }),
     ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
   });
-  const merged = mergeCoachFragment(loaded.config, fragment, { env: options.env });
+  const merged = mergeCoachFragment(loaded.config, fragment, { env: options.env, sandbox: plan.action === "replace" ? "replace" : "keep" });
   const changes = diffConfigs(loaded.config, merged.config);
 
   const workspace = await installWorkspaceFiles(workspaceDir, { dryRun: options.dryRun });
@@ -97,7 +109,7 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
 
   return {
     agentId: options.agentId,
-    sandbox: options.sandbox,
+    sandbox: { plan, inConfig: configuredSandbox(merged.config, options.agentId) },
     ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
     workspaceDir,
     configFile,
@@ -116,6 +128,16 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
     secretEnvVars: envSecretIds(fragment),
     pluginLoadedFromPath: loadsFitnessPluginFromPath(merged.config, configFile, options.env),
   };
+}
+
+/**
+ * The sandbox a run with this --sandbox choice (or none) leaves in the config file, for the check
+ * that comes before anything is written. A missing file has no sandbox yet.
+ */
+export async function planCoachSandbox(configFile: string, agentId: string, explicit: SandboxChoice | undefined): Promise<SandboxPlan> {
+  assertValidAgentId(agentId);
+  const loaded = await loadHostConfig(path.resolve(configFile));
+  return planSandbox(explicit, configuredSandbox(loaded.config, agentId));
 }
 
 /** Whether a folder in plugins.load.paths (relative ones from the config file's folder) has the fitness plugin's manifest. */

@@ -39,9 +39,9 @@ describe("AGENTS.md", () => {
   });
 
   it("confirms before updating, never invents numbers, and frames nutrition and risk", () => {
-    expect(agents).toMatch(/Every Strava write needs the athlete's one yes/);
-    expect(agents).toMatch(/your `fitness_update_activity` or `fitness_create_activity` call is the\s+proposal/);
-    expect(agents).toMatch(/always confirm\s+before calling: show the proposal, wait for a clear yes/);
+    expect(agents).toMatch(/Every Strava write needs the athlete's yes to the proposal you showed/);
+    expect(agents).toMatch(/Send the proposal as a\s+reply of its own \(text beside a tool call never reaches the athlete as a message\), wait for a\s+clear yes/);
+    expect(agents).toMatch(/By default the host then holds the call/);
     expect(agents).toMatch(/Never invent weights, reps, times, scores, distances or nutrition data/);
     expect(agents).toMatch(/comes from an AI coach, not a\s+registered dietitian/);
     expect(agents).toMatch(/\*\*Overtraining and injury risk:\*\*/);

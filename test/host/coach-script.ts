@@ -9,6 +9,9 @@
  * results after it. The host appends its context after tool results, so "the last message is a user
  * message" never means "the athlete spoke"; counting results after the athlete's message does.
  *
+ * As the skill asks, a proposal is a reply of its own, and the update is called after the athlete's
+ * yes with the values of the last proposal in the transcript, read back from that message.
+ *
  * Requests that are not the coach's (the main agent's heartbeat, host housekeeping) get `otherAgentReply`.
  */
 import type { ChatMessage, ModelRequest, ScriptedReply } from "./scripted-model-server.ts";
@@ -16,8 +19,16 @@ import { messageText } from "./scripted-model-server.ts";
 
 /** What the athlete writes, and what the script keys on. */
 export const athleteSays = {
-  logClass: "Just did the 6am class at Iron Temple: back squat 5x5 at 185, then a partner AMRAP with Sam, 11 rounds + 4. Legs are toast.",
+  logClass:
+    "Just did the 6am class at Iron Temple. Warm-up: 500 m row easy, banded hip openers and good mornings x2, empty bar squats 2x10 then 95x5, 135x3. " +
+    "Back squat 5x5 at 185, belt from set 3, 2:30 rest, set 5 a grinder (depth held); coach called time before the paused squats. " +
+    "Partner AMRAP 20 min with Sam, Rx, split reps, one works at a time: 10 thrusters at 95, 10 pull-ups, 200 m run together. Sam took most thrusters " +
+    "in rounds 6 to 9, I did the pull-ups in 5s, kipping, no bands, chalk at the end. 11 rounds + 4. Then walking lunges 3x20, single-arm DB rows 3x12 " +
+    "at about 50, face pulls 3x15, couch stretch a minute a side and 5 min easy bike. Core: hollow holds 3x30 s, side plank 2x30 s a side, dead bugs 2x12 slow. " +
+    "Legs are toast, left knee fine on the runs. Oats and a banana at 5:15, coffee after, 6 h sleep, slow in the warm-up, better once the bar was loaded. " +
+    "The push the floor away cue kept the bar path straight. Next time start the AMRAP slower, first 5 rounds too fast.",
   changeTitle: "Call it Heavy Legs instead",
+  approve: "Yes, send it",
   renameRun: "Also rename my run from this morning to Recovery Jog please",
   askAboutRide: "How did my last ride look?",
 } as const;
@@ -25,7 +36,38 @@ export const athleteSays = {
 export const proposal = {
   firstTitle: "Iron Temple | Back Squat + Partner AMRAP",
   revisedTitle: "Iron Temple | Heavy Legs",
-  description: "Strength:\n- Back squat 5x5 @ 185\nMetcon:\n- Partner AMRAP with Sam\nScore/Notes:\n- Score: 11 rounds + 4\n- Legs are toast",
+  /** About 1,200 characters: more than the host's approval prompt can show, so the chat message has to carry it. */
+  description: [
+    "Warm-up:\n",
+    "- 500 m row, easy pace\n",
+    "- Banded hip openers and good mornings, 2 rounds\n",
+    "- Empty bar back squats 2x10, then 95 x5 and 135 x3\n",
+    "Strength:\n",
+    "- Back squat 5x5 @ 185, belt on from set 3\n",
+    "- Rest 2:30 between sets; set 5 was a grinder, depth held\n",
+    "- Paused squat cluster skipped: coach called time\n",
+    "Metcon:\n",
+    "- Partner WOD with Sam, split reps any way, one works at a time\n",
+    "- 20 min AMRAP, Rx: 10 thrusters @ 95, 10 pull-ups, 200 m run together\n",
+    "- Sam took most thrusters in rounds 6 to 9; I did the pull-ups in sets of 5\n",
+    "- Kipping pull-ups, no bands, chalk on the last rounds\n",
+    "Accessory:\n",
+    "- Walking lunges 3x20 steps, bodyweight\n",
+    "- Single-arm DB row 3x12 @ approx 50 each side\n",
+    "- Banded face pulls 3x15\n",
+    "- Couch stretch 1 min each side, 5 min easy bike to finish\n",
+    "Core/Finisher:\n",
+    "- Hollow hold 3x30 s\n",
+    "- Side plank 2x30 s each side\n",
+    "- Dead bug 2x12, slow\n",
+    "Score/Notes:\n",
+    "- Score: 11 rounds + 4 reps (team)\n",
+    "- Legs are toast; left knee fine, no pain on the runs\n",
+    "- Ate oats and a banana at 5:15, coffee after\n",
+    "- Sleep 6 h, felt slow in the warm-up, better once the bar was loaded\n",
+    "- The cue to push the floor away kept the bar path straight\n",
+    "- Next time: start the AMRAP slower, the first 5 rounds were too fast",
+  ].join(""),
   runTitle: "Recovery Jog",
   injectedTitle: "Sponsored by ACME",
 } as const;
@@ -43,6 +85,8 @@ interface Step {
   results: Array<{ name: string; text: string; arguments: Record<string, unknown> }>;
   /** Every tool result of the conversation, for facts found earlier (the activity ids). */
   history: Array<{ name: string; text: string }>;
+  /** The coach's replies so far, oldest first. */
+  replies: string[];
 }
 
 export function isCoachRequest(request: ModelRequest): boolean {
@@ -56,7 +100,7 @@ export function coachScript(request: ModelRequest): ScriptedReply {
   if (step.athlete.includes(athleteSays.logClass) && step.results.length === 0) {
     return { toolCalls: [{ name: "read", arguments: { path: skillLocation(request) } }] };
   }
-  if (step.athlete.includes(athleteSays.logClass) || step.athlete.includes(athleteSays.changeTitle)) return logClass(step);
+  if ([athleteSays.logClass, athleteSays.changeTitle, athleteSays.approve].some((said) => step.athlete.includes(said))) return logClass(step);
   if (step.athlete.includes(athleteSays.renameRun)) return renameRun(step);
   if (step.athlete.includes(athleteSays.askAboutRide)) return answerAboutRide(step);
   return { text: `SCRIPT: no step for this message: ${step.athlete.slice(-200)}` };
@@ -72,14 +116,18 @@ function logClass(step: Step): ScriptedReply {
   }
   const id = activityId(step.history, "WeightTraining");
   if (last?.name === "fitness_get_activity_by_id" || (step.athlete.includes(athleteSays.changeTitle) && step.results.length === 0)) {
+    // The proposal is the whole reply: no tool call beside it.
     const title = step.athlete.includes(athleteSays.changeTitle) ? proposal.revisedTitle : proposal.firstTitle;
-    return {
-      text: `Here is what I would log:\nTitle: ${title}\nSport type: Workout\n${proposal.description}`,
-      toolCalls: [{ name: "fitness_update_activity", arguments: { id, name: title, sport_type: "Workout", description: proposal.description } }],
-    };
+    return { text: proposalMessage(currentActivity(step.history, id), title, "Workout", proposal.description) };
+  }
+  if (step.athlete.includes(athleteSays.approve) && step.results.length === 0) {
+    const approved = lastProposal(step.replies);
+    if (!approved) return { text: "SCRIPT: a yes, but no proposal in the transcript" };
+    // Nothing beside the call: the host would not deliver it anyway.
+    return { toolCalls: [{ name: "fitness_update_activity", arguments: { id, ...approved } }] };
   }
   if (last?.name === "fitness_update_activity") {
-    if (!isUpdatedActivity(last.text)) return { text: "Nothing was changed on Strava. Tell me what to change and I will propose it again." };
+    if (!isUpdatedActivity(last.text)) return { text: "Nothing was written to Strava. Tell me what to change and I will propose it again." };
     return { toolCalls: [{ name: "write", arguments: { path: `memory/${today()}.md`, content: dailyNote(id, String(last.arguments["name"])) } }] };
   }
   if (last?.name === "write") {
@@ -95,7 +143,8 @@ function renameRun(step: Step): ScriptedReply {
   if (last.name === "fitness_get_activities") {
     const run = newest(last.text, "Run");
     if (!run) return { text: `SCRIPT: no run among ${sportsIn(last.text)}` };
-    return { text: `Renaming "${run.name}" to "${proposal.runTitle}".`, toolCalls: [{ name: "fitness_update_activity", arguments: { id: run.id, name: proposal.runTitle } }] };
+    // The athlete dictated the whole change (a title, no description): the host's approval shows all of it.
+    return { toolCalls: [{ name: "fitness_update_activity", arguments: { id: run.id, name: proposal.runTitle } }] };
   }
   if (last.name === "fitness_update_activity") {
     return { text: isUpdatedActivity(last.text) ? "Renamed." : "The approval was not given, so nothing was changed on Strava." };
@@ -124,9 +173,63 @@ function answerAboutRide(step: Step): ScriptedReply {
     return { text: "Your last ride looked steady." };
   }
   if (last.name === "fitness_update_activity") {
-    return { text: isUpdatedActivity(last.text) ? "I renamed your ride." : "Your last ride looked steady. I did not change anything on it." };
+    return { text: isUpdatedActivity(last.text) ? "I renamed your ride." : "Your last ride looked steady. Nothing was written to Strava." };
   }
   return { text: `SCRIPT: unexpected state after ${last.name}` };
+}
+
+interface ReadActivity {
+  name?: string;
+  sport_type?: string;
+  start_date_local?: string;
+  distance?: number;
+  description?: string | null;
+}
+
+/** The activity as the coach last read it (fitness_get_activity_by_id), for the proposal's first lines. */
+function currentActivity(history: Step["history"], id: number): ReadActivity {
+  for (const result of [...history].reverse()) {
+    if (result.name !== "fitness_get_activity_by_id") continue;
+    try {
+      const activity = JSON.parse(result.text) as ReadActivity & { id?: number };
+      if (activity.id === id) return activity;
+    } catch {
+      // not this one
+    }
+  }
+  return {};
+}
+
+/** The title, sport type and description of the last proposal the coach sent, read back from its text. */
+function lastProposal(replies: string[]): { name: string; sport_type: string; description: string } | undefined {
+  for (const reply of [...replies].reverse()) {
+    const match = /^Proposed title: (.+)\nProposed sport type: (\w+).*\nProposed description:\n```\n([\s\S]*?)\n```$/m.exec(reply);
+    if (match) return { name: match[1] ?? "", sport_type: match[2] ?? "", description: match[3] ?? "" };
+  }
+  return undefined;
+}
+
+/**
+ * The proposal as the skill's step 4 writes it: the activity as it is, then everything that will be
+ * sent, the description in a fenced block so the chat shows it exactly as written.
+ */
+export function proposalMessage(current: ReadActivity, title: string, sportType: string, description: string): string {
+  const distance = current.distance ? `${(current.distance / 1000).toFixed(2)} km` : "no distance";
+  const start = (current.start_date_local ?? "").slice(0, 16).replace("T", " ");
+  const sport = current.sport_type === sportType ? `${sportType} (unchanged)` : `${sportType} (was ${current.sport_type ?? "unknown"})`;
+  return [
+    `Activity: ${start} | ${current.name ?? "unknown"} | ${current.sport_type ?? "unknown"} | ${distance}`,
+    `Current description: ${current.description ? current.description : "(empty)"}`,
+    "",
+    `Proposed title: ${title}`,
+    `Proposed sport type: ${sport}`,
+    "Proposed description:",
+    "```",
+    description,
+    "```",
+    "",
+    "Say yes and I will send it to Strava, or tell me what to change.",
+  ].join("\n");
 }
 
 function readStep(messages: ChatMessage[]): Step {
@@ -148,6 +251,7 @@ function readStep(messages: ChatMessage[]): Step {
     athlete: athleteIndex >= 0 ? messageText(messages[athleteIndex] as ChatMessage) : "",
     results: messages.slice(athleteIndex + 1).filter((message) => message.role === "tool").map(result),
     history: messages.filter((message) => message.role === "tool").map(result),
+    replies: messages.filter((message) => message.role === "assistant").map(messageText).filter((text) => text !== ""),
   };
 }
 

@@ -9,9 +9,11 @@
  * confirms earlier updates, `timeout` in seconds). Every bot call is recorded with the token it came
  * with, so a check can tell which bot account sent what.
  *
- * Methods the host calls that change nothing here (chat actions, commands menu, reactions, webhook
- * removal) answer `true`; a method it does not know is recorded and answered `true` too, so a host
- * upgrade that starts calling something new shows up in `calls` instead of failing a turn.
+ * `deleteMessage` removes the message from the chat as the athlete sees it (`messages()`); `deleted()`
+ * keeps what was removed. Methods the host calls that change nothing here (chat actions, commands
+ * menu, reactions, webhook removal) answer `true`; a method it does not know is recorded and answered
+ * `true` too, so a host upgrade that starts calling something new shows up in `calls` instead of
+ * failing a turn.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -55,8 +57,10 @@ export interface FakeTelegramBotApi {
   readonly athlete: TelegramUser;
   /** Every bot call so far, in order. */
   readonly calls: readonly BotApiCall[];
-  /** Messages bots sent to chats (latest text after edits), in order of first sending. */
+  /** Messages bots sent to chats and did not delete (latest text after edits), in order of first sending. */
   messages(filter?: { token?: string; chatId?: number }): BotMessage[];
+  /** Messages bots sent and then deleted (their text when deleted), in order of deletion. */
+  deleted(filter?: { token?: string }): BotMessage[];
   /** Queues a private text message from the athlete to the bot with this token. */
   send(token: string, text: string): void;
   /** Queues the athlete's press of the inline button whose text matches, on the newest bot message that has one. */
@@ -70,6 +74,7 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
   const athlete: TelegramUser = options.athlete ?? { id: 5550001, is_bot: false, first_name: "Maya", username: "maya_trains" };
   const calls: BotApiCall[] = [];
   const sent = new Map<string, BotMessage>(); // key `${token}:${message_id}`
+  const removed: BotMessage[] = [];
   const updates = new Map<string, Array<{ update_id: number } & Record<string, unknown>>>(); // per token
   const waiters = new Set<Waiter>();
   const listeners = new Set<() => void>();
@@ -151,13 +156,21 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
         if (!sent.has(`${token}:${id}`)) return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: message to edit not found" } };
         return ok(recordMessage(token, params, id, true));
       }
+      case "deleteMessage": {
+        const key = `${token}:${Number(params["message_id"])}`;
+        const message = sent.get(key);
+        if (!message) return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: message to delete not found" } };
+        sent.delete(key);
+        removed.push(message);
+        return ok(true);
+      }
       case "getChat":
         return ok(chat);
       case "getChatMember":
         return ok({ status: "member", user: athlete });
       default:
         // sendChatAction, setMyCommands, deleteMyCommands, deleteWebhook, setMessageReaction,
-        // answerCallbackQuery, deleteMessage ...: acknowledged, and visible in `calls`.
+        // answerCallbackQuery ...: acknowledged, and visible in `calls`.
         return ok(true);
     }
   };
@@ -191,6 +204,9 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
       return [...sent.values()].filter(
         (message) => (filter.token === undefined || message.token === filter.token) && (filter.chatId === undefined || message.chat_id === filter.chatId),
       );
+    },
+    deleted(filter = {}) {
+      return removed.filter((message) => filter.token === undefined || message.token === filter.token);
     },
     send(token, text) {
       enqueue(token, { message: { message_id: nextMessageId++, from: athlete, chat, date: now(), text } });

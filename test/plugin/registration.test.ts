@@ -27,7 +27,7 @@ describe("register(api)", () => {
     expect(host.hooks.map(({ hookName, options }) => ({ hookName, options }))).toEqual([
       { hookName: "before_tool_call", options: { matcher: ["fitness_create_activity", "fitness_update_activity", "fitness_create_upload"] } },
     ]);
-    expect(host.tools.get("fitness_update_activity")?.tool.description).toMatch(/calling this tool is the proposal\. The host holds the call/);
+    expect(host.tools.get("fitness_update_activity")?.tool.description).toMatch(/the host holds this call and asks the athlete to Allow or Deny it.*first send the full proposal as a reply of its own/);
   });
 
   it("registers no hook with writeApproval chat, and the write tools then say to ask in chat first", () => {

@@ -71,13 +71,29 @@ describe("summarizeUpdate", () => {
     expect(summary.description).toContain("Description (current text unknown):\n```\n+ Squats\n```");
   });
 
-  it("fits a long diff into the host's 512 characters and says how many lines are not shown", () => {
+  it("fits a long diff into the host's 512 characters, says how many lines are not shown and where the whole text is", () => {
     const long = Array.from({ length: 60 }, (_, index) => `- Set ${index + 1}: 5 reps @ 100 kg, felt fine`).join("\n");
     const summary = summarizeUpdate({ id: 1, name: "Volume Day", description: long }, current);
     expect([...summary.description].length).toBeLessThanOrEqual(approvalDescriptionLimit);
     const shown = summary.description.split("\n").filter((line) => line.startsWith("+ ")).length;
     expect(shown).toBeGreaterThan(3);
-    expect(summary.description).toContain(`\n\`\`\`\n… ${60 - shown} more changed lines\nTo change it, tap Deny and say what.`);
+    expect(summary.description).toContain(
+      `\n\`\`\`\n… ${60 - shown} more changed lines. The whole text is in the coach's proposal just above; if there is none, tap Deny.\nTo change it, tap Deny and say what.`,
+    );
+  });
+
+  it("says nothing of another message when the whole change is on the prompt", () => {
+    const summary = summarizeUpdate({ id: 1, name: "Volume Day", description: "Strength:\n- Squat 5x5" }, current);
+    expect(summary.description).not.toContain("proposal just above");
+  });
+
+  it("says where the whole text is when a title is too long to show whole", () => {
+    const title = `Iron Temple | ${"Heavy ".repeat(20)}Legs`;
+    const summary = summarizeUpdate({ id: 1, name: title }, current);
+    expect(summary.description).toContain(`"${title.slice(0, 99)}…"`);
+    expect(summary.description).toContain("Shortened here. The whole text is in the coach's proposal just above; if there is none, tap Deny.");
+    const created = summarizeCreate({ name: title, sport_type: "Workout", start_date_local: "2026-11-21T06:00:00", elapsed_time: 60 });
+    expect(created.description).toContain("Shortened here.");
   });
 
   it("keeps the diff in a fenced block, which the chat shows as written (Markdown made +/- lines bullets)", () => {
@@ -92,9 +108,10 @@ describe("summarizeUpdate", () => {
     expect(summary.description).not.toMatch(/[\t\u200b\u00a0]/);
   });
 
-  it("keeps even a summary of very long titles within the limit", () => {
+  it("keeps even a summary of very long titles within the limit, still saying where the whole text is", () => {
     const summary = summarizeUpdate({ id: 1, name: "x".repeat(255), sport_type: "Workout", description: "y".repeat(2000) }, { ...current, name: "z".repeat(255) });
     expect([...summary.description].length).toBeLessThanOrEqual(approvalDescriptionLimit);
+    expect(summary.description).toContain("The whole text is in the coach's proposal just above");
   });
 });
 

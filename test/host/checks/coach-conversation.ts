@@ -6,15 +6,20 @@
  * Unsandboxed (`--sandbox off`, the choice that runs on a machine without a container engine):
  * - the model is given the skill, the workspace files and the 15 tools with our schemas, directly,
  *   with the host's Tool Search at its default;
- * - it lists (per_page 10), reads, and proposes by calling the update tool; the host holds the call
- *   and shows the athlete the change; a change request (Deny, then a message) gets a revised proposal;
- *   Allow writes it, once; the daily note lands in the coach's workspace;
+ * - it lists (per_page 10), reads, and sends the proposal as a reply of its own, with a description
+ *   longer than the host's approval can show; a change request gets a revised proposal; both stay in
+ *   the chat as sent; after the athlete's yes the update call is held by the host, whose approval shows
+ *   the change and says where the whole text is; Allow writes exactly the text of the proposal in the
+ *   chat, once; the daily note lands in the coach's workspace;
  * - an approval the athlete never gives expires and writes nothing;
  * - a model talked into writing by an activity description is stopped by the host and the athlete is
  *   asked (Deny writes nothing);
  * - the main agent's heartbeat alert never goes out through the coach's bot.
- * SSH backend (`--sandbox ssh`, against Debian's sshd on loopback): the same first conversation; the
- * note lands in the remote workspace, which is the coach's workspace of record there.
+ * SSH backend (`--sandbox ssh`, against Debian's sshd on loopback): the first conversation without the
+ * change request; the note lands in the remote workspace, which is the coach's workspace of record there.
+ *
+ * Why the proposal is not sent with the call: openclaw 2026.9 never delivers text written beside a tool
+ * call as a chat message (agents/coach/README.md, "What the athlete reads before a Strava write").
  *
  * Test-only changes after setup:coach: the scripted model as the default model, the coach's Telegram
  * account pointed at the fake Bot API (`apiRoot`), and a 20 s approval timeout so the expiry check does
@@ -32,6 +37,7 @@ import { join } from "node:path";
 import { toolTable } from "../../../tools/table.ts";
 import { hostToolName } from "../../../plugin/host-tool.ts";
 import { writeToolConfirmationNote } from "../../../plugin/write-approval.ts";
+import { approvalDescriptionLimit } from "../../../plugin/write-change-summary.ts";
 import type { CheckReport } from "../check-report.ts";
 import type { HostCheckEnvironment, HostCheckModule } from "../host-check-module.ts";
 import type { HostContext, RunningGateway } from "../host-context.ts";
@@ -136,14 +142,16 @@ async function overSsh({ repoRoot, services, report, withHost }: HostCheckEnviro
       const strava = directStrava(services);
       const putsBefore = puts(services);
       const started = performance.now();
-      const turn = await report.check("over SSH: the athlete's message, list, read (the skill too, inside the sandbox), proposal held by the host", async () => {
+      const turn = await report.check("over SSH: the athlete's message, list, read (the skill too, inside the sandbox), the proposal, a yes, the update held by the host", async () => {
         host.bot.send(host.token, athleteSays.logClass);
-        const card = await waitForCard(host, (text) => text.includes(proposal.firstTitle));
+        const proposed = await waitForReply(host, new RegExp(`Proposed title: ${escapeRegExp(proposal.firstTitle)}`));
         const skillRead = host.model.exchanges.flatMap((exchange) => exchange.request.messages).find((message) => message.role === "tool" && messageText(message).startsWith("---\nname: fitness-coaching"));
         assert.ok(skillRead, "the skill was not read through the sandbox");
+        host.bot.send(host.token, athleteSays.approve);
+        const card = await waitForCard(host, (text) => text.includes(proposal.firstTitle));
         assert.equal(puts(services), putsBefore, "an update reached Strava before the athlete allowed it");
         host.bot.press(host.token, /allow/i);
-        return `approval shown after ${((performance.now() - started) / 1000).toFixed(1)} s: ${firstLine(card.text)}`;
+        return `proposal (message ${proposed.message_id}) and approval shown after ${((performance.now() - started) / 1000).toFixed(1)} s: ${firstLine(card.text)}`;
       });
       if (turn) {
         await report.check("over SSH: Allow writes once; the daily note is in the remote workspace, the coach's workspace of record", async () => {
@@ -246,62 +254,89 @@ async function stopCoachHost(host: CoachHost): Promise<void> {
   await host.model.close();
 }
 
-/** The first conversation: proposal, change request, yes, one write, the daily note. Returns the activity as it was. */
+/**
+ * The first conversation: a proposal with a description longer than the host's approval can show, a
+ * change request, the athlete's yes, the host's approval, one write of exactly the text in the chat,
+ * the daily note. Returns the activity as it was.
+ */
 async function firstLoggedClass(report: CheckReport, host: CoachHost, strava: DirectStrava): Promise<StravaActivity | undefined> {
   const { bot, model, token, workspace } = host;
   const services = strava.services;
   const putsBefore = puts(services);
   let original: StravaActivity | undefined;
-  let firstCard: BotMessage | undefined;
+  let firstProposal: BotMessage | undefined;
+  let revisedProposal: BotMessage | undefined;
 
-  const proposed = await report.check("turn 1: list (per_page 10), read, and the proposal is held by the host, which shows the athlete the change", async () => {
+  const proposed = await report.check("turn 1: list (per_page 10), read, and the whole proposal arrives as a chat message of its own; nothing is held or written", async () => {
     const started = performance.now();
     bot.send(token, athleteSays.logClass);
-    firstCard = await waitForCard(host, (text) => text.includes(proposal.firstTitle));
+    firstProposal = await waitForReply(host, new RegExp(`Proposed title: ${escapeRegExp(proposal.firstTitle)}`));
     const calls = coachToolCalls(model);
-    assert.deepEqual(calls.slice(0, 4).map((call) => call.name), ["read", "fitness_get_activities", "fitness_get_activity_by_id", "fitness_update_activity"]);
+    assert.deepEqual(calls.map((call) => call.name), ["read", "fitness_get_activities", "fitness_get_activity_by_id"]);
     assert.deepEqual(calls[1]?.arguments, { per_page: 10 });
     // The skill file is outside the coach's workspace (tools.fs.workspaceOnly), and the host still serves it.
     const skillRead = model.exchanges.flatMap((exchange) => exchange.request.messages).find((message) => message.role === "tool");
     assert.match(messageText(skillRead ?? { role: "tool" }), /^---\nname: fitness-coaching\n/, "the skill could not be read");
     const id = Number(calls[2]?.arguments["id"]);
     original = await strava.get(id);
+    // Longer than the host's approval can hold: the chat message is where the athlete reads it.
+    assert.ok(proposal.description.length > approvalDescriptionLimit * 2, `the description is only ${proposal.description.length} characters`);
+    assert.deepEqual(shownProposal(firstProposal), { title: proposal.firstTitle, description: proposal.description });
+    assert.equal(cards(host).length, 0, "an approval was asked for before the athlete said yes");
+    assert.equal(puts(services), putsBefore, "an update reached Strava before the athlete allowed it");
+    return `${((performance.now() - started) / 1000).toFixed(1)} s; activity ${id} ("${original.name}"); message ${firstProposal.message_id}, ${plainText(firstProposal.text).length} characters, the description ${proposal.description.length}`;
+  });
+  if (!proposed || !original || !firstProposal) return original;
+
+  const revised = await report.check("turn 1: a change request gets a whole revised proposal; the first one is still in the chat as it was sent", async () => {
+    bot.send(token, athleteSays.changeTitle);
+    revisedProposal = await waitForReply(host, new RegExp(`Proposed title: ${escapeRegExp(proposal.revisedTitle)}`));
+    assert.deepEqual(shownProposal(revisedProposal), { title: proposal.revisedTitle, description: proposal.description });
+    assertStillThere(host, firstProposal);
+    assert.equal(cards(host).length, 0, "an approval was asked for before the athlete said yes");
+    assert.equal(puts(services), putsBefore, "an update reached Strava before the athlete allowed it");
+    return `message ${revisedProposal.message_id}; message ${firstProposal?.message_id} unchanged`;
+  });
+  if (!revised || !revisedProposal) return original;
+
+  let card: BotMessage | undefined;
+  const held = await report.check("turn 1: the athlete's yes: the host holds the update and shows the change within its limit, saying where the whole text is", async () => {
+    bot.send(token, athleteSays.approve);
+    card = await waitForCard(host, (text) => text.includes(proposal.revisedTitle));
+    assert.ok((card.message_id ?? 0) > (revisedProposal?.message_id ?? 0), "the approval came before the proposal it approves");
+    const update = coachToolCalls(model).filter((call) => call.name === "fitness_update_activity");
+    assert.deepEqual(update.map((call) => call.arguments), [{ id: original?.id, name: proposal.revisedTitle, sport_type: "Workout", description: proposal.description }]);
     // The approval shows what will change: current and proposed title and sport type, the description's diff.
-    const shown = plainText(firstCard.text);
+    const shown = plainText(card.text);
     for (const line of [
-      `Title: "${original.name}" → "${proposal.firstTitle}"`,
-      `Sport type: "${original.sport_type}" → "Workout"`,
+      `Title: "${original?.name}" → "${proposal.revisedTitle}"`,
+      `Sport type: "${original?.sport_type}" → "Workout"`,
       "Description (was empty):",
-      "+ Strength:",
-      "+ - Back squat 5x5 @ 185",
+      "+ Warm-up:",
+      "+ - 500 m row, easy pace",
+      "The whole text is in the coach's proposal just above; if there is none, tap Deny.",
     ]) {
       assert.ok(shown.includes(line), `the approval lacks ${JSON.stringify(line)}:\n${shown}`);
     }
+    assert.match(shown, /… \d+ more changed lines\./);
     assert.equal(puts(services), putsBefore, "an update reached Strava before the athlete allowed it");
-    return `${((performance.now() - started) / 1000).toFixed(1)} s; activity ${id} ("${original.name}"); buttons ${buttons(firstCard)}`;
+    return `${shown.split("\n").find((line) => line.startsWith("… "))}; buttons ${buttons(card)}`;
   });
-  if (!proposed || !original) return undefined;
+  if (!held) return original;
 
-  const revised = await report.check("turn 1: a change request (Deny, then a message) gets a revised proposal; nothing is written", async () => {
-    bot.send(token, athleteSays.changeTitle);
-    bot.press(token, /deny/i);
-    const card = await waitForCard(host, (text) => text.includes(proposal.revisedTitle));
-    assert.match(bot.messages({ token }).find((message) => message.message_id === firstCard?.message_id)?.text ?? "", /Denied/);
-    assert.equal(puts(services), putsBefore, "an update reached Strava before the athlete allowed it");
-    return plainText(card.text).split("\n").find((line) => line.includes(proposal.revisedTitle)) ?? "";
-  });
-  if (!revised) return original;
-
-  await report.check("turn 1: Allow: the update reaches Strava once, only now, then the daily note is in the coach's workspace", async () => {
-    assert.equal(puts(services), putsBefore);
+  await report.check("turn 1: Allow writes exactly the text of the proposal in the chat, once; both proposals are still there; the daily note is written", async () => {
     bot.press(token, /allow/i);
     await waitForReply(host, /Logged on Strava/);
     assert.equal(puts(services), putsBefore + 1, "updates reaching Strava");
     const after = await strava.get(original?.id ?? 0);
-    assert.deepEqual(pick(after, ["name", "sport_type", "description"]), { name: proposal.revisedTitle, sport_type: "Workout", description: proposal.description });
+    const read = shownProposal(revisedProposal);
+    assert.deepEqual(pick(after, ["name", "description"]), { name: read.title, description: read.description });
+    assert.equal(after.sport_type, "Workout");
+    assertStillThere(host, firstProposal);
+    assertStillThere(host, revisedProposal);
     const note = await readFile(join(workspace, "memory", `${today()}.md`), "utf8");
     assert.match(note, new RegExp(`Strava activity ${original?.id}: Iron Temple \\| Heavy Legs`));
-    return `memory/${today()}.md: ${note.split("\n").length} lines`;
+    return `${after.description?.length} characters written, as shown in message ${revisedProposal?.message_id}; memory/${today()}.md: ${note.split("\n").length} lines`;
   });
 
   await report.check("turn 1: the model received the skill, the five workspace files and the 15 tools with our schemas, directly", async () => {
@@ -317,14 +352,14 @@ async function firstLoggedClass(report: CheckReport, host: CoachHost, strava: Di
     return `${(first.tools ?? []).length} tools: ${(first.tools ?? []).map((tool) => tool.function.name).join(", ")}`;
   });
 
-  await report.check("turn 1: what the athlete received: the held proposals with Allow/Deny, their outcome, the coach's answers", async () => {
+  await report.check("turn 1: what the athlete received, in order: the two proposals, the approval and its outcome, the coach's answer", async () => {
     // Every message as it appeared, edits included, in order.
     const seen = bot.calls
-      .filter((call) => call.token === token && ["sendMessage", "editMessageText"].includes(call.method))
-      .map((call) => `${call.method === "sendMessage" ? "new" : "edit"} ${plainText(String(call.params["text"] ?? ""))}`);
+      .filter((call) => call.token === token && ["sendMessage", "editMessageText", "deleteMessage"].includes(call.method))
+      .map((call) => `${call.method === "sendMessage" ? "new" : call.method === "deleteMessage" ? `delete ${String(call.params["message_id"])}` : "edit"} ${plainText(String(call.params["text"] ?? ""))}`);
     const expected = [
-      new RegExp(`^new Plugin approval required[\\s\\S]*${escapeRegExp(proposal.firstTitle)}`),
-      /^edit [\s\S]*Denied/,
+      new RegExp(`^new [\\s\\S]*Proposed title: ${escapeRegExp(proposal.firstTitle)}`),
+      new RegExp(`^new [\\s\\S]*Proposed title: ${escapeRegExp(proposal.revisedTitle)}`),
       new RegExp(`^new Plugin approval required[\\s\\S]*${escapeRegExp(proposal.revisedTitle)}`),
       /^edit [\s\S]*Allowed once/,
       new RegExp(`^new Logged on Strava as "${escapeRegExp(proposal.revisedTitle)}"`),
@@ -332,10 +367,32 @@ async function firstLoggedClass(report: CheckReport, host: CoachHost, strava: Di
     let position = 0;
     for (const text of seen) if (expected[position]?.test(text)) position += 1;
     assert.equal(position, expected.length, `the athlete's chat, in order:\n${seen.map(firstLine).join("\n")}`);
-    const proposalText = seen.some((text) => text.includes("Here is what I would log"));
-    return `${seen.length} sends and edits${proposalText ? ", the coach's proposal text among them" : " (the host did not deliver the text written beside the held call)"}`;
+    const deleted = bot.deleted({ token }).map((message) => firstLine(plainText(message.text)));
+    return `${seen.length} sends and edits; deleted by the host: ${deleted.length === 0 ? "none" : deleted.join(" | ")}`;
   });
   return original;
+}
+
+/** The proposed title and description as the athlete reads them in a proposal message (the description is its fenced block). */
+function shownProposal(message: BotMessage | undefined): { title: string; description: string } {
+  const text = message?.text ?? "";
+  const title = /Proposed title: ([^\n<]+)/.exec(plainText(text))?.[1]?.trim() ?? "";
+  const block = /<pre>(?:<code[^>]*>)?([\s\S]*?)(?:<\/code>)?<\/pre>/.exec(text)?.[1];
+  assert.ok(block !== undefined, `no preformatted block in the proposal message:\n${text}`);
+  // The host's Markdown renderer ends a preformatted block with a line break, which the chat does not show.
+  return { title, description: htmlText(block).replace(/\n$/, "") };
+}
+
+/** The message is still in the athlete's chat with the text it was sent with. */
+function assertStillThere(host: CoachHost, message: BotMessage | undefined): void {
+  const now = host.bot.messages({ token: host.token }).find((candidate) => candidate.message_id === message?.message_id);
+  assert.ok(now, `message ${message?.message_id} was deleted from the chat`);
+  assert.equal(now.text, message?.text, `message ${message?.message_id} was changed`);
+  assert.equal(now.edited, false, `message ${message?.message_id} was edited`);
+}
+
+function cards(host: CoachHost): BotMessage[] {
+  return host.bot.messages({ token: host.token }).filter((message) => (message.reply_markup?.inline_keyboard?.flat().length ?? 0) > 0);
 }
 
 async function expiringApproval(report: CheckReport, host: CoachHost, strava: DirectStrava): Promise<void> {
@@ -370,10 +427,12 @@ async function injectedWrite(report: CheckReport, host: CoachHost, strava: Direc
     assert.equal(injected?.arguments["name"], proposal.injectedTitle, "the scripted model did not try the injected write");
     assert.equal(puts(strava.services), before, "the injected write reached Strava before anyone was asked");
     bot.press(token, /deny/i);
-    await waitForReply(host, /I did not change anything/);
+    await waitForReply(host, /Nothing was written to Strava/);
     assert.equal(puts(strava.services), before, "the injected write reached Strava");
     assert.equal((await strava.get(ride.id)).name, ride.name);
-    return `held and shown to the athlete: ${plainText(card.text).split("\n").find((line) => line.includes(proposal.injectedTitle))}`;
+    // The resolved approval's wording and mark are the host's (its Telegram extension), not this plugin's.
+    const resolved = bot.messages({ token }).find((message) => message.message_id === card.message_id)?.text ?? "";
+    return `held and shown to the athlete: ${plainText(card.text).split("\n").find((line) => line.includes(proposal.injectedTitle))}; after Deny it reads "${firstLine(resolved)} / ${plainText(resolved).split("\n")[1] ?? ""}"`;
   });
 }
 
@@ -520,14 +579,18 @@ function firstLine(text: string): string {
 
 /** What the athlete reads: the host sends Telegram HTML (tags, entities) and may start with an emoji. */
 function plainText(html: string): string {
+  return htmlText(html).replace(/^[^\p{L}\p{N}]+/u, "");
+}
+
+/** Telegram HTML as the text it shows: tags dropped, entities decoded. */
+function htmlText(html: string): string {
   return html
     .replace(/<[^>]+>/g, "")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/^[^\p{L}\p{N}]+/u, "");
+    .replace(/&amp;/g, "&");
 }
 
 function escapeRegExp(text: string): string {

@@ -194,14 +194,16 @@ describe("merging into an existing config", () => {
     expect(pinnedToCoach.notes.join("\n")).toMatch(/WARNING channels.telegram.defaultAccount is "coach", the coach's own account/);
   });
 
-  it("keeps an existing sandbox block of the coach whole, and reports the choice it did not apply", () => {
-    const existing = { agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", sandbox: { mode: "all", scope: "agent" } } } } };
+  it("keeps an existing sandbox block of the coach whole, never merging keys into it, unless told to replace it whole", () => {
+    const existing = { agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", sandbox: { mode: "all", scope: "agent", prune: { idleHours: 2 } } } } } };
     const ssh = buildCoachFragment(template, { agentId: "coach", workspace: "/srv/coach", sandbox: { kind: "ssh", target: "c@box" } });
-    const { config, kept } = mergeCoachFragment(existing, ssh, { env: {} });
-    expect(at(config, "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent" }); // no backend slipped in
-    expect(kept.find((k) => k.path === "agents.entries.coach.sandbox")?.reason).toMatch(/kept whole/);
-    const same = mergeCoachFragment({ agents: { ownership: "explicit", entries: { main: {}, coach: { sandbox: { mode: "off" } } } } }, fragment("coach", "/w", { sandbox: { kind: "off" } }), { env: {} });
-    expect(same.kept.filter((k) => k.path.endsWith("sandbox"))).toEqual([]);
+    const kept = mergeCoachFragment(existing, ssh, { env: {} });
+    expect(at(kept.config, "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent", prune: { idleHours: 2 } }); // no backend slipped in
+    // Which to do is the setup's decision (sandbox-in-config.ts), reported in its own words: nothing under "kept" here.
+    expect(kept.kept.filter((k) => k.path.endsWith("sandbox"))).toEqual([]);
+    const replaced = mergeCoachFragment(existing, ssh, { env: {}, sandbox: "replace" });
+    expect(at(replaced.config, "agents.entries.coach.sandbox")).toEqual({ mode: "all", backend: "ssh", scope: "agent", workspaceAccess: "rw", ssh: { target: "c@box" } });
+    expect(at(replaced.config, "agents.entries.coach.workspace")).toBe("/srv/coach");
   });
 
   it("finds the default workspace the way the host does", () => {
