@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { appViews } from "../../mcp-adapter/apps/app-views.ts";
+import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
 
 const chromiumPath = "/usr/bin/chromium";
@@ -251,6 +252,40 @@ describe.skipIf(!available)("the ride view in Chromium", () => {
       expect(await view.locator(".ask").innerText()).toContain('resolution "low"');
       expect(await view.locator(".key-numbers").innerText()).toContain("Moving time\n5:20:00");
       await shot(page, `ride-summary-only-${label}`);
+      await closeQuietly(page);
+    }
+  });
+});
+
+describe.skipIf(!available)("the load view in Chromium", () => {
+  it("the twelve-week summary: one bar per day, fitness, fatigue and form recomputed from the loads as the answer has them, one row per week", async () => {
+    const answer = JSON.parse(textOf(results["load"]!.result)) as TrainingLoadAnswer;
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("load", results["load"]!, width, "svg.load-chart");
+      expect(await view.locator('g[data-series="load"] rect').count()).toBe(answer.days.loads.length);
+      const chart = view.locator("svg.load-chart");
+      expect(Number(await chart.getAttribute("data-fitness"))).toBeCloseTo(answer.load.fitness, 1);
+      expect(Number(await chart.getAttribute("data-fatigue"))).toBeCloseTo(answer.load.fatigue, 1);
+      expect(Number(await view.locator("svg.form-chart").getAttribute("data-form"))).toBeCloseTo(answer.load.form, 1);
+      expect(await pointsOf(view, "fitness")).toBe(answer.days.loads.length);
+      expect(await view.locator("svg.weeks-chart g.week").count()).toBe(answer.weeks.length);
+      const numbers = await view.locator(".key-numbers").innerText();
+      expect(numbers).toContain(`Fitness (CTL)\n${answer.load.fitness.toFixed(1)}`);
+      const sports = new Set(answer.weeks.flatMap((week) => Object.keys(week.sports)));
+      expect(new Set(await view.locator(".legend [data-sport]").evaluateAll((items) => items.map((item) => item.getAttribute("data-sport"))))).toEqual(sports);
+      await shot(page, `load-summary-${label}`);
+      await closeQuietly(page);
+    }
+  });
+
+  it("a plain list: the listed activities by day", async () => {
+    const listed = JSON.parse(textOf(results["list"]!.result)) as Array<{ start_date_local: string }>;
+    const days = new Set(listed.map((activity) => activity.start_date_local.slice(0, 10)));
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("load", results["list"]!, width, "svg.days-chart");
+      expect(await view.locator("svg.days-chart rect.activity").count()).toBe(listed.length);
+      expect(await view.locator(".day-list .day").count()).toBe(days.size);
+      await shot(page, `load-list-${label}`);
       await closeQuietly(page);
     }
   });
