@@ -14,10 +14,15 @@
  * (`skillEntry`), schemas and constants.
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CacheHint, type Server, type Tool } from "@modelcontextprotocol/server";
-import { SKILLS_EXTENSION_ID, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from "@modelcontextprotocol/server/ext/skills";
-import { GetSkillRequestParamsSchema, ListSkillsRequestParamsSchema } from "@modelcontextprotocol/core/ext/skills";
+import {
+  GetSkillRequestParamsSchema,
+  ListSkillsRequestParamsSchema,
+  SKILLS_EXTENSION_ID,
+  SKILLS_GET_METHOD,
+  SKILLS_LIST_METHOD,
+} from "@modelcontextprotocol/core/ext/skills";
 import { appViewResources, readAppView, withAppViews } from "./apps/app-views.ts";
-import { coachingSkill } from "./skills-over-mcp/coaching-skill.ts";
+import type { CoachingSkill } from "./skills-over-mcp/coaching-skill.ts";
 
 /** The first protocol revision whose results carry cache fields (`ttlMs`, `cacheScope`). */
 const firstRevisionWithCacheFields = "2026-07-28";
@@ -30,9 +35,11 @@ export interface BesideTheTools {
 }
 
 export function besideTheTools(options: { toolNames: readonly string[]; cacheHint: CacheHint }): BesideTheTools {
-  const skill = coachingSkill(options.toolNames);
-  const resources = { resources: [...appViewResources, skill.resource] };
-  const prompts = { prompts: [skill.prompt] };
+  // Made on first use, in a module loaded then: a YAML parser and the SDK's skill code are not what a stdio
+  // client should wait for at start-up.
+  let loading: Promise<CoachingSkill> | undefined;
+  const coaching = (): Promise<CoachingSkill> =>
+    (loading ??= import("./skills-over-mcp/coaching-skill.ts").then(({ coachingSkill }) => coachingSkill(options.toolNames)));
   const cacheFields = (server: Server): CacheHint =>
     (server.getNegotiatedProtocolVersion() ?? "") >= firstRevisionWithCacheFields ? { ttlMs: 0, cacheScope: "private", ...options.cacheHint } : {};
 
@@ -44,16 +51,17 @@ export function besideTheTools(options: { toolNames: readonly string[]; cacheHin
         prompts: { listChanged: false },
         extensions: { [SKILLS_EXTENSION_ID]: {} },
       });
-      server.setRequestHandler("resources/list", () => resources);
+      server.setRequestHandler("resources/list", async () => ({ resources: [...appViewResources, (await coaching()).resource] }));
       server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
       server.setRequestHandler("resources/read", async (request) => {
         const { uri } = request.params;
-        const result = skill.read(uri) ?? (await readAppView(uri));
+        const result = (await coaching()).read(uri) ?? (await readAppView(uri));
         if (result === undefined) throw new ResourceNotFoundError(uri);
         return result;
       });
-      server.setRequestHandler("prompts/list", () => prompts);
-      server.setRequestHandler("prompts/get", (request) => {
+      server.setRequestHandler("prompts/list", async () => ({ prompts: [(await coaching()).prompt] }));
+      server.setRequestHandler("prompts/get", async (request) => {
+        const skill = await coaching();
         if (request.params.name !== skill.prompt.name) {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Available prompts: ${skill.prompt.name}.`);
         }
@@ -62,10 +70,10 @@ export function besideTheTools(options: { toolNames: readonly string[]; cacheHin
       server.setRequestHandler(SKILLS_LIST_METHOD, { params: ListSkillsRequestParamsSchema }, async (params) => {
         // One skill, one page: a cursor can only be one this server never gave.
         if (params.cursor !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${params.cursor}": skills/list has one page.`);
-        return { skills: [await skill.entry()], ...cacheFields(server) };
+        return { skills: [await (await coaching()).entry()], ...cacheFields(server) };
       });
       server.setRequestHandler(SKILLS_GET_METHOD, { params: GetSkillRequestParamsSchema }, async (params) => {
-        const entry = await skill.entry();
+        const entry = await (await coaching()).entry();
         if (params.uri !== entry.uri) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No skill is served at ${params.uri}; this server serves ${entry.uri}.`);
         return { skill: entry, ...cacheFields(server) };
       });
