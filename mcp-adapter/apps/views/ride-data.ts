@@ -1,5 +1,5 @@
 /**
- * `get_activity_streams`'s text result read for the ride view: the spec's array of stream objects, each with
+ * `get_activity_streams`'s text result read for the ride view: Strava's array of stream objects, each with
  * `data` (at a resolution, or every sample), `summary` (computed by the server from every sample), or both.
  * What the view draws and the numbers it shows come from here. Pure functions: no DOM.
  *
