@@ -85,7 +85,7 @@ export function loadChart(days: readonly Day[], width: number): SVGSVGElement {
   return chart;
 }
 
-export function formChart(days: readonly Day[], width: number, reported: number): SVGSVGElement {
+export function formChart(days: readonly Day[], width: number): SVGSVGElement {
   const f = frame(width);
   const height = width < 560 ? 120 : 140;
   const top = 8;
@@ -96,7 +96,7 @@ export function formChart(days: readonly Day[], width: number, reported: number)
   const values = days.map((day) => day.form);
   const { domain, ticks } = niceDomain(Math.min(0, ...values), Math.max(0, ...values), 3);
   const toY = linearScale(domain, [bottom, top]);
-  const chart = svg("svg", { class: "form-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": "Form per day", "data-form": decimal(reported, 1) });
+  const chart = svg("svg", { class: "form-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": "Form per day", "data-form": decimal(days[days.length - 1]?.form ?? 0, 1) });
   const grid = svg("g", { class: "grid-lines" });
   yTicks(grid, ticks, toY, f, (value) => grouped(value));
   chart.append(grid);

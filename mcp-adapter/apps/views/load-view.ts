@@ -49,7 +49,7 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
   parts.push(element("h3", "", "Daily load, fitness and fatigue"), legend([["Daily load", "var(--chart-load)", "bar"], ["Fitness (CTL)", "var(--chart-fitness)", "line"], ["Fatigue (ATL)", "var(--chart-fatigue)", "line"]]));
   parts.push(wrap(loadChart(days, width)));
   parts.push(element("h3", "", "Form (TSB): fitness minus fatigue"), legend([["Fresher", "var(--chart-form-up)", "bar"], ["More tired", "var(--chart-form-down)", "bar"]]));
-  parts.push(wrap(formChart(days, width, answer.load.form)));
+  parts.push(wrap(formChart(days, width)));
   parts.push(element("h3", "", "Training time per week, by sport"));
   const sportLegend = legend(sports.map((sport) => [sportName(sport), sportColor(sport), "bar", sport]));
   parts.push(sportLegend, wrap(weeksChart(answer, sports, width)));

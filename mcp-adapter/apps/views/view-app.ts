@@ -38,7 +38,8 @@ export function startView(name: string, render: Render): void {
     }
   };
   const follow = (context: McpUiHostContext | undefined): void => {
-    if (context?.theme) applyDocumentTheme(context.theme);
+    // A host that says no theme: the device's own preference.
+    applyDocumentTheme(context?.theme ?? (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
     if (context?.styles?.variables) applyHostStyleVariables(context.styles.variables);
     if (context?.locale) state.locale = context.locale;
   };
