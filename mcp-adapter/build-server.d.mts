@@ -13,5 +13,5 @@ export interface BuildManifest {
 }
 
 export declare function buildServer(): Promise<BuildManifest>;
-export declare function sourcesChanged(manifest: BuildManifest): boolean;
+export declare function sourcesChanged(manifest: Pick<BuildManifest, "sources">): boolean;
 export declare function describeBuildError(error: unknown): string;

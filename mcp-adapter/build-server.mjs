@@ -23,6 +23,7 @@ import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { nodeBundleOptions } from "../common/bundle-options.mjs";
+import { embeddedAssets } from "./embed-at-build.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const buildsDirectory = join(root, "dist", "mcp-server");
@@ -45,8 +46,11 @@ const installedDependencies = "node_modules/.package-lock.json";
  */
 export async function buildServer() {
   const { build, stop } = await import("esbuild");
+  // The views' HTML and the skill file, built in (embed-at-build.mjs).
+  const assets = await embeddedAssets(sourcesChanged);
   const result = await build({
     ...serverBundleOptions,
+    plugins: [assets.plugin],
     absWorkingDir: root,
     entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") },
     outdir: join(buildsDirectory, "scratch"),
@@ -78,8 +82,9 @@ export async function buildServer() {
 
   const sources = {};
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
+  inputs.push(...assets.sources);
   if (existsSync(join(root, installedDependencies))) inputs.push(installedDependencies);
-  for (const input of inputs.sort()) {
+  for (const input of [...new Set(inputs)].sort()) {
     const path = join(root, input);
     const { size, mtimeMs } = statSync(path);
     sources[input] = { size, mtimeMs, sha256: sha256(readFileSync(path)) };

@@ -13,6 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { minifiedNodeBundleOptions } from "../../common/bundle-options.mjs";
+import { sourcesChanged } from "../build-server.mjs";
+import { embeddedAssets } from "../embed-at-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -26,6 +28,8 @@ export async function buildHostedFunction(outDir = join(root, "dist", "hosted", 
     outfile: file,
     // The embedded sandbox is loaded only without Strava credentials, which a deployment always has.
     external: ["../../sandbox/*"],
+    // The views' HTML and the skill file, built in: the function is this one file.
+    plugins: [(await embeddedAssets(sourcesChanged)).plugin],
   });
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
   writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: "module", private: true }, null, 2)}\n`);

@@ -17,6 +17,7 @@ import type { Logger } from "../../common/logger.ts";
 import { runTool } from "../../tools/runner/run-tool.ts";
 import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import type { ToolResult } from "../../tools/runner/tool-result.ts";
+import { besideTheTools } from "./beside-the-tools.ts";
 import type { CallsInFlight } from "./calls-in-flight.ts";
 import { ReadableErrorsServer } from "./readable-protocol-errors.ts";
 import type { ServerIdentity } from "../server-identity.ts";
@@ -70,11 +71,13 @@ export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?:
       ? { "tools/list": privateListCacheHint, "server/discover": privateListCacheHint }
       : { "tools/list": listCacheHint, "server/discover": listCacheHint },
   };
+  // Resources (the MCP Apps views, the skill's file), the coaching prompt and the Skills extension.
+  const beside = besideTheTools({ toolNames: [...options.catalog.byName.keys()], cacheHint: serverOptions.cacheHints["tools/list"] });
   const listings = new Map<ToolCatalog, { listing: ListToolsResult; toolNames: string }>();
   const listingOf = (catalog: ToolCatalog): { listing: ListToolsResult; toolNames: string } => {
     let entry = listings.get(catalog);
     if (entry === undefined) {
-      entry = { listing: { tools: [...catalog.tools] }, toolNames: [...catalog.byName.keys()].join(", ") };
+      entry = { listing: { tools: beside.listing(catalog.tools) }, toolNames: [...catalog.byName.keys()].join(", ") };
       listings.set(catalog, entry);
     }
     return entry;
@@ -87,6 +90,7 @@ export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?:
     const { listing, toolNames } = listingOf(catalog);
     const server = new ReadableErrorsServer(serverInfo, serverOptions);
     server.onerror = (error) => logger.debug("mcp_protocol_error", { error });
+    beside.install(server);
     server.setRequestHandler("tools/list", () => listing);
     server.setRequestHandler("tools/call", (request, ctx) => {
       const tool = catalog.byName.get(request.params.name);

@@ -26,6 +26,11 @@ const requestSchemaOf: Readonly<Record<string, SpecTypeName>> = {
   ping: "PingRequest",
   "tools/list": "ListToolsRequest",
   "tools/call": "CallToolRequest",
+  "resources/list": "ListResourcesRequest",
+  "resources/templates/list": "ListResourceTemplatesRequest",
+  "resources/read": "ReadResourceRequest",
+  "prompts/list": "ListPromptsRequest",
+  "prompts/get": "GetPromptRequest",
 };
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;

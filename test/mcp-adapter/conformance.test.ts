@@ -57,7 +57,7 @@ test("every server scenario passes except those listed, with reasons, as expecte
     if (directory === undefined) throw new Error(`no results for ${scenario}:\n${summary}`);
     return (JSON.parse(readFileSync(join(output, directory, "checks.json"), "utf8")) as { status: string }[]).map((check) => check.status);
   };
-  for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
+  for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "resources-list", "prompts-list"]) {
     const statuses = statusOf(scenario);
     expect(statuses.length, scenario).toBeGreaterThan(0);
     expect(statuses.every((status) => status === "SUCCESS"), `${scenario}: ${statuses.join(", ")}`).toBe(true);

@@ -1,0 +1,17 @@
+/** See build-views.mjs. */
+export declare const root: string;
+export declare const viewsBuildDirectory: string;
+export declare const viewNames: readonly string[];
+export declare const viewContentSecurityPolicy: string;
+
+export interface ViewsBuild {
+  build: string;
+  /** Each view's file, relative to viewsBuildDirectory. */
+  views: Record<string, string>;
+  sources: Record<string, { size: number; mtimeMs: number; sha256: string }>;
+  html: Record<string, string>;
+}
+
+export declare function buildViews(): Promise<ViewsBuild>;
+/** `sourcesChanged` is build-server.mjs's check of a manifest's sources. */
+export declare function currentViews(sourcesChanged: (manifest: Pick<ViewsBuild, "sources">) => boolean): Promise<ViewsBuild>;

@@ -1,0 +1,43 @@
+/**
+ * What the MCP server reads beside its TypeScript sources, put inside its bundles instead: the views' HTML
+ * (apps/view-html.ts) and the plugin's skill file (skills-over-mcp/coaching-skill-file.ts). A bundle runs
+ * where those files may not lie next to it (the hosted function is one file), so an esbuild plugin replaces
+ * the two modules that read them with their contents. The views' module is imported only when a client
+ * reads a view, so in the code-split server bundle its HTML stays in a chunk of its own, loaded on first use.
+ *
+ * Used by build-server.mjs and hosted/build.ts. `sources` lists the files the views were built from, for the
+ * server's build manifest (a changed view source must rebuild the server); the skill file is an input of the
+ * bundle itself, so the manifest names it anyway.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const skillFile = join(here, "..", "skills", "fitness-coaching", "SKILL.md");
+
+/**
+ * @param {(manifest: { sources: Record<string, unknown> }) => boolean} sourcesChanged build-server.mjs's check
+ * @returns {Promise<{ plugin: import("esbuild").Plugin; sources: string[] }>}
+ */
+export async function embeddedAssets(sourcesChanged) {
+  const { currentViews } = await import("./apps/build-views.mjs");
+  const views = await currentViews(sourcesChanged);
+  /** @type {import("esbuild").Plugin} */
+  const plugin = {
+    name: "embed-at-build",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]mcp-adapter[\\/]apps[\\/]view-html\.ts$/ }, () => ({
+        contents: `export const viewHtml = ${JSON.stringify(views.html)};`,
+        loader: "js",
+      }));
+      build.onLoad({ filter: /[\\/]mcp-adapter[\\/]skills-over-mcp[\\/]coaching-skill-file\.ts$/ }, () => ({
+        contents: `export { default as coachingSkillMarkdown } from ${JSON.stringify(skillFile)};`,
+        loader: "js",
+        resolveDir: here,
+      }));
+      build.onLoad({ filter: /[\\/]skills[\\/]fitness-coaching[\\/]SKILL\.md$/ }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "text" }));
+    },
+  };
+  return { plugin, sources: Object.keys(views.sources) };
+}

@@ -1,0 +1,304 @@
+/**
+ * The two MCP Apps views in a real browser: Debian's Chromium, headless, driven by playwright-core, each view
+ * loaded as the server serves it (resources/read) into a sandboxed iframe by the ext-apps SDK's own host side
+ * (AppBridge; test/support/mcp-app-host.mjs), and fed with real tool results from the sandbox through the MCP
+ * server: the 6-hour ride at resolution low and at medium with its summary, the same ride's summary alone, the
+ * twelve-week training-load summary, and a plain list of activities. Each test checks that what is drawn
+ * matches the data (the number of points, the peaks' values in their labels, one bar per day and one row per
+ * week, fitness recomputed from the daily loads equal to the answer's), that the view attempted no tool call,
+ * and that no request left the page (every request is intercepted: only the host page itself is served).
+ *
+ * Screenshots at a phone's width (390 px) and a desktop's (1200 px) are kept in .cache/mcp-app-views/.
+ * Without /usr/bin/chromium (`apt-get install chromium`, which .ci/run does) this suite fails in CI and is
+ * skipped, saying so, elsewhere.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { appViews } from "../../mcp-adapter/apps/app-views.ts";
+import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
+import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
+
+const chromiumPath = "/usr/bin/chromium";
+const available = existsSync(chromiumPath);
+if (!available) {
+  const message = `${chromiumPath} is missing: the browser checks of the MCP Apps views need Debian's chromium (apt-get install chromium; .ci/run installs it).`;
+  if (process.env["CI"]) throw new Error(message);
+  console.warn(`SKIPPED: ${message}`);
+}
+
+const screenshotDirectory = resolve(import.meta.dirname, "../../.cache/mcp-app-views");
+const hostOrigin = "http://views-host.test";
+const widths = { phone: 390, desktop: 1200 } as const;
+
+type StreamObject = { type: string; data?: number[]; summary?: Record<string, unknown>; original_size: number; resolution: string };
+
+let sandbox: RunningSandbox;
+let mcp: InProcessMcp;
+let client: Client;
+let context: BrowserContext;
+let profile: string;
+let hostScript = "";
+const html = new Map<string, string>();
+/** Every request the pages made other than the host page itself: must stay empty. */
+const escaped: string[] = [];
+const results: Record<string, { args: Record<string, unknown>; result: CallToolResult }> = {};
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ args: Record<string, unknown>; result: CallToolResult }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError, JSON.stringify(result).slice(0, 300)).toBeFalsy();
+  return { args, result };
+}
+
+function textOf(result: CallToolResult): string {
+  const item = result.content[0];
+  if (item?.type !== "text") throw new Error("expected a text result");
+  return item.text;
+}
+
+beforeAll(async () => {
+  if (!available) return;
+  mkdirSync(screenshotDirectory, { recursive: true });
+  sandbox = await startSandbox({ rotateRefreshTokens: false });
+  mcp = await startInProcessMcp(sandbox);
+  client = new Client({ name: "views-in-browser", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcp.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${mcp.authToken}` } } }));
+  for (const view of appViews) {
+    const read = await client.readResource({ uri: view.uri });
+    const item = read.contents[0];
+    if (item === undefined || !("text" in item)) throw new Error(`${view.uri} is not a text resource`);
+    html.set(view.name, item.text);
+  }
+  const listed = JSON.parse(textOf((await call("get_activities", { per_page: 200, fields: ["id", "name"] })).result)) as Array<{ id: number; name: string }>;
+  const ride = listed.find((activity) => activity.name === "Peak to Peak big day");
+  if (!ride) throw new Error("the sandbox's seed has no 6-hour ride");
+  results["rideLow"] = await call("get_activity_streams", { id: ride.id, resolution: "low" });
+  results["rideMedium"] = await call("get_activity_streams", { id: ride.id, resolution: "medium", summary: true });
+  results["rideSummary"] = await call("get_activity_streams", { id: ride.id, summary: true });
+  results["load"] = await call("get_activities", { summary: true });
+  results["list"] = await call("get_activities", { per_page: 30 });
+
+  const bundled = await build({
+    entryPoints: [join(import.meta.dirname, "../support/mcp-app-host.mjs")],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
+  hostScript = bundled.outputFiles[0]?.text ?? "";
+
+  profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: widths.desktop, height: 900 },
+  });
+  // The host page is the only thing served; anything else a page asks for is recorded and refused.
+  await context.route("**/*", async (route) => {
+    const url = route.request().url();
+    if (url === `${hostOrigin}/`) {
+      await route.fulfill({ contentType: "text/html", body: `<!doctype html><html><head><meta charset="utf-8"><title>Views host</title></head><body style="margin:0"></body><script>${hostScript}</script></html>` });
+      return;
+    }
+    escaped.push(url);
+    await route.abort("blockedbyclient");
+  });
+  context.on("request", (request) => {
+    if (request.url() !== `${hostOrigin}/`) escaped.push(request.url());
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  await client?.close().catch(() => {});
+  await mcp?.close();
+  await sandbox?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+interface Shown {
+  page: Page;
+  view: Frame;
+}
+
+/** Opens the host at `width`, shows `viewName` with the call's arguments and result, and waits until it drew. */
+async function show(viewName: string, input: { args: Record<string, unknown>; result: CallToolResult }, width: number, ready: string, theme: "light" | "dark" = "light"): Promise<Shown> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`${hostOrigin}/`);
+  const hostContext = { theme, locale: "en-GB", timeZone: "Europe/London", platform: width < 600 ? "mobile" : "desktop", displayMode: "inline", containerDimensions: { width, maxHeight: 6000 } };
+  await page.evaluate(
+    async (shown) => {
+      await (globalThis as unknown as { showView: (input: unknown) => Promise<void> }).showView(shown);
+    },
+    { html: html.get(viewName), args: input.args, result: input.result, hostContext },
+  );
+  const view = page.frames().find((frame) => frame !== page.mainFrame());
+  if (view === undefined) throw new Error("the view's frame is missing");
+  await view.locator(ready).first().waitFor({ timeout: 15_000 });
+  // The view reports its size and the host sizes the iframe: wait until the frame's height holds still.
+  let height = -1;
+  for (let stable = 0; stable < 3; ) {
+    await page.waitForTimeout(120);
+    const now = await page.locator("iframe").evaluate((frame) => frame.getBoundingClientRect().height);
+    stable = now === height && now > 200 ? stable + 1 : 0;
+    height = now;
+  }
+  return { page, view };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  // A sandboxed view renders in a process of its own, which paints only what the viewport shows: make the
+  // viewport as tall as the view first.
+  const size = page.viewportSize() ?? { width: widths.desktop, height: 900 };
+  const height = await page.locator("iframe").evaluate((frame) => Math.ceil(frame.getBoundingClientRect().height));
+  await page.setViewportSize({ width: size.width, height: Math.max(200, height) });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: join(screenshotDirectory, `${name}.png`) });
+  await page.setViewportSize(size);
+}
+
+async function attempts(page: Page): Promise<{ toolCalls: unknown[]; messages: unknown[]; links: unknown[] }> {
+  return page.evaluate(() => (globalThis as unknown as { viewAttempts: { toolCalls: unknown[]; messages: unknown[]; links: unknown[] } }).viewAttempts);
+}
+
+async function pointsOf(view: Frame, series: string): Promise<number> {
+  const lists = await view.locator(`g[data-series="${series}"] polyline`).evaluateAll((lines) => lines.map((line) => line.getAttribute("points") ?? ""));
+  return lists.reduce((sum, points) => sum + points.trim().split(/\s+/).filter(Boolean).length, 0);
+}
+
+/** 36.7, 36 (one decimal at most, as the view writes a speed) */
+function oneDecimal(value: number): string {
+  return Number(value.toFixed(1)).toLocaleString("en-US", { maximumFractionDigits: 1 });
+}
+
+/** 5:59:59 */
+function clock(seconds: number): string {
+  return [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60].map((part, index) => (index === 0 ? String(part) : String(part).padStart(2, "0"))).join(":");
+}
+
+function streamsOf(name: string): StreamObject[] {
+  return JSON.parse(textOf(results[name]!.result)) as StreamObject[];
+}
+
+async function closeQuietly(page: Page): Promise<void> {
+  expect(await attempts(page)).toEqual({ toolCalls: [], messages: [], links: [] });
+  await page.close();
+}
+
+describe.skipIf(!available)("the ride view in Chromium", () => {
+  it("at resolution low: four panels of 100 points each over time, every peak labelled with its value", async () => {
+    const streams = streamsOf("rideLow");
+    const max = (type: string): number => Math.max(...(streams.find((stream) => stream.type === type)?.data ?? []));
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("ride", results["rideLow"]!, width, "svg.ride-chart");
+      expect(await view.locator("svg.ride-chart").getAttribute("data-samples")).toBe("100");
+      for (const series of ["heartrate", "watts", "speed", "altitude"]) expect(await pointsOf(view, series), series).toBe(100);
+      expect(await view.locator('g[data-peak="heartrate"] text').textContent()).toBe(`Max ${max("heartrate")} bpm`);
+      expect(await view.locator('g[data-peak="watts"] text').textContent()).toBe(`Max ${max("watts")} W`);
+      expect(await view.locator('g[data-peak="altitude"] text').textContent()).toBe(`Highest ${Math.round(max("altitude")).toLocaleString("en-US")} m`);
+      expect(await view.locator('g[data-peak="speed"] text').textContent()).toBe(`Max ${oneDecimal(max("velocity_smooth") * 3.6)} km/h`);
+      const numbers = await view.locator(".key-numbers").innerText();
+      expect(numbers).toContain(`Duration\n${clock(max("time"))}`);
+      expect(numbers).toContain(`Distance\n${(max("distance") / 1000).toFixed(1)} km`);
+      expect(await view.locator(".subtitle").innerText()).toContain(`100 of ${streams[0]!.original_size.toLocaleString("en-US")} samples (resolution low)`);
+      expect(await view.locator(".note").innerText()).toContain('resolution "medium"');
+      await shot(page, `ride-low-${label}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+
+  it("reads every line at the pointer, and switches to distance and to pace without asking for anything", async () => {
+    const { page, view } = await show("ride", results["rideLow"]!, widths.desktop, "svg.ride-chart");
+    const surface = view.locator("svg.ride-chart rect.surface");
+    const box = await surface.boundingBox();
+    if (box === null) throw new Error("no chart surface");
+    await page.mouse.move(box.x + box.width / 2, box.y + 40);
+    const readout = await view.locator(".readout").innerText();
+    expect(readout).toMatch(/^\d:\d\d:\d\d · Heart rate \d+ bpm · Power \d+ W · Speed [\d.]+ km\/h · Elevation [\d,]+ m$/);
+    await view.getByRole("button", { name: "Distance" }).click();
+    expect(await view.locator('g[data-axis="distance"] text').first().textContent()).toBe("0 km");
+    await view.getByRole("button", { name: "Pace" }).click();
+    expect(await view.locator('g[data-panel="pace"] .panel-title').textContent()).toBe("Pace (/km)");
+    expect(await view.locator('g[data-peak="pace"] text').textContent()).toMatch(/^Fastest \d+:\d\d \/km$/);
+    await shot(page, "ride-low-distance-pace-desktop");
+    await closeQuietly(page);
+  }, 90_000);
+
+  it("at resolution medium with its summary: 1,000 points a panel and the summary's numbers", async () => {
+    const streams = streamsOf("rideMedium");
+    const summary = (type: string): Record<string, unknown> => streams.find((stream) => stream.type === type)?.summary ?? {};
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("ride", results["rideMedium"]!, width, "svg.ride-chart", label === "desktop" ? "dark" : "light");
+      for (const series of ["heartrate", "watts", "speed", "altitude"]) expect(await pointsOf(view, series), series).toBe(1000);
+      expect(await view.locator('g[data-peak="heartrate"] text').textContent()).toBe(`Max ${String(summary("heartrate")["max"])} bpm`);
+      const numbers = await view.locator(".key-numbers").innerText();
+      expect(numbers).toContain(`Avg heart rate\n${Math.round(summary("heartrate")["mean"] as number)} bpm`);
+      expect(numbers).toContain(`Weighted avg power\n${Math.round(summary("watts")["weighted_mean"] as number)} W`);
+      expect(numbers).toContain(`Climbing\n${Math.round(summary("altitude")["ascent"] as number).toLocaleString("en-US")} m`);
+      expect(numbers).toContain(`Best 20 min power\n${Math.round((summary("watts")["peak_means"] as Record<string, number>)["1200s"]!)} W`);
+      await shot(page, `ride-medium-${label}${label === "desktop" ? "-dark" : ""}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+
+  it("with the summary only: the numbers, and how to ask for a chart", async () => {
+    const moving = streamsOf("rideSummary").find((stream) => stream.type === "moving")?.summary?.["moving_time"] as number;
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("ride", results["rideSummary"]!, width, ".ask");
+      expect(await view.locator("svg").count()).toBe(0);
+      expect(await view.locator(".ask").innerText()).toContain('resolution "low"');
+      expect(await view.locator(".key-numbers").innerText()).toContain(`Moving time\n${clock(moving)}`);
+      await shot(page, `ride-summary-only-${label}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+});
+
+describe.skipIf(!available)("the load view in Chromium", () => {
+  it("the twelve-week summary: one bar per day, fitness, fatigue and form recomputed from the loads as the answer has them, one row per week", async () => {
+    const answer = JSON.parse(textOf(results["load"]!.result)) as TrainingLoadAnswer;
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("load", results["load"]!, width, "svg.load-chart");
+      expect(await view.locator('g[data-series="load"] rect').count()).toBe(answer.days.loads.length);
+      const chart = view.locator("svg.load-chart");
+      expect(Number(await chart.getAttribute("data-fitness"))).toBeCloseTo(answer.load.fitness, 1);
+      expect(Number(await chart.getAttribute("data-fatigue"))).toBeCloseTo(answer.load.fatigue, 1);
+      expect(Number(await view.locator("svg.form-chart").getAttribute("data-form"))).toBeCloseTo(answer.load.form, 1);
+      expect(await pointsOf(view, "fitness")).toBe(answer.days.loads.length);
+      expect(await view.locator("svg.weeks-chart g.week").count()).toBe(answer.weeks.length);
+      const numbers = await view.locator(".key-numbers").innerText();
+      expect(numbers).toContain(`Fitness (CTL)\n${answer.load.fitness.toFixed(1)}`);
+      const sports = new Set(answer.weeks.flatMap((week) => Object.keys(week.sports)));
+      expect(new Set(await view.locator(".legend [data-sport]").evaluateAll((items) => items.map((item) => item.getAttribute("data-sport"))))).toEqual(sports);
+      await shot(page, `load-summary-${label}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+
+  it("a plain list: the listed activities by day", async () => {
+    const listed = JSON.parse(textOf(results["list"]!.result)) as Array<{ start_date_local: string }>;
+    const days = new Set(listed.map((activity) => activity.start_date_local.slice(0, 10)));
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("load", results["list"]!, width, "svg.days-chart");
+      expect(await view.locator("svg.days-chart rect.activity").count()).toBe(listed.length);
+      expect(await view.locator(".day-list .day").count()).toBe(days.size);
+      await shot(page, `load-list-${label}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+});
+
+describe.skipIf(!available)("the views' network", () => {
+  it("no request left any page but the host page itself", () => {
+    expect(escaped).toEqual([]);
+  });
+});

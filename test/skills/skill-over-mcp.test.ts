@@ -1,0 +1,147 @@
+// The fitness-coaching skill as the MCP server serves it, derived in memory from the plugin's SKILL.md
+// (mcp-adapter/skills-over-mcp/skill-text-for-mcp.ts): MCP tool names, an explicit yes in chat before any
+// write, no OpenClaw workspace file, frontmatter the Skills extension accepts, worked examples whose calls
+// the tools accept; and the plugin's own skill file left as the host reads it.
+import { readdirSync, readFileSync } from "node:fs";
+import { Value } from "@sinclair/typebox/value";
+import matter from "gray-matter";
+import { describe, expect, it } from "vitest";
+import { skillEntry } from "@modelcontextprotocol/server/ext/skills";
+import { coachingSkill } from "../../mcp-adapter/skills-over-mcp/coaching-skill.ts";
+import { coachingSkillMarkdown } from "../../mcp-adapter/skills-over-mcp/coaching-skill-file.ts";
+import { pluginToolPrefix, skillTextForMcp } from "../../mcp-adapter/skills-over-mcp/skill-text-for-mcp.ts";
+import { toolNamePrefix } from "../../plugin/host-tool.ts";
+import { toolTable } from "../../tools/table.ts";
+import { updateActivity } from "../../tools/update-activity.ts";
+import { getActivities } from "../../tools/get-activities.ts";
+
+const skillsDirectory = new URL("../../skills/", import.meta.url);
+const hostText = readFileSync(new URL("fitness-coaching/SKILL.md", skillsDirectory), "utf8");
+const toolNames = toolTable.map((tool) => tool.name);
+const mcp = skillTextForMcp(hostText, toolNames);
+
+describe("the skill's MCP text", () => {
+  it("names the MCP tools, never the plugin's", () => {
+    expect(mcp.markdown).not.toMatch(/fitness_[a-z*]/);
+    for (const name of ["get_activities", "get_activity_by_id", "update_activity", "create_activity", "create_upload", "get_activity_streams"]) {
+      expect(mcp.body, name).toContain(`\`${name}\``);
+    }
+    const mentioned = new Set(mcp.body.match(/`([a-z]+_[a-z_]+)`/g)?.map((quoted) => quoted.slice(1, -1)).filter((name) => /^(get|create|update)_/.test(name)));
+    for (const name of mentioned) expect(toolNames, name).toContain(name);
+  });
+
+  it("asks for an explicit yes in chat before any write, whatever the client does", () => {
+    const rule = /^1\. (.+)$/m.exec(mcp.body)?.[1] ?? "";
+    expect(rule).toContain("explicit yes in this chat");
+    expect(rule).toContain("never call `update_activity`, `create_activity` or `create_upload` before that yes");
+    expect(rule).toContain("does not replace the yes in chat");
+    expect(mcp.body).toMatch(/Send the proposal as your whole reply, with no tool call in the same message, then wait for the\s+athlete\./);
+    expect(mcp.body).toContain("After the athlete's yes, call the write tool with exactly the values of the proposal they approved, once.");
+    expect(mcp.body).toContain("Call `update_activity` exactly once, now, after the athlete's yes.");
+    for (const hostOnly of [/Allow/, /Deny/, /\/approve/, /host approval/i, /Confirmation in this host/, /taps/]) expect(mcp.body).not.toMatch(hostOnly);
+    // Every proposal (the template and the three examples) ends with the chat question.
+    expect(mcp.body.match(/Apply this to Strava\?\n```/g)).toHaveLength(4);
+  });
+
+  it("keeps the workflow: five states, a change request goes back to Drafted, no yes means no call", () => {
+    for (const state of ["Start", "Selected", "Drafted", "Awaiting confirmation", "Applied"]) expect(mcp.body).toMatch(new RegExp(`^\\| ${state} \\|`, "m"));
+    expect(mcp.body).toMatch(/stay in Awaiting\s+confirmation and do not call the update tool/);
+    expect(mcp.body).toMatch(/a short yes counts: `yes`, `looks good`, `push it`, `do it`/);
+  });
+
+  it("points to no OpenClaw workspace file, and says the training-load thresholds the coach's rules give", () => {
+    expect(mcp.markdown).not.toMatch(/(USER|MEMORY|AGENTS|TOOLS)\.md/);
+    const agents = readFileSync(new URL("../../agents/coach/workspace/AGENTS.md", import.meta.url), "utf8");
+    const rule = /\*\*Overtraining and injury risk:\*\*[\s\S]*?Quote the numbers/.exec(agents)?.[0] ?? "";
+    const flag = /Flag, as rules of thumb: ([^\n]+)/.exec(mcp.body)?.[1] ?? "";
+    expect(flag).not.toBe("");
+    // Every threshold said in place is one of the coach's rules, so the two cannot drift apart unnoticed.
+    for (const figure of flag.match(/-?\d+(\.\d+)?/g) ?? []) expect(rule, figure).toContain(figure);
+    for (const field of ["acute_chronic_ratio", "load_change_percent", "monotony", "longest_run_without_rest", "form"]) expect(flag).toContain(field);
+  });
+
+  it("has frontmatter the Skills extension accepts: name and description only, strings", async () => {
+    const front = matter(mcp.markdown).data;
+    expect(front).toEqual({ name: "fitness-coaching", description: mcp.description });
+    expect(mcp.description).toContain("this server's tools");
+    expect(mcp.description).toContain("yes in chat");
+    const entry = await skillEntry("fitness-coaching", { "SKILL.md": mcp.markdown });
+    expect(entry.uri).toBe("skill://fitness-coaching/SKILL.md");
+    expect(entry.frontmatter).toEqual({ name: "fitness-coaching", description: mcp.description });
+    // The host's file itself would be refused: its metadata is not strings to strings.
+    await expect(skillEntry("fitness-coaching", { "SKILL.md": hostText })).rejects.toThrow(/metadata/);
+  });
+
+  it("has worked examples whose calls the MCP tools accept, each made after the yes", () => {
+    const examples = mcp.body.split(/^### Example \d+: /m).slice(1);
+    expect(examples).toHaveLength(3);
+    for (const [index, text] of examples.entries()) {
+      const call = JSON.parse(/```json\n(\{"tool": "update_activity"[^\n]+)\n```/.exec(text)?.[1] ?? "null") as { args: Record<string, unknown> } | null;
+      expect(call, `example ${index + 1}'s call`).not.toBeNull();
+      expect(Value.Check(updateActivity.parameters, call?.args)).toBe(true);
+      expect(text, `example ${index + 1}`).toMatch(/The athlete answers "(looks good|yes|push it)"\. Applied/);
+      expect(text, `example ${index + 1}`).toContain("The update runs once.");
+    }
+    expect(examples[2]).toMatch(/The athlete writes "make the title say heavy pulls"\. Changes requested: back to Drafted\./);
+    const loadCall = /call `get_activities` with `(\{[^`]+\})`/.exec(mcp.body)?.[1];
+    expect(Value.Check(getActivities.parameters, JSON.parse(loadCall ?? "null"))).toBe(true);
+  });
+
+  it("contains no em dash and no en dash, like the text it comes from", () => {
+    expect(mcp.markdown).not.toMatch(/[\u2013\u2014]/);
+  });
+});
+
+describe("the transform's guards", () => {
+  it("uses the plugin's own tool prefix", () => {
+    expect(pluginToolPrefix).toBe(toolNamePrefix);
+  });
+
+  it("fails, naming the rewrite, when a passage it rewrites is gone from SKILL.md", () => {
+    const edited = hostText.replace("Say yes and I will send it to Strava, or tell me what to change.", "Tap Allow below.");
+    expect(() => skillTextForMcp(edited, toolNames)).toThrow(/step 4: the chat question ends the proposal.*expects its passage 4 time\(s\).*found it 3/);
+  });
+
+  it("fails when the skill names a tool the server does not have", () => {
+    const edited = hostText.replace("`fitness_get_athlete_stats`", "`fitness_get_segments`");
+    expect(() => skillTextForMcp(edited, toolNames)).toThrow(/fitness_get_segments, which is not one of the MCP server's tools/);
+  });
+
+  it("fails when a host-only approval word is left after the rewrites", () => {
+    const edited = hostText.replace("Never invent weights", "Wait for Allow. Never invent weights");
+    expect(() => skillTextForMcp(edited, toolNames)).toThrow(/the host's approval buttons \("Allow"\)/);
+  });
+});
+
+describe("the prompt", () => {
+  const skill = coachingSkill(toolNames);
+
+  it("takes one optional argument, request, and carries the MCP text with what the athlete said", () => {
+    expect(skill.prompt.arguments).toEqual([expect.objectContaining({ name: "request", required: false })]);
+    const bare = skill.getPrompt(undefined);
+    expect(bare.messages).toHaveLength(1);
+    expect(bare.messages[0]).toEqual({ role: "user", content: { type: "text", text: mcp.body } });
+    const asked = skill.getPrompt({ request: "Log my 6am class: back squat 5x5 at 185" });
+    expect(asked.messages[0]?.content).toEqual({ type: "text", text: `${mcp.body}\n\n## What the athlete said\n\nLog my 6am class: back squat 5x5 at 185` });
+    expect(() => skill.getPrompt({ workout: "squats" })).toThrow(/takes one optional argument, request.*got workout/);
+  });
+});
+
+describe("the plugin's skill file, for the host", () => {
+  it("is the one skill folder under skills/, read by the MCP server from that same file", () => {
+    expect(readdirSync(skillsDirectory)).toEqual(["fitness-coaching"]);
+    expect(readdirSync(new URL("fitness-coaching/", skillsDirectory))).toEqual(["SKILL.md"]);
+    expect(coachingSkillMarkdown).toBe(hostText);
+  });
+
+  it("still speaks to the host: fitness_ tools, the host's approval and its workspace files", () => {
+    const front = matter(hostText).data;
+    expect(front["user-invocable"]).toBe(true);
+    expect(front["metadata"]).toEqual({ openclaw: { emoji: expect.any(String) } });
+    expect(hostText).toContain("`fitness_update_activity`");
+    expect(hostText).toContain("**Host approval**");
+    expect(hostText).toContain("Say yes and I will send it to Strava, or tell me what to change.");
+    expect(hostText).toContain("Allow and Deny");
+    expect(hostText).toContain("USER.md");
+  });
+});
