@@ -1,5 +1,5 @@
 /**
- * The OpenClaw plugin entry (Form B): registers the 11 tools of the table as `fitness_<name>` and, unless
+ * The OpenClaw plugin's entry: registers the 11 tools of the table as `fitness_<name>` and, unless
  * the config says `writeApproval: "chat"`, the hook that holds every write for a person's approval.
  * Registration only; the tools, their validation and the upstream client live in tools/, config
  * resolution, the host adapters and the approval hook in plugin/.

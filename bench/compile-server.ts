@@ -1,6 +1,6 @@
 /**
  * Builds a server entry point (the pass-throughs) into JavaScript with the options
- * mcp-adapter/build-server.mjs uses for Form A, to run on plain node.
+ * mcp-adapter/build-server.mjs uses for the MCP server, to run on plain node.
  */
 import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:hostile`: what a legitimate client feels while others attack Form A over HTTP.
+ * `npm run bench:hostile`: what a legitimate client feels while others attack the MCP server over HTTP.
  *
- * Form A runs as its bin runs it (`node mcp-adapter/start.mjs`, HTTP on loopback) against the sandbox
+ * The MCP server runs as its bin runs it (`node mcp-adapter/start.mjs`, HTTP on loopback) against the sandbox
  * (in this process, rate limits out of the way). A legitimate client (one kept-alive connection, as MCP
  * clients keep theirs) calls tools/call get_activity_by_id one call after another; its latency is taken
  * in quiet, then under each attack of the issue in turn, run by bench/hostile-clients.ts in a process of

@@ -1,16 +1,16 @@
 /**
- * `npm run bench:mcp`: Form A against the sandbox on loopback, in one run.
+ * `npm run bench:mcp`: the MCP server against the sandbox on loopback, in one run.
  *
  * Processes: this one (the load generator, bench/lean-http-client.ts: raw JSON-RPC POSTs over keep-alive
  * node:http, with the sandbox running in it, rate limits out of the way) and the servers under test, all
- * started up front and measured in turns. The first is Form A exactly as its bin and `npm start` run it
+ * started up front and measured in turns. The first is the MCP server exactly as its bin and `npm start` run it
  * (`node mcp-adapter/start.mjs`: the build in dist/mcp-server, pointed at the sandbox by the STRAVA_*
- * variables); the others are comparisons: with `--before REV`, Form A of an earlier revision run the same
+ * variables); the others are comparisons: with `--before REV`, the MCP server of an earlier revision run the same
  * way (that revision's whole tree in .cache/mcp-bench-before/REV, built by its own build script, this
  * checkout's node_modules), so a change is measured against what it replaced in the same run; the issue's
  * yardstick of a plain express pass-through (bench/express-proxy-server.ts); and a bare node:http
  * pass-through as the floor for any extra hop (bench/raw-proxy-server.ts). The pass-throughs are bundled
- * like Form A's and run on plain node with the V8 heap settings Form A's launcher gives itself
+ * like the MCP server's and run on plain node with the V8 heap settings the MCP server's launcher gives itself
  * (mcp-adapter/heap-settings.mjs), so every build has the same memory budget.
  *
  * Why the sandbox shares the load generator's process: in use, the server's machine runs neither the
@@ -72,11 +72,11 @@ interface Build {
   script: string;
   args: string[];
   /**
-   * "bundled": the TypeScript entry `script` bundled like Form A's (bench/compile-server.ts), on plain
+   * "bundled": the TypeScript entry `script` bundled like the MCP server's (bench/compile-server.ts), on plain
    * node; "as-is": `script` on plain node (mcp-adapter/start.mjs, what the bin and `npm start` run).
    */
   run: "bundled" | "as-is";
-  /** Node/V8 flags for a comparison build (Form A's launcher sets its own). */
+  /** Node/V8 flags for a comparison build (the MCP server's launcher sets its own). */
   nodeFlags?: readonly string[];
   /** The bare pass-through has no token handling: no burst for it. */
   burst: boolean;
@@ -142,9 +142,9 @@ try {
   const directOk = (response: LeanResponse): boolean => response.status === 200;
 
   // --- the servers
-  const builds: Build[] = [{ name: `Form A as its bin runs it (node mcp-adapter/start.mjs, ${machine.commit})`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
+  const builds: Build[] = [{ name: `the MCP server as its bin runs it (node mcp-adapter/start.mjs, ${machine.commit})`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
   if (flags.before) {
-    builds.push({ name: `Form A of ${flags.before}, run the same way`, script: beforeTree(flags.before), args: [], run: "as-is", burst: true });
+    builds.push({ name: `the MCP server of ${flags.before}, run the same way`, script: beforeTree(flags.before), args: [], run: "as-is", burst: true });
   }
   if (!flags["only-form-a"]) {
     builds.push(
@@ -152,7 +152,7 @@ try {
       { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
     );
   }
-  // Bundled once per entry point, as mcp-adapter/build-server.mjs bundles cli.ts for Form A.
+  // Bundled once per entry point, as mcp-adapter/build-server.mjs bundles cli.ts for the MCP server.
   const bundles = new Map<string, string>();
   for (const build of builds) {
     if (build.run !== "bundled" || bundles.has(build.script)) continue;

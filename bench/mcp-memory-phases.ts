@@ -1,10 +1,10 @@
 /**
- * `npm run bench:memory -- TREE...`: where Form A's resident memory goes, phase by phase.
+ * `npm run bench:memory -- TREE...`: where the MCP server's resident memory goes, phase by phase.
  *
  * bench/mcp-bench.ts reports one figure per server, the peak resident set (VmHWM) over its whole run. This
  * says which part of that run sets the peak, so a change in it can be traced to a cause. Each TREE is a
  * checkout (this one is ".", an earlier revision's tree is .cache/mcp-bench-before/REV as
- * `npm run bench:mcp -- --before REV` leaves it, or an edited copy with node_modules beside it) whose Form A is started as its bin runs it (`node TREE/mcp-adapter/start.mjs`),
+ * `npm run bench:mcp -- --before REV` leaves it, or an edited copy with node_modules beside it) whose the MCP server is started as its bin runs it (`node TREE/mcp-adapter/start.mjs`),
  * pointed at the sandbox the way mcp-bench.ts points it, and driven through the same phases:
  *
  *   start       until the server says it is listening

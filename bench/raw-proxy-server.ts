@@ -1,7 +1,7 @@
 /**
  * The floor for any server in the middle: a bare node:http pass-through that answers a tools/call for
  * get_activity_by_id with one upstream GET and wraps the body in a JSON-RPC result. No MCP, no bearer
- * check, no validation, no token refresh (it is given an access token). Whatever Form A costs above
+ * check, no validation, no token refresh (it is given an access token). Whatever the MCP server costs above
  * this is the price of doing the job properly; what this costs is the price of one more process hop.
  *
  * Usage: node --import tsx bench/raw-proxy-server.ts   (env: PORT, UPSTREAM_API_BASE, UPSTREAM_ACCESS_TOKEN)

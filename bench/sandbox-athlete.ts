@@ -1,7 +1,7 @@
 /**
- * The sandbox's athlete as the benchmarks that start Form A use it (bench/mcp-bench.ts,
+ * The sandbox's athlete as the benchmarks that start the MCP server use it (bench/mcp-bench.ts,
  * bench/mcp-memory-phases.ts): its grant, an access token of the load generator's own, the activities the
- * calls ask for, and the environment that starts Form A on that grant with its token in a file.
+ * calls ask for, and the environment that starts the MCP server on that grant with its token in a file.
  */
 import type { LeanHttpClient, LeanResponse } from "./lean-http-client.ts";
 
@@ -54,7 +54,7 @@ export async function benchActivities(upstream: LeanHttpClient, sandbox: Sandbox
   return { typical, longRide };
 }
 
-/** The environment of a Form A on the sandbox's grant, over HTTP on a free loopback port, tokens in `tokenFile`. */
+/** The environment of a the MCP server on the sandbox's grant, over HTTP on a free loopback port, tokens in `tokenFile`. */
 export function formAEnvOnSandbox(sandbox: SandboxAddresses, grant: SandboxGrant, authToken: string, tokenFile: string): NodeJS.ProcessEnv {
   return {
     ...process.env,

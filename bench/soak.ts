@@ -1,5 +1,5 @@
 /**
- * Soak: Form A under a steady mixed load for several minutes against the sandbox, with faults
+ * Soak: the MCP server under a steady mixed load for several minutes against the sandbox, with faults
  * injected at the upstream all along (5xx, resets, timeouts, cut-off and non-JSON bodies, revoked
  * tokens and a token endpoint that fails). Reports calls, failures that were NOT caused by an injected
  * fault, the heap after forced collection over time, and RSS.

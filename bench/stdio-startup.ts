@@ -1,14 +1,14 @@
 /**
  * `npm run bench:startup`: how long an MCP client that starts the server itself (Claude Desktop, Claude
- * Code, Cursor) waits, from spawning it to the answer to its first tools/list, over stdio. Form A's bin
+ * Code, Cursor) waits, from spawning it to the answer to its first tools/list, over stdio. The MCP server's bin
  * side by side with a peer Strava MCP server from npm (@r-huijts/strava-mcp-server, installed on first
  * use into .cache/bench-peer, which git ignores; not a dependency of this project), both started with
  * the same `node` (this process's, the pinned Node 24), in one run, taking turns.
  *
  * Each start writes `initialize`, `notifications/initialized` and `tools/list` at once, as clients do,
- * and the clock stops at the tools/list answer (checked: 11 tools for Form A). Both get Strava
+ * and the clock stops at the tools/list answer (checked: 11 tools for the MCP server). Both get Strava
  * credentials in the environment (made up: neither touches the network before the first tool call).
- * Form A is also started without credentials (it then starts its embedded sandbox), and through
+ * The MCP server is also started without credentials (it then starts its embedded sandbox), and through
  * `npm start --silent -- --stdio`, the command older client configurations run. Two warm-up starts of
  * each are not counted (the first start after a build fills Node's compile cache).
  *
@@ -52,10 +52,10 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: "Form A bin: node mcp-adapter/start.mjs --stdio (Strava credentials)", command: process.execPath, args: [join(root, "mcp-adapter/start.mjs"), "--stdio"], env: { ...baseEnv, ...credentials }, expectTools: 11 },
+  { name: "the MCP server bin: node mcp-adapter/start.mjs --stdio (Strava credentials)", command: process.execPath, args: [join(root, "mcp-adapter/start.mjs"), "--stdio"], env: { ...baseEnv, ...credentials }, expectTools: 11 },
   { name: "peer: node @r-huijts/strava-mcp-server (Strava credentials)", command: process.execPath, args: [peerEntry], env: { ...baseEnv, ...credentials } },
-  { name: "Form A bin, no credentials (starts the embedded sandbox)", command: process.execPath, args: [join(root, "mcp-adapter/start.mjs"), "--stdio"], env: baseEnv, expectTools: 11 },
-  { name: "Form A through npm start --silent -- --stdio (older configs)", command: "npm", args: ["--prefix", root, "start", "--silent", "--", "--stdio"], env: { ...baseEnv, ...credentials }, expectTools: 11 },
+  { name: "the MCP server bin, no credentials (starts the embedded sandbox)", command: process.execPath, args: [join(root, "mcp-adapter/start.mjs"), "--stdio"], env: baseEnv, expectTools: 11 },
+  { name: "the MCP server through npm start --silent -- --stdio (older configs)", command: "npm", args: ["--prefix", root, "start", "--silent", "--", "--stdio"], env: { ...baseEnv, ...credentials }, expectTools: 11 },
 ];
 
 function startOnce(entry: Case): Promise<number> {
@@ -127,6 +127,6 @@ for (const entry of cases) {
 }
 const ours = medians[cases[0]!.name]!;
 const peer = medians[cases[1]!.name]!;
-console.log(`\nForm A's median is ${((ours / peer) * 100).toFixed(0)}% of the peer's (target: at most 50%)`);
+console.log(`\nthe MCP server's median is ${((ours / peer) * 100).toFixed(0)}% of the peer's (target: at most 50%)`);
 console.log(`load average at end: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
 if (flags.json) writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,5 +1,5 @@
 /**
- * The answer of a health check (Form A's `GET /health`) from the server's identity and the state of
+ * The answer of a health check (the MCP server's `GET /health`) from the server's identity and the state of
  * the stored credentials (TokenManager.health()).
  *
  * - `ok` (200): the credentials work, or nothing has been tried yet.

@@ -1,7 +1,7 @@
 /**
  * What a credential store holds, and the interface every store implements.
  *
- * The record is the spec's credentials secret: one JSON object with the OAuth application's
+ * The record is the credentials secret the design describes: one JSON object with the OAuth application's
  * `client_id`/`client_secret` and the athlete's current tokens. Stores never put values in their
  * errors or descriptions: a message names the store and the fields, not what they contain.
  *

@@ -1,5 +1,5 @@
 /**
- * Builds Form A's TypeScript (mcp-adapter/cli.ts and what it imports) into the JavaScript that
+ * Builds the MCP server's TypeScript (mcp-adapter/cli.ts and what it imports) into the JavaScript that
  * mcp-adapter/start.mjs runs: an ESM bundle for Node 24 made with esbuild, with code splitting so
  * dynamic imports stay lazy (each transport's modules, the sandbox only without credentials).
  *
@@ -133,7 +133,7 @@ function removeOldBuilds(keep) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const manifest = await buildServer();
-    process.stderr.write(`built Form A into ${relative(root, join(buildsDirectory, manifest.build))}/ (${Object.keys(manifest.sources).length} source files)\n`);
+    process.stderr.write(`built the MCP server into ${relative(root, join(buildsDirectory, manifest.build))}/ (${Object.keys(manifest.sources).length} source files)\n`);
   } catch (error) {
     process.stderr.write(`${describeBuildError(error)}\n`);
     process.exit(1);

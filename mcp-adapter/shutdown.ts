@@ -1,5 +1,5 @@
 /**
- * The one shutdown sequence of Form A, whatever asked for it (SIGINT, SIGTERM, the stdio client closing
+ * The one shutdown sequence of the MCP server, whatever asked for it (SIGINT, SIGTERM, the stdio client closing
  * standard input), in this order:
  *
  * 1. stop accepting: no new connections (HTTP) or messages (stdio);

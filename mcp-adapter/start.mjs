@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Starts Form A from its built JavaScript: HTTP by default, stdio with --stdio. This is the package's
+ * Starts the MCP server from its built JavaScript: HTTP by default, stdio with --stdio. This is the package's
  * `bin` (openclaw-fitness-mcp) and what `npm start` runs; MCP clients start it as
  * `<checkout>/node_modules/node/bin/node <checkout>/mcp-adapter/start.mjs --stdio`, with no npm and no
  * build in between.

@@ -16,7 +16,7 @@ export interface HostToolResult {
   content: Array<{ type: "text"; text: string }>;
   /** Structured data for the host. The host grades a call from `details` (`ok: false` = failed). */
   details: Record<string, unknown>;
-  /** The spec's error flag; `POST /tools/invoke` passes it through to callers unchanged. */
+  /** The error flag of a failed call; `POST /tools/invoke` passes it through to callers unchanged. */
   isError?: true;
 }
 

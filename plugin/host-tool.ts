@@ -3,7 +3,7 @@
  * schema, and an `execute` that runs the core (which validates the arguments itself: the host's direct
  * invoke paths, `POST /tools/invoke` and RPC `tools.invoke`, skip schema validation).
  *
- * Results keep the spec's shape (`content` with one text item; failures `Error: ...` and
+ * Results keep the one shape of the tools (`content` with one text item; failures `Error: ...` and
  * `isError: true`). `details` carries what the host may use: the tool name, the upstream status, and
  * for failures `isError: true` plus `ok: false`. The host grades a call from the reserved `details`
  * keys (status, ok, success, error, timedOut, exitCode) and ignores a top-level `isError`, so

@@ -1,5 +1,5 @@
 /**
- * The table of the 11 tools, in the spec's order. Front ends register exactly these; nothing else
+ * The table of the 11 tools, in the order of the specification of the tools. Front ends register exactly these; nothing else
  * in the code base names a tool.
  */
 import type { ToolDefinition } from "./definition/tool-definition.ts";

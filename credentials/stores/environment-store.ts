@@ -1,5 +1,5 @@
 /**
- * Form A's credentials: the three STRAVA_* environment variables are the source, and every token
+ * The MCP server's credentials: the three STRAVA_* environment variables are the source, and every token
  * refresh is persisted to a token file (Strava rotates refresh tokens: the one in the environment
  * stops working after the first rotation, so the rotated one must survive a restart). Several servers
  * started with the same environment (Claude Desktop and Claude Code, two editor windows) share the file;

@@ -1,5 +1,5 @@
 /**
- * Credentials in one AWS Secrets Manager secret holding the spec's JSON object
+ * Credentials in one AWS Secrets Manager secret holding the credentials JSON object
  * (`client_id`, `client_secret`, `refresh_token`, `access_token`, `expires_at`), shared by the plugin and
  * any number of MCP servers.
  *

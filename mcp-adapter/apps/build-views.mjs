@@ -2,7 +2,7 @@
  * Builds the MCP Apps views (mcp-adapter/apps/views/<name>-view.ts) into self-contained HTML documents:
  * each view's script (the ext-apps SDK's `App` and our drawing code, bundled and minified by esbuild) and
  * its CSS inlined into one page that loads nothing from anywhere, under a content security policy that
- * allows no connection (the resource's `_meta.ui.csp` declares no domain; the page repeats the spec's
+ * allows no connection (the resource's `_meta.ui.csp` declares no domain; the page repeats the MCP Apps specification's
  * restrictive default so a host that forgets to apply it changes nothing).
  *
  * Output: dist/mcp-app-views/<content hash>/<name>.html and dist/mcp-app-views/manifest.json, which names the

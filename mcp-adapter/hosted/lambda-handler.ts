@@ -1,5 +1,5 @@
 /**
- * Form A on AWS Lambda behind a function URL (mcp-adapter/hosted/template.yaml): OAuth mode only, every
+ * The MCP server on AWS Lambda behind a function URL (mcp-adapter/hosted/template.yaml): OAuth mode only, every
  * instance stateless, state in the DynamoDB table and the signing key in Secrets Manager
  * (MCP_OAUTH_TABLE, MCP_SIGNING_KEY_SECRET), the Strava application in Secrets Manager
  * (FITNESS_SECRET_NAME), PUBLIC_URL the function URL or a domain in front of it.

@@ -1,5 +1,5 @@
 /**
- * The listening socket of Form A over HTTP, bound before anything else starts (a busy PORT is reported
+ * The listening socket of the MCP server over HTTP, bound before anything else starts (a busy PORT is reported
  * at once, naming PORT, before the sandbox or the upstream is touched), with the limits that keep file
  * descriptors and memory for legitimate clients when others misbehave:
  *

@@ -1,5 +1,5 @@
 /**
- * Form A over stdio: newline-delimited JSON-RPC on standard input and output, for clients that start
+ * The MCP server over stdio: newline-delimited JSON-RPC on standard input and output, for clients that start
  * the server themselves (Claude Desktop, Claude Code, Cursor, the Inspector), served by the SDK's
  * `serveStdio` from the same factory as HTTP (2026-07-28 and 2025-era clients alike).
  *

@@ -1,9 +1,9 @@
 // Where the coach's tools run, and whether this machine can run it, checked before setup writes
-// anything. The spec isolates the coach with `sandbox.mode: "all"`; OpenClaw 2026.9 runs that in a
+// anything. The design isolates the coach with `sandbox.mode: "all"`; OpenClaw 2026.9 runs that in a
 // Docker container by default, and without a reachable engine every turn fails
 // (SandboxProvisioningError; the athlete reads "Something went wrong while processing your request").
 // So the operator chooses, knowingly:
-//   docker  mode "all" in a local container (the spec's form; needs a running Docker engine)
+//   docker  mode "all" in a local container (the design's isolation; needs a running Docker engine)
 //   ssh     mode "all" on another machine over SSH (OpenClaw's SSH backend: /bin/sh, python3, GNU stat
 //           and readlink there; its copy of the workspace becomes the real one)
 //   off     no sandbox: read/write run on the gateway host as its user, kept to the coach's workspace
@@ -137,7 +137,7 @@ async function checkSsh(choice: Extract<SandboxChoice, { kind: "ssh" }>, env: En
 export function describeChoice(choice: SandboxChoice): string {
   switch (choice.kind) {
     case "docker":
-      return 'sandbox.mode "all" in a Docker container on this host (the spec\'s isolation); every turn needs the engine running';
+      return 'sandbox.mode "all" in a Docker container on this host (full isolation); every turn needs the engine running';
     case "ssh":
       return `sandbox.mode "all" on ${choice.target} over SSH: the coach's tools run there, on a copy of its workspace seeded once from this host (under ${choice.workspaceRoot ?? defaultSshWorkspaceRoot}), which becomes the real one`;
     case "off":
@@ -148,7 +148,7 @@ export function describeChoice(choice: SandboxChoice): string {
 /** The three choices as command-line options, for an operator who has to pick one. */
 export function choicesHelp(): string[] {
   return [
-    "--sandbox docker   keep the spec's container isolation: install and start Docker first",
+    "--sandbox docker   keep full container isolation: install and start Docker first",
     "                   (add --skip-sandbox-check to write the config before Docker is running)",
     "--sandbox ssh --ssh-target USER@HOST[:PORT] [--ssh-identity-file FILE] [--ssh-known-hosts-file FILE] [--ssh-workspace-root DIR]",
     "                   the same isolation on another machine over SSH (needs /bin/sh, python3, GNU stat and readlink there)",

@@ -1,6 +1,6 @@
 /**
  * Error classes take their `name` from their class (common/named-error.ts), and the callers see it: the
- * `kind` of a `tool_call_failed` log line, the name an operator greps for. The unminified bundles (Form A's
+ * `kind` of a `tool_call_failed` log line, the name an operator greps for. The unminified bundles (the MCP server's
  * server and the plugin's dist/index.js) are built without esbuild's `keepNames` (common/bundle-options.mjs),
  * so a class keeps the name it is written with unless esbuild renames it: when two modules of one bundle
  * declare the same top-level name (`UpstreamError` becoming `UpstreamError2`), or when a class refers to
@@ -78,7 +78,7 @@ describe("error class names in the unminified bundles", () => {
 
   const bundles: [string, BuildOptions, string[]][] = [
     [
-      "Form A's server (mcp-adapter/build-server.mjs)",
+      "the MCP server's server (mcp-adapter/build-server.mjs)",
       { ...serverBundleOptions, entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") }, outdir: join(root, "dist", "mcp-server", "name-check") },
       ["UpstreamStatusError", "UpstreamTimeoutError", "HttpExchangeError", "ToolInputError", "StartupError", "OAuthRequestError"],
     ],

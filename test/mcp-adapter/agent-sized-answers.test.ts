@@ -1,5 +1,5 @@
 /**
- * The agent-sized answer parameters through Form A over streamable HTTP: the server runs as a child
+ * The agent-sized answer parameters through the MCP server over streamable HTTP: the server runs as a child
  * process (as `npm start` runs it) against a sandbox started here, and the MCP SDK's client calls it.
  * The checks are the core's (test/support/agent-sized-answers.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance, every server scenario of its version,
- * pending ones included) against Form A as a child process on the sandbox. The suite sends no
+ * pending ones included) against the MCP server as a child process on the sandbox. The suite sends no
  * Authorization header, so it talks to the server through a proxy that adds the bearer token and keeps
  * Host and Origin as the suite sent them (its DNS rebinding scenario sends a foreign Host and Origin and
  * must be refused by the server itself). Scenarios for features this server does not offer are listed,

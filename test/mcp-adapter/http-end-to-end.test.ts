@@ -1,5 +1,5 @@
 /**
- * Form A over streamable HTTP, end to end: the server runs as a child process (as `npm start` runs
+ * The MCP server over streamable HTTP, end to end: the server runs as a child process (as `npm start` runs
  * it) against a sandbox started here, so every upstream request it makes is counted. One server
  * serves the whole file; the v1 SDK's client (a 2025-era client), raw HTTP requests and the MCP
  * Inspector CLI talk to it. The current protocol revision's client is in protocol-versions.test.ts.
@@ -99,7 +99,7 @@ function rawRequest(options: { method: string; path: string; headers: Record<str
 const toolCallBody = (id: number): string =>
   JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id } } });
 
-describe("Form A over streamable HTTP", () => {
+describe("the MCP server over streamable HTTP", () => {
   test("initialize: the package's name and version, the tools capability, and no session", () => {
     expect(client.getServerVersion()).toMatchObject({ name: packageJson.name, version: packageJson.version });
     expect(client.getServerCapabilities()?.tools).toBeDefined();

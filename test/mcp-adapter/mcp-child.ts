@@ -1,5 +1,5 @@
 /**
- * Starts Form A as a child process, the way `npm start` and MCP clients do (node running
+ * Starts the MCP server as a child process, the way `npm start` and MCP clients do (node running
  * mcp-adapter/start.mjs), with an environment built from scratch (so a developer's own STRAVA_* or
  * AUTH_TOKEN never leak in, and a generated bearer token is kept in a scratch config directory, never in
  * the developer's own), and keeps every standard error line for the assertions on logs and secrets.

@@ -1,5 +1,5 @@
 /**
- * How Form A starts and stops: incomplete Strava credentials stop it with a message naming what is
+ * How the MCP server starts and stops: incomplete Strava credentials stop it with a message naming what is
  * missing; a bad or busy PORT is named before anything else starts; with no credentials and no
  * AUTH_TOKEN it serves the embedded sandbox behind a token kept in the config directory (never logged),
  * the same after a restart; an older Node gets a message naming the Node 24 to use; SIGINT stops it
@@ -28,7 +28,7 @@ function startupFailure(running: McpChild): string {
   return String((JSON.parse(line) as { message: string }).message);
 }
 
-describe("Form A start-up", () => {
+describe("the MCP server start-up", () => {
   test("some but not all STRAVA_* variables: exits non-zero naming the missing ones", async () => {
     child = spawnMcpChild({ env: baseEnv({ PORT: "0", STRAVA_CLIENT_ID: "12345", AUTH_TOKEN: "irrelevant-token-value" }) });
     const code = await child.exited;

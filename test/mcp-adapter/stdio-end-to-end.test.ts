@@ -1,5 +1,5 @@
 /**
- * Form A over stdio, end to end: once with the SDK's StdioClientTransport against a counted sandbox,
+ * The MCP server over stdio, end to end: once with the SDK's StdioClientTransport against a counted sandbox,
  * once through the documented command (`npm start --silent -- --stdio`) with no credentials at all, so
  * the embedded sandbox serves it, reading raw standard output to prove it carries protocol only; and
  * shutdown: a call in flight when standard input closes, or when SIGTERM arrives, is still answered.
@@ -20,7 +20,7 @@ function textOf(result: CallToolResult): string {
   return item.text;
 }
 
-describe("Form A over stdio with the SDK client", () => {
+describe("the MCP server over stdio with the SDK client", () => {
   let sandbox: RunningSandbox;
   let scratch: ReturnType<typeof scratchDirectory>;
   let client: Client;

@@ -1,5 +1,5 @@
 /**
- * Form A under hostile and heavy use, as a child process on a counted sandbox: malformed arguments
+ * The MCP server under hostile and heavy use, as a child process on a counted sandbox: malformed arguments
  * (property-based), malformed JSON-RPC, oversized bodies, wrong content types, bearer brute force.
  * Throughout: the server stays up, bad input never reaches the upstream, and no secret reaches its
  * logs. (The 10,000-call load and memory test is in mcp-load.test.ts.)

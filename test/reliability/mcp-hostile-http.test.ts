@@ -1,5 +1,5 @@
 /**
- * Form A's HTTP edge against clients that mean harm or are broken, on raw sockets:
+ * The MCP server's HTTP edge against clients that mean harm or are broken, on raw sockets:
  * - a refused request (wrong bearer, foreign Host, wrong Content-Type, too large) gets its answer and a
  *   closed connection, and its body is not read (a body that never ends cannot keep the server busy);
  * - Expect: 100-continue with a wrong bearer is refused before the client sends its body;

@@ -1,5 +1,5 @@
 /**
- * Form A's HTTP server started inside the calling process (the same modules `npm start` wires),
+ * The MCP server's HTTP server started inside the calling process (the same modules `npm start` wires),
  * against a given upstream, so a test or benchmark can force garbage collection and read the heap.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

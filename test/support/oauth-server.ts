@@ -1,5 +1,5 @@
 /**
- * Form A in OAuth mode as `npm start` runs it (node mcp-adapter/start.mjs, MCP_AUTH=oauth), on the
+ * The MCP server in OAuth mode as `npm start` runs it (node mcp-adapter/start.mjs, MCP_AUTH=oauth), on the
  * built-in sandbox with its second athlete, its state in a scratch directory: for the end-to-end tests
  * of OAuth mode. `signIn` says who is signed in at the sandbox's authorize page (Strava's login).
  */

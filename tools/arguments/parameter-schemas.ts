@@ -5,7 +5,7 @@
 import { Type } from "@sinclair/typebox";
 import { StringEnum } from "../../common/schema-check.ts";
 
-/** Strava's `sport_type` values (the spec's list). */
+/** Strava's `sport_type` values (Strava's list). */
 export const sportTypes = [
   "Run", "TrailRun", "VirtualRun", "Ride", "MountainBikeRide", "GravelRide", "EBikeRide", "VirtualRide",
   "Velomobile", "Swim", "Kayaking", "Canoeing", "Rowing", "StandUpPaddling", "Surfing", "Kitesurf", "Windsurf",

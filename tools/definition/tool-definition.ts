@@ -37,7 +37,7 @@ export interface ToolDefinition {
   /** TypeBox object schema; at runtime a plain JSON Schema object with `properties` and `required`. */
   readonly parameters: TObject;
   readonly annotations: ToolAnnotations;
-  /** The one upstream operation it calls, as in the spec's table: "GET /activities/{id}". */
+  /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}". */
   readonly upstream: string;
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
@@ -64,7 +64,7 @@ export function defineTool<P extends TObject>(
     resultText?(bodyText: string, args: Static<P>): string | undefined;
   },
 ): ToolDefinition {
-  // Clients expect `required` on every input schema (the spec says "with properties and required");
+  // Clients expect `required` on every input schema (the specification of the tools says "with properties and required");
   // TypeBox leaves it out when no parameter is required.
   const parameters = definition.parameters as TObject & { required?: string[] };
   parameters.required ??= [];

@@ -10,7 +10,7 @@ export function textResult(text: string, upstreamStatus: number): ToolResult {
   return { content: [{ type: "text", text }], upstreamStatus };
 }
 
-/** The spec's error shape: `Error: <message>` with `isError: true`. */
+/** The error shape every front end shows: `Error: <message>` with `isError: true`. */
 export function errorResult(message: string, upstreamStatus?: number): ToolResult {
   const result: ToolResult = { content: [{ type: "text", text: `Error: ${message}` }], isError: true };
   if (upstreamStatus !== undefined) result.upstreamStatus = upstreamStatus;

@@ -25,7 +25,7 @@ interface Stream {
   rest: Record<string, unknown>;
 }
 
-/** The spec's array of stream objects, with `data` reduced or replaced by `summary` as asked. */
+/** Strava's array of stream objects, with `data` reduced or replaced by `summary` as asked. */
 export function reduceStreams(bodyText: string, reduction: StreamReduction): string {
   const streams = parseStreams(bodyText);
   const byType = new Map(streams.map((stream) => [stream.type, stream.data]));

@@ -12,7 +12,7 @@
  *
  * Setup runs as on a machine without a container engine (DOCKER_HOST points at no socket, whatever this
  * machine has): without --sandbox it must stop, say why and write nothing; with `--sandbox docker
- * --skip-sandbox-check` it writes the spec's container sandbox, which is what the checks below read.
+ * --skip-sandbox-check` it writes the full container sandbox, which is what the checks below read.
  *
  * What cannot be checked here: a turn in a Docker container (no engine on this machine).
  * `tools.effective` is computed without the sandbox layer, so that layer is read on its own with
