@@ -39,8 +39,8 @@ export interface LogDestination extends DestinationStream {
 
 /**
  * Field names whose values are secrets wherever a caller might put them: Strava's tokens and client secret,
- * an Authorization header, an OAuth code. The MCP server's `auth_token` is absent on purpose: it is logged
- * once, when no file could keep it, because without it nobody could call the server.
+ * an Authorization header, an OAuth code. The MCP server's bearer token is never logged at all
+ * (mcp-adapter/auth-token.ts refuses to start when no file can keep a generated one).
  */
 export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "Authorization", "code"] as const;
 

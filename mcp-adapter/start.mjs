@@ -43,7 +43,7 @@ if (major < minimum[0] || (major === minimum[0] && minor < minimum[1])) {
   fail(
     `This server needs Node ${minimum.join(".")} or newer; this is Node ${process.versions.node} (${process.execPath}). ` +
       (existsSync(pinned)
-        ? `Start it with the Node 24 that npm install put in this checkout: ${pinned} ${fileURLToPath(import.meta.url)} [--stdio] (README: Connecting clients).`
+        ? `Start it with the Node 24 that npm install put in this checkout: ${pinned} ${fileURLToPath(import.meta.url)} [--stdio] (docs/operators/connecting-clients.md).`
         : "Install Node 24 (https://nodejs.org), or run npm install in the checkout, which brings Node 24 for its scripts."),
   );
 }

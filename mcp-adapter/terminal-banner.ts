@@ -34,7 +34,7 @@ export function httpBanner(options: { mcpUrl: string; version: string; upstream:
     `    claude mcp add --transport http strava-fitness ${mcpUrl} --header "Authorization: Bearer ${bearer}"`,
     "  Check it:",
     `    curl -s ${healthUrl} -H "Authorization: Bearer ${bearer}"`,
-    "  Other clients (Claude Desktop, Cursor, the Inspector): README, Connecting clients. Stop with Ctrl-C.",
+    "  Other clients (Claude Desktop, Cursor, the Inspector): docs/operators/connecting-clients.md. Stop with Ctrl-C.",
     "",
     "",
   ].join("\n");

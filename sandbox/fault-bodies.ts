@@ -2,7 +2,7 @@
  * Strava's error bodies. Every error Strava returns is a Fault:
  * `{"message": string, "errors": [{"resource", "field", "code"}]}`; these builders give the exact
  * messages and error triples that the real API sends (or, where the real one is unknown, ones of the
- * same shape, documented in the README).
+ * same shape, documented in docs/reference/sandbox.md).
  */
 import { serializeJson } from "./bigint-json.ts";
 import type { Reply } from "./reply.ts";

@@ -1,6 +1,6 @@
 /**
  * `npm run authorize -- --store secrets-manager|file ...`: the operator's one-time Strava
- * authorization, or with `--revoke` the end of it. See `--help` and the README's "OpenClaw plugin" section.
+ * authorization, or with `--revoke` the end of it. See `--help` and docs/operators/credentials.md.
  */
 import { AuthorizeUsageError, parseAuthorizeOptions, usage } from "./authorize/authorize-options.ts";
 import { runAuthorize, runRevoke } from "./authorize/run-authorize.ts";

@@ -1,6 +1,6 @@
 // The capture request: its schema, the reading of the raw body against it (the core's TypeBox check, with
 // messages that name the field, the rule and the value given) and the token budgets that follow from it.
-// Bounds and defaults are documented in README.md ("Voice capture API").
+// Bounds and defaults are documented in docs/operators/voice.md.
 
 import { Type, type Static } from "@sinclair/typebox";
 import { describeValue, schemaViolations, StringEnum, type SchemaViolation } from "../common/schema-check.ts";

@@ -30,7 +30,7 @@ export interface AwsCallContext {
   action: string;
   /** The store, for messages ("Secrets Manager secret \"fitness-credentials\" (us-west-2)"). */
   description: string;
-  /** Whom to grant what: "the host's role secretsmanager:GetSecretValue on it (see the README's IAM policy)". */
+  /** Whom to grant what: "the host's role secretsmanager:GetSecretValue on it (see the IAM policy in docs/operators/plugin.md)". */
   permission: string;
   /** Said when the table or secret is missing (ResourceNotFoundException). */
   notFound?: string;

@@ -280,7 +280,7 @@ export class SecretsManagerStore implements AuthorizationStore {
       call,
       action: call === "GetSecretValue" ? "read" : "write",
       description: this.description,
-      permission: `the host's role secretsmanager:${call} on it (see the README's IAM policy)`,
+      permission: `the host's role secretsmanager:${call} on it (see the IAM policy in docs/operators/plugin.md)`,
       signal,
     });
   }

@@ -8,7 +8,7 @@
  *   Unset, a server bound to loopback uses the address it listens on; bound beyond loopback it is required.
  * - `MCP_ATHLETES`: the Strava athlete ids this deployment serves (comma separated, at most
  *   `STRAVA_ATHLETE_LIMIT`, default 10: Strava's Standard tier). Unset: only its owner, the first athlete
- *   who signs in (claimed once in the store; see the README).
+ *   who signs in (claimed once in the store; see docs/operators/oauth-mode.md).
  * - `STRAVA_AUTHORIZE_URL`, `STRAVA_REVOKE_URL`: Strava's OAuth pages (defaults: Strava's; the token URL
  *   and API base are the upstream's own settings).
  * - `STRAVA_WEBHOOK_VERIFY_TOKEN`: the verify_token of the application's push subscription;

@@ -104,7 +104,7 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
       : [
           "If the fitness plugin is not installed yet (openclaw plugins list shows it when it is): this setup configures it but does\n" +
             `not install it. Add this checkout to plugins.load.paths (${checkoutRoot}) and "fitness" to plugins.allow,\n` +
-            'or openclaw plugins install the package (README, "OpenClaw plugin").',
+            'or openclaw plugins install the package (docs/operators/plugin.md).',
         ]),
     `Create the coach's own Telegram bot (message @BotFather, /newbot) and give the Gateway its token in ${report.secretEnvVars.join(", ")}\n` +
       "(or point the SecretRef at another secret source).",

@@ -1,4 +1,4 @@
-// The coach's workspace files and memory templates carry the spec's coaching-agent rules.
+// The coach's workspace files and memory templates carry the coaching agent's rules.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -3,7 +3,7 @@
  * same from the TypeScript sources (in this process) and from the built bundle (a child process, as `npm
  * start` runs it), and equal to a fresh build of the views' sources. Each declares no domain in its
  * `_meta.ui.csp` (a host gives it no network access), carries the restrictive policy itself, loads nothing,
- * and stays within its size budget. That the views draw the data is test/mcp/app-views-in-browser.test.ts.
+ * and stays within its size budget. That the views draw the data is test/mcp-adapter/app-views-in-browser.test.ts.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

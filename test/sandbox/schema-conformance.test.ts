@@ -1,7 +1,7 @@
 /**
  * Every sandbox answer for the 11 operations (and the token endpoint) checked against Strava's official
  * API description: the operation's declared response schema, and for the richest items every property
- * the schema declares (the spec itself requires none). See strava-schemas.ts for how the Swagger
+ * the schema declares (Strava's API description itself requires none). See strava-schemas.ts for how the Swagger
  * schemas are read, which nulls are allowed and why.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

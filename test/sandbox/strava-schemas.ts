@@ -7,10 +7,10 @@
  * a schema can check; the exact digits are checked separately on the raw text (see the tests).
  *
  * Two deliberate adjustments, both listed here:
- * - Nulls. Swagger 2.0 cannot say "nullable", yet Strava sends null for some fields (the spec's own
+ * - Nulls. Swagger 2.0 cannot say "nullable", yet Strava sends null for some fields (the API description's own
  *   examples show most of them). `nullableAsStravaSends` lists each (definition, property) the sandbox
  *   sends as null, and why; nothing else may be null.
- * - Completeness. The spec has no `required` at all, so an empty object would pass. `validatorFor`
+ * - Completeness. Strava's API description has no `required` at all, so an empty object would pass. `validatorFor`
  *   can require every property a definition declares (minus named exceptions), to prove the sandbox's
  *   answers are complete, not merely well-typed.
  */
@@ -73,7 +73,7 @@ export function loadStravaSchemas(swaggerPath: string): StravaSchemas {
   const definitions = clean(spec["definitions"]) as Record<string, Schema>;
   for (const [definition, properties] of Object.entries(nullableAsStravaSends)) {
     const def = definitions[definition];
-    if (!def) throw new Error(`the spec has no definition ${definition}`);
+    if (!def) throw new Error(`Strava's API description has no definition ${definition}`);
     for (const property of Object.keys(properties)) allowNull(def, property, definition);
   }
   // Unknown keywords are errors (strictSchema); Swagger omits `type: "object"` beside `properties`, so strictTypes is off.
@@ -103,11 +103,11 @@ export function loadStravaSchemas(swaggerPath: string): StravaSchemas {
     responseValidator(method, path, status) {
       const paths = spec["paths"] as Record<string, Record<string, { responses: Record<string, { schema: Schema }> }>>;
       const response = paths[path]?.[method]?.responses[status];
-      if (!response) throw new Error(`the spec has no ${status} response for ${method.toUpperCase()} ${path}`);
+      if (!response) throw new Error(`Strava's API description has no ${status} response for ${method.toUpperCase()} ${path}`);
       return ajv.compile(retarget(clean(response.schema)) as Schema);
     },
     validatorFor(definition, options = {}) {
-      if (!definitions[definition]) throw new Error(`the spec has no definition ${definition}`);
+      if (!definitions[definition]) throw new Error(`Strava's API description has no definition ${definition}`);
       const schema: Schema = { $ref: `strava.json#/definitions/${definition}` };
       if (!options.complete) return ajv.compile(schema);
       const required = declared(definition).filter((p) => !(options.optional ?? []).includes(p));
@@ -156,5 +156,5 @@ function allowNull(def: Schema, property: string, definition: string): void {
       return;
     }
   }
-  throw new Error(`the spec's ${definition} declares no property ${property}`);
+  throw new Error(`Strava's API description's ${definition} declares no property ${property}`);
 }

@@ -1,5 +1,5 @@
 // The fitness-coaching skill: frontmatter the host reads, and every coaching rule and workflow
-// state of the spec turned into instructions a model can follow. Examples are checked against the
+// state of the logging workflow turned into instructions a model can follow. Examples are checked against the
 // real tool schemas, so an example call the tools would reject fails here.
 import { readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
@@ -182,7 +182,7 @@ describe("SKILL.md body: the 8 coaching rules", () => {
 });
 
 describe("SKILL.md body: the activity update workflow", () => {
-  it("names all five states and every transition of the spec", () => {
+  it("names all five states and every transition of the logging workflow", () => {
     const workflow = section("The workflow");
     for (const state of ["Start", "Selected", "Drafted", "Awaiting confirmation", "Applied"]) {
       expect(workflow).toMatch(new RegExp(`^\\| ${state} \\|`, "m"));

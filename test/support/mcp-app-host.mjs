@@ -5,7 +5,7 @@
  * an opaque origin, as hosts do), answers its `ui/initialize` with a host context (theme, locale, size),
  * sends the tool's arguments and its result, sizes the iframe as the view asks, and records every tool call
  * the view attempts (refused: a view must never call one). Plain browser JavaScript, bundled by esbuild for
- * the page (test/mcp/app-views-in-browser.test.ts).
+ * the page (test/mcp-adapter/app-views-in-browser.test.ts).
  */
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 

@@ -8,7 +8,8 @@
  * - `testDayAt("12:41:48")`: that UTC time on `testNow`'s day, for a test about windows and days.
  * - `manualClock(start)`: a clock the test moves by hand (`advance`, `set`).
  * - `clockEnv()`: what a child process needs to read the same clock as the test (the variables of Debian's
- *   `faketime`, when the suite runs under it); every helper that builds a child's environment adds it.
+ *   `faketime`, when the suite runs under it). `baseEnv` of test/mcp-adapter/mcp-child.ts adds it; children
+ *   started with the test's own environment inherit the variables anyway.
  * - `stampFile(path, ms)`: sets a file's times from a clock, for a test that ages a file against a clock
  *   (the kernel stamps writes with the real time, which is not the test's clock under `faketime`).
  *

@@ -8,14 +8,14 @@ import { readOnlyTools, toolTable } from "../../tools/table.ts";
 import { sportTypes, streamKeys } from "../../tools/arguments/parameter-schemas.ts";
 
 describe("tool definitions", () => {
-  it("are the spec's 11 tools, in order", () => {
+  it("are the 11 tools, in order", () => {
     expect(toolTable.map((tool) => tool.name)).toEqual([
       "get_activities", "get_activity_by_id", "create_activity", "update_activity", "get_activity_zones", "get_athlete",
       "get_athlete_stats", "get_activity_streams", "get_club_activities", "create_upload", "get_upload",
     ]);
   });
 
-  it("have the spec's enumerations", () => {
+  it("have Strava's enumerations", () => {
     expect(sportTypes).toHaveLength(37);
     expect(streamKeys).toHaveLength(11);
   });
@@ -68,6 +68,14 @@ describe("generated documentation and declared upstream operations", () => {
     const { renderToolReference, replaceBlock } = await import("../../scripts/tool-reference.ts");
     const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
     expect(replaceBlock(readme, renderToolReference())).toBe(readme);
+  });
+
+  it("docs/reference/tools.md is current (npm run docs:tools rewrites it)", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const { renderToolPage } = await import("../../scripts/tool-reference.ts");
+    const page = await readFile(new URL("../../docs/reference/tools.md", import.meta.url), "utf8");
+    expect(renderToolPage()).toBe(page);
+    for (const tool of toolTable) expect(page).toContain(`## \`${tool.name}\``);
   });
 
   it.each(toolTable.map((tool) => [tool.name, tool] as const))("%s builds the request it declares", async (name, tool) => {

@@ -1,4 +1,4 @@
-// The coach's host config fragment (every key the spec names, in the 2026.9 host's form) and the
+// The coach's host config fragment (every key the coach needs, in the 2026.9 host's form) and the
 // merge rules that put it into an existing config without clobbering anything.
 import { describe, expect, it } from "vitest";
 import { diffConfigs, formatChanges } from "../../../scripts/setup-coach/config-diff.ts";
@@ -18,7 +18,7 @@ const at = (root: JsonValue, dotted: string) => getPath(root, dotted.split("."))
 const keys = (root: JsonValue, dotted: string) => Object.keys((at(root, dotted) as JsonObject | undefined) ?? {});
 
 describe("the fragment", () => {
-  it("has every key of the spec's agent host configuration, in the keyed 2026.9 form", () => {
+  it("has every key of the coach's host configuration, in the keyed 2026.9 form", () => {
     const f = fragment();
     expect(at(f, "agents.ownership")).toBe("explicit");
     expect(keys(f, "agents.entries")).toEqual(["coach"]); // the key is the agent id (an `id` field is rejected)

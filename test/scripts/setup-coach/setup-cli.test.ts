@@ -105,7 +105,7 @@ describe("setup:coach on an existing install", () => {
     expect(first.stdout).toMatch(/comments and JSON5 formatting were not preserved/);
   });
 
-  it("writes a config with every key of the spec, keeping what was there", async () => {
+  it("writes a config with every key the coach needs, keeping what was there", async () => {
     const merged = JSON5.parse(await readFile(config, "utf8")) as JsonValue;
     expect(at(merged, "gateway.mode")).toBe("local");
     expect(at(merged, "channels.telegram.botToken")).toBe(PLAINTEXT_TOKEN);
