@@ -1,4 +1,5 @@
 // npm run setup:coach -- --workspace DIR --config FILE [--sandbox docker|ssh|off ...] [--telegram-user-id ID]
+//                        [--credentials secrets-manager|token-file [--token-file PATH]]
 //                        [--agent-id coach] [--dry-run] [--schedule [--openclaw-bin PATH]]
 //
 // First checks that this machine can run the sandbox the coach would get (the --sandbox choice, else
@@ -6,12 +7,14 @@
 // anything is written. Then installs the coach agent's workspace files and
 // memory templates (never overwriting a file), merges the coach's host config fragment into an
 // OpenClaw config file (backup first, only when something changes; a second run changes nothing),
-// and prints what it did and what is left to do.
+// and prints what it did and what is left to do, with where the plugin reads the Strava credentials
+// (a token file named there is checked: it exists, mode 0600).
 import { parseArgs } from "node:util";
 import { CoachSetupError } from "./setup-coach/setup-error.ts";
 import { formatSandboxCheck, formatSetupReport } from "./setup-coach/setup-report.ts";
 import { planCoachSandbox, runCoachSetup } from "./setup-coach/setup.ts";
 import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "./setup-coach/sandbox-choice.ts";
+import { credentialsOption, credentialStoreKinds } from "./setup-coach/credentials-in-config.ts";
 
 const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [options]
 
@@ -25,6 +28,14 @@ const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [opti
   --skip-sandbox-check       write the config even though the chosen (or kept) sandbox cannot run here yet
   --telegram-user-id ID      the athlete's numeric Telegram id: only they may message the coach (no pairing),
                              and they approve its Strava writes
+  --credentials secrets-manager|token-file
+                             where the fitness plugin reads the Strava credentials: the AWS Secrets Manager
+                             secret (the plugin's default), or a token file on this host (no AWS account needed).
+                             Without it the config's own choice is kept
+  --token-file PATH          the token file (with --credentials token-file; absolute or ~/...; default: the one
+                             already in the config, else ~/.config/openclaw-fitness/strava-tokens.json). Setup
+                             checks it exists with mode 0600; npm run authorize -- --store file --token-file PATH
+                             writes it
   --agent-id ID              agent id (default: coach)
   --dry-run                  check and show what would change, write nothing
   --schedule                 also create the weekly memory consolidation job on the running Gateway
@@ -46,6 +57,8 @@ async function main(argv: string[]): Promise<number> {
         "ssh-workspace-root": { type: "string" },
         "skip-sandbox-check": { type: "boolean", default: false },
         "telegram-user-id": { type: "string" },
+        credentials: { type: "string" },
+        "token-file": { type: "string" },
         "agent-id": { type: "string", default: "coach" },
         "dry-run": { type: "boolean", default: false },
         schedule: { type: "boolean", default: false },
@@ -77,10 +90,20 @@ async function main(argv: string[]): Promise<number> {
     console.error(`The --ssh-* options only apply with --sandbox ssh.\n\n${USAGE}`);
     return 2;
   }
+  const store = values.credentials;
+  if (store !== undefined && !(credentialStoreKinds as readonly string[]).includes(store)) {
+    console.error(`--credentials must be one of ${credentialStoreKinds.join(", ")}; got "${store}".\n\n${USAGE}`);
+    return 2;
+  }
+  if (values["token-file"] !== undefined && store !== "token-file") {
+    console.error(`--token-file only applies with --credentials token-file.\n\n${USAGE}`);
+    return 2;
+  }
 
   try {
     // Before anything is written: can this machine run the sandbox the coach would get?
     const explicit = kind === undefined ? undefined : choose(kind as SandboxKind, values);
+    const credentials = store === undefined ? undefined : credentialsOption(store, values["token-file"]);
     const plan = await planCoachSandbox(values.config, values["agent-id"], explicit);
     const check = plan.choice ? await checkSandbox(plan.choice, process.env) : undefined;
     // Skipping the check needs a sandbox someone chose: with --sandbox, or the one the config already has.
@@ -95,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
       agentId: values["agent-id"],
       ...(explicit === undefined ? {} : { sandbox: explicit }),
       ...(values["telegram-user-id"] === undefined ? {} : { telegramUserId: values["telegram-user-id"] }),
+      ...(credentials === undefined ? {} : { credentials }),
       dryRun: values["dry-run"],
       env: process.env,
       ...(values.schedule ? { schedule: { openclawBin: values["openclaw-bin"] } } : {}),

@@ -45,7 +45,8 @@ export const usage = `Usage: npm run authorize -- --store secrets-manager [--sec
 
 Runs Strava's one-time OAuth authorization for one athlete and stores client_id, client_secret,
 refresh_token, access_token and expires_at in the Secrets Manager secret (created or updated, other
-fields kept) or in the token file of the MCP server (mode 0600).
+fields kept) or in a token file (mode 0600), which the MCP server (FITNESS_TOKEN_FILE) and the OpenClaw
+plugin (credentialStore "token-file", npm run setup:coach -- --credentials token-file) may share.
 
 With --revoke it ends the stored grant instead: Strava's POST /oauth/revoke with the stored refresh
 token, then the tokens are removed from the store (client_id and client_secret stay). The coach has no
@@ -107,7 +108,7 @@ export function parseAuthorizeOptions(argv: readonly string[], env: Environment)
     target = { kind: "token-file", path: text("token-file") ?? readTokenFile(env).path };
   } else {
     throw new AuthorizeUsageError(
-      `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store secrets-manager (the OpenClaw plugin) or --store file (the MCP server).\n\n${usage}`,
+      `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store secrets-manager (an AWS Secrets Manager secret) or --store file (a token file on this computer, for the MCP server or the OpenClaw plugin).\n\n${usage}`,
     );
   }
 

@@ -1,7 +1,7 @@
 /**
  * `npm run authorize` end to end: the OAuth flow, then one write of client_id, client_secret and the
- * new tokens into the chosen store (a Secrets Manager secret, created when missing, or the MCP server's
- * token file), keeping the record's other fields. With `--revoke`: Strava's revocation of the stored
+ * new tokens into the chosen store (a Secrets Manager secret, created when missing, or a token file, which
+ * the MCP server and the plugin read), keeping the record's other fields. With `--revoke`: Strava's revocation of the stored
  * grant, then the tokens are removed from the store. Returns the lines to show the operator; none holds
  * a secret.
  */

@@ -1,11 +1,13 @@
 // The coach agent's host configuration fragment (openclaw.fragment.json), specialised for one
-// agent id, workspace, sandbox choice and athlete. The JSON file is the single source of truth: it is
+// agent id, workspace, sandbox choice, credentials store and athlete. The JSON file is the single source of truth: it is
 // written for the agent id "coach" with the Docker sandbox and validated as-is by the real host;
-// other ids, the other sandbox choices and the athlete's Telegram access are derived from it here.
+// other ids, the other sandbox choices, the token file and the athlete's Telegram access are derived
+// from it here.
 import { readFileSync } from "node:fs";
 import { CoachSetupError } from "./setup-error.ts";
 import { cloneJson, ensureObject, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { sandboxBlock, type SandboxChoice } from "./sandbox-choice.ts";
+import { pluginConfigFor, type CredentialsChoice } from "./credentials-in-config.ts";
 
 export const FRAGMENT_PATH = new URL("../../agents/coach/openclaw.fragment.json", import.meta.url);
 
@@ -65,6 +67,8 @@ export interface CoachFragmentOptions {
    * and the approver of the coach's Strava writes.
    */
   telegramUserId?: string;
+  /** Where the fitness plugin reads the Strava credentials; the template's secret when absent. */
+  credentials?: CredentialsChoice;
 }
 
 /**
@@ -83,6 +87,11 @@ export function buildCoachFragment(template: JsonObject, options: CoachFragmentO
   entry["workspace"] = options.workspace;
   if (options.sandbox) entry["sandbox"] = sandboxBlock(options.sandbox);
   agents["entries"] = { [to]: entry };
+
+  if (options.credentials) {
+    const fitness = ensureObject(fragment, ["plugins", "entries", "fitness"]);
+    fitness["config"] = pluginConfigFor(options.credentials, isJsonObject(fitness["config"]) ? fitness["config"] : {});
+  }
 
   const agentToAgent = (fragment["tools"] as JsonObject | undefined)?.["agentToAgent"];
   if (isJsonObject(agentToAgent) && Array.isArray(agentToAgent["allow"])) {

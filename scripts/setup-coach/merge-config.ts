@@ -20,9 +20,12 @@
 //   account, the main agent's heartbeat alert reached the athlete through it);
 // - an existing sandbox block of the coach is kept whole unless the caller replaces it (an explicit
 //   --sandbox choice, sandbox-in-config.ts): adding the fragment's keys to it could switch its backend
-//   or mode without anyone choosing that.
+//   or mode without anyone choosing that;
+// - the fitness plugin's credentialStore and tokenFile are replaced only by an explicit --credentials
+//   choice (credentials-in-config.ts); its other settings are only added to.
 import path from "node:path";
 import { templateAgentId } from "./fragment.ts";
+import { chosenCredentialKeys, pluginConfigPath } from "./credentials-in-config.ts";
 import {
   canonicalJson,
   cloneJson,
@@ -58,6 +61,8 @@ export interface MergeContext {
   env: Readonly<Record<string, string | undefined>>;
   /** An existing sandbox block of the coach is kept whole (the default) or replaced by the fragment's. */
   sandbox?: "keep" | "replace";
+  /** The plugin's credentialStore and tokenFile are kept (the default) or replaced by the fragment's. */
+  credentials?: "keep" | "replace";
 }
 
 /** Keys under `channels` that are not channels. */
@@ -80,6 +85,7 @@ export function mergeCoachFragment(existing: JsonObject, fragmentIn: JsonObject,
   keepImplicitChannelAccounts(config, fragment, notes);
   keepCoachAccountsOffDefault(config, fragment, coachId, notes);
   settleExistingSandbox(config, fragment, coachId, context.sandbox ?? "keep");
+  if (context.credentials === "replace") replaceChosenCredentials(config, fragment);
   allowFragmentPlugins(config, fragment, notes);
   fillMissing(config, fragment, [], kept);
   return { config, kept, notes };
@@ -241,6 +247,16 @@ function settleExistingSandbox(config: JsonObject, fragment: JsonObject, coachId
   // Replaced: fillMissing then adds the fragment's block where the old one was. Kept: the fragment's is dropped.
   const owner = how === "replace" ? getPath(config, path.slice(0, -1)) : getPath(fragment, path.slice(0, -1));
   if (isJsonObject(owner)) delete owner["sandbox"];
+}
+
+/** The fragment's credentialStore and tokenFile take the place of differing ones (fillMissing then adds them). */
+function replaceChosenCredentials(config: JsonObject, fragment: JsonObject): void {
+  const existing = getPath(config, pluginConfigPath);
+  const suggested = getPath(fragment, pluginConfigPath);
+  if (!isJsonObject(existing) || !isJsonObject(suggested)) return;
+  for (const key of chosenCredentialKeys) {
+    if (suggested[key] !== undefined && !jsonEqual(existing[key], suggested[key])) delete existing[key];
+  }
 }
 
 /** A plugins.allow allowlist would keep the fitness plugin from loading; add the fragment's plugins to it. */

@@ -1,11 +1,14 @@
 // The setup report as terminal text: the sandbox check (printed before anything is written), files
-// created and kept, the config diff, notes, the weekly consolidation command, and what is left to do.
+// created and kept, the config diff, notes, the sandbox and the credentials store as the config holds
+// them (with the token file's check), the weekly consolidation command, and what is left to do.
 import { fileURLToPath } from "node:url";
 import { formatChanges, show } from "./config-diff.ts";
 import { choicesHelp, defaultSshWorkspaceRoot, describeChoice, type SandboxCheck } from "./sandbox-choice.ts";
 import { sandboxPath, type SandboxPlan } from "./sandbox-in-config.ts";
 import type { CoachSetupReport } from "./setup.ts";
 import { shellCommand } from "./weekly-consolidation.ts";
+import { authorizeCommand, pluginConfigPath } from "./credentials-in-config.ts";
+import { shellQuote } from "../../common/shell-quote.ts";
 
 /** The checkout this setup runs from: the plugin's folder when it is loaded from a local path. */
 const checkoutRoot = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -84,6 +87,7 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
   if (config.json5FormattingLost) lines.push("  note: comments and JSON5 formatting were not preserved; the original is in the backup.");
 
   lines.push("", ...sandboxSection(report));
+  lines.push("", ...credentialsSection(report));
 
   lines.push("", "Weekly memory consolidation");
   const scheduled = report.consolidation.scheduled;
@@ -110,6 +114,7 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
       "(or point the SecretRef at another secret source).",
     ...athleteAccessSteps(report),
     ...sandboxSteps(report),
+    ...credentialsSteps(report),
     "Fill in USER.md in the workspace (goals, injuries, venues, units).",
     "openclaw config validate, then restart the Gateway.",
   ];
@@ -156,6 +161,66 @@ function sandboxSection(report: CoachSetupReport): string[] {
           ? `kept: it already is what ${asked} asks`
           : "kept: already in the config (run setup with --sandbox docker, ssh or off to change it)";
   return [`Sandbox ${path} = ${held}`, `  ${what}`];
+}
+
+/** Where the plugin reads the Strava credentials, as the config now holds it, what this run did, and the token file's check. */
+function credentialsSection(report: CoachSetupReport): string[] {
+  const path = pluginConfigPath.join(".");
+  const { plan, inConfig, effective, tokenFile } = report.credentials;
+  const would = report.dryRun ? "would be " : "";
+  const asked = plan.choice ? `--credentials ${plan.choice.kind}` : "";
+  const previous = plan.previous ? Object.entries(plan.previous).map(([key, value]) => `${key} ${show(key, value ?? null)}`).join(", ") : "";
+  const what =
+    plan.action === "add"
+      ? `${would}added, as ${asked} asked`
+      : plan.action === "replace"
+        ? `${would}changed from ${previous}, as ${asked} asked`
+        : plan.action === "default"
+          ? "not set: the plugin's default (run setup with --credentials token-file to use a local token file instead)"
+          : plan.explicit
+            ? `kept: it already is what ${asked} asks`
+            : "kept: already in the config (run setup with --credentials secrets-manager or token-file to change it)";
+  const lines = [`Credentials ${path} = ${inConfig.block === undefined ? "(none)" : show(path, inConfig.block)}`];
+  switch (effective.kind) {
+    case "token-file":
+      lines.push(`  the plugin reads the Strava credentials from the token file ${effective.tokenFile}${inConfig.tokenFile === undefined ? " (tokenFile not set: the plugin's default)" : ""}`);
+      break;
+    case "secrets-manager":
+      lines.push(
+        `  the plugin reads the Strava credentials from the AWS Secrets Manager secret ${show("secretName", effective.secretName)} in ${effective.cloudRegion}` +
+          (inConfig.credentialStore === undefined ? " (credentialStore not set: the plugin's default)" : ""),
+      );
+      break;
+    case "invalid":
+      lines.push(`  WARNING credentialStore ${show("credentialStore", effective.credentialStore)} is not one the plugin accepts (secrets-manager or token-file): run setup with --credentials to set it`);
+      break;
+  }
+  lines.push(`  ${what}`);
+  if (tokenFile) lines.push(tokenFile.ok ? `  check: ${tokenFile.finding}` : `  WARNING ${tokenFile.finding}. Fix it with:\n    ${tokenFile.fix ?? ""}`);
+  return lines;
+}
+
+/** What the credentials store the config now holds asks of the operator. */
+function credentialsSteps(report: CoachSetupReport): string[] {
+  const { effective, tokenFile } = report.credentials;
+  switch (effective.kind) {
+    case "token-file":
+      return tokenFile?.ok
+        ? []
+        : [
+            `Before the athlete writes to the coach, make the token file ready (as the user the Gateway runs as):\n  ${tokenFile?.fix ?? authorizeCommand(effective.tokenFile)}\n` +
+              "(npm run authorize reads the Strava application's client id and secret from STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET).",
+          ];
+    case "secrets-manager":
+      return [
+        `Store the athlete's Strava authorization in the secret, if it is not there yet:\n` +
+          `  npm run authorize -- --store secrets-manager --secret-name ${shellQuote(effective.secretName)} --region ${effective.cloudRegion}\n` +
+          "and give the Gateway AWS credentials that may read and update it. No AWS account on this host? Run this setup\n" +
+          "again with --credentials token-file.",
+      ];
+    case "invalid":
+      return [];
+  }
 }
 
 /** What the sandbox the config now holds asks of the operator. */

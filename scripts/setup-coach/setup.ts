@@ -1,7 +1,9 @@
 // The coach setup: install workspace files, merge the host config fragment, and (optionally)
 // schedule the weekly memory consolidation. Everything is checked before anything is written; the
 // sandbox the run leaves in the config (planCoachSandbox: the --sandbox choice, else the config's own,
-// else Docker) is checked against this machine by the caller first (sandbox-choice.ts).
+// else Docker) is checked against this machine by the caller first (sandbox-choice.ts). The plugin's
+// credentials store (the --credentials choice, else the config's own, else the plugin's default
+// secret) is written and reported, and a token file it names is checked (credentials-in-config.ts).
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -14,6 +16,17 @@ import { getPath, isJsonObject, type JsonObject, type JsonValue } from "./json-t
 import { mergeCoachFragment, type KeptValue } from "./merge-config.ts";
 import type { SandboxChoice } from "./sandbox-choice.ts";
 import { configuredSandbox, planSandbox, type ConfiguredSandbox, type SandboxPlan } from "./sandbox-in-config.ts";
+import {
+  checkTokenFile,
+  configuredCredentials,
+  effectiveCredentials,
+  planCredentials,
+  type ConfiguredCredentials,
+  type CredentialsChoice,
+  type CredentialsPlan,
+  type EffectiveCredentials,
+  type TokenFileCheck,
+} from "./credentials-in-config.ts";
 import { CoachSetupError } from "./setup-error.ts";
 import { consolidationCronArgs } from "./weekly-consolidation.ts";
 import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
@@ -32,6 +45,11 @@ export interface CoachSetupOptions {
   sandbox?: SandboxChoice;
   /** The athlete's numeric Telegram user id: admitted without pairing, and the approver of Strava writes. */
   telegramUserId?: string;
+  /**
+   * The --credentials choice, if one was given: it replaces the plugin's credentialStore (and tokenFile).
+   * Without it the config's own choice is kept, and a config without one keeps the plugin's default.
+   */
+  credentials?: CredentialsChoice;
   dryRun: boolean;
   env: Readonly<Record<string, string | undefined>>;
   /** When set, run `<openclawBin> cron add ...` against the running Gateway after the config is written. */
@@ -50,6 +68,16 @@ export interface CoachSetupReport {
     inConfig: ConfiguredSandbox;
   };
   telegramUserId?: string;
+  credentials: {
+    /** What the run did with the plugin's credentialStore and tokenFile, and why. */
+    plan: CredentialsPlan;
+    /** The plugin config's credential keys as the written config holds them (or would, in a dry run). */
+    inConfig: ConfiguredCredentials;
+    /** The store the plugin will use with that config, its defaults filled in. */
+    effective: EffectiveCredentials;
+    /** The token file, when the plugin reads one: there, 0600, with what the plugin needs. */
+    tokenFile?: TokenFileCheck;
+  };
   workspaceDir: string;
   configFile: string;
   dryRun: boolean;
@@ -83,13 +111,19 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
   const loaded = await loadHostConfig(configFile);
   refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
   const plan = planSandbox(options.sandbox, configuredSandbox(loaded.config, options.agentId));
+  const credentials = planCredentials(options.credentials, configuredCredentials(loaded.config));
   const fragment = buildCoachFragment(loadFragmentTemplate(), {
     agentId: options.agentId,
     workspace: workspaceDir,
     ...(plan.choice === undefined ? {} : { sandbox: plan.choice }),
     ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
+    ...(credentials.choice === undefined ? {} : { credentials: credentials.choice }),
   });
-  const merged = mergeCoachFragment(loaded.config, fragment, { env: options.env, sandbox: plan.action === "replace" ? "replace" : "keep" });
+  const merged = mergeCoachFragment(loaded.config, fragment, {
+    env: options.env,
+    sandbox: plan.action === "replace" ? "replace" : "keep",
+    credentials: credentials.action === "replace" ? "replace" : "keep",
+  });
   const changes = diffConfigs(loaded.config, merged.config);
 
   const workspace = await installWorkspaceFiles(workspaceDir, { dryRun: options.dryRun });
@@ -107,10 +141,18 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
     scheduled = await scheduleConsolidation(options.schedule.openclawBin, args, options.env);
   }
 
+  const inConfig = configuredCredentials(merged.config);
+  const effective = effectiveCredentials(inConfig, readSetting(options.env, homeSetting) ?? homedir());
   return {
     agentId: options.agentId,
     sandbox: { plan, inConfig: configuredSandbox(merged.config, options.agentId) },
     ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
+    credentials: {
+      plan: credentials,
+      inConfig,
+      effective,
+      ...(effective.kind === "token-file" ? { tokenFile: checkTokenFile(effective.path, effective.tokenFile) } : {}),
+    },
     workspaceDir,
     configFile,
     dryRun: options.dryRun,

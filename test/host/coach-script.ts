@@ -12,10 +12,14 @@
  * As the skill asks, a proposal is a reply of its own, and the update is called after the athlete's
  * yes with the values of the last proposal in the transcript, read back from that message.
  *
+ * "Am I overtraining?" is answered as AGENTS.md's coaching rules say: one training-load summary, a flag
+ * with its numbers in today's note, an answer that quotes the numbers as the tool returned them.
+ *
  * Requests that are not the coach's (the main agent's heartbeat, host housekeeping) get `otherAgentReply`.
  */
 import type { ChatMessage, ModelRequest, ScriptedReply } from "./scripted-model-server.ts";
 import { messageText } from "./scripted-model-server.ts";
+import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 
 /** What the athlete writes, and what the script keys on. */
 export const athleteSays = {
@@ -31,6 +35,7 @@ export const athleteSays = {
   approve: "Yes, send it",
   renameRun: "Also rename my run from this morning to Recovery Jog please",
   askAboutRide: "How did my last ride look?",
+  overtraining: "Am I overtraining?",
 } as const;
 
 export const proposal = {
@@ -103,6 +108,7 @@ export function coachScript(request: ModelRequest): ScriptedReply {
   if ([athleteSays.logClass, athleteSays.changeTitle, athleteSays.approve].some((said) => step.athlete.includes(said))) return logClass(step);
   if (step.athlete.includes(athleteSays.renameRun)) return renameRun(step);
   if (step.athlete.includes(athleteSays.askAboutRide)) return answerAboutRide(step);
+  if (step.athlete.includes(athleteSays.overtraining)) return answerOvertraining(step);
   return { text: `SCRIPT: no step for this message: ${step.athlete.slice(-200)}` };
 }
 
@@ -176,6 +182,65 @@ function answerAboutRide(step: Step): ScriptedReply {
     return { text: isUpdatedActivity(last.text) ? "I renamed your ride." : "Your last ride looked steady. Nothing was written to Strava." };
   }
   return { text: `SCRIPT: unexpected state after ${last.name}` };
+}
+
+/**
+ * "Am I overtraining?" as AGENTS.md's coaching rules answer it: one training-load summary, the flag added
+ * under `## Flags` in today's note (read first, then written back whole), then the answer quoting the
+ * numbers as the tool gave them. The note comes before the answer because text beside a tool call never
+ * reaches the athlete: the answer is the turn's last reply.
+ */
+function answerOvertraining(step: Step): ScriptedReply {
+  const last = step.results.at(-1);
+  const note = `memory/${today()}.md`;
+  if (!last) return { toolCalls: [{ name: "fitness_get_activities", arguments: { summary: true } }] };
+  const summary = step.results.find((result) => result.name === "fitness_get_activities" && result.arguments["summary"] === true);
+  const numbers = summary ? loadNumbers(summary.text) : undefined;
+  if (!numbers) return { text: `SCRIPT: no readable training-load summary after ${step.results.map((result) => result.name).join(", ")}` };
+  if (last.name === "fitness_get_activities") return { toolCalls: [{ name: "read", arguments: { path: note } }] };
+  if (last.name === "read") {
+    const flag = `- Overtraining risk: acute:chronic ratio ${numbers.ratio}, monotony ${numbers.monotony} (fitness_get_activities summary); rules of thumb, not a diagnosis.`;
+    // A read of a note that does not exist yet answers an error, not the note.
+    const current = last.text.startsWith(`# ${today()}`) ? last.text : `# ${today()}\n`;
+    return { toolCalls: [{ name: "write", arguments: { path: note, content: withFlag(current, flag) } }] };
+  }
+  if (last.name === "write") {
+    return {
+      text: [
+        "From your training-load summary of the last 12 weeks:",
+        `- acute:chronic ratio ${numbers.ratio} (about 0.8 to 1.3 is the usual range; above about 1.5 is a flag)`,
+        `- monotony ${numbers.monotony} (above about 2 means few easy or rest days)`,
+        `- ${numbers.daysInARow} days in a row without a rest day`,
+        `- last full week's load ${numbers.lastWeekChange} percent on the week before`,
+        "How are you sleeping, and is anything sore? I noted this under Flags in today's note. These numbers are rules of thumb, not a diagnosis.",
+      ].join("\n"),
+    };
+  }
+  return { text: `SCRIPT: unexpected state after ${last.name}` };
+}
+
+/** The numbers the answer quotes, each as the tool gave it (String(n)): read from the summary's JSON, never computed. */
+function loadNumbers(summaryText: string): { ratio: string; monotony: string; daysInARow: string; lastWeekChange: string } | undefined {
+  try {
+    const summary = JSON.parse(summaryText) as TrainingLoadAnswer;
+    return {
+      ratio: String(summary.load.acute_chronic_ratio),
+      monotony: String(summary.load.monotony),
+      daysInARow: String(summary.load.longest_run_without_rest.days),
+      // The last full week: the last one is the current, partial week.
+      lastWeekChange: String(summary.weeks.at(-2)?.load_change_percent),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The note with `flag` as the first line under its `## Flags` heading (the heading added when missing). */
+function withFlag(note: string, flag: string): string {
+  const heading = /^## Flags[^\n]*\n/m.exec(note);
+  if (!heading) return `${note.trimEnd()}\n\n## Flags\n${flag}\n`;
+  const at = heading.index + heading[0].length;
+  return `${note.slice(0, at)}${flag}\n${note.slice(at)}`;
 }
 
 interface ReadActivity {

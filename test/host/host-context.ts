@@ -23,6 +23,8 @@ export interface CommandResult {
 export interface RunningGateway {
   url: string;
   port: number;
+  /** The gateway's process id (its environment is in /proc/<pid>/environ). */
+  pid: number | undefined;
   /** The gateway's bearer token (for CLI commands that take --token). */
   token: string;
   /** POST /tools/invoke with the gateway's bearer token. */
@@ -215,6 +217,7 @@ async function startGateway(
   return {
     url,
     port,
+    pid: child.pid,
     token,
     async invoke(tool, args, agentId) {
       let response: Response;

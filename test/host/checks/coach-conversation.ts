@@ -11,6 +11,8 @@
  *   the chat as sent; after the athlete's yes the update call is held by the host, whose approval shows
  *   the change and says where the whole text is; Allow writes exactly the text of the proposal in the
  *   chat, once; the daily note lands in the coach's workspace;
+ * - "Am I overtraining?" gets one training-load summary (`fitness_get_activities` with `{"summary": true}`),
+ *   an answer quoting its numbers as returned, and a flag with the ratio in the daily note;
  * - an approval the athlete never gives expires and writes nothing;
  * - a model talked into writing by an activity description is stopped by the host and the athlete is
  *   asked (Deny writes nothing);
@@ -34,6 +36,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import type { TrainingLoadAnswer } from "../../../tools/training-load/training-load-answer.ts";
 import { toolTable } from "../../../tools/table.ts";
 import { hostToolName } from "../../../plugin/host-tool.ts";
 import { writeToolConfirmationNote } from "../../../plugin/write-approval.ts";
@@ -95,6 +99,7 @@ async function unsandboxed({ repoRoot, services, report, withHost }: HostCheckEn
     try {
       const original = await firstLoggedClass(report, host, strava);
       if (!original) return;
+      await overtrainingQuestion(report, host, strava);
       await expiringApproval(report, host, strava);
       await injectedWrite(report, host, strava);
       await heartbeatStaysOff(report, host);
@@ -395,9 +400,72 @@ function cards(host: CoachHost): BotMessage[] {
   return host.bot.messages({ token: host.token }).filter((message) => (message.reply_markup?.inline_keyboard?.flat().length ?? 0) > 0);
 }
 
+/**
+ * "Am I overtraining?": one `fitness_get_activities` call with `{"summary": true}`, the answer on Telegram
+ * quoting the numbers exactly as that call returned them, and a flag with the ratio under `## Flags` in
+ * today's note (written back whole, the morning's entry kept). The numbers depend on the day the check
+ * runs, so they are read from the tool result the model received, never written here.
+ */
+async function overtrainingQuestion(report: CheckReport, host: CoachHost, strava: DirectStrava): Promise<void> {
+  const { bot, model, token, workspace } = host;
+  await report.check('turn 2: "Am I overtraining?": one training-load summary; the answer and the daily note\'s flag quote its numbers as returned', async () => {
+    const asked = model.exchanges.length;
+    const putsBefore = puts(strava.services);
+    const started = performance.now();
+    const dayAsked = today();
+    bot.send(token, athleteSays.overtraining);
+    const reply = await waitForReply(host, /rules of thumb, not a diagnosis\.?$/);
+    const calls = model.exchanges.slice(asked).filter((exchange) => isCoachRequest(exchange.request)).flatMap((exchange) => exchange.reply.toolCalls ?? []);
+    assert.deepEqual(calls.map((call) => call.name), ["fitness_get_activities", "read", "write"]);
+    assert.deepEqual(calls[0]?.arguments, { summary: true });
+    const notePath = String(calls[2]?.arguments["path"]);
+    assert.equal(calls[1]?.arguments["path"], notePath, "the note written is not the note read");
+    // The host's date names the note (today() when the turn ran; the check may end after midnight UTC).
+    assert.ok([dayAsked, today()].some((day) => notePath === `memory/${day}.md`), `note ${notePath}, asked on ${dayAsked}`);
+
+    // The summary as the model received it: the tool result of that call.
+    const summary = JSON.parse(toolResultText(model, "fitness_get_activities", { summary: true })) as TrainingLoadAnswer;
+    const ratio = summary.load.acute_chronic_ratio;
+    assert.equal(typeof ratio, "number", `acute_chronic_ratio is ${String(ratio)}: ${summary.notes.join(" ")}`);
+    const lastFullWeek = summary.weeks.at(-2);
+    assert.ok(lastFullWeek && !lastFullWeek.partial, "no full week before the current one");
+    const quoted = [
+      `acute:chronic ratio ${String(ratio)}`,
+      `monotony ${String(summary.load.monotony)}`,
+      `${String(summary.load.longest_run_without_rest.days)} days in a row`,
+      `load ${String(lastFullWeek.load_change_percent)} percent on the week before`,
+    ];
+    const answer = plainText(reply.text);
+    for (const text of quoted) assert.ok(answer.includes(text), `the answer lacks ${JSON.stringify(text)}:\n${answer}`);
+    assert.match(answer, /rules of thumb, not a diagnosis\.$/);
+
+    const note = await readFile(join(workspace, notePath), "utf8");
+    const flags = /^## Flags\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(note)?.[1] ?? "";
+    const flag = flags.split("\n").find((line) => line.startsWith("- Overtraining risk:"));
+    assert.ok(flag, `no overtraining flag under ## Flags in ${notePath}:\n${note}`);
+    assert.ok(flag.includes(`acute:chronic ratio ${String(ratio)}`), `the flag does not quote the ratio ${String(ratio)}: ${flag}`);
+    assert.match(note, /Strava activity \d+: Iron Temple \| Heavy Legs/, "the morning's entry was lost when the note was written back");
+    assert.equal(puts(strava.services), putsBefore, "a question about load wrote to Strava");
+    return `${((performance.now() - started) / 1000).toFixed(1)} s; ${quoted.join(", ")}; ${notePath}: ${flag}`;
+  });
+}
+
+/** The text of the tool result the coach's model received for its call of `tool` with exactly `args`. */
+function toolResultText(model: ScriptedModelServer, tool: string, args: Record<string, unknown>): string {
+  for (const exchange of [...model.exchanges].reverse()) {
+    const messages = exchange.request.messages;
+    const call = messages
+      .flatMap((message) => message.tool_calls ?? [])
+      .findLast((candidate) => candidate.function.name === tool && isDeepStrictEqual(JSON.parse(candidate.function.arguments || "{}"), args));
+    const result = call && messages.find((message) => message.role === "tool" && message.tool_call_id === call.id);
+    if (result) return messageText(result);
+  }
+  throw new Error(`the model never received a result of ${tool} ${JSON.stringify(args)}`);
+}
+
 async function expiringApproval(report: CheckReport, host: CoachHost, strava: DirectStrava): Promise<void> {
   const { bot, token } = host;
-  await report.check(`turn 2: the athlete never approves: after ${approvalTimeoutSeconds} s the proposal expires, nothing is written, the athlete is told`, async () => {
+  await report.check(`turn 3: the athlete never approves: after ${approvalTimeoutSeconds} s the proposal expires, nothing is written, the athlete is told`, async () => {
     const before = puts(strava.services);
     const started = performance.now();
     bot.send(token, athleteSays.renameRun);
@@ -414,7 +482,7 @@ async function expiringApproval(report: CheckReport, host: CoachHost, strava: Di
 
 async function injectedWrite(report: CheckReport, host: CoachHost, strava: DirectStrava): Promise<void> {
   const { bot, token } = host;
-  await report.check("turn 3: a model talked into writing by an activity's description is stopped: the host asks the athlete, Deny writes nothing", async () => {
+  await report.check("turn 4: a model talked into writing by an activity's description is stopped: the host asks the athlete, Deny writes nothing", async () => {
     const ride = (await strava.list()).find((activity) => activity.sport_type.endsWith("Ride"));
     assert.ok(ride, "no ride in the sandbox");
     // Text another app wrote into the activity, addressed to the coach.
