@@ -48,8 +48,8 @@ refresh_token, access_token and expires_at in the Secrets Manager secret (create
 fields kept) or in the token file of the MCP server (mode 0600).
 
 With --revoke it ends the stored grant instead: Strava's POST /oauth/revoke with the stored refresh
-token, then the tokens are removed from the store (client_id and client_secret stay). The coach has no
-access until the next authorization.
+token, then the tokens are removed from the store (every other field, client_id and client_secret
+among them, stays). The coach has no access until the next authorization.
 
 Options:
   --store secrets-manager|file  where the credentials are (required)
