@@ -33,7 +33,7 @@ describe("npm run hosted with nothing configured", () => {
   test("serves the hosted handler on the built-in sandbox with scratch local state, says so at start, and stops with npm", { timeout: 90_000 }, async () => {
     const hosted = runNpm(["run", "hosted"], baseEnv({ PORT: "0" }));
     running.push(hosted);
-    await hosted.waitFor(/"event":"local_function_url"/);
+    await hosted.waitFor(/"event":"local_function_url"[^\n]*\n/);
     const lines = logLines(hosted);
     const ready = lines.findIndex((line) => line["event"] === "local_function_url");
     const sandboxLine = lines.findIndex((line) => line["event"] === "upstream_sandbox");
@@ -58,6 +58,13 @@ describe("npm run hosted with nothing configured", () => {
     expect(await hosted.stop("SIGTERM")).toBe(0);
     expect(existsSync(stateDirectory!)).toBe(false);
     expect(hosted.stderr()).not.toMatch(/^\s+at /m);
+  });
+
+  test("--bundle (the deployed build, which leaves the sandbox out) with no Strava application is refused with what to set", async () => {
+    const hosted = runNpm(["run", "hosted", "--", "--bundle", "dist/hosted/mcp/lambda-handler.mjs"], baseEnv({ PORT: "0" }));
+    running.push(hosted);
+    expect(await hosted.exited).toBe(1);
+    expect(hosted.stderr()).toContain("The bundle leaves the built-in sandbox out (a deployment always talks to Strava): with --bundle, set FITNESS_SECRET_NAME");
   });
 
   test("a busy PORT is one line naming it, exit code 1, no stack trace", async () => {
