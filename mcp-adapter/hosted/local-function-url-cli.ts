@@ -22,6 +22,7 @@ import { configFolder } from "../../common/settings/credential-variables.ts";
 import { fitnessOauthDir, mcpOauthTable, publicUrl } from "../../common/settings/oauth-variables.ts";
 import { port as portSetting } from "../../common/settings/server-variables.ts";
 import { isSet, readSetting } from "../../common/settings/setting.ts";
+import { isLoopbackHostname } from "../oauth/oauth-settings.ts";
 import { stravaApplicationNamed } from "../oauth/oauth-upstream.ts";
 import { startLocalFunctionUrl, type LocalFunctionUrl } from "./local-function-url.ts";
 import { localHostedBanner } from "./local-hosted-banner.ts";
@@ -45,7 +46,10 @@ try {
 process.env["MCP_AUTH"] ??= "oauth";
 
 if (bundleIndex >= 0 && (bundle === undefined || bundle.startsWith("-"))) fail("--bundle needs the bundle's file: npm run hosted -- --bundle FILE (npm run build:hosted writes it).");
-const sandbox = !stravaApplicationNamed(process.env);
+const chosenPublicUrl = readSetting(process.env, publicUrl);
+// The handler's own rule (lambda-handler.ts): no application and a loopback PUBLIC_URL (ours by default). Beyond
+// loopback it refuses to start, as a deployment does; that is left to it.
+const sandbox = !stravaApplicationNamed(process.env) && isLoopbackHostname(chosenPublicUrl === undefined ? "127.0.0.1" : (URL.parse(chosenPublicUrl)?.hostname ?? ""));
 if (sandbox && bundle !== undefined) {
   fail(
     "The bundle leaves the built-in sandbox out (a deployment always talks to Strava): with --bundle, set FITNESS_SECRET_NAME, " +
