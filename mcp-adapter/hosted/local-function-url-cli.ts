@@ -59,7 +59,13 @@ if (sandbox && bundle !== undefined) {
 const scratch = sandbox && !isSet(process.env, mcpOauthTable) && !isSet(process.env, fitnessOauthDir) ? mkdtempSync(join(tmpdir(), "fitness-hosted-")) : undefined;
 if (scratch !== undefined) process.env[fitnessOauthDir.name] = scratch;
 const removeScratch = (): void => {
-  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  if (scratch === undefined) return;
+  try {
+    // Retried: a write the handler had under way when the stop came may add a file while the directory goes.
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  } catch (error) {
+    logger.warn("scratch_state_left", { path: scratch, message: `Could not remove the scratch state directory: ${messageOf(error)}. Remove it by hand.` });
+  }
 };
 
 let local: LocalFunctionUrl;

@@ -55,8 +55,8 @@ describe("npm run hosted with nothing configured", () => {
     await client.close();
     expect(readdirSync(stateDirectory!).length).toBeGreaterThan(0);
 
-    expect(await hosted.stop("SIGTERM")).toBe(0);
-    expect(existsSync(stateDirectory!)).toBe(false);
+    expect(await hosted.stop("SIGTERM"), hosted.stderr()).toBe(0);
+    expect(existsSync(stateDirectory!), hosted.stderr()).toBe(false);
     expect(hosted.stderr()).not.toMatch(/^\s+at /m);
   });
 
