@@ -2,6 +2,9 @@
  * `npm run sandbox`: starts the Strava-shaped sandbox and prints how to point a client at it.
  * Knobs come from the environment (see sandboxEnvHelp); Ctrl-C or SIGTERM stops it cleanly.
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { shellQuote } from "../common/shell-quote.ts";
 import { sandboxEnvHelp, sandboxOptionsFromEnv } from "./options-from-env.ts";
 import { startSandbox } from "./server.ts";
 import { seedAthlete } from "./seed-athlete.ts";
@@ -21,6 +24,8 @@ async function main(): Promise<void> {
   }
   const sandbox = await startSandbox(options);
   const a = seedAthlete;
+  // Beside the temporary files, not in the checkout or at the MCP server's default token file: a sandbox grant is throwaway.
+  const tokenFile = shellQuote(join(tmpdir(), "sandbox-tokens.json"));
   console.log(
     [
       `Strava sandbox listening on ${sandbox.baseUrl}`,
@@ -39,6 +44,12 @@ async function main(): Promise<void> {
       `  export STRAVA_CLIENT_ID=${sandbox.clientId}`,
       `  export STRAVA_CLIENT_SECRET=${sandbox.clientSecret}`,
       `  export STRAVA_REFRESH_TOKEN=${sandbox.refreshToken()}`,
+      "",
+      "Or, as with Strava: authorize its athlete into a token file, serve that file, and revoke the grant (this authorize",
+      "page approves at once: open the URL the first command prints, or curl -sL it):",
+      `  STRAVA_AUTHORIZE_URL=${sandbox.authorizeUrl} STRAVA_TOKEN_URL=${sandbox.tokenUrl} STRAVA_CLIENT_ID=${sandbox.clientId} STRAVA_CLIENT_SECRET=${sandbox.clientSecret} npm run authorize -- --store file --token-file ${tokenFile}`,
+      `  STRAVA_API_BASE=${sandbox.apiBase} STRAVA_TOKEN_URL=${sandbox.tokenUrl} FITNESS_TOKEN_FILE=${tokenFile} npm start`,
+      `  STRAVA_TOKEN_URL=${sandbox.tokenUrl} npm run authorize -- --revoke --store file --token-file ${tokenFile}`,
       "",
       "Refresh tokens rotate on every refresh, as Strava's may: a client must keep the new one.",
       `The current one: curl ${sandbox.baseUrl}/_sandbox/credentials   (state lives in memory; a restart starts over).`,

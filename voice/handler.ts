@@ -6,6 +6,7 @@
 
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { missingAwsCredentials } from "../common/aws-credential-sources.ts";
 import { synchronousStderrLogger } from "../common/logger.ts";
 import { CaptureService } from "./capture-service.ts";
 import { describeError } from "./errors.ts";
@@ -33,7 +34,7 @@ function captureService(): CaptureService {
     const settings = readHandlerSettings();
     const client = new BedrockRuntimeClient({ region: settings.region });
     service = new CaptureService({
-      model: new BedrockConverseModel({ client, modelId: settings.modelId, region: settings.region }),
+      model: new BedrockConverseModel({ client, modelId: settings.modelId, region: settings.region, describeMissingCredentials: () => missingAwsCredentials(process.env) }),
       defaultTimeZone: settings.timeZone,
       log,
     });

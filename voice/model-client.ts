@@ -37,17 +37,24 @@ export interface BedrockConverseModelOptions {
   client: BedrockRuntimeClient;
   modelId: string;
   region: string;
+  /**
+   * When the SDK found no credentials: what it did find, as the rest of a sentence (common/aws-credential-sources.ts
+   * reads the environment and the profile files). Without it, the message says where credentials come from.
+   */
+  describeMissingCredentials?: () => string;
 }
 
 export class BedrockConverseModel implements CaptureModel {
   readonly #client: BedrockRuntimeClient;
   readonly #modelId: string;
   readonly #region: string;
+  readonly #describeMissingCredentials: (() => string) | undefined;
 
   constructor(options: BedrockConverseModelOptions) {
     this.#client = options.client;
     this.#modelId = options.modelId;
     this.#region = options.region;
+    this.#describeMissingCredentials = options.describeMissingCredentials;
   }
 
   async converse(call: ModelCall): Promise<ModelReply> {
@@ -83,7 +90,9 @@ export class BedrockConverseModel implements CaptureModel {
     switch (name) {
       case "CredentialsProviderError":
         return new ModelAccessError(
-          `No AWS credentials to call Bedrock in ${this.#region}. Operator: give the function a role, or locally set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY.`,
+          this.#describeMissingCredentials
+            ? `No AWS credentials to call Bedrock in ${this.#region}: ${this.#describeMissingCredentials()}`
+            : `No AWS credentials to call Bedrock in ${this.#region}. Operator: give the function a role, or locally set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY.`,
         );
       case "ThrottlingException":
       case "ServiceQuotaExceededException":

@@ -31,7 +31,7 @@ export const settingsInventory: readonly SettingsSection[] = [
   { title: "The voice capture API", settings: declared(voice) },
   { title: "The sandbox", settings: declared(sandbox) },
   { title: "The OpenClaw host, for npm run setup:coach", settings: declared(host) },
-  { title: "Read by libraries, not by this project's code", settings: libraryVariables },
+  { title: "Read by libraries (the AWS SDK, Node)", settings: libraryVariables },
 ];
 
 /** Every declared variable, once. */

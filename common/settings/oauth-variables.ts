@@ -82,8 +82,8 @@ export const fitnessOauthDir = defineSetting({
   name: "FITNESS_OAUTH_DIR",
   type: "path",
   defaultText: "~/.config/openclaw-fitness/oauth",
-  meaning: "OAuth mode's state on local files (this user's alone: 0700, checked at start)",
-  readBy: ["MCP server", "oauth-admin"],
+  meaning: "OAuth mode's state on local files (this user's alone: 0700, checked at start); npm run hosted on the sandbox: a scratch directory",
+  readBy: ["MCP server", "hosted", "oauth-admin"],
   parse: text(),
 });
 

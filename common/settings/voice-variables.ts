@@ -31,13 +31,13 @@ export const voiceTimezone = defineSetting({
 
 export const voiceLocalPort = defineSetting({
   name: "VOICE_LOCAL_PORT",
-  type: "1-65535",
+  type: "0-65535",
   defaultText: "8787",
-  meaning: "the port of npm run voice (the local gateway)",
+  meaning: "the port of npm run voice (the local gateway); 0 picks a free one and prints it",
   readBy: ["voice"],
   parse: (value: string | undefined): number => {
     if (value === undefined) return 8787;
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65_535) throw new ConfigurationError(`VOICE_LOCAL_PORT must be a port number from 1 to 65535; got "${value}".`);
+    if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new ConfigurationError(`VOICE_LOCAL_PORT must be a port number from 0 to 65535 (0 picks a free one); got "${value}".`);
     return Number(value);
   },
 });

@@ -11,18 +11,21 @@
  * (`startup_failed`: what failed, which secret, AWS's own words) and answered with a plain 503 that names
  * none of it, since anybody can call the function and AWS's messages carry names, regions and role ARNs;
  * it is tried again at most once per 30 s (startup-attempts.ts).
+ *
+ * Run on this machine (`npm run hosted`, PUBLIC_URL on loopback) with no Strava application set, the built-in
+ * sandbox plays Strava, as it does for `npm start`; anywhere else no application is a failed start-up.
  */
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
-import { fitnessSecretName, stravaClientId, stravaClientSecret } from "../../common/settings/credential-variables.ts";
 import { mcpAuth } from "../../common/settings/server-variables.ts";
-import { isSet, readSetting, type Environment } from "../../common/settings/setting.ts";
+import { readSetting, type Environment } from "../../common/settings/setting.ts";
 import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
 import { CallsInFlight } from "../server/calls-in-flight.ts";
 import { createMcpServerFactory } from "../server/create-mcp-server.ts";
-import { oauthSettingsFromEnv } from "../oauth/oauth-settings.ts";
+import { isLoopbackHostname, oauthSettingsFromEnv } from "../oauth/oauth-settings.ts";
+import { stravaApplicationNamed } from "../oauth/oauth-upstream.ts";
 import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-handler.ts";
 import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
 import { readServerIdentity } from "../server-identity.ts";
@@ -47,13 +50,19 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
   if (readSetting(env, mcpAuth) !== "oauth") {
     throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
   }
-  if (!isSet(env, fitnessSecretName) && !(isSet(env, stravaClientId) && isSet(env, stravaClientSecret))) {
-    throw new Error("No Strava application: set FITNESS_SECRET_NAME to the secret holding its client_id and client_secret (the template does). The hosted function has no sandbox.");
-  }
-  // A function is reached through its URL, never on loopback: PUBLIC_URL is required, and https.
+  // A function is reached through its URL: PUBLIC_URL is required, and https unless it is loopback (npm run hosted).
   const settings = oauthSettingsFromEnv(env, "0.0.0.0");
+  const issuer = settings.publicUrl as string;
+  // The built-in sandbox may stand in for Strava only on this machine: a deployment without its application must not
+  // quietly serve made-up athletes.
+  if (!stravaApplicationNamed(env) && !isLoopbackHostname(new URL(issuer).hostname)) {
+    throw new Error(
+      "No Strava application: set FITNESS_SECRET_NAME to the secret holding its client_id and client_secret (the template does). " +
+        "The built-in sandbox plays Strava only when PUBLIC_URL is a loopback address (npm run hosted on this machine).",
+    );
+  }
   const identity = readServerIdentity();
-  const { app, upstream } = await startOAuthMode({ env, settings, issuer: settings.publicUrl as string, serverName: identity.name, logger, rescueTokens: false });
+  const { app, upstream } = await startOAuthMode({ env, settings, issuer, serverName: identity.name, logger, rescueTokens: false });
   const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls: new CallsInFlight(), logger, session: app.session });
   logger.info("hosted_ready", { issuer: app.issuer, upstream: upstream.kind, version: identity.version });
   return createOAuthWebHandler({

@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from "aws-lambda";
 import { readRequestBody, RequestBodyTooLargeError } from "../../common/read-request-body.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { listenError } from "../http/http-server.ts";
 
 type FunctionUrlHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult & { cookies?: string[] }>;
 
@@ -38,9 +39,11 @@ export async function startLocalFunctionUrl(options: { host?: string; port?: num
       else response.destroy();
     });
   });
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
+    server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, { host, port })));
+    server.listen(port, host, resolve);
   });
   const address = server.address() as AddressInfo;
   return {

@@ -80,7 +80,8 @@ export async function listenHttp(settings: HttpSettings, logger: Logger, limits:
   };
 }
 
-function listenError(error: NodeJS.ErrnoException, settings: HttpSettings): Error {
+/** Why HOST:PORT could not be listened on, as a one-line StartupError naming the variable to change (npm start and npm run hosted). */
+export function listenError(error: NodeJS.ErrnoException, settings: { host: string; port: number }): Error {
   switch (error.code) {
     case "EADDRINUSE":
       return new StartupError(

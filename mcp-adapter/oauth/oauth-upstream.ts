@@ -15,7 +15,7 @@
  */
 import type { Logger } from "../../common/logger.ts";
 import type { UpstreamSettings } from "../../strava/strava-settings.ts";
-import { readSetting, type Environment } from "../../common/settings/setting.ts";
+import { isSet, readSetting, type Environment } from "../../common/settings/setting.ts";
 import { awsRegion, fitnessSecretName, fitnessStoreTimeoutMs, stravaClientId, stravaClientSecret, stravaRefreshToken } from "../../common/settings/credential-variables.ts";
 import { readUpstreamSettings, stravaTimeoutMs } from "../../common/settings/strava-variables.ts";
 import { createHttpSender } from "../../strava/http-exchange.ts";
@@ -75,15 +75,20 @@ export async function chooseOAuthUpstream(env: Environment, oauth: OAuthSettings
   };
 }
 
+/** Whether any variable naming a Strava application is set (else the built-in sandbox plays Strava). */
+export function stravaApplicationNamed(env: Environment): boolean {
+  return isSet(env, stravaClientId) || isSet(env, stravaClientSecret) || isSet(env, fitnessSecretName);
+}
+
 /**
  * The Strava application OAuth mode signs athletes in with, from STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET
  * or FITNESS_SECRET_NAME; undefined when none is set (the built-in sandbox plays Strava).
  */
 export async function stravaApplicationFromEnv(env: Environment, oauth: OAuthSettings): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
+  if (!stravaApplicationNamed(env)) return undefined;
   const clientId = readSetting(env, stravaClientId);
   const clientSecret = readSetting(env, stravaClientSecret);
   const secretName = readSetting(env, fitnessSecretName);
-  if (!clientId && !clientSecret && !secretName) return undefined;
   const settings = readUpstreamSettings(env);
   let application: { client_id: string; client_secret: string };
   if (secretName) application = await applicationFromSecret(secretName, readSetting(env, awsRegion), readSetting(env, fitnessStoreTimeoutMs));

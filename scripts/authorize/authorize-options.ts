@@ -49,8 +49,8 @@ fields kept) or in a token file (mode 0600), which the MCP server (FITNESS_TOKEN
 plugin (credentialStore "token-file", npm run setup:coach -- --credentials token-file) may share.
 
 With --revoke it ends the stored grant instead: Strava's POST /oauth/revoke with the stored refresh
-token, then the tokens are removed from the store (client_id and client_secret stay). The coach has no
-access until the next authorization.
+token, then the tokens are removed from the store (every other field, client_id and client_secret
+among them, stays). The coach has no access until the next authorization.
 
 Options:
   --store secrets-manager|file  where the credentials are (required)

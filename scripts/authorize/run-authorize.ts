@@ -77,7 +77,18 @@ export async function runRevoke(options: RevokeOptions, io: { print(line: string
   await revokeGrant({ revokeUrl: options.revokeUrl, clientId, clientSecret, token: stored.refresh_token, timeoutMs: options.timeoutMs, http: io.http ?? createHttpSender() });
   io.print(`Strava revoked the athlete's grant to application ${clientId}: its refresh and access tokens no longer work.`);
   await store.clearTokens(AbortSignal.timeout(storeDeadlineMs));
-  io.print(`Removed refresh_token, access_token and expires_at from the ${store.description} (client_id and client_secret stay).`);
+  io.print(`Removed refresh_token, access_token and expires_at from the ${store.description}${whatStays(stored)}.`);
   io.print("Servers and the plugin using it now report that the athlete must authorize again; run npm run authorize to reconnect.");
   return "revoked";
+}
+
+/**
+ * What the store still holds of the application once its tokens are gone, said from what it held: a token file
+ * that the STRAVA_* variables fed holds no client_id or client_secret (they came from the environment).
+ */
+function whatStays(stored: { client_id?: string; client_secret?: string }): string {
+  const held = (["client_id", "client_secret"] as const).filter((field) => stored[field] !== undefined);
+  if (held.length === 2) return " (client_id and client_secret stay)";
+  if (held.length === 1) return ` (${held[0]} stays; it held no ${held[0] === "client_id" ? "client_secret" : "client_id"})`;
+  return " (it held no client_id or client_secret)";
 }

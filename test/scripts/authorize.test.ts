@@ -5,7 +5,7 @@
  * browser with fetch.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -308,7 +308,7 @@ describe("npm run authorize -- --revoke", () => {
     expect(sandbox.acceptsRefreshToken(granted["refresh_token"] as string)).toBe(false);
     const cleared = await readSecret("to-revoke");
     expect(cleared).toEqual({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret });
-    expect(printed.join("\n")).toContain('Removed refresh_token, access_token and expires_at from the Secrets Manager secret "to-revoke" in us-west-2');
+    expect(printed.join("\n")).toContain('Removed refresh_token, access_token and expires_at from the Secrets Manager secret "to-revoke" in us-west-2 (client_id and client_secret stay).');
     expect(printed.join("\n")).not.toContain(granted["refresh_token"] as string);
 
     process.env["STRAVA_API_BASE"] = sandbox.apiBase;
@@ -341,6 +341,20 @@ describe("npm run authorize -- --revoke", () => {
     ).rejects.toThrow("Strava's revocation endpoint refused the application credentials: 401 Authorization Error");
     expect(await readFile(path, "utf8")).toBe(before);
     expect(sandbox.acceptsRefreshToken((JSON.parse(before) as { refresh_token: string }).refresh_token)).toBe(true);
+  });
+
+  it("says only what stays: a token file the STRAVA_* variables fed holds no client_id or client_secret, and is not said to keep them", async () => {
+    const path = join(directory, "revoke-env-fed.json");
+    await authorized({ kind: "token-file", path });
+    // The shape the MCP server writes beside STRAVA_CLIENT_ID/SECRET/REFRESH_TOKEN: the tokens only.
+    const { client_id: _id, client_secret: _secret, ...tokens } = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify(tokens), { mode: 0o600 });
+    const printed: string[] = [];
+    const options = revokeOptions({ kind: "token-file", path }, { clientId: sandbox.clientId, clientSecret: sandbox.clientSecret });
+    expect(await runRevoke(options, { print: (line) => printed.push(line) })).toBe("revoked");
+    expect(printed.join("\n")).toContain(`from the token file ${path} (it held no client_id or client_secret).`);
+    expect(printed.join("\n")).not.toMatch(/stays?\b/);
+    expect(Object.keys(JSON.parse(await readFile(path, "utf8")) as object)).toEqual(["updated_at"]);
   });
 
   it("runs as a command on the token file: exit 0, the grant revoked, the file cleared, no secret printed", async () => {

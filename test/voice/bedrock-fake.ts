@@ -21,7 +21,9 @@ export type FakeAnswer =
   | { kind: "text"; text: string; stopReason?: string; reasoning?: string }
   | { kind: "error"; status: number; errorType: string; message: string }
   | { kind: "raw"; status: number; body: string }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** The item the prompt asks for, made from the dictated text without understanding it (npm run voice:offline). */
+  | { kind: "echo" };
 
 export interface BedrockFake {
   endpoint: string;
@@ -49,6 +51,18 @@ function converseBody(answer: Extract<FakeAnswer, { kind: "text" }>): string {
     usage: { inputTokens: 120, outputTokens: 80, totalTokens: 200 },
     metrics: { latencyMs: 42 },
   });
+}
+
+/**
+ * The response object a system prompt asks for (its action is the one the prompt names), with the dictated
+ * text as the note and its first words as the title. Dates stay null: the handler reads them from the text.
+ */
+function echoAnswer(body: ConverseRequestSeen["body"]): string {
+  const system = body.system?.map((block) => block.text ?? "").join("\n") ?? "";
+  const text = body.messages?.[0]?.content?.map((block) => block.text ?? "").join(" ").trim() || "(nothing dictated)";
+  const action = /"action" must be "(\w+)"/.exec(system)?.[1] ?? "note";
+  const title = text.split(/\s+/).slice(0, 8).join(" ");
+  return JSON.stringify({ markdown: `- ${text}`, action, title, dueISO: null, startISO: null, endISO: null, location: null, url: null, notes: null, tags: ["offline"] });
 }
 
 export async function startBedrockFake(): Promise<BedrockFake> {
@@ -89,9 +103,9 @@ export async function startBedrockFake(): Promise<BedrockFake> {
       const answer = pending.shift() ?? fake.fallback;
       if (answer.kind === "hang") return; // never answers; the client must give up
       if (stream.destroyed) return;
-      if (answer.kind === "text") {
+      if (answer.kind === "text" || answer.kind === "echo") {
         stream.respond({ ":status": 200, "content-type": "application/json" });
-        stream.end(converseBody(answer));
+        stream.end(converseBody(answer.kind === "text" ? answer : { kind: "text", text: echoAnswer(fake.requests.at(-1)!.body) }));
       } else if (answer.kind === "raw") {
         stream.respond({ ":status": answer.status, "content-type": "application/json" });
         stream.end(answer.body);

@@ -5,7 +5,8 @@
  * the sandbox as Strava. The SDK client signs in through it and calls tools; cookies travel in the
  * event's `cookies`, bodies base64-encoded, as a function URL sends them. A function that cannot start
  * (its Strava secret is missing) tells its anonymous callers nothing of why, logs why, and does not ask
- * Secrets Manager again on every request.
+ * Secrets Manager again on every request; one without any Strava application does not start either
+ * (the built-in sandbox stands in for Strava only on a loopback PUBLIC_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -146,5 +147,16 @@ describe("the hosted function behind its function URL", () => {
     expect(failures).toHaveLength(1);
     expect(JSON.stringify(failures[0])).toMatch(/hosted-missing-strava-app|ResourceNotFound/);
     expect(failures[0]).toMatchObject({ retry_in_s: 30 });
+  });
+
+  it("a deployment without its Strava application refuses to start (generic 503) rather than serve the built-in sandbox", { timeout: 60_000 }, async () => {
+    // Locally (PUBLIC_URL on loopback) no application means the sandbox plays Strava; anywhere else it is a failed start.
+    const bare = await startFunction({ FITNESS_SECRET_NAME: "", PUBLIC_URL: "https://fitness.example.com", MCP_ATHLETES: "48201735" });
+    const response = await fetch(`${bare.origin}/health`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ error: "temporarily_unavailable" });
+    const failure = bare.lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "startup_failed");
+    expect(JSON.stringify(failure)).toContain("No Strava application: set FITNESS_SECRET_NAME");
+    expect(bare.lines.some((line) => line.includes('"event":"upstream_sandbox"'))).toBe(false);
   });
 });
