@@ -25,7 +25,9 @@ function importsOnly(room, allowed) {
               message: `${room}/ may import only ${allowed.length > 0 ? allowed.join(", ") : "nothing of the other rooms"} (imports point one way: docs/architecture.md).`,
             },
           ],
-          paths: [{ name: "node:process", importNames: ["env"], message: "Only front ends read the environment, through common/settings." }],
+          paths: [
+            { name: "node:process", importNames: ["env"], message: "Only front ends read the environment, through common/settings." },
+          ],
         },
       ],
     },
@@ -58,7 +60,14 @@ export default tseslint.config(
     files: core.flatMap((room) => [`${room}/**/*.ts`, `${room}/**/*.mjs`]),
     ignores: ["common/settings/**"],
     rules: {
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Only front ends read the environment: take the setting as an argument (common/settings/)." }],
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Only front ends read the environment: take the setting as an argument (common/settings/).",
+        },
+      ],
     },
   },
   {

@@ -26,7 +26,9 @@ export default {
       api.registerTool(hostTool(tool, deps, confirmationNote), { optional: isOptionalTool(tool) });
     }
     if (settings.writeApproval === "host") {
-      api.on("before_tool_call", writeApprovalHook({ deps, timeoutSeconds: settings.writeApprovalTimeoutSeconds }), { matcher: writeToolNames });
+      api.on("before_tool_call", writeApprovalHook({ deps, timeoutSeconds: settings.writeApprovalTimeoutSeconds }), {
+        matcher: writeToolNames,
+      });
     }
     registerTokenSettleService(api, deps);
   },

@@ -50,7 +50,18 @@ const day = 86_400;
 const selectFields = ["id", "name", "sport_type", "start_date", "start_date_local", "distance", "elapsed_time"];
 /** What the skill's Step 2 reads before drafting. */
 const readFields = ["id", "name", "description", "sport_type", "distance", "start_date_local", "elapsed_time"];
-const loadFields = ["id", "name", "sport_type", "start_date_local", "moving_time", "distance", "total_elevation_gain", "average_heartrate", "suffer_score", "kilojoules"];
+const loadFields = [
+  "id",
+  "name",
+  "sport_type",
+  "start_date_local",
+  "moving_time",
+  "distance",
+  "total_elevation_gain",
+  "average_heartrate",
+  "suffer_score",
+  "kilojoules",
+];
 const rideWeek = (ids: Ids, way: Way): Call => ({
   tool: "get_activities",
   args: { after: ids.rideStart - 6 * day, before: ids.rideStart + day, ...(way === "skill" ? { fields: selectFields } : {}) },
@@ -64,7 +75,11 @@ const questions: Question[] = [
       { tool: "get_activity_by_id", args: way === "skill" ? { id: ids.todaysWorkout, fields: readFields } : { id: ids.todaysWorkout } },
       {
         tool: "update_activity",
-        args: { id: ids.todaysWorkout, name: "Iron Temple | Back Squat + AMRAP", description: "Strength:\n- Back squat 5x5 @ 185\nScore/Notes:\n- Score: not given" },
+        args: {
+          id: ids.todaysWorkout,
+          name: "Iron Temple | Back Squat + AMRAP",
+          description: "Strength:\n- Back squat 5x5 @ 185\nScore/Notes:\n- Score: not given",
+        },
       },
     ],
   },
@@ -73,7 +88,27 @@ const questions: Question[] = [
     calls: (ids, way) => [
       rideWeek(ids, way),
       way === "skill"
-        ? { tool: "get_activity_by_id", args: { id: ids.ride, fields: ["name", "description", "distance", "moving_time", "elapsed_time", "total_elevation_gain", "average_heartrate", "max_heartrate", "average_watts", "weighted_average_watts", "kilojoules", "suffer_score", "laps"] } }
+        ? {
+            tool: "get_activity_by_id",
+            args: {
+              id: ids.ride,
+              fields: [
+                "name",
+                "description",
+                "distance",
+                "moving_time",
+                "elapsed_time",
+                "total_elevation_gain",
+                "average_heartrate",
+                "max_heartrate",
+                "average_watts",
+                "weighted_average_watts",
+                "kilojoules",
+                "suffer_score",
+                "laps",
+              ],
+            },
+          }
         : { tool: "get_activity_by_id", args: { id: ids.ride } },
     ],
   },
@@ -97,26 +132,45 @@ const questions: Question[] = [
     name: "Show the ride's heart rate and power over time",
     calls: (ids, way) => [
       rideWeek(ids, way),
-      { tool: "get_activity_streams", args: { id: ids.ride, keys: ["heartrate", "watts", "altitude"], ...(way === "skill" ? { resolution: "low" } : {}) } },
+      {
+        tool: "get_activity_streams",
+        args: { id: ids.ride, keys: ["heartrate", "watts", "altitude"], ...(way === "skill" ? { resolution: "low" } : {}) },
+      },
     ],
   },
   {
     name: "How much did I train this week?",
-    calls: (ids, way) => [{ tool: "get_activities", args: { after: ids.now - 7 * day, ...(way === "skill" ? { fields: loadFields } : {}) } }],
+    calls: (ids, way) => [
+      { tool: "get_activities", args: { after: ids.now - 7 * day, ...(way === "skill" ? { fields: loadFields } : {}) } },
+    ],
   },
   {
     // Without the summary a model lists the twelve weeks and adds them up itself.
     name: "Am I overtraining?",
-    calls: (ids, way) => [{ tool: "get_activities", args: way === "skill" ? { summary: true } : { after: ids.now - 84 * day, per_page: 200 } }],
+    calls: (ids, way) => [
+      { tool: "get_activities", args: way === "skill" ? { summary: true } : { after: ids.now - 84 * day, per_page: 200 } },
+    ],
   },
   {
     name: "How did my last month go?",
-    calls: (ids, way) => [{ tool: "get_activities", args: way === "skill" ? { summary: true } : { after: ids.now - 31 * day, per_page: 200 } }],
+    calls: (ids, way) => [
+      { tool: "get_activities", args: way === "skill" ? { summary: true } : { after: ids.now - 31 * day, per_page: 200 } },
+    ],
   },
   {
     name: "Compare my last two runs",
     calls: (ids, way) => {
-      const detail = ["name", "start_date_local", "distance", "moving_time", "average_speed", "average_heartrate", "max_heartrate", "total_elevation_gain", "splits_metric"];
+      const detail = [
+        "name",
+        "start_date_local",
+        "distance",
+        "moving_time",
+        "average_speed",
+        "average_heartrate",
+        "max_heartrate",
+        "total_elevation_gain",
+        "splits_metric",
+      ];
       return [
         { tool: "get_activities", args: way === "skill" ? { per_page: 10, fields: selectFields } : { per_page: 10 } },
         ...ids.runs.map((id) => ({ tool: "get_activity_by_id", args: way === "skill" ? { id, fields: detail } : { id } })),
@@ -138,7 +192,9 @@ const questions: Question[] = [
         tool: "create_upload",
         args: {
           // A different morning per way, so the second upload is not a duplicate of the first.
-          file: Buffer.from(gpxTrack({ startMs: (ids.now - (way === "skill" ? 2 : 3) * day) * 1000, points: 360, name: "Morning Run" })).toString("base64"),
+          file: Buffer.from(
+            gpxTrack({ startMs: (ids.now - (way === "skill" ? 2 : 3) * day) * 1000, points: 360, name: "Morning Run" }),
+          ).toString("base64"),
           data_type: "gpx",
         },
       },
@@ -168,7 +224,9 @@ const tokens = (text: string): number => encoding.encode(text).length;
 const sandbox = await startSandbox(benchSandboxOptions);
 const mcp = await startInProcessMcp(sandbox);
 const client = new Client({ name: "agent-context-bench", version: "1.0.0" });
-await client.connect(new StreamableHTTPClientTransport(new URL(mcp.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${mcp.authToken}` } } }));
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(mcp.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${mcp.authToken}` } } }),
+);
 
 try {
   const ids = await findIds();
@@ -227,11 +285,11 @@ function singleCalls(ids: Ids): Array<[string, Call]> {
     ["the same with `include_all_efforts: true`", { tool: "get_activity_by_id", args: { id: ids.ride, include_all_efforts: true } }],
     ["`get_activity_streams`, the ride, all keys", streams({})],
     ["the same, `heartrate` and `watts`", streams({ keys: ["heartrate", "watts"] })],
-    ["all keys, `resolution: \"high\"`", streams({ resolution: "high" })],
-    ["all keys, `resolution: \"medium\"`", streams({ resolution: "medium" })],
-    ["all keys, `resolution: \"low\"`", streams({ resolution: "low" })],
+    ['all keys, `resolution: "high"`', streams({ resolution: "high" })],
+    ['all keys, `resolution: "medium"`', streams({ resolution: "medium" })],
+    ['all keys, `resolution: "low"`', streams({ resolution: "low" })],
     ["all keys, `summary: true`", streams({ summary: true })],
-    ["`heartrate` and `watts`, `resolution: \"medium\"`", streams({ keys: ["heartrate", "watts"], resolution: "medium" })],
+    ['`heartrate` and `watts`, `resolution: "medium"`', streams({ keys: ["heartrate", "watts"], resolution: "medium" })],
     ["`get_activities`, twelve weeks, `per_page` 200", { tool: "get_activities", args: { after: ids.now - 84 * day, per_page: 200 } }],
     ["the same with the load `fields`", { tool: "get_activities", args: { after: ids.now - 84 * day, per_page: 200, fields: loadFields } }],
     ["`get_activities` `summary: true` (twelve weeks)", { tool: "get_activities", args: { summary: true } }],
@@ -240,9 +298,17 @@ function singleCalls(ids: Ids): Array<[string, Call]> {
 
 /** The activities the questions are about, read from the sandbox directly (not counted). */
 async function findIds(): Promise<Ids> {
-  const answer = (await client.callTool({ name: "get_activities", arguments: { per_page: 200, fields: ["id", "name", "sport_type", "start_date"] } })) as CallToolResult;
+  const answer = (await client.callTool({
+    name: "get_activities",
+    arguments: { per_page: 200, fields: ["id", "name", "sport_type", "start_date"] },
+  })) as CallToolResult;
   const item = answer.content[0];
-  const list = JSON.parse(item?.type === "text" ? item.text : "[]") as Array<{ id: number; name: string; sport_type: string; start_date: string }>;
+  const list = JSON.parse(item?.type === "text" ? item.text : "[]") as Array<{
+    id: number;
+    name: string;
+    sport_type: string;
+    start_date: string;
+  }>;
   const ride = list.find((activity) => activity.name === "Peak to Peak big day");
   const runs = list.filter((activity) => activity.sport_type === "Run");
   const workout = list.find((activity) => activity.sport_type === "WeightTraining");
@@ -259,12 +325,18 @@ async function findIds(): Promise<Ids> {
 function print(rows: Row[], listText: string, singles: Array<[string, string]>): void {
   const n = (value: number): string => value.toLocaleString("en-US");
   console.log(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-  console.log(`Tokenizer: js-tiktoken o200k_base. Caps: Claude Code ${n(claudeCodeCapTokens)} tokens per result; OpenClaw ${n(openClawCapChars)} characters (200k-token models).\n`);
+  console.log(
+    `Tokenizer: js-tiktoken o200k_base. Caps: Claude Code ${n(claudeCodeCapTokens)} tokens per result; OpenClaw ${n(openClawCapChars)} characters (200k-token models).\n`,
+  );
   console.log(`tools/list: ${n(Buffer.byteLength(listText))} bytes, ${n(tokens(listText))} tokens\n`);
   console.log("| Question | Way | Tool calls | Upstream requests | Bytes | Tokens | Largest result (tokens) | Largest result (chars) |");
   console.log("|---|---|---:|---:|---:|---:|---:|---:|");
   for (const row of rows) {
-    const flags = [row.largestTokens > claudeCodeCapTokens ? "over Claude Code's cap" : "", row.largestChars > openClawCapChars ? "over OpenClaw's cap" : "", row.errors ? `${row.errors} error result(s)` : ""].filter(Boolean);
+    const flags = [
+      row.largestTokens > claudeCodeCapTokens ? "over Claude Code's cap" : "",
+      row.largestChars > openClawCapChars ? "over OpenClaw's cap" : "",
+      row.errors ? `${row.errors} error result(s)` : "",
+    ].filter(Boolean);
     console.log(
       `| ${row.way === "defaults" ? row.question : ""} | ${row.way === "defaults" ? "today's defaults" : "the skill's way"} | ${row.calls} | ${row.upstream} | ${n(row.bytes)} | ${n(row.tokens)} | ${n(row.largestTokens)}${flags.length ? ` (${flags.join(", ")})` : ""} | ${n(row.largestChars)} |`,
     );

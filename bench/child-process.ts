@@ -43,7 +43,8 @@ export async function startTsChild(options: {
   errLines.on("line", (line) => stderrLines.push(line));
   const readyLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${options.script} did not become ready within ${options.timeoutMs ?? 60_000} ms:\n${stderrLines.join("\n")}`)),
+      () =>
+        reject(new Error(`${options.script} did not become ready within ${options.timeoutMs ?? 60_000} ms:\n${stderrLines.join("\n")}`)),
       options.timeoutMs ?? 60_000,
     );
     const source = options.stream === "stdout" ? stdoutLines : errLines;

@@ -16,7 +16,9 @@ const accessToken = process.env["UPSTREAM_ACCESS_TOKEN"] ?? "";
 const app = express();
 app.post("/mcp", express.json({ limit: "40mb" }), async (request, response) => {
   const message = request.body as { id: number; params: { arguments: { id: number } } };
-  const upstream = await fetch(`${apiBase}/activities/${message.params.arguments.id}`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const upstream = await fetch(`${apiBase}/activities/${message.params.arguments.id}`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
   const text = await upstream.text();
   response.json({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text }] } });
 });

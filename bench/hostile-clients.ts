@@ -37,26 +37,23 @@ function openSocket(onOpen: (socket: Socket) => void, onClosed: () => void): voi
 function endlessBodies(): void {
   const chunk = Buffer.alloc(64 * 1024, "A");
   const one = (): void =>
-    openSocket(
-      (socket) => {
-        counts.requests += 1;
-        socket.on("data", () => (counts.answers += 1));
-        socket.write(
-          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer wrong-${randomBytes(8).toString("hex")}\r\nContent-Length: 4000000000\r\n\r\n`,
-        );
-        const pump = (): void => {
-          while (!socket.destroyed && !stopping) {
-            counts.bytesSent += chunk.length;
-            if (!socket.write(chunk)) {
-              socket.once("drain", pump);
-              return;
-            }
+    openSocket((socket) => {
+      counts.requests += 1;
+      socket.on("data", () => (counts.answers += 1));
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer wrong-${randomBytes(8).toString("hex")}\r\nContent-Length: 4000000000\r\n\r\n`,
+      );
+      const pump = (): void => {
+        while (!socket.destroyed && !stopping) {
+          counts.bytesSent += chunk.length;
+          if (!socket.write(chunk)) {
+            socket.once("drain", pump);
+            return;
           }
-        };
-        pump();
-      },
-      one,
-    );
+        }
+      };
+      pump();
+    }, one);
   for (let index = 0; index < 20; index++) one();
 }
 
@@ -68,7 +65,11 @@ async function bruteForce(): Promise<void> {
       try {
         const answer = await fetch(`http://127.0.0.1:${port}/mcp`, {
           method: "POST",
-          headers: { authorization: `Bearer ${randomBytes(16).toString("hex")}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          headers: {
+            authorization: `Bearer ${randomBytes(16).toString("hex")}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
           body,
         });
         await answer.arrayBuffer();
@@ -83,14 +84,11 @@ async function bruteForce(): Promise<void> {
 
 function slowConnections(): void {
   const one = (): void =>
-    openSocket(
-      (socket) => {
-        socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-        const trickle = setInterval(() => socket.write(`X-Slow-${randomBytes(2).toString("hex")}: 1\r\n`), 5_000);
-        socket.once("close", () => clearInterval(trickle));
-      },
-      one,
-    );
+    openSocket((socket) => {
+      socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+      const trickle = setInterval(() => socket.write(`X-Slow-${randomBytes(2).toString("hex")}: 1\r\n`), 5_000);
+      socket.once("close", () => clearInterval(trickle));
+    }, one);
   // Opened in batches, so the attack builds up as it would from a remote client.
   let opened = 0;
   const batch = setInterval(() => {
@@ -101,7 +99,12 @@ function slowConnections(): void {
 
 async function largeBodies(): Promise<void> {
   const file = "A".repeat(39 * 1024 * 1024 - 200);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_upload", arguments: { data_type: "fit", file } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "create_upload", arguments: { data_type: "fit", file } },
+  });
   const loop = async (): Promise<void> => {
     while (!stopping) {
       counts.requests += 1;

@@ -35,12 +35,25 @@ const calls = Number(flags.calls);
 const authToken = "hostile-bench-token-0123456789abcdef";
 const kinds = ["endless-bodies", "brute-force", "slow-connections", "large-bodies"] as const;
 
-const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version, loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))), calls, date: new Date().toISOString() };
-console.log(`machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}; ${calls} legitimate calls per phase`);
+const machine = {
+  nproc: cpus().length,
+  cpu: cpus()[0]?.model ?? "unknown",
+  node: process.version,
+  loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))),
+  calls,
+  date: new Date().toISOString(),
+};
+console.log(
+  `machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}; ${calls} legitimate calls per phase`,
+);
 
 const sandbox = await startSandbox(benchSandboxOptions);
 const scratch = mkdtempSync(join(tmpdir(), "hostile-bench-"));
-const credentials = JSON.parse(await (await fetch(`${sandbox.baseUrl}/_sandbox/credentials`)).text()) as { client_id: string; client_secret: string; refresh_token: string };
+const credentials = JSON.parse(await (await fetch(`${sandbox.baseUrl}/_sandbox/credentials`)).text()) as {
+  client_id: string;
+  client_secret: string;
+  refresh_token: string;
+};
 const server = await startTsChild({
   script: "mcp-adapter/start.mjs",
   env: {
@@ -68,8 +81,15 @@ const accessToken = (
     await fetch(sandbox.tokenUrl, { method: "POST", body: new URLSearchParams({ ...credentials, grant_type: "refresh_token" }) })
   ).json()) as { access_token: string }
 ).access_token;
-const activities = (await (await fetch(`${sandbox.apiBase}/athlete/activities?per_page=5`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { id: number }[];
-const callBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id: activities[0]!.id } } });
+const activities = (await (
+  await fetch(`${sandbox.apiBase}/athlete/activities?per_page=5`, { headers: { authorization: `Bearer ${accessToken}` } })
+).json()) as { id: number }[];
+const callBody = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "get_activity_by_id", arguments: { id: activities[0]!.id } },
+});
 const legitimate = new LeanHttpClient(`http://127.0.0.1:${port}`, 1);
 const request = (): LeanRequest => ({
   method: "POST",
@@ -77,7 +97,8 @@ const request = (): LeanRequest => ({
   headers: { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" },
   body: callBody,
 });
-const ok = (response: { status: number; body: string }): boolean => response.status === 200 && response.body.includes('"result"') && !response.body.includes('"isError":true');
+const ok = (response: { status: number; body: string }): boolean =>
+  response.status === 200 && response.body.includes('"result"') && !response.body.includes('"isError":true');
 
 interface Phase {
   name: string;
@@ -111,8 +132,13 @@ async function measure(name: string): Promise<Phase> {
 }
 
 async function underAttack(kind: (typeof kinds)[number]): Promise<Phase> {
-  const attackers = spawn(process.execPath, ["--import", "tsx", "bench/hostile-clients.ts", kind, String(port), authToken], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  await new Promise<void>((resolveReady) => createInterface({ input: attackers.stderr! }).on("line", (line) => line === "ready" && resolveReady()));
+  const attackers = spawn(process.execPath, ["--import", "tsx", "bench/hostile-clients.ts", kind, String(port), authToken], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolveReady) =>
+    createInterface({ input: attackers.stderr! }).on("line", (line) => line === "ready" && resolveReady()),
+  );
   await new Promise((wait) => setTimeout(wait, 2_000)); // the attack builds up
   const phase = await measure(`under attack: ${kind}`);
   const counts = new Promise<string>((resolveCounts) => createInterface({ input: attackers.stdout! }).once("line", resolveCounts));
@@ -138,12 +164,19 @@ await sandbox.close();
 rmSync(scratch, { recursive: true, force: true });
 
 console.log(`\nlegitimate client: tools/call get_activity_by_id, concurrency 1, ${calls} calls per phase on one kept-alive connection`);
-console.log("  phase                           | p50 ms (x quiet) | p95 ms | errors | server RSS max MiB | server CPU s | log lines | attackers");
+console.log(
+  "  phase                           | p50 ms (x quiet) | p95 ms | errors | server RSS max MiB | server CPU s | log lines | attackers",
+);
 for (const phase of phases) {
   console.log(
     `  ${phase.name.padEnd(31)} | ${phase.p50.toFixed(2).padStart(6)} (${(phase.p50 / quiet).toFixed(1).padStart(4)}x) | ${phase.p95.toFixed(2).padStart(6)} | ${String(phase.errors).padStart(6)} | ` +
       `${phase.serverRssMaxMiB.toFixed(1).padStart(18)} | ${(phase.serverCpuMs / 1000).toFixed(1).padStart(12)} | ${String(phase.serverLogLines).padStart(9)} | ${phase.attackers ? JSON.stringify(phase.attackers) : ""}`,
   );
 }
-console.log(`\nserver peak RSS over the whole run (VmHWM): ${peakMiB.toFixed(1)} MiB; load average at end: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-if (flags.json) writeFileSync(flags.json, `${JSON.stringify({ machine, phases, peakRssMiB: peakMiB, loadAverageAtEnd: loadavg() }, null, 2)}\n`);
+console.log(
+  `\nserver peak RSS over the whole run (VmHWM): ${peakMiB.toFixed(1)} MiB; load average at end: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
+if (flags.json)
+  writeFileSync(flags.json, `${JSON.stringify({ machine, phases, peakRssMiB: peakMiB, loadAverageAtEnd: loadavg() }, null, 2)}\n`);

@@ -65,7 +65,11 @@ const callsAt: Record<number, number> = flags.quick ? { 1: 300, 16: 1_000, 64: 2
 const rounds = flags.rounds ? Number(flags.rounds) : flags.quick ? 1 : 3;
 const warmupCalls = flags.quick ? 500 : 3_000;
 const authToken = "bench-auth-token-0123456789abcdef";
-const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+const mcpHeaders = {
+  authorization: `Bearer ${authToken}`,
+  accept: "application/json, text/event-stream",
+  "content-type": "application/json",
+};
 
 interface Build {
   name: string;
@@ -115,7 +119,13 @@ try {
   let sandboxPid: number | undefined;
   let closeSandbox = async (): Promise<void> => {};
   if (flags["sandbox-process"]) {
-    const sandboxChild = await startTsChild({ script: "bench/sandbox-process.ts", env: process.env, cwd: root, stream: "stdout", ready: (line) => line.startsWith("{") });
+    const sandboxChild = await startTsChild({
+      script: "bench/sandbox-process.ts",
+      env: process.env,
+      cwd: root,
+      stream: "stdout",
+      ready: (line) => line.startsWith("{"),
+    });
     children.push(sandboxChild);
     sandbox = JSON.parse(sandboxChild.readyLine) as typeof sandbox;
     sandboxPid = sandboxChild.pid;
@@ -137,19 +147,52 @@ try {
   const { typical, longRide } = await benchActivities(upstream, sandbox, token);
 
   const directRequest = (): LeanRequest => ({ method: "GET", path: `${apiPath}/activities/${typical.id}`, headers: apiHeaders() });
-  const callBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_by_id", arguments: { id: typical.id } } });
+  const callBody = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "get_activity_by_id", arguments: { id: typical.id } },
+  });
   const mcpRequest = (): LeanRequest => ({ method: "POST", path: "/mcp", headers: mcpHeaders, body: callBody });
   const directOk = (response: LeanResponse): boolean => response.status === 200;
 
   // --- the servers
-  const builds: Build[] = [{ name: `the MCP server as its bin runs it (node mcp-adapter/start.mjs, ${machine.commit})`, script: "mcp-adapter/start.mjs", args: [], run: "as-is", burst: true }];
+  const builds: Build[] = [
+    {
+      name: `the MCP server as its bin runs it (node mcp-adapter/start.mjs, ${machine.commit})`,
+      script: "mcp-adapter/start.mjs",
+      args: [],
+      run: "as-is",
+      burst: true,
+    },
+  ];
   if (flags.before) {
-    builds.push({ name: `the MCP server of ${flags.before}, run the same way`, script: beforeTree(flags.before), args: [], run: "as-is", burst: true });
+    builds.push({
+      name: `the MCP server of ${flags.before}, run the same way`,
+      script: beforeTree(flags.before),
+      args: [],
+      run: "as-is",
+      burst: true,
+    });
   }
   if (!flags["only-form-a"]) {
     builds.push(
-      { name: "yardstick: plain express pass-through (no MCP, no checks)", script: "bench/express-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
-      { name: "floor: bare node:http pass-through (no MCP, no checks)", script: "bench/raw-proxy-server.ts", args: [], run: "bundled", burst: false, nodeFlags: httpHeapFlags },
+      {
+        name: "yardstick: plain express pass-through (no MCP, no checks)",
+        script: "bench/express-proxy-server.ts",
+        args: [],
+        run: "bundled",
+        burst: false,
+        nodeFlags: httpHeapFlags,
+      },
+      {
+        name: "floor: bare node:http pass-through (no MCP, no checks)",
+        script: "bench/raw-proxy-server.ts",
+        args: [],
+        run: "bundled",
+        burst: false,
+        nodeFlags: httpHeapFlags,
+      },
     );
   }
   // Bundled once per entry point, as mcp-adapter/build-server.mjs bundles cli.ts for the MCP server.
@@ -186,13 +229,16 @@ try {
   const viaDirect = (await upstream.send(directRequest())).body;
   const viaMcp = jsonRpcReply<{ result: { content: { text: string }[] } }>((await formA.client.send(mcpRequest())).body);
   const sameBytes = viaMcp.result.content[0]!.text === viaDirect;
-  console.log(`get_activity_by_id ${typical.id}: tool text identical to the upstream body: ${sameBytes} (${Buffer.byteLength(viaDirect)} bytes)`);
+  console.log(
+    `get_activity_by_id ${typical.id}: tool text identical to the upstream body: ${sameBytes} (${Buffer.byteLength(viaDirect)} bytes)`,
+  );
   report["identicalBody"] = { identical: sameBytes, bytes: Buffer.byteLength(viaDirect) };
   report["rssAfterStartMiB"] = Object.fromEntries(running.map((server) => [server.build.name, round(memoryMiB(server.child.pid).current)]));
 
   // --- warm-up, then the builds take turns, each MCP run right after a direct run
   await runClosedLoop({ client: upstream, concurrency: 16, calls: warmupCalls, request: directRequest, check: directOk });
-  for (const server of running) await runClosedLoop({ client: server.client, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpCallOk });
+  for (const server of running)
+    await runClosedLoop({ client: server.client, concurrency: 16, calls: warmupCalls, request: mcpRequest, check: mcpCallOk });
   const pairs = new Map<string, Pair[]>();
   const sandboxCpuMs = (): number => (sandboxPid === undefined ? 0 : cpuMs(sandboxPid));
   for (let round = 1; round <= rounds; round++) {
@@ -241,9 +287,22 @@ try {
 
   // --- streams of the 6-hour ride
   const keys = "time,distance,latlng,altitude,velocity_smooth,heartrate,cadence,watts,temp,moving,grade_smooth";
-  const keyed = (await upstream.send({ method: "GET", path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}&key_by_type=true`, headers: apiHeaders() })).body;
-  const arrayForm = (await upstream.send({ method: "GET", path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}`, headers: apiHeaders() })).body;
-  const streamsCall = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_activity_streams", arguments: { id: longRide.id } } });
+  const keyed = (
+    await upstream.send({
+      method: "GET",
+      path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}&key_by_type=true`,
+      headers: apiHeaders(),
+    })
+  ).body;
+  const arrayForm = (
+    await upstream.send({ method: "GET", path: `${apiPath}/activities/${longRide.id}/streams?keys=${keys}`, headers: apiHeaders() })
+  ).body;
+  const streamsCall = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "get_activity_streams", arguments: { id: longRide.id } },
+  });
   const streamsHttp = (await formA.client.send({ method: "POST", path: "/mcp", headers: mcpHeaders, body: streamsCall })).body;
   const streamsText = jsonRpcReply<{ result: { content: { text: string }[] } }>(streamsHttp).result.content[0]!.text;
   const points = (JSON.parse(streamsText) as { type: string; data: unknown[] }[]).find((s) => s.type === "time")?.data.length;
@@ -282,7 +341,13 @@ try {
       const seconds = (performance.now() - started) / 1000;
       client.close();
       const counters = (await control("GET", "counters")) as { tokenRequests: number; apiRequests: number };
-      const burst = { calls: 1_000, succeeded: answers.filter(mcpCallOk).length, tokenRequests: counters.tokenRequests, apiRequests: counters.apiRequests, seconds };
+      const burst = {
+        calls: 1_000,
+        succeeded: answers.filter(mcpCallOk).length,
+        tokenRequests: counters.tokenRequests,
+        apiRequests: counters.apiRequests,
+        seconds,
+      };
       bursts[server.build.name] = burst;
       burstLine = `${burst.succeeded}/1000 ok in ${burst.seconds.toFixed(2)} s, ${burst.tokenRequests} token request(s), ${burst.apiRequests} API requests`;
     }
@@ -302,7 +367,11 @@ try {
   upstream.close();
   await closeSandbox();
   report["loadAverageAtEnd"] = loadavg().map((n) => Number(n.toFixed(2)));
-  console.log(`\nload average at end: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  console.log(
+    `\nload average at end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
   if (flags.json) writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   for (const child of children.reverse()) await child.stop();
@@ -318,12 +387,26 @@ function summarize(concurrency: number, runs: Pair[]) {
   const of = (pick: (pair: Pair) => number): number => median(runs.map(pick));
   return {
     concurrency,
-    direct: { p50: of((p) => p.direct.p50), p95: of((p) => p.direct.p95), p99: of((p) => p.direct.p99), callsPerSecond: of((p) => p.direct.callsPerSecond) },
-    mcp: { p50: of((p) => p.mcp.p50), p95: of((p) => p.mcp.p95), p99: of((p) => p.mcp.p99), callsPerSecond: of((p) => p.mcp.callsPerSecond) },
+    direct: {
+      p50: of((p) => p.direct.p50),
+      p95: of((p) => p.direct.p95),
+      p99: of((p) => p.direct.p99),
+      callsPerSecond: of((p) => p.direct.callsPerSecond),
+    },
+    mcp: {
+      p50: of((p) => p.mcp.p50),
+      p95: of((p) => p.mcp.p95),
+      p99: of((p) => p.mcp.p99),
+      callsPerSecond: of((p) => p.mcp.callsPerSecond),
+    },
     // Paired: each MCP run against the direct run made just before it.
     addedP50Ms: of((p) => p.mcp.p50 - p.direct.p50),
     throughputRatio: of((p) => p.mcp.callsPerSecond / p.direct.callsPerSecond),
-    cpuUsPerMcpCall: { server: of((p) => p.cpuUsPerMcpCall.server), sandbox: of((p) => p.cpuUsPerMcpCall.sandbox), client: of((p) => p.cpuUsPerMcpCall.client) },
+    cpuUsPerMcpCall: {
+      server: of((p) => p.cpuUsPerMcpCall.server),
+      sandbox: of((p) => p.cpuUsPerMcpCall.sandbox),
+      client: of((p) => p.cpuUsPerMcpCall.client),
+    },
     errors: runs.reduce((sum, p) => sum + p.direct.errors + p.mcp.errors, 0),
     runs: runs.length,
   };

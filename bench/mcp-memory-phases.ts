@@ -57,7 +57,11 @@ const v8Flags = flags["v8-flags"]?.split(/\s+/).filter(Boolean) ?? [];
 const rounds = Number(flags.rounds);
 const repeat = Number(flags.repeat);
 const authToken = "bench-auth-token-0123456789abcdef";
-const mcpHeaders = { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+const mcpHeaders = {
+  authorization: `Bearer ${authToken}`,
+  accept: "application/json, text/event-stream",
+  "content-type": "application/json",
+};
 
 interface Sample {
   phase: string;
@@ -137,7 +141,9 @@ try {
       }
       results.get(tree.label)!.push(samples);
       const peak = Math.max(...samples.map((s) => s.peak));
-      console.log(`repetition ${repetition}, ${tree.label}: ${samples.map((s) => `${s.phase} ${s.peak.toFixed(1)}`).join(", ")}; run peak ${peak.toFixed(1)} MiB`);
+      console.log(
+        `repetition ${repetition}, ${tree.label}: ${samples.map((s) => `${s.phase} ${s.peak.toFixed(1)}`).join(", ")}; run peak ${peak.toFixed(1)} MiB`,
+      );
     }
   }
 } finally {
@@ -157,7 +163,12 @@ for (const [label, runs] of results) {
   const rows: Record<string, unknown> = {};
   for (const [index, phase] of phases.entries()) {
     const of = (pick: (s: Sample) => number): number[] => runs.map((run) => pick(run[index]!));
-    rows[phase] = { peak: spread(of((s) => s.peak)), rss: spread(of((s) => s.rss)), anon: spread(of((s) => s.anon)), file: spread(of((s) => s.file)) };
+    rows[phase] = {
+      peak: spread(of((s) => s.peak)),
+      rss: spread(of((s) => s.rss)),
+      anon: spread(of((s) => s.anon)),
+      file: spread(of((s) => s.file)),
+    };
     console.log(
       `  ${phase.padEnd(8)} peak ${show(of((s) => s.peak))}   end ${show(of((s) => s.rss))} = anon ${show(of((s) => s.anon))} + file ${show(of((s) => s.file))}`,
     );

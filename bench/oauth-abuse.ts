@@ -29,7 +29,11 @@ const root = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({ options: { rounds: { type: "string", default: "200" } } });
 const rounds = Number(flags.rounds);
 const athlete = "48201735";
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, load ${loadavg().map((v) => v.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, load ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" ")}`,
+);
 
 const sandbox = await startSandbox(benchSandboxOptions);
 const directory = mkdtempSync(join(tmpdir(), "oauth-abuse-bench-"));
@@ -54,7 +58,12 @@ const origin = new URL(mcpUrl).origin;
 const subscribed = await fetch(`${sandbox.apiBase}/push_subscriptions`, {
   method: "POST",
   headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback_url: `${origin}/strava/webhook`, verify_token: "bench-verify-token" }),
+  body: new URLSearchParams({
+    client_id: sandbox.clientId,
+    client_secret: sandbox.clientSecret,
+    callback_url: `${origin}/strava/webhook`,
+    verify_token: "bench-verify-token",
+  }),
 });
 const subscriptionId = ((await subscribed.json()) as { id: number }).id;
 
@@ -75,13 +84,19 @@ async function pair(sample: Sample): Promise<void> {
   let started = performance.now();
   const listed = await fetch(mcpUrl, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${accessToken}` },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      authorization: `Bearer ${accessToken}`,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
   });
   const text = await listed.text();
   sample.list.push(performance.now() - started);
   if (listed.status >= 500) sample.serverErrors++;
-  else if (listed.status !== 200 || !text.includes('"get_activities"')) throw new Error(`tools/list failed: ${listed.status} ${text.slice(0, 200)}`);
+  else if (listed.status !== 200 || !text.includes('"get_activities"'))
+    throw new Error(`tools/list failed: ${listed.status} ${text.slice(0, 200)}`);
   started = performance.now();
   const refreshed = await client.token({ grant_type: "refresh_token", refresh_token: refreshToken });
   sample.refresh.push(performance.now() - started);
@@ -100,13 +115,20 @@ async function quiet(): Promise<Sample> {
 }
 
 /** Runs a flood in its own process, measuring the athlete's pairs until it is done. */
-async function during(kind: string, count: number): Promise<{ sample: Sample; flood: { statuses: Record<string, number> }; seconds: number }> {
+async function during(
+  kind: string,
+  count: number,
+): Promise<{ sample: Sample; flood: { statuses: Record<string, number> }; seconds: number }> {
   const sample: Sample = { list: [], refresh: [], serverErrors: 0 };
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/oauth-flood-client.ts", kind, origin, String(count), "16", String(subscriptionId), athlete], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "bench/oauth-flood-client.ts", kind, origin, String(count), "16", String(subscriptionId), athlete],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((done) => child.on("exit", () => done()));
@@ -114,7 +136,11 @@ async function during(kind: string, count: number): Promise<{ sample: Sample; fl
   void exited.then(() => (finished = true));
   while (!finished) await pair(sample);
   await exited;
-  return { sample, flood: JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as { statuses: Record<string, number> }, seconds: (performance.now() - started) / 1000 };
+  return {
+    sample,
+    flood: JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as { statuses: Record<string, number> },
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -132,13 +158,22 @@ console.log(row("quiet", base));
 const fill = await during("fill", 1_060);
 console.log(row(`filling 1,000 places (53 sources, ${fill.seconds.toFixed(0)} s)`, fill.sample, base), JSON.stringify(fill.flood.statuses));
 const oneSource = await during("registrations-one-source", 10_000);
-console.log(row(`10,000 registrations, 16 sources (${oneSource.seconds.toFixed(0)} s)`, oneSource.sample, base), JSON.stringify(oneSource.flood.statuses));
+console.log(
+  row(`10,000 registrations, 16 sources (${oneSource.seconds.toFixed(0)} s)`, oneSource.sample, base),
+  JSON.stringify(oneSource.flood.statuses),
+);
 const manySources = await during("registrations-many-sources", 10_000);
-console.log(row(`10,000 registrations, new source each (${manySources.seconds.toFixed(0)} s)`, manySources.sample, base), JSON.stringify(manySources.flood.statuses));
+console.log(
+  row(`10,000 registrations, new source each (${manySources.seconds.toFixed(0)} s)`, manySources.sample, base),
+  JSON.stringify(manySources.flood.statuses),
+);
 const athleteBefore = await stravaAthleteRequests();
 const webhooks = await during("webhooks", 1_000);
 const athleteRequests = (await stravaAthleteRequests()) - athleteBefore;
-console.log(row(`1,000 forged webhooks (${webhooks.seconds.toFixed(0)} s)`, webhooks.sample, base), JSON.stringify(webhooks.flood.statuses));
+console.log(
+  row(`1,000 forged webhooks (${webhooks.seconds.toFixed(0)} s)`, webhooks.sample, base),
+  JSON.stringify(webhooks.flood.statuses),
+);
 console.log(`Strava requests for the stored athlete during the webhook flood: ${athleteRequests} GET /athlete`);
 console.log(row("quiet again", await quiet(), base));
 const logLines = server.stderrLines.length;

@@ -20,9 +20,30 @@ const rounds = Number(process.argv[3] ?? 3);
 const plenty: [number, number] = [10_000_000, 100_000_000];
 const sandbox = await startSandbox({ rateLimits: { overall: plenty, read: plenty } });
 const directory = mkdtempSync(join(tmpdir(), "oauth-bench-"));
-const common = { STRAVA_CLIENT_ID: sandbox.clientId, STRAVA_CLIENT_SECRET: sandbox.clientSecret, STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl, PORT: "0" };
-const bearer = spawnMcpChild({ env: baseEnv({ ...common, AUTH_TOKEN: "bench-token-0123456789", STRAVA_REFRESH_TOKEN: sandbox.refreshToken(), FITNESS_TOKEN_FILE: join(directory, "tokens.json") }) });
-const oauth = spawnMcpChild({ env: baseEnv({ ...common, MCP_AUTH: "oauth", STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl, FITNESS_OAUTH_DIR: join(directory, "oauth"), STRAVA_RATE_LIMITS: "10000000,100000000,10000000,100000000" }) });
+const common = {
+  STRAVA_CLIENT_ID: sandbox.clientId,
+  STRAVA_CLIENT_SECRET: sandbox.clientSecret,
+  STRAVA_API_BASE: sandbox.apiBase,
+  STRAVA_TOKEN_URL: sandbox.tokenUrl,
+  PORT: "0",
+};
+const bearer = spawnMcpChild({
+  env: baseEnv({
+    ...common,
+    AUTH_TOKEN: "bench-token-0123456789",
+    STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
+    FITNESS_TOKEN_FILE: join(directory, "tokens.json"),
+  }),
+});
+const oauth = spawnMcpChild({
+  env: baseEnv({
+    ...common,
+    MCP_AUTH: "oauth",
+    STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl,
+    FITNESS_OAUTH_DIR: join(directory, "oauth"),
+    STRAVA_RATE_LIMITS: "10000000,100000000,10000000,100000000",
+  }),
+});
 const bearerUrl = String((await bearer.waitForEvent("listening"))["url"]);
 const oauthUrl = String((await oauth.waitForEvent("listening"))["url"]);
 
@@ -39,11 +60,17 @@ async function measure(url: string, token: string, pid: number): Promise<{ laten
     const started = performance.now();
     const response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${token}` },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        authorization: `Bearer ${token}`,
+      },
       body,
     });
     const text = await response.text();
-    if (response.status !== 200 || text.includes('"isError":true')) throw new Error(`call failed: ${response.status} ${text.slice(0, 300)}`);
+    if (response.status !== 200 || text.includes('"isError":true'))
+      throw new Error(`call failed: ${response.status} ${text.slice(0, 300)}`);
     latencies.push(performance.now() - started);
   }
   return { latencies, cpu: (cpuMs(pid) - cpuBefore) / calls };
@@ -60,12 +87,19 @@ for (let round = 0; round < rounds; round++) {
   results.oauth.latencies.push(...o.latencies);
   results.oauth.cpu.push(o.cpu);
 }
-const quantile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] as number;
+const quantile = (values: number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] as number;
 const median = (values: number[]): number => quantile(values, 0.5);
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, load ${loadavg().map((v) => v.toFixed(2)).join(" ")}; ${rounds} rounds x ${calls} calls each, get_athlete, concurrency 1`);
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model}, load ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" ")}; ${rounds} rounds x ${calls} calls each, get_athlete, concurrency 1`,
+);
 for (const mode of ["bearer", "oauth"] as const) {
   const r = results[mode];
-  console.log(`${mode.padEnd(6)}  p50 ${median(r.latencies).toFixed(2)} ms  p95 ${quantile(r.latencies, 0.95).toFixed(2)} ms  server CPU ${median(r.cpu).toFixed(2)} ms/call`);
+  console.log(
+    `${mode.padEnd(6)}  p50 ${median(r.latencies).toFixed(2)} ms  p95 ${quantile(r.latencies, 0.95).toFixed(2)} ms  server CPU ${median(r.cpu).toFixed(2)} ms/call`,
+  );
 }
 await bearer.stop();
 await oauth.stop();

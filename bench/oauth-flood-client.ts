@@ -25,12 +25,21 @@ async function one(n: number, stream: number): Promise<number> {
     const response = await fetch(`${origin}/strava/webhook`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": source(n) },
-      body: JSON.stringify({ aspect_type: "update", object_type: "athlete", object_id: Number(athlete), owner_id: Number(athlete), subscription_id: Number(subscription), event_time: 1_700_000_000, updates: { authorized: "false" } }),
+      body: JSON.stringify({
+        aspect_type: "update",
+        object_type: "athlete",
+        object_id: Number(athlete),
+        owner_id: Number(athlete),
+        subscription_id: Number(subscription),
+        event_time: 1_700_000_000,
+        updates: { authorized: "false" },
+      }),
     });
     await response.arrayBuffer();
     return response.status;
   }
-  const from = kind === "fill" ? source(Math.floor(n / 20)) : kind === "registrations-one-source" ? `192.0.2.${stream}` : source(100_000 + n);
+  const from =
+    kind === "fill" ? source(Math.floor(n / 20)) : kind === "registrations-one-source" ? `192.0.2.${stream}` : source(100_000 + n);
   const response = await fetch(`${origin}/register`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": from },

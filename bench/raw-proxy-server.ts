@@ -19,12 +19,22 @@ const server = createServer((req, res) => {
   req.on("end", () => {
     const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; params: { arguments: { id: number } } };
     const upstream = request(
-      { host: apiBase.hostname, port: apiBase.port, path: `${apiBase.pathname}/activities/${message.params.arguments.id}`, headers: { authorization: `Bearer ${accessToken}` }, agent },
+      {
+        host: apiBase.hostname,
+        port: apiBase.port,
+        path: `${apiBase.pathname}/activities/${message.params.arguments.id}`,
+        headers: { authorization: `Bearer ${accessToken}` },
+        agent,
+      },
       (answer) => {
         const parts: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => parts.push(chunk));
         answer.on("end", () => {
-          const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: Buffer.concat(parts).toString("utf8") }] } });
+          const body = JSON.stringify({
+            jsonrpc: "2.0",
+            id: message.id,
+            result: { content: [{ type: "text", text: Buffer.concat(parts).toString("utf8") }] },
+          });
           res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
           res.end(body);
         });

@@ -20,7 +20,8 @@ export type SandboxControl = (method: "GET" | "POST", name: string) => Promise<R
 
 /** The sandbox's control endpoints (`/_sandbox/NAME`) through `upstream`. */
 export function sandboxControl(upstream: LeanHttpClient): SandboxControl {
-  return async (method, name) => JSON.parse((await upstream.send({ method, path: `/_sandbox/${name}`, headers: {} })).body) as Record<string, unknown>;
+  return async (method, name) =>
+    JSON.parse((await upstream.send({ method, path: `/_sandbox/${name}`, headers: {} })).body) as Record<string, unknown>;
 }
 
 export async function sandboxGrant(control: SandboxControl): Promise<SandboxGrant> {
@@ -46,9 +47,15 @@ export interface BenchActivity {
 }
 
 /** A typical activity (a run, 13 KB as JSON) for per-call figures, and the longest ride for the streams. */
-export async function benchActivities(upstream: LeanHttpClient, sandbox: SandboxAddresses, accessToken: string): Promise<{ typical: BenchActivity; longRide: BenchActivity }> {
+export async function benchActivities(
+  upstream: LeanHttpClient,
+  sandbox: SandboxAddresses,
+  accessToken: string,
+): Promise<{ typical: BenchActivity; longRide: BenchActivity }> {
   const path = `${new URL(sandbox.apiBase).pathname}/athlete/activities?per_page=200`;
-  const activities = JSON.parse((await upstream.send({ method: "GET", path, headers: { authorization: `Bearer ${accessToken}` } })).body) as BenchActivity[];
+  const activities = JSON.parse(
+    (await upstream.send({ method: "GET", path, headers: { authorization: `Bearer ${accessToken}` } })).body,
+  ) as BenchActivity[];
   const typical = activities.find((a) => a.sport_type === "Run") ?? activities[0]!;
   const longRide = activities.reduce((a, b) => (b.elapsed_time > a.elapsed_time ? b : a));
   return { typical, longRide };

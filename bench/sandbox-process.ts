@@ -8,7 +8,9 @@ import { startSandbox } from "../sandbox/server.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 
 const sandbox = await startSandbox(benchSandboxOptions);
-process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, athleteId: sandbox.athleteId })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ baseUrl: sandbox.baseUrl, apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl, athleteId: sandbox.athleteId })}\n`,
+);
 const stop = (): void => {
   sandbox.close().then(
     () => process.exit(0),

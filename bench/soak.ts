@@ -18,13 +18,25 @@ const plenty: [number, number] = [100_000_000, 1_000_000_000];
 const sandbox = await startSandbox({ rateLimits: { overall: plenty, read: plenty } });
 const server = await startInProcessMcp(sandbox);
 const http = new LeanHttpClient(new URL(server.mcpUrl).origin, concurrency);
-const headers = { accept: "application/json, text/event-stream", "content-type": "application/json", authorization: `Bearer ${server.authToken}` };
+const headers = {
+  accept: "application/json, text/event-stream",
+  "content-type": "application/json",
+  authorization: `Bearer ${server.authToken}`,
+};
 
 let nextId = 1;
 const call = async (name: string, args: Record<string, unknown>) => {
-  const answer = await http.send({ method: "POST", path: "/mcp", headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } }) });
+  const answer = await http.send({
+    method: "POST",
+    path: "/mcp",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } }),
+  });
   const reply = jsonRpcReply<{ result?: { isError?: boolean; content: Array<{ text: string }> } }>(answer.body);
-  return { ok: answer.status === 200 && reply.result !== undefined && !reply.result.isError, text: reply.result?.content[0]?.text ?? answer.body };
+  return {
+    ok: answer.status === 200 && reply.result !== undefined && !reply.result.isError,
+    text: reply.result?.content[0]?.text ?? answer.body,
+  };
 };
 
 const listed = await call("get_activities", { per_page: 30 });
@@ -80,7 +92,12 @@ const workers = Array.from({ length: concurrency }, async (_, worker) => {
     calls++;
     if (!result.ok) {
       // Injected faults surface as clear error results; anything else is a real failure.
-      if (/^Error: (Strava answered 5\d\d|Network failure|Strava answered .* but the body is not complete JSON|The Strava token endpoint|Could not reach the Strava token endpoint)/.test(result.text)) faultErrors++;
+      if (
+        /^Error: (Strava answered 5\d\d|Network failure|Strava answered .* but the body is not complete JSON|The Strava token endpoint|Could not reach the Strava token endpoint)/.test(
+          result.text,
+        )
+      )
+        faultErrors++;
       else {
         unexplainedFailures++;
         console.error(`unexplained failure: ${result.text.slice(0, 300)}`);

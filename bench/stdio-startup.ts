@@ -30,7 +30,8 @@ const peerEntry = join(peerDirectory, "node_modules", "@r-huijts", "strava-mcp-s
 if (!existsSync(peerEntry)) {
   console.log(`installing ${peerPackage} into ${peerDirectory} (once; git-ignored)`);
   mkdirSync(peerDirectory, { recursive: true });
-  if (!existsSync(join(peerDirectory, "package.json"))) writeFileSync(join(peerDirectory, "package.json"), '{ "name": "bench-peer", "private": true }\n');
+  if (!existsSync(join(peerDirectory, "package.json")))
+    writeFileSync(join(peerDirectory, "package.json"), '{ "name": "bench-peer", "private": true }\n');
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", peerPackage], { cwd: peerDirectory, stdio: "inherit" });
 }
 
@@ -41,7 +42,12 @@ const credentials = {
   STRAVA_REFRESH_TOKEN: "made-up-refresh-token",
   STRAVA_ACCESS_TOKEN: "made-up-access-token",
 };
-const baseEnv = { PATH: process.env["PATH"] ?? "", HOME: scratch, XDG_CONFIG_HOME: scratch, FITNESS_TOKEN_FILE: join(scratch, "tokens.json") };
+const baseEnv = {
+  PATH: process.env["PATH"] ?? "",
+  HOME: scratch,
+  XDG_CONFIG_HOME: scratch,
+  FITNESS_TOKEN_FILE: join(scratch, "tokens.json"),
+};
 
 interface Case {
   name: string;
@@ -52,10 +58,33 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: "the MCP server bin: node mcp-adapter/start.mjs --stdio (Strava credentials)", command: process.execPath, args: [join(root, "mcp-adapter/start.mjs"), "--stdio"], env: { ...baseEnv, ...credentials }, expectTools: 11 },
-  { name: "peer: node @r-huijts/strava-mcp-server (Strava credentials)", command: process.execPath, args: [peerEntry], env: { ...baseEnv, ...credentials } },
-  { name: "the MCP server bin, no credentials (starts the embedded sandbox)", command: process.execPath, args: [join(root, "mcp-adapter/start.mjs"), "--stdio"], env: baseEnv, expectTools: 11 },
-  { name: "the MCP server through npm start --silent -- --stdio (older configs)", command: "npm", args: ["--prefix", root, "start", "--silent", "--", "--stdio"], env: { ...baseEnv, ...credentials }, expectTools: 11 },
+  {
+    name: "the MCP server bin: node mcp-adapter/start.mjs --stdio (Strava credentials)",
+    command: process.execPath,
+    args: [join(root, "mcp-adapter/start.mjs"), "--stdio"],
+    env: { ...baseEnv, ...credentials },
+    expectTools: 11,
+  },
+  {
+    name: "peer: node @r-huijts/strava-mcp-server (Strava credentials)",
+    command: process.execPath,
+    args: [peerEntry],
+    env: { ...baseEnv, ...credentials },
+  },
+  {
+    name: "the MCP server bin, no credentials (starts the embedded sandbox)",
+    command: process.execPath,
+    args: [join(root, "mcp-adapter/start.mjs"), "--stdio"],
+    env: baseEnv,
+    expectTools: 11,
+  },
+  {
+    name: "the MCP server through npm start --silent -- --stdio (older configs)",
+    command: "npm",
+    args: ["--prefix", root, "start", "--silent", "--", "--stdio"],
+    env: { ...baseEnv, ...credentials },
+    expectTools: 11,
+  },
 ];
 
 function startOnce(entry: Case): Promise<number> {
@@ -85,7 +114,8 @@ function startOnce(entry: Case): Promise<number> {
         clearTimeout(timer);
         const tools = (JSON.parse(line) as { result?: { tools?: unknown[] } }).result?.tools?.length;
         stop("SIGTERM");
-        if (entry.expectTools !== undefined && tools !== entry.expectTools) reject(new Error(`${entry.name}: ${tools} tools listed\n${line.slice(0, 300)}`));
+        if (entry.expectTools !== undefined && tools !== entry.expectTools)
+          reject(new Error(`${entry.name}: ${tools} tools listed\n${line.slice(0, 300)}`));
         else resolvePromise(elapsed);
         return;
       }
@@ -96,14 +126,28 @@ function startOnce(entry: Case): Promise<number> {
       reject(new Error(`${entry.name} exited (${code}) before answering tools/list:\n${stderr}`));
     });
     const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "startup-bench", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "startup-bench", version: "1" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
   }).finally(() => new Promise((done) => setTimeout(done, 50))) as Promise<number>;
 }
 
-const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version, loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))), rounds, date: new Date().toISOString() };
-console.log(`machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}; ${rounds} rounds, cases taking turns`);
+const machine = {
+  nproc: cpus().length,
+  cpu: cpus()[0]?.model ?? "unknown",
+  node: process.version,
+  loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))),
+  rounds,
+  date: new Date().toISOString(),
+};
+console.log(
+  `machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}; ${rounds} rounds, cases taking turns`,
+);
 
 const times = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
 try {
@@ -115,18 +159,31 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+const percentile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 const report: Record<string, unknown> = { machine, loadAverageAtEnd: loadavg().map((n) => Number(n.toFixed(2))) };
 const medians: Record<string, number> = {};
 console.log("\nspawn to the tools/list answer over stdio, ms: min / median / p90 / max");
 for (const entry of cases) {
   const sorted = [...times.get(entry.name)!].sort((a, b) => a - b);
   medians[entry.name] = percentile(sorted, 0.5);
-  report[entry.name] = { min: sorted[0], median: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), max: sorted.at(-1), runs: sorted.map((time) => Math.round(time)) };
-  console.log(`  ${entry.name.padEnd(66)} ${sorted[0]!.toFixed(0).padStart(5)} / ${percentile(sorted, 0.5).toFixed(0).padStart(5)} / ${percentile(sorted, 0.9).toFixed(0).padStart(5)} / ${sorted.at(-1)!.toFixed(0).padStart(5)}`);
+  report[entry.name] = {
+    min: sorted[0],
+    median: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    max: sorted.at(-1),
+    runs: sorted.map((time) => Math.round(time)),
+  };
+  console.log(
+    `  ${entry.name.padEnd(66)} ${sorted[0]!.toFixed(0).padStart(5)} / ${percentile(sorted, 0.5).toFixed(0).padStart(5)} / ${percentile(sorted, 0.9).toFixed(0).padStart(5)} / ${sorted.at(-1)!.toFixed(0).padStart(5)}`,
+  );
 }
 const ours = medians[cases[0]!.name]!;
 const peer = medians[cases[1]!.name]!;
 console.log(`\nthe MCP server's median is ${((ours / peer) * 100).toFixed(0)}% of the peer's (target: at most 50%)`);
-console.log(`load average at end: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+console.log(
+  `load average at end: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
 if (flags.json) writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -18,7 +18,10 @@ import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string", default: "5" }, json: { type: "string" } } });
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: "string", default: "5" }, json: { type: "string" } },
+});
 if (positionals.length === 0) throw new Error("Name at least one tree: npm run bench:stdio-upload -- . ../an-earlier-checkout");
 const trees = positionals.map((tree) => resolve(tree));
 const rounds = Number(flags.rounds);
@@ -28,7 +31,10 @@ const upload = JSON.stringify({
   jsonrpc: "2.0",
   id: 2,
   method: "tools/call",
-  params: { name: "create_upload", arguments: { file: randomBytes(25 * 1_048_576).toString("base64"), data_type: "fit", external_id: "bench.fit" } },
+  params: {
+    name: "create_upload",
+    arguments: { file: randomBytes(25 * 1_048_576).toString("base64"), data_type: "fit", external_id: "bench.fit" },
+  },
 });
 
 interface Sample {
@@ -75,9 +81,12 @@ async function once(tree: string): Promise<Sample> {
       waiters.set(id, done);
       child.once("exit", (code) => fail(new Error(`the server exited (${code}) before answering ${id}:\n${stderr}`)));
     });
-  const write = (text: string): Promise<void> => new Promise((done) => (child.stdin.write(text) ? done() : child.stdin.once("drain", () => done())));
+  const write = (text: string): Promise<void> =>
+    new Promise((done) => (child.stdin.write(text) ? done() : child.stdin.once("drain", () => done())));
   try {
-    await write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`);
+    await write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`,
+    );
     await answer(1);
     await write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     const started = performance.now();
@@ -95,7 +104,11 @@ async function once(tree: string): Promise<Sample> {
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-console.log(`machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown"}, Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} CPUs, ${cpus()[0]?.model ?? "unknown"}, Node ${process.version}, load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
 const samples = new Map<string, Sample[]>(trees.map((tree) => [tree, []]));
 await once(trees[0]!); // warm-up: builds a stale dist, fills the compile cache
 for (let round = 0; round < rounds; round++) for (const tree of trees) samples.get(tree)!.push(await once(tree));
@@ -104,8 +117,14 @@ console.log(`\na 25 MB create_upload over stdio, medians of ${rounds}: upload li
 const report: Record<string, unknown> = { loadAverageAtEnd: loadavg() };
 for (const tree of trees) {
   const runs = samples.get(tree)!;
-  const row = { ms: median(runs.map((run) => run.ms)), cpuMs: median(runs.map((run) => run.cpuMs)), peakMiB: median(runs.map((run) => run.peakMiB)) };
+  const row = {
+    ms: median(runs.map((run) => run.ms)),
+    cpuMs: median(runs.map((run) => run.cpuMs)),
+    peakMiB: median(runs.map((run) => run.peakMiB)),
+  };
   report[tree] = { ...row, runs };
-  console.log(`  ${tree.padEnd(40)} ${row.ms.toFixed(0).padStart(6)} ms  ${row.cpuMs.toFixed(0).padStart(6)} ms CPU  ${row.peakMiB.toFixed(1).padStart(6)} MiB`);
+  console.log(
+    `  ${tree.padEnd(40)} ${row.ms.toFixed(0).padStart(6)} ms  ${row.cpuMs.toFixed(0).padStart(6)} ms CPU  ${row.peakMiB.toFixed(1).padStart(6)} MiB`,
+  );
 }
 if (flags.json) writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -20,7 +20,11 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
-  options: { before: { type: "string", default: "a62a48a" }, kills: { type: "string", default: "30" }, "only-after": { type: "boolean", default: false } },
+  options: {
+    before: { type: "string", default: "a62a48a" },
+    kills: { type: "string", default: "30" },
+    "only-after": { type: "boolean", default: false },
+  },
 });
 
 interface Run {
@@ -58,12 +62,16 @@ async function runSuite(label: string, cwd: string): Promise<Run> {
   });
   const figures = new Map<string, string>();
   for (const line of output.split("\n")) {
-    const match = /^(shared secret|shared token file|token file|Secrets Manager|stuck store): (.*)$/.exec(stripVTControlCharacters(line).trim());
+    const match = /^(shared secret|shared token file|token file|Secrets Manager|stuck store): (.*)$/.exec(
+      stripVTControlCharacters(line).trim(),
+    );
     if (match) figures.set(match[1]!, match[2]!);
   }
   const tests: Run["tests"] = [];
   if (existsSync(report)) {
-    const json = JSON.parse(readFileSync(report, "utf8")) as { testResults: Array<{ assertionResults: Array<{ title: string; status: string; duration?: number }> }> };
+    const json = JSON.parse(readFileSync(report, "utf8")) as {
+      testResults: Array<{ assertionResults: Array<{ title: string; status: string; duration?: number }> }>;
+    };
     for (const file of json.testResults) {
       for (const test of file.assertionResults) tests.push({ name: test.title, passed: test.status === "passed", ms: test.duration ?? 0 });
     }
@@ -74,15 +82,27 @@ async function runSuite(label: string, cwd: string): Promise<Run> {
 function shared(run: Run, key: string): string {
   const text = run.figures.get(key);
   if (!text) return "no figures (the scenario did not finish)";
-  const f = JSON.parse(text) as { calls: number; failed: number; burstCalls: number; burstFailed: number; refreshes: number; tokenRequests: number; refusedTokenRequests: number };
+  const f = JSON.parse(text) as {
+    calls: number;
+    failed: number;
+    burstCalls: number;
+    burstFailed: number;
+    refreshes: number;
+    tokenRequests: number;
+    refusedTokenRequests: number;
+  };
   const perExpiry = f.refreshes > 0 ? (f.tokenRequests / f.refreshes).toFixed(2) : "n/a";
   return `${f.failed}/${f.calls} calls failed (${f.burstFailed}/${f.burstCalls} in the bursts after forced expiries); ${f.refreshes} expiries, ${f.tokenRequests} token requests (${f.refusedTokenRequests} refused), ${perExpiry} per expiry`;
 }
 
-const runs: Run[] = [await runSuite(`this tree (${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root }).toString().trim()})`, root)];
+const runs: Run[] = [
+  await runSuite(`this tree (${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root }).toString().trim()})`, root),
+];
 if (!values["only-after"]) runs.push(await runSuite(`product code of ${values.before}`, beforeTree(values.before)));
 
-console.log(`\nMachine: ${cpus().length} vCPUs, ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}; SIGKILLs per store: ${values.kills}\n`);
+console.log(
+  `\nMachine: ${cpus().length} vCPUs, ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}; SIGKILLs per store: ${values.kills}\n`,
+);
 const rows: Array<[string, (run: Run) => string]> = [
   ["3 servers, one secret", (run) => shared(run, "shared secret")],
   ["2 servers, one token file", (run) => shared(run, "shared token file")],

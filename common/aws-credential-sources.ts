@@ -24,7 +24,10 @@ interface ProfileFile {
  */
 export function missingAwsCredentials(env: Environment): string {
   const config = readProfileFile(expandHome(readSetting(env, awsConfigFile) ?? join(homedir(), ".aws", "config")), "config");
-  const credentials = readProfileFile(expandHome(readSetting(env, awsSharedCredentialsFile) ?? join(homedir(), ".aws", "credentials")), "credentials");
+  const credentials = readProfileFile(
+    expandHome(readSetting(env, awsSharedCredentialsFile) ?? join(homedir(), ".aws", "credentials")),
+    "credentials",
+  );
   const files = `${describe(config)} and ${describe(credentials)}`;
   const named = readSetting(env, awsProfile);
   const keyId = isSet(env, awsAccessKeyId);
@@ -32,7 +35,8 @@ export function missingAwsCredentials(env: Environment): string {
 
   if (named !== undefined) {
     const holders = [config, credentials].filter((file) => file.profiles?.includes(named));
-    const keysUnused = keyId || secretKey ? " While AWS_PROFILE is set, the SDK does not use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY." : "";
+    const keysUnused =
+      keyId || secretKey ? " While AWS_PROFILE is set, the SDK does not use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY." : "";
     if (holders.length === 0) {
       const known = [...new Set([...(config.profiles ?? []), ...(credentials.profiles ?? [])])];
       return (

@@ -143,7 +143,8 @@ function breakStaleLock(lockPath: string, stale: LockContent | "unreadable"): vo
     return; // already gone: try again
   }
   const moved = readLock(aside);
-  const sameLock = stale === "unreadable" ? moved === "unreadable" : moved !== "unreadable" && moved !== "gone" && moved.nonce === stale.nonce;
+  const sameLock =
+    stale === "unreadable" ? moved === "unreadable" : moved !== "unreadable" && moved !== "gone" && moved.nonce === stale.nonce;
   if (!sameLock) {
     try {
       linkSync(aside, lockPath);

@@ -37,8 +37,10 @@ export function checkPrivateDirectory(path: string, rules: PrivateDirectoryRules
   if (stat.isSymbolicLink()) throw rules.error(`${rules.what} is a symbolic link. ${rules.fix}`);
   if (!stat.isDirectory()) throw rules.error(`${rules.what} is not a directory. ${rules.fix}`);
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw rules.error(`${rules.what} belongs to user ${stat.uid}, not to this user (${uid}). ${rules.fix}`);
-  if ((stat.mode & 0o077) !== 0) throw rules.error(`${rules.what} lets other users in (permissions ${(stat.mode & 0o777).toString(8)}). ${rules.fix}`);
+  if (uid !== undefined && stat.uid !== uid)
+    throw rules.error(`${rules.what} belongs to user ${stat.uid}, not to this user (${uid}). ${rules.fix}`);
+  if ((stat.mode & 0o077) !== 0)
+    throw rules.error(`${rules.what} lets other users in (permissions ${(stat.mode & 0o777).toString(8)}). ${rules.fix}`);
   checkParents(path, rules);
   return true;
 }
@@ -62,7 +64,9 @@ function checkParents(path: string, rules: PrivateDirectoryRules): void {
     }
     const sticky = (stat.mode & 0o1000) !== 0;
     if (stat.uid !== 0 && stat.uid !== uid) {
-      throw rules.error(`${rules.what} is inside ${directory}, which belongs to user ${stat.uid}: they could swap it for theirs. ${rules.elsewhere}`);
+      throw rules.error(
+        `${rules.what} is inside ${directory}, which belongs to user ${stat.uid}: they could swap it for theirs. ${rules.elsewhere}`,
+      );
     }
     if ((stat.mode & 0o022) !== 0 && !sticky) {
       const who = (stat.mode & 0o002) !== 0 ? "others" : `group ${stat.gid}`;

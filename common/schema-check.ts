@@ -63,8 +63,17 @@ export function schemaViolations(schema: TSchema, value: unknown, limit = Number
   for (const error of check.Errors(value)) {
     if (found.length >= limit) break;
     // The path is a JSON Pointer: "/keys/0", with "/" and "~" in key names escaped as ~1 and ~0.
-    const path = error.path.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
-    found.push({ path, field: path.join("."), missing: error.value === undefined, expected: expectation(error.schema), value: error.value });
+    const path = error.path
+      .split("/")
+      .slice(1)
+      .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+    found.push({
+      path,
+      field: path.join("."),
+      missing: error.value === undefined,
+      expected: expectation(error.schema),
+      value: error.value,
+    });
   }
   if (found.length === 0) found.push({ path: [], field: "", missing: false, expected: "a value that matches the schema", value });
   return found;
@@ -86,7 +95,12 @@ function expectation(schema: TSchema): string {
       return `${noun}${description}`;
     }
     case "string": {
-      const { minLength, maxLength, pattern, format } = schema as { minLength?: number; maxLength?: number; pattern?: string; format?: string };
+      const { minLength, maxLength, pattern, format } = schema as {
+        minLength?: number;
+        maxLength?: number;
+        pattern?: string;
+        format?: string;
+      };
       const formatWords = format === undefined ? "" : ` ${FORMAT_WORDS.get(format) ?? `in the ${format} format`}`;
       const limits: string[] = [];
       if (minLength) limits.push(`non-empty`);
@@ -103,7 +117,13 @@ function expectation(schema: TSchema): string {
       const unique = schema.uniqueItems ? ", without repeats" : "";
       const { minItems, maxItems } = schema as { minItems?: number; maxItems?: number };
       const count =
-        minItems && maxItems !== undefined ? `, ${minItems} to ${maxItems} of them` : maxItems !== undefined ? `, at most ${maxItems}` : minItems ? `, at least ${minItems}` : "";
+        minItems && maxItems !== undefined
+          ? `, ${minItems} to ${maxItems} of them`
+          : maxItems !== undefined
+            ? `, at most ${maxItems}`
+            : minItems
+              ? `, at least ${minItems}`
+              : "";
       return `a list${items ? ` (each item ${expectation(items)})` : ""}${unique}${count}`;
     }
     case "object":

@@ -85,7 +85,11 @@ export interface AuthorizationStore extends CredentialStore {
 export function credentialFieldsOf(record: Record<string, unknown> | undefined): Partial<StoredCredentials> {
   const fields: Partial<StoredCredentials> = {};
   const text = (value: unknown): string | undefined =>
-    typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+    typeof value === "string" && value.trim() !== ""
+      ? value
+      : typeof value === "number" && Number.isSafeInteger(value)
+        ? String(value)
+        : undefined;
   const clientId = text(record?.["client_id"]);
   const clientSecret = text(record?.["client_secret"]);
   const refreshToken = text(record?.["refresh_token"]);
@@ -150,8 +154,7 @@ export function parseStoredCredentials(value: unknown, storeDescription: string)
     const parts = [];
     if (missing.length > 0) parts.push(`missing ${missing.join(", ")}`);
     if (mistyped.length > 0) parts.push(`wrong type: ${mistyped.join(", ")}`);
-    const message =
-      `${storeDescription} is incomplete (${parts.join("; ")}). Store the Strava application's client_id and client_secret and the athlete's refresh_token there (npm run authorize does this).`;
+    const message = `${storeDescription} is incomplete (${parts.join("; ")}). Store the Strava application's client_id and client_secret and the athlete's refresh_token there (npm run authorize does this).`;
     const onlyTheGrantIsMissing = mistyped.length === 0 && missing.length === 1 && missing[0] === "refresh_token";
     throw onlyTheGrantIsMissing ? new CredentialsMissingError(message) : new CredentialStoreError(message);
   }

@@ -40,7 +40,10 @@ export async function openCredentialStore(description: CredentialStoreDescriptio
     case "secrets-manager": {
       // Loaded only here: the AWS SDK is a large share of a process's memory, and most runs never need it.
       const { SecretsManagerStore } = await import("./stores/secrets-manager-store.ts");
-      return tokenRescue(options.rescue, options.logger)(new SecretsManagerStore({ ...description, requestTimeoutMs: options.requestTimeoutMs }));
+      return tokenRescue(
+        options.rescue,
+        options.logger,
+      )(new SecretsManagerStore({ ...description, requestTimeoutMs: options.requestTimeoutMs }));
     }
     case "token-file":
       return new TokenFileStore({ path: description.path });

@@ -43,7 +43,12 @@ import {
 import { defaultStoreTimeoutMs, withDeadline } from "./store-deadline.ts";
 import { requestTokens } from "../strava/strava-oauth.ts";
 import { messageOf } from "../common/named-error.ts";
-import { applicationInactiveAdvice, ApplicationInactiveError, RefreshTokenRejectedError, TokenRefreshError } from "../strava/strava-errors.ts";
+import {
+  applicationInactiveAdvice,
+  ApplicationInactiveError,
+  RefreshTokenRejectedError,
+  TokenRefreshError,
+} from "../strava/strava-errors.ts";
 
 export interface TokenManagerOptions {
   store: CredentialStore;
@@ -255,7 +260,8 @@ export class TokenManager {
   }
 
   async #refresh(replacing: string | undefined): Promise<string> {
-    if (this.#closing) throw new TokenRefreshError("The server is shutting down; it starts no new token refresh. Try again once it is back.");
+    if (this.#closing)
+      throw new TokenRefreshError("The server is shutting down; it starts no new token refresh. Try again once it is back.");
     let snapshot: CredentialSnapshot | undefined;
     if (this.#unsaved) {
       const { tokens, expected } = this.#unsaved;
@@ -285,7 +291,10 @@ export class TokenManager {
         if (error instanceof RefreshTokenRejectedError) {
           const moved = await this.#storeMovedOn(snapshot);
           if (moved && round < maxRounds) {
-            this.#logger.info("refresh_lost_race", { store: this.#store.description, message: "Another process refreshed first; using its tokens." });
+            this.#logger.info("refresh_lost_race", {
+              store: this.#store.description,
+              message: "Another process refreshed first; using its tokens.",
+            });
             snapshot = moved;
             continue;
           }
@@ -301,7 +310,8 @@ export class TokenManager {
       }
       const result = await this.#persist(snapshot, tokens, this.#storeTimeoutMs, performance.now());
       if ("accessToken" in result) return result.accessToken;
-      if (round >= maxRounds) throw new TokenRefreshError(`The ${this.#store.description} kept changing while this process refreshed; try again.`);
+      if (round >= maxRounds)
+        throw new TokenRefreshError(`The ${this.#store.description} kept changing while this process refreshed; try again.`);
       snapshot = result.retryFrom;
     }
   }
@@ -324,7 +334,9 @@ export class TokenManager {
         // now, so ours take its place rather than being dropped. If that keeps happening, ours are kept as
         // unsaved (retried at the next call), never dropped: they hold the only live refresh token.
         if (attempt >= maxRounds) {
-          throw new CredentialStoreError(`The ${this.#store.description} kept taking other processes' saves over the refresh token this refresh spent.`);
+          throw new CredentialStoreError(
+            `The ${this.#store.description} kept taking other processes' saves over the refresh token this refresh spent.`,
+          );
         }
         expected = outcome.current;
       }
@@ -362,7 +374,10 @@ export class TokenManager {
     }
     // The store moved on while we refreshed (another process, or the operator's new authorization): its
     // tokens are newer than what we started from, so ours are dropped, never written over them.
-    this.#logger.warn("token_save_superseded", { store: this.#store.description, message: "The store changed first; using what it holds." });
+    this.#logger.warn("token_save_superseded", {
+      store: this.#store.description,
+      message: "The store changed first; using what it holds.",
+    });
     return { retryFrom: outcome.current };
   }
 
@@ -370,7 +385,8 @@ export class TokenManager {
     try {
       return await withDeadline(
         this.#storeTimeoutMs,
-        () => `The ${this.#store.description} did not answer within ${this.#storeTimeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS); the next call tries again.`,
+        () =>
+          `The ${this.#store.description} did not answer within ${this.#storeTimeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS); the next call tries again.`,
         (signal) => this.#store.load(signal),
       );
     } catch (error) {

@@ -34,7 +34,9 @@ export function commandFromArgs(args: readonly string[]): CommandLine {
   if (args.includes("--version")) return { print: "version" };
   const unknown = args.filter((arg) => arg !== "--stdio");
   if (unknown.length > 0) {
-    throw new StartupError(`Unknown argument ${unknown.map((arg) => `"${arg}"`).join(", ")}. Use no argument for HTTP, --stdio for stdio, or --help.`);
+    throw new StartupError(
+      `Unknown argument ${unknown.map((arg) => `"${arg}"`).join(", ")}. Use no argument for HTTP, --stdio for stdio, or --help.`,
+    );
   }
   return { run: args.includes("--stdio") ? "stdio" : "http" };
 }
@@ -60,7 +62,13 @@ export function logLevelFromEnv(env: Environment): LogLevel {
 export function httpSettingsFromEnv(env: Environment): HttpSettings {
   const host = readSetting(env, hostSetting);
   const port = readSetting(env, portSetting) ?? defaultPort;
-  return { host, port, authToken: readSetting(env, authToken), allowedHostnames: loopbackHostnames(host), allowedOriginHostnames: ["localhost", "127.0.0.1", "[::1]"] };
+  return {
+    host,
+    port,
+    authToken: readSetting(env, authToken),
+    allowedHostnames: loopbackHostnames(host),
+    allowedOriginHostnames: ["localhost", "127.0.0.1", "[::1]"],
+  };
 }
 
 /**

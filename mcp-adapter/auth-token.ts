@@ -46,7 +46,9 @@ export async function resolveAuthToken(env: Environment, logger: Logger, exposur
   const resolved = await findAuthToken(env, logger);
   const named = resolved.source.kind === "env" ? "AUTH_TOKEN" : `The token in ${resolved.source.path}`;
   if (!/^[\x21-\x7e]+$/.test(resolved.token)) {
-    throw new StartupError(`${named} must be visible ASCII characters without spaces (what an HTTP header can carry), or no client could ever send it.`);
+    throw new StartupError(
+      `${named} must be visible ASCII characters without spaces (what an HTTP header can carry), or no client could ever send it.`,
+    );
   }
   if (resolved.token.length < minimumExposedTokenLength) {
     const length = resolved.token.length;
@@ -71,7 +73,10 @@ async function findAuthToken(env: Environment, logger: Logger): Promise<AuthToke
   try {
     const kept = await readKeptToken(path, logger);
     if (kept !== undefined) {
-      logger.info("auth_token_loaded", { file: path, message: "AUTH_TOKEN is not set: using the token kept in this file (clients send Authorization: Bearer <its content>)." });
+      logger.info("auth_token_loaded", {
+        file: path,
+        message: "AUTH_TOKEN is not set: using the token kept in this file (clients send Authorization: Bearer <its content>).",
+      });
       return { token: kept, source: { kind: "file", path, created: false } };
     }
     const token = randomBytes(32).toString("base64url");
@@ -79,7 +84,8 @@ async function findAuthToken(env: Environment, logger: Logger): Promise<AuthToke
     if (!written) return findAuthToken(env, logger); // another server created it a moment ago: use theirs
     logger.warn("auth_token_generated", {
       file: path,
-      message: "AUTH_TOKEN is not set, so a token was generated and kept in this file (mode 0600); it stays the same across restarts. Clients send Authorization: Bearer <its content>. Set AUTH_TOKEN to choose your own, or delete the file for a new one.",
+      message:
+        "AUTH_TOKEN is not set, so a token was generated and kept in this file (mode 0600); it stays the same across restarts. Clients send Authorization: Bearer <its content>. Set AUTH_TOKEN to choose your own, or delete the file for a new one.",
     });
     return { token, source: { kind: "file", path, created: true } };
   } catch (error) {
@@ -103,11 +109,17 @@ async function readKeptToken(path: string, logger: Logger): Promise<string | und
   }
   const token = text.trim();
   if (token === "" || /\s/.test(token)) {
-    throw new StartupError(`${path} must hold one token on one line (it is what clients send after "Bearer "); fix it, or delete it for a new one.`);
+    throw new StartupError(
+      `${path} must hold one token on one line (it is what clients send after "Bearer "); fix it, or delete it for a new one.`,
+    );
   }
   const { mode } = await stat(path);
   if ((mode & 0o077) !== 0) {
-    logger.warn("auth_token_file_open", { file: path, mode: (mode & 0o777).toString(8), message: `Other users can read the bearer token: chmod 600 ${path}` });
+    logger.warn("auth_token_file_open", {
+      file: path,
+      mode: (mode & 0o777).toString(8),
+      message: `Other users can read the bearer token: chmod 600 ${path}`,
+    });
   }
   return token;
 }

@@ -133,7 +133,9 @@ function removeOldBuilds(keep) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const manifest = await buildServer();
-    process.stderr.write(`built the MCP server into ${relative(root, join(buildsDirectory, manifest.build))}/ (${Object.keys(manifest.sources).length} source files)\n`);
+    process.stderr.write(
+      `built the MCP server into ${relative(root, join(buildsDirectory, manifest.build))}/ (${Object.keys(manifest.sources).length} source files)\n`,
+    );
   } catch (error) {
     process.stderr.write(`${describeBuildError(error)}\n`);
     process.exit(1);
@@ -145,7 +147,10 @@ export function describeBuildError(error) {
   if (Array.isArray(error?.errors) && error.errors.length > 0) {
     return error.errors
       .slice(0, 5)
-      .map((problem) => `${problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : ""}${problem.text}`)
+      .map(
+        (problem) =>
+          `${problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : ""}${problem.text}`,
+      )
       .join("; ");
   }
   return error instanceof Error ? error.message : String(error);

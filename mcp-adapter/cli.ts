@@ -43,10 +43,20 @@ async function main(): Promise<void> {
     if (http && listening && web && readSetting(process.env, mcpAuth) === "oauth") {
       // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
       const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
-      await serveOAuthHttp({ http, listening, createMcpHttpRoutes: web.createMcpHttpRoutes, identity, logger, flushLogs: () => logLines.flushSync?.() });
+      await serveOAuthHttp({
+        http,
+        listening,
+        createMcpHttpRoutes: web.createMcpHttpRoutes,
+        identity,
+        logger,
+        flushLogs: () => logLines.flushSync?.(),
+      });
       return;
     }
-    const auth = http && web ? await web.resolveAuthToken(process.env, logger, { host: http.host, exposed: http.allowedHostnames === undefined }) : undefined;
+    const auth =
+      http && web
+        ? await web.resolveAuthToken(process.env, logger, { host: http.host, exposed: http.allowedHostnames === undefined })
+        : undefined;
 
     upstream = await chooseUpstream(process.env, logger);
     const chosen = upstream;
@@ -73,15 +83,37 @@ async function main(): Promise<void> {
           message: "Bound beyond loopback: the Host header is not checked; the bearer token is the only protection. Put TLS in front.",
         });
       }
-      logger.info("listening", { transport: "http", url: listening.mcpUrl, port: listening.port, upstream: upstream.kind, version: identity.version });
+      logger.info("listening", {
+        transport: "http",
+        url: listening.mcpUrl,
+        port: listening.port,
+        upstream: upstream.kind,
+        version: identity.version,
+      });
       if (process.stderr.isTTY) {
         logLines.flushSync?.();
-        process.stderr.write(web.httpBanner({ mcpUrl: listening.mcpUrl, version: identity.version, upstream: upstream.kind, token: auth.source, unusedTokenFile: upstream.unusedTokenFile }));
+        process.stderr.write(
+          web.httpBanner({
+            mcpUrl: listening.mcpUrl,
+            version: identity.version,
+            upstream: upstream.kind,
+            token: auth.source,
+            unusedTokenFile: upstream.unusedTokenFile,
+          }),
+        );
       }
-      steps = httpShutdownSteps({ listening, exchanges, routes, settleCore: () => deps.tokens.settle(), closeUpstream: () => chosen.close() });
+      steps = httpShutdownSteps({
+        listening,
+        exchanges,
+        routes,
+        settleCore: () => deps.tokens.settle(),
+        closeUpstream: () => chosen.close(),
+      });
     } else {
       if (readSetting(process.env, mcpAuth) === "oauth") {
-        logger.warn("mcp_auth_ignored", { message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed." });
+        logger.warn("mcp_auth_ignored", {
+          message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed.",
+        });
       }
       const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
@@ -130,7 +162,11 @@ async function loadHttpTransport() {
 
 /** What stdio needs, loaded only for stdio. */
 async function loadStdioTransport() {
-  const [stdio, budget, banner] = await Promise.all([import("./stdio/stdio-server.ts"), import("./http/body-budget.ts"), import("./terminal-banner.ts")]);
+  const [stdio, budget, banner] = await Promise.all([
+    import("./stdio/stdio-server.ts"),
+    import("./http/body-budget.ts"),
+    import("./terminal-banner.ts"),
+  ]);
   return { startStdioServer: stdio.startStdioServer, maxRequestBodyBytes: budget.maxRequestBodyBytes, stdioBanner: banner.stdioBanner };
 }
 

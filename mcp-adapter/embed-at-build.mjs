@@ -36,7 +36,10 @@ export async function embeddedAssets(sourcesChanged) {
         loader: "js",
         resolveDir: here,
       }));
-      build.onLoad({ filter: /[\\/]skills[\\/]fitness-coaching[\\/]SKILL\.md$/ }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "text" }));
+      build.onLoad({ filter: /[\\/]skills[\\/]fitness-coaching[\\/]SKILL\.md$/ }, (args) => ({
+        contents: readFileSync(args.path, "utf8"),
+        loader: "text",
+      }));
     },
   };
   return { plugin, sources: Object.keys(views.sources) };

@@ -61,7 +61,11 @@ export function createShutdown(options: { steps: ShutdownSteps; logger: Logger; 
         steps.stopAccepting();
         const settled = steps.settleCore();
         if (!(await steps.finishCalls(graceMs))) {
-          logger.warn("calls_cut_off", { calls: steps.callsRunning(), grace_ms: graceMs, message: "These calls were still running when the grace ran out." });
+          logger.warn("calls_cut_off", {
+            calls: steps.callsRunning(),
+            grace_ms: graceMs,
+            message: "These calls were still running when the grace ran out.",
+          });
         }
         await steps.closeTransport();
         await settled;

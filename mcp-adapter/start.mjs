@@ -54,7 +54,11 @@ const serving = !args.some((arg) => arg === "--stdio" || arg === "--help" || arg
 const given = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)];
 const missing = httpHeapFlags.filter((flag) => !given.some((option) => option.startsWith(flag.split("=")[0])));
 if (serving && missing.length > 0 && typeof process.execve === "function") {
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, fileURLToPath(import.meta.url), ...args], process.env);
+  process.execve(
+    process.execPath,
+    [process.execPath, ...process.execArgv, ...missing, fileURLToPath(import.meta.url), ...args],
+    process.env,
+  );
 }
 
 const manifestPath = join(root, "dist", "mcp-server", "manifest.json");
@@ -66,7 +70,8 @@ try {
 }
 if (existsSync(join(root, "mcp-adapter", "cli.ts"))) {
   const { buildServer, describeBuildError, sourcesChanged } = await import("./build-server.mjs");
-  const reason = manifest === undefined ? "no build yet" : sourcesChanged(manifest) ? "the sources changed since the last build" : undefined;
+  const reason =
+    manifest === undefined ? "no build yet" : sourcesChanged(manifest) ? "the sources changed since the last build" : undefined;
   if (reason !== undefined) {
     const started = performance.now();
     try {
@@ -78,7 +83,14 @@ if (existsSync(join(root, "mcp-adapter", "cli.ts"))) {
           : `Could not build the server (${reason}): ${describeBuildError(error)}. Fix the source, or run npm install if esbuild is missing.`,
       );
     }
-    const line = { time: new Date().toISOString(), level: "info", event: "server_built", service: "mcp", reason, ms: Math.round(performance.now() - started) };
+    const line = {
+      time: new Date().toISOString(),
+      level: "info",
+      event: "server_built",
+      service: "mcp",
+      reason,
+      ms: Math.round(performance.now() - started),
+    };
     process.stderr.write(`${JSON.stringify(line)}\n`);
   }
 }

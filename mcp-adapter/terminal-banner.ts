@@ -8,7 +8,13 @@ import type { AuthTokenSource } from "./auth-token.ts";
 import type { UpstreamKind } from "./upstream-choice.ts";
 import { shellQuote } from "../common/shell-quote.ts";
 
-export function httpBanner(options: { mcpUrl: string; version: string; upstream: UpstreamKind; token: AuthTokenSource; unusedTokenFile?: string | undefined }): string {
+export function httpBanner(options: {
+  mcpUrl: string;
+  version: string;
+  upstream: UpstreamKind;
+  token: AuthTokenSource;
+  unusedTokenFile?: string | undefined;
+}): string {
   const { mcpUrl } = options;
   const healthUrl = mcpUrl.replace(/\/mcp$/, "/health");
   const bearer = options.token.kind === "file" ? `$(cat ${shellQuote(options.token.path)})` : "$AUTH_TOKEN";
@@ -21,7 +27,9 @@ export function httpBanner(options: { mcpUrl: string; version: string; upstream:
       ? "the built-in SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data)"
       : "Strava";
   const tokenFile = options.unusedTokenFile
-    ? [`  a token file is at ${options.unusedTokenFile}: to serve its athlete, start with FITNESS_TOKEN_FILE=${shellQuote(options.unusedTokenFile)}`]
+    ? [
+        `  a token file is at ${options.unusedTokenFile}: to serve its athlete, start with FITNESS_TOKEN_FILE=${shellQuote(options.unusedTokenFile)}`,
+      ]
     : [];
   return [
     "",
@@ -43,5 +51,3 @@ export function httpBanner(options: { mcpUrl: string; version: string; upstream:
 export const stdioBanner =
   "\n  This is the stdio transport: it reads JSON-RPC messages on standard input, as an MCP client that\n" +
   "  starts the server sends them. To serve clients that connect over HTTP, start it without --stdio.\n\n";
-
-

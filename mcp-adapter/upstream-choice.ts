@@ -23,7 +23,14 @@ import type { Logger } from "../common/logger.ts";
 import type { UpstreamSettings } from "../strava/strava-settings.ts";
 import { tokenFileUnwritable } from "../credentials/stores/token-file-store.ts";
 import { finishLeftTokenCopies } from "../credentials/rescue/rescuing-store.ts";
-import { awsRegion, fitnessSecretName, fitnessStoreTimeoutMs, readRescueDirectory, readStravaCredentials, readTokenFile } from "../common/settings/credential-variables.ts";
+import {
+  awsRegion,
+  fitnessSecretName,
+  fitnessStoreTimeoutMs,
+  readRescueDirectory,
+  readStravaCredentials,
+  readTokenFile,
+} from "../common/settings/credential-variables.ts";
 import { readUpstreamSettings, stravaApiBase, stravaTimeoutMs, stravaTokenUrl } from "../common/settings/strava-variables.ts";
 import { isSet, readSetting, type Environment } from "../common/settings/setting.ts";
 import { StartupError } from "./startup-error.ts";
@@ -57,7 +64,8 @@ export async function chooseUpstream(env: Environment, logger: Logger): Promise<
   if (secretName !== undefined) {
     if (strava.missing.length < stravaEnvNames.length) {
       logger.warn("strava_env_ignored", {
-        message: "FITNESS_SECRET_NAME is set, so the credentials come from that secret; the STRAVA_CLIENT_ID/SECRET/REFRESH_TOKEN variables are ignored.",
+        message:
+          "FITNESS_SECRET_NAME is set, so the credentials come from that secret; the STRAVA_CLIENT_ID/SECRET/REFRESH_TOKEN variables are ignored.",
       });
     }
     const store = await open({ kind: "secrets-manager", secretName, region: readSetting(env, awsRegion) });

@@ -91,7 +91,10 @@ export interface PluginApi {
   registerService?(service: HostService): void;
   on(
     hookName: "before_tool_call",
-    handler: (event: BeforeToolCallEvent, context: ToolHookContext) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined,
+    handler: (
+      event: BeforeToolCallEvent,
+      context: ToolHookContext,
+    ) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined,
     options?: HookOptions,
   ): void;
 }

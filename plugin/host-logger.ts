@@ -13,6 +13,8 @@ export function loggerOverHost(host: HostLogger): Logger {
     // Hosts may leave out debug; then debug lines are dropped rather than raised to info.
     stream: { write: (line: string) => send?.(line.trimEnd()) },
   });
-  const byLevel = multistream([to("debug", host.debug), to("info", host.info), to("warn", host.warn), to("error", host.error)], { dedupe: true });
+  const byLevel = multistream([to("debug", host.debug), to("info", host.info), to("warn", host.warn), to("error", host.error)], {
+    dedupe: true,
+  });
   return createJsonLogger(byLevel, "debug");
 }

@@ -64,12 +64,16 @@ export class PluginConfigError extends ConfigurationError {}
 export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (pluginConfig === undefined || pluginConfig === null) return { ...defaultPluginSettings };
   if (typeof pluginConfig !== "object" || Array.isArray(pluginConfig)) {
-    throw new PluginConfigError(`${configPath} must be an object such as {"secretName": "fitness-credentials", "cloudRegion": "us-west-2"}.`);
+    throw new PluginConfigError(
+      `${configPath} must be an object such as {"secretName": "fitness-credentials", "cloudRegion": "us-west-2"}.`,
+    );
   }
   const config = pluginConfig as Record<string, unknown>;
   const unknown = Object.keys(config).filter((key) => !knownKeys.has(key));
   if (unknown.length > 0) {
-    throw new PluginConfigError(`${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`);
+    throw new PluginConfigError(
+      `${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`,
+    );
   }
   const credentialStore = readString(config, "credentialStore", defaultPluginSettings.credentialStore);
   if (!(credentialStoreKinds as readonly string[]).includes(credentialStore)) {
@@ -79,7 +83,9 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   }
   const tokenFile = readString(config, "tokenFile", defaultPluginSettings.tokenFile);
   if (!isAbsolute(tokenFile) && !tokenFile.startsWith("~/")) {
-    throw new PluginConfigError(`${configPath}.tokenFile must be an absolute path, or one under your home folder starting with ~/, such as "${defaultTokenFile}"; got "${tokenFile}".`);
+    throw new PluginConfigError(
+      `${configPath}.tokenFile must be an absolute path, or one under your home folder starting with ~/, such as "${defaultTokenFile}"; got "${tokenFile}".`,
+    );
   }
   const secretName = readString(config, "secretName", defaultPluginSettings.secretName);
   if (!secretNamePattern.test(secretName)) {
@@ -119,7 +125,11 @@ export function tokenFilePath(settings: PluginSettings, home: string = homedir()
   return settings.tokenFile.startsWith("~/") ? join(home, settings.tokenFile.slice(2)) : settings.tokenFile;
 }
 
-function readString(config: Record<string, unknown>, key: "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval", fallback: string): string {
+function readString(
+  config: Record<string, unknown>,
+  key: "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval",
+  fallback: string,
+): string {
   const value = config[key];
   if (value === undefined) return fallback;
   if (typeof value !== "string" || value.trim() === "") {

@@ -87,13 +87,22 @@ export function writeToolConfirmationNote(mode: WriteApprovalMode): string {
         "they say yes to it.";
 }
 
-async function summarize(tool: ToolDefinition, args: Record<string, unknown>, deps: () => Promise<ToolDeps>, signal: AbortSignal | undefined): Promise<ChangeSummary> {
+async function summarize(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  deps: () => Promise<ToolDeps>,
+  signal: AbortSignal | undefined,
+): Promise<ChangeSummary> {
   if (tool.name === "create_activity") return summarizeCreate(args);
   if (tool.name === "create_upload") return summarizeUpload(args);
   return summarizeUpdate(args, await currentActivity(args["id"], deps, signal));
 }
 
-async function currentActivity(id: unknown, deps: () => Promise<ToolDeps>, signal: AbortSignal | undefined): Promise<CurrentActivity | { unreadable: string }> {
+async function currentActivity(
+  id: unknown,
+  deps: () => Promise<ToolDeps>,
+  signal: AbortSignal | undefined,
+): Promise<CurrentActivity | { unreadable: string }> {
   let result;
   try {
     result = await runTool(readActivity, { id }, await deps(), signal);

@@ -51,7 +51,11 @@ export function summarizeUpdate(args: Record<string, unknown>, current: CurrentA
   if (!now) head.push(`Current values could not be read (${oneLine("unreadable" in current ? current.unreadable : "", 120)}).`);
   head.push(fieldLine("Title", now?.name, args["name"], now !== undefined));
   head.push(fieldLine("Sport type", now?.sport_type, args["sport_type"], now !== undefined));
-  for (const [key, label] of [["trainer", "Trainer"], ["commute", "Commute"], ["gear_id", "Gear"]] as const) {
+  for (const [key, label] of [
+    ["trainer", "Trainer"],
+    ["commute", "Commute"],
+    ["gear_id", "Gear"],
+  ] as const) {
     if (args[key] !== undefined) head.push(fieldLine(label, now?.[key] ?? undefined, args[key], now !== undefined));
   }
   const shortened = [args["name"], now?.name].some(isShortened);
@@ -69,8 +73,16 @@ export function summarizeUpdate(args: Record<string, unknown>, current: CurrentA
   const newLines = splitLines(proposed);
   const changes = diffArrays(oldLines, newLines);
   const kept = changes.filter((part) => !part.added && !part.removed).reduce((sum, part) => sum + part.value.length, 0);
-  const lines = changes.flatMap((part) => (part.added ? part.value.map((line) => `+ ${line}`) : part.removed ? part.value.map((line) => `- ${line}`) : []));
-  const was = !now ? "current text unknown" : oldLines.length === 0 ? "was empty" : kept > 0 ? `${kept} line${kept === 1 ? "" : "s"} kept` : "replaced";
+  const lines = changes.flatMap((part) =>
+    part.added ? part.value.map((line) => `+ ${line}`) : part.removed ? part.value.map((line) => `- ${line}`) : [],
+  );
+  const was = !now
+    ? "current text unknown"
+    : oldLines.length === 0
+      ? "was empty"
+      : kept > 0
+        ? `${kept} line${kept === 1 ? "" : "s"} kept`
+        : "replaced";
   head.push(newLines.length === 0 ? `Description: cleared (${was})` : `Description (${was}):`);
   return fit("Update Strava activity", head, lines, shortened);
 }
@@ -87,7 +99,12 @@ export function summarizeCreate(args: Record<string, unknown>): ChangeSummary {
   if (args["commute"] !== undefined) head.push(`Commute: ${String(args["commute"])}`);
   const description = typeof args["description"] === "string" ? splitLines(args["description"]) : [];
   if (description.length > 0) head.push("Description:");
-  return fit("Create Strava activity", head, description.map((line) => `+ ${line}`), isShortened(args["name"]));
+  return fit(
+    "Create Strava activity",
+    head,
+    description.map((line) => `+ ${line}`),
+    isShortened(args["name"]),
+  );
 }
 
 export function summarizeUpload(args: Record<string, unknown>): ChangeSummary {
@@ -100,7 +117,12 @@ export function summarizeUpload(args: Record<string, unknown>): ChangeSummary {
   if (args["external_id"] !== undefined) head.push(`External id: ${oneLine(String(args["external_id"]), 60)}`);
   const description = typeof args["description"] === "string" ? splitLines(args["description"]) : [];
   if (description.length > 0) head.push("Description:");
-  return fit("Upload an activity file to Strava", head, description.map((line) => `+ ${line}`), isShortened(args["name"]));
+  return fit(
+    "Upload an activity file to Strava",
+    head,
+    description.map((line) => `+ ${line}`),
+    isShortened(args["name"]),
+  );
 }
 
 function fieldLine(label: string, current: unknown, proposed: unknown, known: boolean): string {
@@ -136,7 +158,11 @@ function fit(title: string, head: string[], diffLines: string[], shortened: bool
     const omitted = body.length - count;
     const block = count > 0 ? [fence, ...body.slice(0, count), fence] : [];
     const pointer =
-      omitted > 0 ? [`… ${omitted} more changed line${omitted === 1 ? "" : "s"}. ${whereInFull}`] : shortened ? [`Shortened here. ${whereInFull}`] : [];
+      omitted > 0
+        ? [`… ${omitted} more changed line${omitted === 1 ? "" : "s"}. ${whereInFull}`]
+        : shortened
+          ? [`Shortened here. ${whereInFull}`]
+          : [];
     return [...lines, ...block, ...pointer, closing];
   };
   while (shown > 0 && length(compose(shown)) > approvalDescriptionLimit) shown -= 1;
@@ -161,7 +187,10 @@ function splitLines(text: string): string[] {
  */
 function clean(line: string): string {
   // Backticks in the text could end the fenced block early.
-  return line.replace(/`/g, "'").replace(/\t/g, "  ").replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0]/gu, " ");
+  return line
+    .replace(/`/g, "'")
+    .replace(/\t/g, "  ")
+    .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0]/gu, " ");
 }
 
 function oneLine(text: string, max: number): string {

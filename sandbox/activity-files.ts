@@ -40,9 +40,20 @@ export function readActivityFile(dataType: UploadDataType, bytes: Buffer): ReadR
 // ---- FIT -----------------------------------------------------------------------------------------
 
 const fitEpochOffsetS = 631_065_600; // 1989-12-31T00:00:00Z
-const fitSports: Record<number, string> = { 0: "Workout", 1: "Run", 2: "Ride", 4: "Workout", 5: "Swim", 10: "Workout", 11: "Walk", 17: "Hike" };
+const fitSports: Record<number, string> = {
+  0: "Workout",
+  1: "Run",
+  2: "Ride",
+  4: "Workout",
+  5: "Swim",
+  10: "Workout",
+  11: "Walk",
+  17: "Hike",
+};
 
-const crcTable = [0x0000, 0xcc01, 0xd801, 0x1400, 0xf001, 0x3c00, 0x2800, 0xe401, 0xa001, 0x6c00, 0x7800, 0xb401, 0x5000, 0x9c01, 0x8801, 0x4400];
+const crcTable = [
+  0x0000, 0xcc01, 0xd801, 0x1400, 0xf001, 0x3c00, 0x2800, 0xe401, 0xa001, 0x6c00, 0x7800, 0xb401, 0x5000, 0x9c01, 0x8801, 0x4400,
+];
 
 export function fitCrc(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let crc = 0;
@@ -171,7 +182,16 @@ function semicircles(value: number): number {
 // ---- TCX and GPX ----------------------------------------------------------------------------------
 
 const tcxSports: Record<string, string> = { Running: "Run", Biking: "Ride", Other: "Workout" };
-const gpxTypes: Record<string, string> = { running: "Run", cycling: "Ride", biking: "Ride", swimming: "Swim", hiking: "Hike", walking: "Walk", "1": "Ride", "9": "Run" };
+const gpxTypes: Record<string, string> = {
+  running: "Run",
+  cycling: "Ride",
+  biking: "Ride",
+  swimming: "Swim",
+  hiking: "Hike",
+  walking: "Walk",
+  "1": "Ride",
+  "9": "Run",
+};
 
 function readTcx(text: string, content: Buffer): ReadResult {
   if (!/<TrainingCenterDatabase[\s>]/.test(text)) return { ok: false, error: "Unrecognized file type: this is not a TCX file." };
@@ -181,7 +201,9 @@ function readTcx(text: string, content: Buffer): ReadResult {
   if (startMs === undefined || !Number.isFinite(startMs)) return { ok: false, error: "Time information is missing from file." };
   const lapSeconds = [...text.matchAll(/<TotalTimeSeconds>([^<]+)<\/TotalTimeSeconds>/g)].reduce((s, m) => s + Number(m[1]), 0);
   const elapsed = times.length > 1 ? (maxOf(times) - minOf(times)) / 1000 : lapSeconds;
-  const distances = [...text.matchAll(/<DistanceMeters>([^<]+)<\/DistanceMeters>/g)].map((m) => Number(m[1])).filter((d) => Number.isFinite(d));
+  const distances = [...text.matchAll(/<DistanceMeters>([^<]+)<\/DistanceMeters>/g)]
+    .map((m) => Number(m[1]))
+    .filter((d) => Number.isFinite(d));
   const lat = /<LatitudeDegrees>([^<]+)<\/LatitudeDegrees>/.exec(text)?.[1];
   const lng = /<LongitudeDegrees>([^<]+)<\/LongitudeDegrees>/.exec(text)?.[1];
   const sport = /<Activity\s+Sport="([^"]+)"/.exec(text)?.[1] ?? "Other";

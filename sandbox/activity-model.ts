@@ -139,22 +139,103 @@ export function activityTypeFor(sportType: string): string {
 }
 
 const activityTypes = new Set([
-  "AlpineSki", "BackcountrySki", "Canoeing", "Crossfit", "EBikeRide", "Elliptical", "Golf", "Handcycle", "Hike",
-  "IceSkate", "InlineSkate", "Kayaking", "Kitesurf", "NordicSki", "Ride", "RockClimbing", "RollerSki", "Rowing",
-  "Run", "Sail", "Skateboard", "Snowboard", "Snowshoe", "Soccer", "StairStepper", "StandUpPaddling", "Surfing",
-  "Swim", "Velomobile", "VirtualRide", "VirtualRun", "Walk", "WeightTraining", "Wheelchair", "Windsurf", "Workout",
+  "AlpineSki",
+  "BackcountrySki",
+  "Canoeing",
+  "Crossfit",
+  "EBikeRide",
+  "Elliptical",
+  "Golf",
+  "Handcycle",
+  "Hike",
+  "IceSkate",
+  "InlineSkate",
+  "Kayaking",
+  "Kitesurf",
+  "NordicSki",
+  "Ride",
+  "RockClimbing",
+  "RollerSki",
+  "Rowing",
+  "Run",
+  "Sail",
+  "Skateboard",
+  "Snowboard",
+  "Snowshoe",
+  "Soccer",
+  "StairStepper",
+  "StandUpPaddling",
+  "Surfing",
+  "Swim",
+  "Velomobile",
+  "VirtualRide",
+  "VirtualRun",
+  "Walk",
+  "WeightTraining",
+  "Wheelchair",
+  "Windsurf",
+  "Workout",
   "Yoga",
 ]);
 
 /** The sport types Strava accepts (the official spec's SportType enum). */
 export const sportTypes: ReadonlySet<string> = new Set([
-  "AlpineSki", "BackcountrySki", "Badminton", "Basketball", "Canoeing", "Cricket", "Crossfit", "Dance", "EBikeRide",
-  "Elliptical", "EMountainBikeRide", "Golf", "GravelRide", "Handcycle", "HighIntensityIntervalTraining", "Hike",
-  "IceSkate", "InlineSkate", "Kayaking", "Kitesurf", "MountainBikeRide", "NordicSki", "Padel", "PhysicalTherapy",
-  "Pickleball", "Pilates", "Racquetball", "Ride", "RockClimbing", "RollerSki", "Rowing", "Run", "Sail",
-  "Skateboard", "Snowboard", "Snowshoe", "Soccer", "Squash", "StairStepper", "StandUpPaddling", "Surfing", "Swim",
-  "TableTennis", "Tennis", "TrailRun", "Velomobile", "VirtualRide", "VirtualRow", "VirtualRun", "Volleyball", "Walk",
-  "WeightTraining", "Wheelchair", "Windsurf", "Workout", "Yoga",
+  "AlpineSki",
+  "BackcountrySki",
+  "Badminton",
+  "Basketball",
+  "Canoeing",
+  "Cricket",
+  "Crossfit",
+  "Dance",
+  "EBikeRide",
+  "Elliptical",
+  "EMountainBikeRide",
+  "Golf",
+  "GravelRide",
+  "Handcycle",
+  "HighIntensityIntervalTraining",
+  "Hike",
+  "IceSkate",
+  "InlineSkate",
+  "Kayaking",
+  "Kitesurf",
+  "MountainBikeRide",
+  "NordicSki",
+  "Padel",
+  "PhysicalTherapy",
+  "Pickleball",
+  "Pilates",
+  "Racquetball",
+  "Ride",
+  "RockClimbing",
+  "RollerSki",
+  "Rowing",
+  "Run",
+  "Sail",
+  "Skateboard",
+  "Snowboard",
+  "Snowshoe",
+  "Soccer",
+  "Squash",
+  "StairStepper",
+  "StandUpPaddling",
+  "Surfing",
+  "Swim",
+  "TableTennis",
+  "Tennis",
+  "TrailRun",
+  "Velomobile",
+  "VirtualRide",
+  "VirtualRow",
+  "VirtualRun",
+  "Volleyball",
+  "Walk",
+  "WeightTraining",
+  "Wheelchair",
+  "Windsurf",
+  "Workout",
+  "Yoga",
 ]);
 
 /** The totals bucket an activity counts towards in athlete stats, if any. */
@@ -170,6 +251,16 @@ export function statsBucket(type: string): "ride" | "run" | "swim" | null {
 /** Strava's default title: "Morning Run", "Lunch Ride", "Evening Weight Training"... */
 export function defaultActivityName(localHour: number, sportType: string): string {
   const part =
-    localHour < 4 ? "Night" : localHour < 11 ? "Morning" : localHour < 14 ? "Lunch" : localHour < 18 ? "Afternoon" : localHour < 22 ? "Evening" : "Night";
+    localHour < 4
+      ? "Night"
+      : localHour < 11
+        ? "Morning"
+        : localHour < 14
+          ? "Lunch"
+          : localHour < 18
+            ? "Afternoon"
+            : localHour < 22
+              ? "Evening"
+              : "Night";
   return `${part} ${sportType.replace(/([a-z])([A-Z])/g, "$1 $2")}`;
 }

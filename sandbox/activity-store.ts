@@ -107,7 +107,10 @@ export class ActivityStore {
       if (!series) return undefined;
       const data = series[key];
       if (data.length === 0) return undefined;
-      json = key === "latlng" ? "[" + (data as Array<[number, number]>).map((p) => `[${p[0]},${p[1]}]`).join(",") + "]" : "[" + (data as Array<number | boolean>).join(",") + "]";
+      json =
+        key === "latlng"
+          ? "[" + (data as Array<[number, number]>).map((p) => `[${p[0]},${p[1]}]`).join(",") + "]"
+          : "[" + (data as Array<number | boolean>).join(",") + "]";
       c.streamData.set(key, json);
     }
     return json;

@@ -97,7 +97,9 @@ function getAthlete(req: ApiRequest, state: ApiState): Reply {
   if (!req.scopes.has("read") && !req.scopes.has("profile:read_all")) return missingPermission("read_permission");
   return jsonReply(
     200,
-    memo(state, "athlete", `${state.store.version}:${minute(state)}`, () => detailedAthleteJson(latestUpdate(state), (id) => state.store.gearDistance(id), state.athlete)),
+    memo(state, "athlete", `${state.store.version}:${minute(state)}`, () =>
+      detailedAthleteJson(latestUpdate(state), (id) => state.store.gearDistance(id), state.athlete),
+    ),
   );
 }
 
@@ -106,7 +108,12 @@ function getStats(req: ApiRequest, state: ApiState, idSegment: string | undefine
   const id = pathId(idSegment);
   // Strava serves stats only for the authenticated athlete; the sandbox answers 403 for any other id.
   if (id !== state.athlete.id) return faultReply(403, "Forbidden", [{ resource: "Athlete", field: "id", code: "forbidden" }]);
-  return jsonReply(200, memo(state, "stats", `${state.store.version}:${minute(state)}`, () => statsJson(state.store.all(), state.clock(), seedAthlete.timeZone)));
+  return jsonReply(
+    200,
+    memo(state, "stats", `${state.store.version}:${minute(state)}`, () =>
+      statsJson(state.store.all(), state.clock(), seedAthlete.timeZone),
+    ),
+  );
 }
 
 function getAthleteZones(req: ApiRequest): Reply {
@@ -157,7 +164,8 @@ function getActivity(req: ApiRequest, state: ApiState, id: number | null): Reply
   // Strava's include_all_efforts: true adds the efforts it hides as unimportant; the sandbox takes
   // only true or false (Strava's leniency with other spellings is unknown).
   const allEfforts = req.query.get("include_all_efforts");
-  if (allEfforts !== null && allEfforts !== "true" && allEfforts !== "false") return badRequest("Activity", "include_all_efforts", "invalid");
+  if (allEfforts !== null && allEfforts !== "true" && allEfforts !== "false")
+    return badRequest("Activity", "include_all_efforts", "invalid");
   return jsonReply(200, state.store.detailJson(found.activity, allEfforts === "true"));
 }
 
@@ -165,7 +173,10 @@ function getZones(req: ApiRequest, state: ApiState, id: number | null): Reply {
   const found = readable(req, state, id);
   if ("reply" in found) return found.reply;
   const a = found.activity;
-  return jsonReply(200, state.store.cachedZones(a, () => zonesJson(a, state.store.series(a))));
+  return jsonReply(
+    200,
+    state.store.cachedZones(a, () => zonesJson(a, state.store.series(a))),
+  );
 }
 
 function getStreams(req: ApiRequest, state: ApiState, id: number | null): Reply {
@@ -253,7 +264,12 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
   const zone = seedAthlete.timeZone;
   const startMs = instantFromWallClock(local, zone);
   const type = activityTypeFor(sportType);
-  const defaultGear = type === "Run" ? seedGear.find((g) => g.kind === "shoe" && g.primary) : type === "Ride" ? seedGear.find((g) => g.kind === "bike" && g.primary) : undefined;
+  const defaultGear =
+    type === "Run"
+      ? seedGear.find((g) => g.kind === "shoe" && g.primary)
+      : type === "Ride"
+        ? seedGear.find((g) => g.kind === "bike" && g.primary)
+        : undefined;
   const activity: Activity = {
     id: state.store.allocateActivityId(),
     athleteId: state.athlete.id,
@@ -314,7 +330,14 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
 function parseLocalDateTime(raw: string): WallClock | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(raw.trim());
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const check = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
   return { year, month, day, hour, minute, second };
@@ -358,11 +381,16 @@ async function updateActivity(req: ApiRequest, state: ApiState, id: number | nul
   }
   const sport = body["sport_type"] ?? body["type"];
   if (sport !== undefined) {
-    if (typeof sport !== "string" || !sportTypes.has(sport)) return badRequest("Activity", "sport_type" in body ? "sport_type" : "type", "invalid");
+    if (typeof sport !== "string" || !sportTypes.has(sport))
+      return badRequest("Activity", "sport_type" in body ? "sport_type" : "type", "invalid");
     changes.sportType = sport;
     changes.type = activityTypeFor(sport);
   }
-  for (const [field, key] of [["trainer", "trainer"], ["commute", "commute"], ["hide_from_home", "hideFromHome"]] as const) {
+  for (const [field, key] of [
+    ["trainer", "trainer"],
+    ["commute", "commute"],
+    ["hide_from_home", "hideFromHome"],
+  ] as const) {
     if (!(field in body)) continue;
     const value = body[field];
     const flag = typeof value === "boolean" ? value : typeof value === "string" ? flagValue(value, "Activity", field) : null;

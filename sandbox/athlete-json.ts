@@ -37,7 +37,11 @@ export function summaryAthleteObject(updatedAtMs: number, a: AthleteIdentity = s
   };
 }
 
-export function detailedAthleteJson(updatedAtMs: number, gearDistance: (id: string) => number, athlete: AthleteIdentity = seedAthlete): string {
+export function detailedAthleteJson(
+  updatedAtMs: number,
+  gearDistance: (id: string) => number,
+  athlete: AthleteIdentity = seedAthlete,
+): string {
   const gear = (kind: "bike" | "shoe"): JsonValue[] =>
     seedGear
       .filter((g) => g.kind === kind)

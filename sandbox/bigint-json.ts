@@ -6,13 +6,7 @@
  * (`JSON.rawJSON`), as Strava does, so that clients which corrupt big ids are caught by our tests.
  */
 export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | bigint
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue | undefined };
+  null | boolean | number | string | bigint | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined };
 
 // In Node 24 (V8 12) but not yet in TypeScript's lib declarations.
 const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;

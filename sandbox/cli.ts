@@ -11,7 +11,14 @@ import { seedAthlete } from "./seed-athlete.ts";
 
 async function main(): Promise<void> {
   if (process.argv.includes("--help") || process.argv.includes("-h")) {
-    console.log(["npm run sandbox: a local, stateful Strava API v3 for the fitness tools.", "", "Environment:", ...sandboxEnvHelp().map((l) => `  ${l}`)].join("\n"));
+    console.log(
+      [
+        "npm run sandbox: a local, stateful Strava API v3 for the fitness tools.",
+        "",
+        "Environment:",
+        ...sandboxEnvHelp().map((l) => `  ${l}`),
+      ].join("\n"),
+    );
     return;
   }
   let options;
@@ -33,7 +40,11 @@ async function main(): Promise<void> {
       `  Token URL      ${sandbox.tokenUrl}`,
       `  Authorize URL  ${sandbox.authorizeUrl}`,
       `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last 90 days; club id ${sandbox.clubId}`,
-      ...(sandbox.secondAthleteId === undefined ? [] : [`  Second athlete Jonas Berg (id ${sandbox.secondAthleteId}); sign in as him: curl -X POST ${sandbox.baseUrl}/_sandbox/sign-in -d '{"athlete_id":${sandbox.secondAthleteId}}'`]),
+      ...(sandbox.secondAthleteId === undefined
+        ? []
+        : [
+            `  Second athlete Jonas Berg (id ${sandbox.secondAthleteId}); sign in as him: curl -X POST ${sandbox.baseUrl}/_sandbox/sign-in -d '{"athlete_id":${sandbox.secondAthleteId}}'`,
+          ]),
       `  Client id      ${sandbox.clientId}`,
       `  Client secret  ${sandbox.clientSecret}`,
       `  Refresh token  ${sandbox.refreshToken()}`,

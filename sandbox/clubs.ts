@@ -69,7 +69,14 @@ interface ClubItem {
 }
 
 const members: ReadonlyArray<[string, string]> = [
-  ["Peter", "S."], ["Ana", "R."], ["Tom", "K."], ["Priya", "N."], ["Luis", "G."], ["Grace", "H."], ["Jonas", "B."], ["Keiko", "M."],
+  ["Peter", "S."],
+  ["Ana", "R."],
+  ["Tom", "K."],
+  ["Priya", "N."],
+  ["Luis", "G."],
+  ["Grace", "H."],
+  ["Jonas", "B."],
+  ["Keiko", "M."],
 ];
 
 /** Other members' sessions: deterministic, spread over the same 90 days as the athlete's. */
@@ -86,11 +93,14 @@ export function memberActivities(seed: number, nowMs: number): ClubItem[] {
     items.push({
       firstname,
       lastname,
-      name: prng.pick(["Morning", "Lunch", "Evening"]) + " " + (sport === "VirtualRide" ? "Virtual Ride" : sport === "TrailRun" ? "Trail Run" : sport === "GravelRide" ? "Gravel Ride" : sport),
+      name:
+        prng.pick(["Morning", "Lunch", "Evening"]) +
+        " " +
+        (sport === "VirtualRide" ? "Virtual Ride" : sport === "TrailRun" ? "Trail Run" : sport === "GravelRide" ? "Gravel Ride" : sport),
       distance,
       moving_time: moving,
       elapsed_time: moving + prng.int(0, 900),
-      total_elevation_gain: sport === "Swim" || sport === "VirtualRide" ? 0 : round(distance / 1000 * prng.between(4, 25), 1),
+      total_elevation_gain: sport === "Swim" || sport === "VirtualRide" ? 0 : round((distance / 1000) * prng.between(4, 25), 1),
       sport_type: sport,
       workout_type: sport.includes("Ride") ? 10 : sport === "Swim" ? null : 0,
       startMs: dayStart - prng.int(0, 89) * 86_400_000 - prng.int(0, 86_399) * 1000,

@@ -27,12 +27,18 @@ export function validateFault(value: unknown): Fault {
   if (typeof f["kind"] !== "string" || !kinds.has(f["kind"])) {
     throw new Error(`Fault "kind" must be one of ${[...kinds].join(", ")}; got ${JSON.stringify(f["kind"])}.`);
   }
-  if (f["match"] !== undefined && (typeof f["match"] !== "string" || f["match"] === "")) throw new Error('Fault "match" must be a non-empty string.');
-  if (f["times"] !== undefined && !(Number.isInteger(f["times"]) && (f["times"] as number) >= 1)) throw new Error('Fault "times" must be an integer >= 1.');
+  if (f["match"] !== undefined && (typeof f["match"] !== "string" || f["match"] === ""))
+    throw new Error('Fault "match" must be a non-empty string.');
+  if (f["times"] !== undefined && !(Number.isInteger(f["times"]) && (f["times"] as number) >= 1))
+    throw new Error('Fault "times" must be an integer >= 1.');
   if (f["kind"] === "status" && !(Number.isInteger(f["status"]) && (f["status"] as number) >= 400 && (f["status"] as number) <= 599)) {
     throw new Error('A "status" fault needs "status", an HTTP error status from 400 to 599 (e.g. 500).');
   }
-  if (f["kind"] === "non-json" && f["status"] !== undefined && !(Number.isInteger(f["status"]) && (f["status"] as number) >= 200 && (f["status"] as number) <= 599)) {
+  if (
+    f["kind"] === "non-json" &&
+    f["status"] !== undefined &&
+    !(Number.isInteger(f["status"]) && (f["status"] as number) >= 200 && (f["status"] as number) <= 599)
+  ) {
     throw new Error('A "non-json" fault\'s "status" must be an HTTP status from 200 to 599.');
   }
   if (f["kind"] === "delay" && !(typeof f["delayMs"] === "number" && f["delayMs"] >= 0 && f["delayMs"] <= 600_000)) {

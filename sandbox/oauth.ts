@@ -15,7 +15,15 @@ import type { JsonValue } from "./bigint-json.ts";
 import type { Reply } from "./reply.ts";
 import { jsonReply, redirectReply } from "./reply.ts";
 
-export const knownScopes = ["read", "read_all", "profile:read_all", "profile:write", "activity:read", "activity:read_all", "activity:write"] as const;
+export const knownScopes = [
+  "read",
+  "read_all",
+  "profile:read_all",
+  "profile:write",
+  "activity:read",
+  "activity:read_all",
+  "activity:write",
+] as const;
 
 export interface OAuthSettings {
   clientId: string;
@@ -62,7 +70,12 @@ export class OAuthServer {
 
   constructor(settings: OAuthSettings) {
     this.settings = settings;
-    this.refreshTokens.set(settings.initialRefreshToken, { scopes: [...settings.grantedScopes], athleteId: settings.seedAthleteId, chain: "seed", accessToken: null });
+    this.refreshTokens.set(settings.initialRefreshToken, {
+      scopes: [...settings.grantedScopes],
+      athleteId: settings.seedAthleteId,
+      chain: "seed",
+      accessToken: null,
+    });
     this.chainHeads.set("seed", settings.initialRefreshToken);
   }
 
@@ -95,7 +108,11 @@ export class OAuthServer {
     // The athlete "unticks" whatever the sandbox was not configured to grant.
     const granted = requested.filter((s) => s === "read" || this.settings.grantedScopes.includes(s));
     const code = randomToken();
-    this.codes.set(code, { scopes: granted, athleteId: this.settings.signedInAthlete(), expiresAtMs: this.settings.clock() + codeLifetimeMs });
+    this.codes.set(code, {
+      scopes: granted,
+      athleteId: this.settings.signedInAthlete(),
+      expiresAtMs: this.settings.clock() + codeLifetimeMs,
+    });
     const state = query.get("state");
     if (state !== null) redirect.searchParams.set("state", state);
     redirect.searchParams.set("code", code);
@@ -190,7 +207,12 @@ export class OAuthServer {
     // Strava hands back the same access token while it has more than an hour to live.
     if (!accessToken || !access || access.expiresAt - now <= 3600) {
       accessToken = randomToken();
-      access = { scopes: new Set(record.scopes), athleteId: record.athleteId, expiresAt: now + this.settings.tokenLifetimeSeconds, chain: record.chain };
+      access = {
+        scopes: new Set(record.scopes),
+        athleteId: record.athleteId,
+        expiresAt: now + this.settings.tokenLifetimeSeconds,
+        chain: record.chain,
+      };
       this.accessTokens.set(accessToken, access);
     }
     let nextRefresh = refreshToken;

@@ -46,7 +46,10 @@ export function sandboxOptionsFromEnv(env: Environment, defaults: { port: number
   const scopes = readSetting(env, sandboxScopes);
   if (scopes !== undefined) {
     const unknown = scopes.filter((scope) => !(knownScopes as readonly string[]).includes(scope));
-    if (unknown.length > 0) throw new ConfigurationError(`SANDBOX_SCOPES has unknown scope(s) ${unknown.join(", ")}; Strava's scopes are ${knownScopes.join(", ")}.`);
+    if (unknown.length > 0)
+      throw new ConfigurationError(
+        `SANDBOX_SCOPES has unknown scope(s) ${unknown.join(", ")}; Strava's scopes are ${knownScopes.join(", ")}.`,
+      );
     options.grantedScopes = scopes;
   }
   return options;

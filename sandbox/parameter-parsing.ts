@@ -12,7 +12,13 @@ const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const invalid = (resource: string, field: string): Parsed<never> => ({ ok: false, reply: badRequest(resource, field, "invalid") });
 
 /** An integer query parameter within [min, max], or the fallback when absent. */
-export function integerParam(query: URLSearchParams, name: string, fallback: number | null, min: number, max: number): Parsed<number | null> {
+export function integerParam(
+  query: URLSearchParams,
+  name: string,
+  fallback: number | null,
+  min: number,
+  max: number,
+): Parsed<number | null> {
   const raw = query.get(name);
   if (raw === null) return ok(fallback);
   if (!/^-?\d+$/.test(raw.trim())) return invalid("Application", name);

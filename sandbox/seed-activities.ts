@@ -93,8 +93,16 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
 
   for (const block of blockSessions) {
     const { session } = block;
-    const startMs = localMidnight(nowMs, zone, block.daysBack) + ((session.localHour * 60 + session.localMinute) * 60 + block.second) * 1000;
-    const input = { id: activityIdForStart(startMs), name: session.name ?? "", description: session.description ?? "", sportType: session.sportType, startMs, elapsed: session.elapsed };
+    const startMs =
+      localMidnight(nowMs, zone, block.daysBack) + ((session.localHour * 60 + session.localMinute) * 60 + block.second) * 1000;
+    const input = {
+      id: activityIdForStart(startMs),
+      name: session.name ?? "",
+      description: session.description ?? "",
+      sportType: session.sportType,
+      startMs,
+      elapsed: session.elapsed,
+    };
     activities.push(
       block.handLogged
         ? handLoggedActivity({ ...input, distance: block.handLogged.distance, zone, timezoneLabel })
@@ -121,7 +129,14 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
   activities.push(
     buildActivity(
       seed,
-      { sportType: "WeightTraining", kind: "weights", localHour: gymParts.hour, localMinute: gymParts.minute, elapsed: 3_540, description: "" },
+      {
+        sportType: "WeightTraining",
+        kind: "weights",
+        localHour: gymParts.hour,
+        localMinute: gymParts.minute,
+        elapsed: 3_540,
+        description: "",
+      },
       gymStart,
       zone,
       timezoneLabel,
@@ -207,7 +222,13 @@ function routineFor(weekday: number, month: number, prng: Prng): Session[] {
       break;
     case 5:
       if (prng.chance(0.55)) {
-        sessions.push({ sportType: "Swim", kind: "swim", ...at(6, 20), elapsed: prng.int(2_700, 3_300), name: prng.pick(["Masters swim", "Morning Swim", "Pool: 10x100 + pull"]) });
+        sessions.push({
+          sportType: "Swim",
+          kind: "swim",
+          ...at(6, 20),
+          elapsed: prng.int(2_700, 3_300),
+          name: prng.pick(["Masters swim", "Morning Swim", "Pool: 10x100 + pull"]),
+        });
       }
       break;
     case 6:
@@ -218,10 +239,18 @@ function routineFor(weekday: number, month: number, prng: Prng): Session[] {
           kind: gravel ? "gravel-ride" : "ride",
           ...at(8, 40),
           elapsed: prng.int(8_400, 12_600),
-          name: gravel ? prng.pick(["Gravel loop via Sixth Ave", "Dirt roads north of town"]) : prng.pick(["Saturday group ride", "Carter Lake loop", "Lefthand + Olde Stage"]),
+          name: gravel
+            ? prng.pick(["Gravel loop via Sixth Ave", "Dirt roads north of town"])
+            : prng.pick(["Saturday group ride", "Carter Lake loop", "Lefthand + Olde Stage"]),
         });
       } else if (prng.chance(0.25)) {
-        sessions.push({ sportType: "Hike", kind: "hike", ...at(8, 45), elapsed: prng.int(9_000, 13_500), name: prng.pick(["Green Mountain via Gregory Canyon", "Bear Peak", "South Boulder Peak"]) });
+        sessions.push({
+          sportType: "Hike",
+          kind: "hike",
+          ...at(8, 45),
+          elapsed: prng.int(9_000, 13_500),
+          name: prng.pick(["Green Mountain via Gregory Canyon", "Bear Peak", "South Boulder Peak"]),
+        });
       }
       break;
     case 0:
@@ -251,26 +280,177 @@ interface KindProfile {
   device: string;
 }
 
-const outdoorStreams: readonly StreamKey[] = ["time", "distance", "latlng", "altitude", "velocity_smooth", "heartrate", "cadence", "temp", "moving", "grade_smooth"];
-const poweredStreams: readonly StreamKey[] = ["time", "distance", "latlng", "altitude", "velocity_smooth", "heartrate", "cadence", "watts", "temp", "moving", "grade_smooth"];
-const virtualStreams: readonly StreamKey[] = ["time", "distance", "latlng", "altitude", "velocity_smooth", "heartrate", "cadence", "watts", "moving", "grade_smooth"];
+const outdoorStreams: readonly StreamKey[] = [
+  "time",
+  "distance",
+  "latlng",
+  "altitude",
+  "velocity_smooth",
+  "heartrate",
+  "cadence",
+  "temp",
+  "moving",
+  "grade_smooth",
+];
+const poweredStreams: readonly StreamKey[] = [
+  "time",
+  "distance",
+  "latlng",
+  "altitude",
+  "velocity_smooth",
+  "heartrate",
+  "cadence",
+  "watts",
+  "temp",
+  "moving",
+  "grade_smooth",
+];
+const virtualStreams: readonly StreamKey[] = [
+  "time",
+  "distance",
+  "latlng",
+  "altitude",
+  "velocity_smooth",
+  "heartrate",
+  "cadence",
+  "watts",
+  "moving",
+  "grade_smooth",
+];
 const poolStreams: readonly StreamKey[] = ["time", "distance", "velocity_smooth", "heartrate", "cadence", "moving"];
 const indoorStreams: readonly StreamKey[] = ["time", "heartrate", "moving"];
 
 const kinds: Record<SessionKind, KindProfile> = {
-  "easy-run": { speed: [2.85, 3.1], gainPerKm: 9, heartrate: [140, 176], cadence: { average: [84, 87], spread: 2 }, streams: outdoorStreams, environment: "outdoor", gear: "g14872203", device: "Garmin Forerunner 965" },
-  "interval-run": { speed: [3.1, 3.35], gainPerKm: 7, heartrate: [156, 184], cadence: { average: [86, 90], spread: 3 }, streams: outdoorStreams, environment: "outdoor", gear: "g14872203", device: "Garmin Forerunner 965" },
-  "long-run": { speed: [2.8, 3.0], gainPerKm: 10, heartrate: [146, 178], cadence: { average: [84, 86], spread: 2 }, streams: outdoorStreams, environment: "outdoor", gear: "g14872203", device: "Garmin Forerunner 965" },
-  "trail-run": { speed: [2.3, 2.6], gainPerKm: 38, heartrate: [150, 182], cadence: { average: [80, 84], spread: 4 }, streams: outdoorStreams, environment: "outdoor", gear: "g16200981", device: "Garmin Forerunner 965" },
-  ride: { speed: [7.3, 8.1], gainPerKm: 11, heartrate: [132, 170], cadence: { average: [86, 90], spread: 5 }, streams: poweredStreams, environment: "outdoor", gear: "b9120457", device: "Garmin Edge 840" },
-  "gravel-ride": { speed: [6.1, 6.7], gainPerKm: 9, heartrate: [134, 168], cadence: { average: [80, 84], spread: 6 }, streams: outdoorStreams, environment: "outdoor", gear: "b10566312", device: "Garmin Edge 840" },
-  "long-ride": { speed: [7.6, 7.7], gainPerKm: 14.5, heartrate: [128, 174], cadence: { average: [84, 86], spread: 5 }, streams: poweredStreams, environment: "outdoor", gear: "b9120457", device: "Garmin Edge 840" },
-  "virtual-ride": { speed: [8.4, 9.0], gainPerKm: 8, heartrate: [141, 172], cadence: { average: [88, 92], spread: 4 }, streams: virtualStreams, environment: "virtual", gear: "b9120457", device: "Zwift" },
-  hike: { speed: [1.15, 1.35], gainPerKm: 95, heartrate: [118, 152], cadence: { average: [50, 54], spread: 4 }, streams: outdoorStreams, environment: "outdoor", gear: "g16200981", device: "Garmin Forerunner 965" },
-  swim: { speed: [0.76, 0.84], gainPerKm: 0, heartrate: [128, 154], cadence: { average: [26, 29], spread: 3 }, streams: poolStreams, environment: "pool", gear: null, device: "Garmin Forerunner 965" },
-  weights: { speed: [0, 0], gainPerKm: 0, heartrate: [104, 142], cadence: null, streams: indoorStreams, environment: "indoor", gear: null, device: "Garmin Forerunner 965" },
-  workout: { speed: [0, 0], gainPerKm: 0, heartrate: [138, 178], cadence: null, streams: indoorStreams, environment: "indoor", gear: null, device: "Garmin Forerunner 965" },
-  yoga: { speed: [0, 0], gainPerKm: 0, heartrate: [86, 108], cadence: null, streams: indoorStreams, environment: "indoor", gear: null, device: "Garmin Forerunner 965" },
+  "easy-run": {
+    speed: [2.85, 3.1],
+    gainPerKm: 9,
+    heartrate: [140, 176],
+    cadence: { average: [84, 87], spread: 2 },
+    streams: outdoorStreams,
+    environment: "outdoor",
+    gear: "g14872203",
+    device: "Garmin Forerunner 965",
+  },
+  "interval-run": {
+    speed: [3.1, 3.35],
+    gainPerKm: 7,
+    heartrate: [156, 184],
+    cadence: { average: [86, 90], spread: 3 },
+    streams: outdoorStreams,
+    environment: "outdoor",
+    gear: "g14872203",
+    device: "Garmin Forerunner 965",
+  },
+  "long-run": {
+    speed: [2.8, 3.0],
+    gainPerKm: 10,
+    heartrate: [146, 178],
+    cadence: { average: [84, 86], spread: 2 },
+    streams: outdoorStreams,
+    environment: "outdoor",
+    gear: "g14872203",
+    device: "Garmin Forerunner 965",
+  },
+  "trail-run": {
+    speed: [2.3, 2.6],
+    gainPerKm: 38,
+    heartrate: [150, 182],
+    cadence: { average: [80, 84], spread: 4 },
+    streams: outdoorStreams,
+    environment: "outdoor",
+    gear: "g16200981",
+    device: "Garmin Forerunner 965",
+  },
+  ride: {
+    speed: [7.3, 8.1],
+    gainPerKm: 11,
+    heartrate: [132, 170],
+    cadence: { average: [86, 90], spread: 5 },
+    streams: poweredStreams,
+    environment: "outdoor",
+    gear: "b9120457",
+    device: "Garmin Edge 840",
+  },
+  "gravel-ride": {
+    speed: [6.1, 6.7],
+    gainPerKm: 9,
+    heartrate: [134, 168],
+    cadence: { average: [80, 84], spread: 6 },
+    streams: outdoorStreams,
+    environment: "outdoor",
+    gear: "b10566312",
+    device: "Garmin Edge 840",
+  },
+  "long-ride": {
+    speed: [7.6, 7.7],
+    gainPerKm: 14.5,
+    heartrate: [128, 174],
+    cadence: { average: [84, 86], spread: 5 },
+    streams: poweredStreams,
+    environment: "outdoor",
+    gear: "b9120457",
+    device: "Garmin Edge 840",
+  },
+  "virtual-ride": {
+    speed: [8.4, 9.0],
+    gainPerKm: 8,
+    heartrate: [141, 172],
+    cadence: { average: [88, 92], spread: 4 },
+    streams: virtualStreams,
+    environment: "virtual",
+    gear: "b9120457",
+    device: "Zwift",
+  },
+  hike: {
+    speed: [1.15, 1.35],
+    gainPerKm: 95,
+    heartrate: [118, 152],
+    cadence: { average: [50, 54], spread: 4 },
+    streams: outdoorStreams,
+    environment: "outdoor",
+    gear: "g16200981",
+    device: "Garmin Forerunner 965",
+  },
+  swim: {
+    speed: [0.76, 0.84],
+    gainPerKm: 0,
+    heartrate: [128, 154],
+    cadence: { average: [26, 29], spread: 3 },
+    streams: poolStreams,
+    environment: "pool",
+    gear: null,
+    device: "Garmin Forerunner 965",
+  },
+  weights: {
+    speed: [0, 0],
+    gainPerKm: 0,
+    heartrate: [104, 142],
+    cadence: null,
+    streams: indoorStreams,
+    environment: "indoor",
+    gear: null,
+    device: "Garmin Forerunner 965",
+  },
+  workout: {
+    speed: [0, 0],
+    gainPerKm: 0,
+    heartrate: [138, 178],
+    cadence: null,
+    streams: indoorStreams,
+    environment: "indoor",
+    gear: null,
+    device: "Garmin Forerunner 965",
+  },
+  yoga: {
+    speed: [0, 0],
+    gainPerKm: 0,
+    heartrate: [86, 108],
+    cadence: null,
+    streams: indoorStreams,
+    environment: "indoor",
+    gear: null,
+    device: "Garmin Forerunner 965",
+  },
 };
 
 const monthlyTemperature = [-1, 1, 5, 9, 14, 20, 23, 22, 17, 10, 4, -1];
@@ -341,7 +521,11 @@ function buildActivity(
   const type = activityTypeFor(session.sportType);
   const elapsed = session.elapsed;
   const utcOffset = utcOffsetSeconds(startMs, zone);
-  const hr = { average: kind.heartrate[0] + prng.int(-3, 3), max: kind.heartrate[1] + prng.int(-3, 3), resting: seedAthlete.heartrate.resting };
+  const hr = {
+    average: kind.heartrate[0] + prng.int(-3, 3),
+    max: kind.heartrate[1] + prng.int(-3, 3),
+    resting: seedAthlete.heartrate.resting,
+  };
 
   const stops = stopsFor(session.kind, elapsed, prng);
   const plan: RecordingPlan = {
@@ -377,7 +561,7 @@ function buildActivity(
   const scale = estimate.sum > 0 ? distance / estimate.sum : 0;
 
   const terrain = plan.route ? terrainSummary(plan.route, distance) : null;
-  const averageWatts = plan.watts?.average ?? (session.kind === "gravel-ride" ? round(distance / movingTime * 22.5, 1) : null);
+  const averageWatts = plan.watts?.average ?? (session.kind === "gravel-ride" ? round((distance / movingTime) * 22.5, 1) : null);
   const kilojoules = averageWatts !== null ? round((averageWatts * movingTime) / 1000, 1) : null;
   const name = session.name ?? defaultActivityName(session.localHour, session.sportType);
   const where = plan.route ? routeEvaluator(plan.route, distance) : null;
@@ -410,7 +594,11 @@ function buildActivity(
     hideFromHome: false,
     gearId: gear?.id ?? null,
     workoutType: workoutTypeFor(session.kind),
-    externalId: upload ? upload.externalId : kind.device === "Zwift" ? `zwift-activity-${String(id).slice(-10)}${prng.int(100_000_000, 999_999_999)}.fit` : `garmin_ping_${prng.int(300_000_000, 399_999_999)}${prng.int(1_000, 9_999)}`,
+    externalId: upload
+      ? upload.externalId
+      : kind.device === "Zwift"
+        ? `zwift-activity-${String(id).slice(-10)}${prng.int(100_000_000, 999_999_999)}.fit`
+        : `garmin_ping_${prng.int(300_000_000, 399_999_999)}${prng.int(1_000, 9_999)}`,
     uploadId: upload ? upload.uploadId : id + 1_062_000_000,
     deviceName: kind.device,
     averageSpeed: movingTime > 0 ? round(distance / movingTime, 3) : 0,
@@ -435,7 +623,9 @@ function buildActivity(
     startLatlng: start,
     endLatlng: end,
     locationCountry: seedAthlete.country,
-    summaryPolyline: plan.route ? encodePolyline(routePoints(plan.route, distance, Math.min(150, Math.max(24, Math.round(distance / 400))))) : "",
+    summaryPolyline: plan.route
+      ? encodePolyline(routePoints(plan.route, distance, Math.min(150, Math.max(24, Math.round(distance / 400)))))
+      : "",
     recording: plan,
     segmentWindows,
     version: 1,
@@ -473,11 +663,17 @@ function speedWavesFor(kind: SessionKind, prng: Prng): Array<{ amplitude: number
     case "interval-run":
       return [{ amplitude: 0.2, period: prng.int(240, 330), phase }];
     case "virtual-ride":
-      return [{ amplitude: 0.12, period: 600, phase }, { amplitude: 0.05, period: 95, phase: phase / 2 }];
+      return [
+        { amplitude: 0.12, period: 600, phase },
+        { amplitude: 0.05, period: 95, phase: phase / 2 },
+      ];
     case "swim":
       return [{ amplitude: 0.06, period: 120, phase }];
     default:
-      return [{ amplitude: 0.08, period: prng.int(700, 1_400), phase }, { amplitude: 0.04, period: prng.int(90, 200), phase: phase / 3 }];
+      return [
+        { amplitude: 0.08, period: prng.int(700, 1_400), phase },
+        { amplitude: 0.04, period: prng.int(90, 200), phase: phase / 3 },
+      ];
   }
 }
 
@@ -488,10 +684,10 @@ function routeFor(kind: SessionKind, distance: number, gainPerKm: number, prng: 
   const start: [number, number, number] = from
     ? [from[0], from[1], seedAthlete.home.altitude]
     : virtual
-    ? [-11.64036, 166.94734, 12]
-    : trail
-      ? [39.99894, -105.28169, 1_770]
-      : [seedAthlete.home.lat, seedAthlete.home.lng, seedAthlete.home.altitude];
+      ? [-11.64036, 166.94734, 12]
+      : trail
+        ? [39.99894, -105.28169, 1_770]
+        : [seedAthlete.home.lat, seedAthlete.home.lng, seedAthlete.home.altitude];
   const targetGain = (distance / 1000) * gainPerKm * prng.between(0.85, 1.15);
   const cycles = [1, prng.int(3, 5), prng.int(12, 20)];
   const shares = [0.5, 0.32, 0.18];
@@ -512,7 +708,11 @@ function routeFor(kind: SessionKind, distance: number, gainPerKm: number, prng: 
   };
 }
 
-function windowsFor(type: string, environment: KindProfile["environment"], prng: Prng): Array<{ segmentIndex: number; from: number; to: number }> {
+function windowsFor(
+  type: string,
+  environment: KindProfile["environment"],
+  prng: Prng,
+): Array<{ segmentIndex: number; from: number; to: number }> {
   if (environment !== "outdoor") return [];
   const choices = segmentChoicesFor(type);
   if (choices.length === 0) return [];

@@ -38,10 +38,34 @@ export const seedAthlete = {
 } as const;
 
 export const seedGear: readonly Gear[] = [
-  { id: "b9120457", name: "Canyon Endurace CF 7", nickname: "Blue", kind: "bike", primary: true, priorDistance: 8_412_300, hasPowerMeter: true },
-  { id: "b10566312", name: "Specialized Crux Comp", nickname: "Gravel", kind: "bike", primary: false, priorDistance: 2_905_800, hasPowerMeter: false },
+  {
+    id: "b9120457",
+    name: "Canyon Endurace CF 7",
+    nickname: "Blue",
+    kind: "bike",
+    primary: true,
+    priorDistance: 8_412_300,
+    hasPowerMeter: true,
+  },
+  {
+    id: "b10566312",
+    name: "Specialized Crux Comp",
+    nickname: "Gravel",
+    kind: "bike",
+    primary: false,
+    priorDistance: 2_905_800,
+    hasPowerMeter: false,
+  },
   { id: "g14872203", name: "Hoka Clifton 9", nickname: "Daily", kind: "shoe", primary: true, priorDistance: 402_700, hasPowerMeter: false },
-  { id: "g16200981", name: "Salomon Speedcross 6", nickname: "Trail", kind: "shoe", primary: false, priorDistance: 188_400, hasPowerMeter: false },
+  {
+    id: "g16200981",
+    name: "Salomon Speedcross 6",
+    nickname: "Trail",
+    kind: "shoe",
+    primary: false,
+    priorDistance: 188_400,
+    hasPowerMeter: false,
+  },
 ];
 
 export function gearById(id: string): Gear | undefined {

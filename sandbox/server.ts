@@ -145,7 +145,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const now = clock();
   const clubMembers = memberActivities(seed, now);
   const athleteState = (athlete: AthleteIdentity, dataSeed: number, idOffset: number): ApiState => {
-    const activities = seedActivities(dataSeed, now).map((activity) => ({ ...activity, id: activity.id + idOffset, athleteId: athlete.id }));
+    const activities = seedActivities(dataSeed, now).map((activity) => ({
+      ...activity,
+      id: activity.id + idOffset,
+      athleteId: athlete.id,
+    }));
     const store = new ActivityStore(activities, athlete.id);
     const uploads = new UploadProcessor({
       store,
@@ -162,7 +166,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = state.store;
   const checkAthlete = (athleteId: number): number => {
     if (!states.has(athleteId)) {
-      throw new Error(`The sandbox has no athlete ${athleteId}; it has ${[...states.keys()].join(" and ")} (the second one only with secondAthlete / SANDBOX_SECOND_ATHLETE).`);
+      throw new Error(
+        `The sandbox has no athlete ${athleteId}; it has ${[...states.keys()].join(" and ")} (the second one only with secondAthlete / SANDBOX_SECOND_ATHLETE).`,
+      );
     }
     return athleteId;
   };
@@ -197,7 +203,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     deauthorize: async (athleteId: number) => {
       if (!oauth.deauthorize(checkAthlete(athleteId))) return;
-      await pushSubscriptions.push({ aspect_type: "update", object_type: "athlete", object_id: athleteId, owner_id: athleteId, updates: { authorized: "false" } });
+      await pushSubscriptions.push({
+        aspect_type: "update",
+        object_type: "athlete",
+        object_id: athleteId,
+        owner_id: athleteId,
+        updates: { authorized: "false" },
+      });
     },
   };
 
@@ -219,7 +231,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const route = `${method} /push_subscriptions`;
       counters.byRoute[route] = (counters.byRoute[route] ?? 0) + 1;
       const parsed = await parameters(req, search);
-      const reply = parsed.ok ? await pushSubscriptions.handle(method, apiPath.slice("/push_subscriptions".length), parsed.params) : parsed.reply;
+      const reply = parsed.ok
+        ? await pushSubscriptions.handle(method, apiPath.slice("/push_subscriptions".length), parsed.params)
+        : parsed.reply;
       return writeReply(res, reply, limiter.headers());
     }
     const isToken = path === "/oauth/token" || path === "/api/v3/oauth/token";
@@ -239,7 +253,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     else if (isApi) counters.apiRequests++;
     counters.byRoute[route] = (counters.byRoute[route] ?? 0) + 1;
 
-    const fault = faults.size > 0 ? faults.take(isApi && !isToken ? [`${method} ${path}${search}`, `${method} ${apiPath}${search}`] : [`${method} ${path}${search}`]) : undefined;
+    const fault =
+      faults.size > 0
+        ? faults.take(isApi && !isToken ? [`${method} ${path}${search}`, `${method} ${apiPath}${search}`] : [`${method} ${path}${search}`])
+        : undefined;
     if (fault?.kind === "reset") return resetConnection(res);
     if (fault?.kind === "delay") await sleep(fault.delayMs ?? 0);
 
@@ -259,7 +276,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       else if (fault?.kind === "non-json") reply = intermediaryPage(fault);
       else if (fault?.kind === "application-inactive") reply = applicationInactive();
       else if (isToken && method === "POST") reply = await replyWithParameters(req, search, (params) => oauth.token(params));
-      else if (isRevoke && method === "POST") reply = await replyWithParameters(req, search, (params) => oauth.revoke(req.headers.authorization, params));
+      else if (isRevoke && method === "POST")
+        reply = await replyWithParameters(req, search, (params) => oauth.revoke(req.headers.authorization, params));
       else if (isAuthorize && method === "GET") reply = oauth.authorize(new URLSearchParams(search));
       else reply = pathNotFound();
     }
@@ -290,13 +308,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return handleApi({ method, path: apiPath, query, contentType: req.headers["content-type"], body, scopes: auth.scopes }, athleteState);
   };
 
-  const replyWithParameters = async (req: IncomingMessage, search: string, endpoint: (params: Record<string, string>) => Reply): Promise<Reply> => {
+  const replyWithParameters = async (
+    req: IncomingMessage,
+    search: string,
+    endpoint: (params: Record<string, string>) => Reply,
+  ): Promise<Reply> => {
     const parsed = await parameters(req, search);
     return parsed.ok ? endpoint(parsed.params) : parsed.reply;
   };
 
   /** The OAuth endpoints' parameters: Strava takes them as a form, JSON or in the query string. */
-  const parameters = async (req: IncomingMessage, search: string): Promise<{ ok: true; params: Record<string, string> } | { ok: false; reply: Reply }> => {
+  const parameters = async (
+    req: IncomingMessage,
+    search: string,
+  ): Promise<{ ok: true; params: Record<string, string> } | { ok: false; reply: Reply }> => {
     const params: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(search)) params[k] = v;
     const body = await readRequestBody(req, maxBodyBytes);
@@ -317,7 +342,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const control = async (req: IncomingMessage, method: string, path: string): Promise<Reply> => {
-    if (!isLoopback(req.socket.remoteAddress)) return faultReply(403, "Forbidden", [{ resource: "Sandbox", field: "controls", code: "loopback only" }]);
+    if (!isLoopback(req.socket.remoteAddress))
+      return faultReply(403, "Forbidden", [{ resource: "Sandbox", field: "controls", code: "loopback only" }]);
     const name = path.slice("/_sandbox/".length);
     const ok = (value: Parameters<typeof serializeJson>[0]): Reply => ({ status: 200, body: serializeJson(value) });
     if (method === "POST" && name === "faults") {
@@ -352,14 +378,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (method === "GET" && name === "credentials") {
       return ok({ client_id: sandboxClientId, client_secret: clientSecret, refresh_token: oauth.seededRefreshToken() });
     }
-    return { status: 404, body: serializeJson({ message: `No sandbox control ${method} ${path}. Controls: POST /_sandbox/faults, POST /_sandbox/expire-tokens, GET /_sandbox/counters, POST /_sandbox/reset-counters, GET /_sandbox/credentials, POST /_sandbox/sign-in, POST /_sandbox/deauthorize.` }) };
+    return {
+      status: 404,
+      body: serializeJson({
+        message: `No sandbox control ${method} ${path}. Controls: POST /_sandbox/faults, POST /_sandbox/expire-tokens, GET /_sandbox/counters, POST /_sandbox/reset-counters, GET /_sandbox/credentials, POST /_sandbox/sign-in, POST /_sandbox/deauthorize.`,
+      }),
+    };
   };
 
   const server = createServer({ keepAlive: true }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof RequestBodyTooLargeError) {
         // The rest of the body is never read: the connection closes after this answer.
-        writeReply(res, faultReply(413, "Payload Too Large", [{ resource: "Upload", field: "file", code: "too large" }]), { ...limiter.headers(), Connection: "close" });
+        writeReply(res, faultReply(413, "Payload Too Large", [{ resource: "Upload", field: "file", code: "too large" }]), {
+          ...limiter.headers(),
+          Connection: "close",
+        });
         return;
       }
       // A client that hung up mid-request (timeouts, aborted uploads) is not the sandbox's failure.

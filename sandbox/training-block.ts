@@ -16,7 +16,14 @@ export interface BlockSession {
   handLogged?: { distance: number };
 }
 
-const lunch = (daysBack: number, kind: SessionKind, sportType: string, time: [number, number, number], elapsed: number, name: string): BlockSession => ({
+const lunch = (
+  daysBack: number,
+  kind: SessionKind,
+  sportType: string,
+  time: [number, number, number],
+  elapsed: number,
+  name: string,
+): BlockSession => ({
   daysBack,
   second: time[2],
   session: { sportType, kind, localHour: time[0], localMinute: time[1], elapsed, name },
@@ -29,7 +36,15 @@ export const blockSessions: readonly BlockSession[] = [
   {
     daysBack: 3,
     second: 7,
-    session: { sportType: "Hike", kind: "hike", localHour: 10, localMinute: 15, elapsed: 10_800, name: "Mount Sanitas with friends", description: "Forgot my watch, logged it by hand." },
+    session: {
+      sportType: "Hike",
+      kind: "hike",
+      localHour: 10,
+      localMinute: 15,
+      elapsed: 10_800,
+      name: "Mount Sanitas with friends",
+      description: "Forgot my watch, logged it by hand.",
+    },
     handLogged: { distance: 9_800 },
   },
   lunch(4, "ride", "Ride", [12, 10, 29], 7_200, "Long lunch ride: Carter Lake"),

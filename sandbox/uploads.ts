@@ -72,7 +72,10 @@ export class UploadProcessor {
       contentHash = sha256Hex(read.content);
       const original = this.findOriginal(contentHash, read.summary.startMs, input.externalId);
       if (original) {
-        outcome = { kind: "error", message: `${input.filename} duplicate of <a href='/activities/${original.id}' target='_blank'>${escapeHtml(original.name)}</a>` };
+        outcome = {
+          kind: "error",
+          message: `${input.filename} duplicate of <a href='/activities/${original.id}' target='_blank'>${escapeHtml(original.name)}</a>`,
+        };
         contentHash = null;
       } else {
         const activity = recordedActivity(
@@ -114,7 +117,7 @@ export class UploadProcessor {
   settle(): void {
     if (this.pending.length === 0) return;
     const now = this.clock();
-    for (let i = 0; i < this.pending.length; ) {
+    for (let i = 0; i < this.pending.length;) {
       const upload = this.pending[i]!;
       if (upload.readyAtMs > now) {
         i++;

@@ -23,7 +23,8 @@ async function main(): Promise<number> {
   }
   const io = { print: (line: string) => console.log(line) };
   const chosen = options;
-  const [run, failure] = "revoke" in chosen ? [() => runRevoke(chosen, io), "Revocation failed"] : [() => runAuthorize(chosen, io), "Authorization failed"];
+  const [run, failure] =
+    "revoke" in chosen ? [() => runRevoke(chosen, io), "Revocation failed"] : [() => runAuthorize(chosen, io), "Authorization failed"];
   try {
     await run();
     return 0;

@@ -13,7 +13,8 @@ export const settingsPage = fileURLToPath(new URL("../docs/operators/settings.md
 export function pageWithTable(page: string): string {
   const start = page.indexOf(tableStart);
   const end = page.indexOf(tableEnd);
-  if (start < 0 || end < start) throw new Error(`${settingsPage} has lost its marker lines; put back ${tableStart} and ${tableEnd} where the table goes.`);
+  if (start < 0 || end < start)
+    throw new Error(`${settingsPage} has lost its marker lines; put back ${tableStart} and ${tableEnd} where the table goes.`);
   return `${page.slice(0, start)}${settingsTable()}${page.slice(end + tableEnd.length)}`;
 }
 

@@ -85,7 +85,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--sandbox must be one of ${sandboxKinds.join(", ")}; got "${kind}".\n\n${USAGE}`);
     return 2;
   }
-  const sshOptionGiven = ["ssh-target", "ssh-identity-file", "ssh-known-hosts-file", "ssh-workspace-root"].some((name) => values[name as "ssh-target"] !== undefined);
+  const sshOptionGiven = ["ssh-target", "ssh-identity-file", "ssh-known-hosts-file", "ssh-workspace-root"].some(
+    (name) => values[name as "ssh-target"] !== undefined,
+  );
   if (sshOptionGiven && kind !== "ssh") {
     console.error(`The --ssh-* options only apply with --sandbox ssh.\n\n${USAGE}`);
     return 2;

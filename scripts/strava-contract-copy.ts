@@ -26,7 +26,10 @@ export function contractCopyOf(bundleText: string): string {
   const document = JSON.parse(bundleText) as SwaggerDocument;
   for (const edit of contractConsumes) {
     const operation = document.paths[edit.path]?.[edit.method];
-    if (operation === undefined) throw new Error(`${edit.method.toUpperCase()} ${edit.path} is not in the bundle: Strava's description changed; review contractConsumes.`);
+    if (operation === undefined)
+      throw new Error(
+        `${edit.method.toUpperCase()} ${edit.path} is not in the bundle: Strava's description changed; review contractConsumes.`,
+      );
     operation.consumes = edit.consumes;
   }
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -30,7 +30,8 @@ export function renderToolReference(): string {
 }
 
 function typeLabel(schema: TSchema): string {
-  if (Array.isArray(schema.enum)) return schema.enum.length > 8 ? `enum (${schema.enum.length} values)` : (schema.enum as string[]).join(" \\| ");
+  if (Array.isArray(schema.enum))
+    return schema.enum.length > 8 ? `enum (${schema.enum.length} values)` : (schema.enum as string[]).join(" \\| ");
   const { minimum, maximum, default: fallback } = schema as { minimum?: number; maximum?: number; default?: unknown };
   let label = String(schema.type);
   if (schema.type === "array" && schema.items) label = `list of ${typeLabel(schema.items as TSchema)}`;
@@ -66,7 +67,9 @@ export function renderToolPage(): string {
     }
     lines.push("| Parameter | Type | What |", "|---|---|---|");
     for (const [name, schema] of properties) {
-      lines.push(`| \`${name}\`${required.has(name) ? "" : "?"} | ${cell(typeLabel(schema))} | ${cell(String(schema.description ?? ""))} |`);
+      lines.push(
+        `| \`${name}\`${required.has(name) ? "" : "?"} | ${cell(typeLabel(schema))} | ${cell(String(schema.description ?? ""))} |`,
+      );
     }
     lines.push("");
   }

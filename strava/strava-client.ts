@@ -121,7 +121,9 @@ export class UpstreamClient {
         bodyText: response.bodyText,
         headers: response.headers,
         nowMs: this.#now(),
-        hint: [options.errorHint?.(response.status), this.#admission?.statusHint?.(response.status)].filter((text) => text).join(" ") || undefined,
+        hint:
+          [options.errorHint?.(response.status), this.#admission?.statusHint?.(response.status)].filter((text) => text).join(" ") ||
+          undefined,
       });
     }
     this.#tokens.noteApplicationInactive(false);
@@ -148,7 +150,14 @@ export class UpstreamClient {
     }
     const started = performance.now();
     try {
-      const answer = await this.#http({ method: request.method, url: this.#url(request), headers, body, signal, timeoutMs: this.settings.timeoutMs });
+      const answer = await this.#http({
+        method: request.method,
+        url: this.#url(request),
+        headers,
+        body,
+        signal,
+        timeoutMs: this.settings.timeoutMs,
+      });
       this.#logger.debug("upstream_response", {
         request: describeRequest(request),
         status: answer.status,
@@ -165,7 +174,9 @@ export class UpstreamClient {
             "It may be slow or unreachable; try again shortly (STRAVA_TIMEOUT_MS sets the limit).",
         );
       }
-      throw new UpstreamNetworkError(`Network failure on ${describeRequest(request)} to ${this.settings.apiBase}: ${error.detail}. Try again shortly.`);
+      throw new UpstreamNetworkError(
+        `Network failure on ${describeRequest(request)} to ${this.settings.apiBase}: ${error.detail}. Try again shortly.`,
+      );
     }
   }
 

@@ -87,9 +87,7 @@ export function parseFault(bodyText: string): Fault | undefined {
 /** "Activity.id invalid; AccessToken.activity:read_permission missing" */
 export function describeFaultErrors(fault: Fault | undefined): string {
   if (!fault?.errors || fault.errors.length === 0) return "";
-  return fault.errors
-    .map((error) => `${error.resource ?? "?"}.${error.field ?? "?"} ${error.code ?? "?"}`.trim())
-    .join("; ");
+  return fault.errors.map((error) => `${error.resource ?? "?"}.${error.field ?? "?"} ${error.code ?? "?"}`.trim()).join("; ");
 }
 
 const statusTexts: Record<number, string> = {

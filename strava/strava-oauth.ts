@@ -58,7 +58,12 @@ export interface TokenRequest {
 
 /** Exchanges a refresh token for new tokens. Throws `RefreshTokenRejectedError`, `ApplicationInactiveError` or `TokenRefreshError`. */
 export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
-  const fields = { client_id: request.clientId, client_secret: request.clientSecret, grant_type: "refresh_token", refresh_token: request.refreshToken };
+  const fields = {
+    client_id: request.clientId,
+    client_secret: request.clientSecret,
+    grant_type: "refresh_token",
+    refresh_token: request.refreshToken,
+  };
   const response = await postForm(request.http, request.tokenUrl, fields, request.timeoutMs, {}, (error) =>
     error.kind === "timeout"
       ? `The Strava token endpoint (${request.tokenUrl}) did not answer within ${request.timeoutMs / 1000} s; try again shortly.`
@@ -77,7 +82,9 @@ export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
       throw new ApplicationInactiveError(`The Strava token endpoint answered ${detail}. ${applicationInactiveAdvice}`);
     }
     if (refusal.applicationRejected) {
-      throw new TokenRefreshError(`Strava rejected the application credentials in ${request.storeDescription}: ${detail}. Check client_id and client_secret.`);
+      throw new TokenRefreshError(
+        `Strava rejected the application credentials in ${request.storeDescription}: ${detail}. Check client_id and client_secret.`,
+      );
     }
     throw new TokenRefreshError(`The Strava token endpoint answered ${detail}. Try again shortly.`);
   }
@@ -121,7 +128,8 @@ function refusalOf(response: HttpAnswer): { fault: Fault | undefined; detail: st
   return {
     fault,
     detail: `${response.status} ${fault?.message ?? "no Fault body"}${errors ? ` (${errors})` : ""}`,
-    applicationRejected: response.status === 401 || (fault?.errors?.some((error) => error.field === "client_secret" || error.field === "client_id") ?? false),
+    applicationRejected:
+      response.status === 401 || (fault?.errors?.some((error) => error.field === "client_secret" || error.field === "client_id") ?? false),
   };
 }
 
@@ -182,7 +190,14 @@ export async function exchangeAuthorizationCode(request: CodeExchange): Promise<
     grant_type: "authorization_code",
     redirect_uri: request.redirectUri,
   };
-  const response = await postForm(request.http, request.tokenUrl, fields, request.timeoutMs, {}, (error) => `Could not reach the token endpoint ${request.tokenUrl}: ${error.detail}.`);
+  const response = await postForm(
+    request.http,
+    request.tokenUrl,
+    fields,
+    request.timeoutMs,
+    {},
+    (error) => `Could not reach the token endpoint ${request.tokenUrl}: ${error.detail}.`,
+  );
   const refusal = refusalOf(response);
   if (refusal) {
     if (isApplicationInactive(response.status, refusal.fault)) {
@@ -231,15 +246,23 @@ export interface RevokeRequest {
 export async function revokeGrant(request: RevokeRequest): Promise<void> {
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(request.clientId)}:${encodeURIComponent(request.clientSecret)}`).toString("base64")}`;
   const fields = { token: request.token, token_type_hint: "refresh_token" };
-  const response = await postForm(request.http, request.revokeUrl, fields, request.timeoutMs, { authorization: basic }, (error) =>
-    `Could not reach Strava's revocation endpoint (${request.revokeUrl}): ${error.detail}. Nothing was changed; run it again.`,
+  const response = await postForm(
+    request.http,
+    request.revokeUrl,
+    fields,
+    request.timeoutMs,
+    { authorization: basic },
+    (error) => `Could not reach Strava's revocation endpoint (${request.revokeUrl}): ${error.detail}. Nothing was changed; run it again.`,
   );
   const refusal = refusalOf(response);
   if (!refusal) return;
   const { fault, detail } = refusal;
-  if (isApplicationInactive(response.status, fault)) throw new ApplicationInactiveError(`Strava's revocation endpoint answered ${detail}. ${applicationInactiveAdvice}`);
+  if (isApplicationInactive(response.status, fault))
+    throw new ApplicationInactiveError(`Strava's revocation endpoint answered ${detail}. ${applicationInactiveAdvice}`);
   if (refusal.applicationRejected) {
-    throw new TokenRefreshError(`Strava's revocation endpoint refused the application credentials: ${detail}. Check client_id and client_secret.`);
+    throw new TokenRefreshError(
+      `Strava's revocation endpoint refused the application credentials: ${detail}. Check client_id and client_secret.`,
+    );
   }
   throw new TokenRefreshError(`Strava's revocation endpoint answered ${detail}. Nothing was changed in the store; run it again.`);
 }

@@ -14,9 +14,8 @@ const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d
  */
 export function asStravaLocalTime(value: string): string {
   assertCalendarDateTime(value);
-  const withSeconds = /T\d{2}:\d{2}$/.test(value) || /T\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/.test(value)
-    ? value.replace(/(T\d{2}:\d{2})/, "$1:00")
-    : value;
+  const withSeconds =
+    /T\d{2}:\d{2}$/.test(value) || /T\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value.replace(/(T\d{2}:\d{2})/, "$1:00") : value;
   return /(Z|[+-]\d{2}:?\d{2})$/.test(withSeconds) ? withSeconds : `${withSeconds}Z`;
 }
 
@@ -42,7 +41,7 @@ export const createActivity = defineTool({
     "this adds a visible entry to their log. For a recorded file (FIT/TCX/GPX) use create_upload instead.",
   parameters: Type.Object(
     {
-      name: Type.String({ minLength: 1, maxLength: 255, description: "Title of the activity, e.g. \"Iron Temple | Squat + Metcon\"." }),
+      name: Type.String({ minLength: 1, maxLength: 255, description: 'Title of the activity, e.g. "Iron Temple | Squat + Metcon".' }),
       sport_type: SportType("Sport type, e.g. Run, Ride, Swim, Workout, WeightTraining."),
       start_date_local: Type.String({
         pattern: localDateTimePattern,

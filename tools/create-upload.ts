@@ -26,7 +26,10 @@ export const createUpload = defineTool({
       trainer: Type.Optional(Type.Boolean({ description: "True for an indoor trainer session." })),
       commute: Type.Optional(Type.Boolean({ description: "True if this was a commute." })),
       external_id: Type.Optional(
-        Type.String({ maxLength: 255, description: "Your own identifier for this file, echoed back on the upload (useful to spot duplicates)." }),
+        Type.String({
+          maxLength: 255,
+          description: "Your own identifier for this file, echoed back on the upload (useful to spot duplicates).",
+        }),
       ),
     },
     { additionalProperties: false },

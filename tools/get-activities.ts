@@ -11,7 +11,7 @@ export const getActivities = defineTool({
   title: "List activities",
   description:
     "List the athlete's activities, or with summary: true their training load (weekly totals, fitness, fatigue, form) for weekly " +
-    "reviews, load trends and \"am I overtraining?\". The list comes newest first (oldest first when after is given: Strava's " +
+    'reviews, load trends and "am I overtraining?". The list comes newest first (oldest first when after is given: Strava\'s ' +
     "order) as an array of activity summaries (id, name, sport_type, start_date, start_date_local, distance in meters, moving_time and elapsed_time in seconds, " +
     "total_elevation_gain in meters, average_heartrate, ...). Use it to find an activity's id, e.g. the most recent " +
     "workout: call with per_page 10 and no dates. Filter by time with before/after (epoch seconds). " +

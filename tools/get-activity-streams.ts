@@ -13,7 +13,7 @@ export const getActivityStreams = defineTool({
   title: "Get activity streams",
   description:
     // The first sentences carry the advice: OpenClaw's tool search shows a model only 180 characters.
-    "Samples recorded during one activity (heart rate, power, pace...). Read with summary: true or resolution \"low\" " +
+    'Samples recorded during one activity (heart rate, power, pace...). Read with summary: true or resolution "low" ' +
     "first: a long ride's full data is hundreds of thousands of tokens. Returns an array of stream objects {type, data, " +
     "series_type, original_size, resolution}. Types: time (s from start), distance (m), latlng ([lat, lng]), altitude (m), " +
     "velocity_smooth (m/s), heartrate (bpm), cadence (steps/min running, rpm cycling), watts, temp (deg C), " +
@@ -26,7 +26,7 @@ export const getActivityStreams = defineTool({
         Type.Array(StringEnum(streamKeys), {
           uniqueItems: true,
           maxItems: streamKeys.length,
-          description: "Stream types to return, e.g. [\"time\", \"heartrate\"]. Default (or empty): all of them.",
+          description: 'Stream types to return, e.g. ["time", "heartrate"]. Default (or empty): all of them.',
         }),
       ),
       resolution: Type.Optional(

@@ -6,7 +6,7 @@ export const getActivityZones = defineTool({
   name: "get_activity_zones",
   title: "Get activity zones",
   description:
-    "Time spent in each heart-rate and power zone during one activity: an array of {type: \"heartrate\" | \"power\", " +
+    'Time spent in each heart-rate and power zone during one activity: an array of {type: "heartrate" | "power", ' +
     "distribution_buckets: [{min, max, time (seconds)}], sensor_based, ...}. Empty when the activity has no heart-rate " +
     "or power data. Strava serves this to subscribers only.",
   parameters: Type.Object({ id: ActivityId() }, { additionalProperties: false }),

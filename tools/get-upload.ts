@@ -6,8 +6,8 @@ export const getUpload = defineTool({
   title: "Check an upload",
   description:
     "Status of a file upload started with create_upload: {id, id_str, external_id, error, status, activity_id}. " +
-    "status is one of \"Your activity is still being processed.\", \"Your activity is ready.\", \"There was an error " +
-    "processing your activity.\" or \"The created activity has been deleted.\"; activity_id is set once ready. " +
+    'status is one of "Your activity is still being processed.", "Your activity is ready.", "There was an error ' +
+    'processing your activity." or "The created activity has been deleted."; activity_id is set once ready. ' +
     "Poll at most once a second.",
   parameters: Type.Object(
     { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Upload id returned by create_upload." }) },

@@ -22,7 +22,11 @@ export const updateActivity = defineTool({
       trainer: Type.Optional(Type.Boolean({ description: "Mark as an indoor trainer session." })),
       commute: Type.Optional(Type.Boolean({ description: "Mark as a commute." })),
       gear_id: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 64, description: "Gear id from the athlete's profile (e.g. \"b1234567\"), or \"none\" to clear the gear." }),
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'Gear id from the athlete\'s profile (e.g. "b1234567"), or "none" to clear the gear.',
+        }),
       ),
     },
     { additionalProperties: false },

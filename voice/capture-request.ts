@@ -48,7 +48,10 @@ const CaptureRequestBody = Type.Object({
   mode: StringEnum(CAPTURE_MODES),
   maxTokens: Type.Optional(Type.Integer({ minimum: MAX_TOKENS_BOUNDS.min, maximum: MAX_TOKENS_BOUNDS.max })),
   thinkingTokens: Type.Optional(
-    Type.Union([Type.Literal(0, { description: "off" }), Type.Integer({ minimum: THINKING_TOKENS_BOUNDS.min, maximum: THINKING_TOKENS_BOUNDS.max })]),
+    Type.Union([
+      Type.Literal(0, { description: "off" }),
+      Type.Integer({ minimum: THINKING_TOKENS_BOUNDS.min, maximum: THINKING_TOKENS_BOUNDS.max }),
+    ]),
   ),
   timezone: Type.Optional(Type.String({ format: "iana-time-zone" })),
 });
@@ -80,7 +83,8 @@ export function parseCaptureRequest(body: string | null | undefined, isBase64Enc
 function explain(problem: SchemaViolation): string {
   if (problem.missing) return `"${problem.field}" is required: ${problem.expected}. ${EXAMPLE}`;
   // The dictated words are personal: error messages (which are logged) give their length, never the words.
-  const given = problem.field === "text" && typeof problem.value === "string" ? `${problem.value.length} characters` : describeValue(problem.value);
+  const given =
+    problem.field === "text" && typeof problem.value === "string" ? `${problem.value.length} characters` : describeValue(problem.value);
   return `"${problem.field}" must be ${problem.expected}; got ${given}.`;
 }
 

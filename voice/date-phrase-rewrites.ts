@@ -5,8 +5,18 @@
 import { wallClockAt } from "../common/time-zone.ts";
 
 const MONTH_NAMES = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ];
 
 // Holidays and "first Monday of ..." anchor a date chrono does not know; reading only the rest of the
@@ -25,9 +35,27 @@ export function namesUnreadableDate(text: string): boolean {
 const TIME = String.raw`\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)?`;
 
 const CLOCK_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
-const MINUTE_WORDS: Record<string, string> = { "o'clock": "00", oclock: "00", fifteen: "15", thirty: "30", "forty-five": "45", "forty five": "45" };
+const MINUTE_WORDS: Record<string, string> = {
+  "o'clock": "00",
+  oclock: "00",
+  fifteen: "15",
+  thirty: "30",
+  "forty-five": "45",
+  "forty five": "45",
+};
 const CLOCK_WORD = `(${Object.keys(CLOCK_WORDS).join("|")})`;
 const HALF_HOURS_WORD = String.raw`(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 
@@ -35,10 +63,13 @@ const HALF_HOURS_WORD = String.raw`(\d+|an?|one|two|three|four|five|six|seven|ei
 export function rewriteForParser(text: string, referenceMs: number, timeZone: string): string {
   let out = text;
   // "at seven thirty", "at three": chrono reads clock times only as digits.
-  out = out.replace(new RegExp(`\\bat\\s+${CLOCK_WORD}(?:[\\s-]+(o'?clock|fifteen|thirty|forty[\\s-]five))?\\b`, "gi"), (_m, hour: string, minutes?: string) => {
-    const mm = minutes ? (MINUTE_WORDS[minutes.toLowerCase().replace(/\s/, "-")] ?? "00") : "00";
-    return `at ${CLOCK_WORDS[hour.toLowerCase()]}:${mm}`;
-  });
+  out = out.replace(
+    new RegExp(`\\bat\\s+${CLOCK_WORD}(?:[\\s-]+(o'?clock|fifteen|thirty|forty[\\s-]five))?\\b`, "gi"),
+    (_m, hour: string, minutes?: string) => {
+      const mm = minutes ? (MINUTE_WORDS[minutes.toLowerCase().replace(/\s/, "-")] ?? "00") : "00";
+      return `at ${CLOCK_WORDS[hour.toLowerCase()]}:${mm}`;
+    },
+  );
   // "at 0930": chrono does not read four-digit times.
   out = out.replace(/\bat\s+([01]\d|2[0-3])([0-5]\d)\b/gi, "at $1:$2");
   // "in two and a half hours", "in an hour and a half": chrono drops the half.
@@ -65,13 +96,10 @@ export function rewriteForParser(text: string, referenceMs: number, timeZone: st
   // "March the 5th": chrono reads only "March".
   out = out.replace(new RegExp(`\\b(${MONTH_NAMES.join("|")})\\s+the\\s+(\\d{1,2})(st|nd|rd|th)\\b`, "gi"), "$1 $2$3");
   // "on the 15th": chrono has no day-of-month-only form. It means the next 15th, this month or a later one.
-  out = out.replace(
-    /\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)/gi,
-    (match, day: string) => {
-      const date = nextDayOfMonth(Number(day), referenceMs, timeZone);
-      return date ? ` on ${MONTH_NAMES[date.month - 1]} ${date.day}, ${date.year}` : match;
-    },
-  );
+  out = out.replace(/\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)/gi, (match, day: string) => {
+    const date = nextDayOfMonth(Number(day), referenceMs, timeZone);
+    return date ? ` on ${MONTH_NAMES[date.month - 1]} ${date.day}, ${date.year}` : match;
+  });
   return out;
 }
 

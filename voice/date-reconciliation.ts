@@ -74,7 +74,11 @@ export function reconcileDates(
   const text = resolved.text;
 
   if (action === "reminder") {
-    return { dates: { dueISO: iso(pick("dueISO", text.startMs, modelMs("dueISO"))), startISO: null, endISO: null }, disagreements, rejected };
+    return {
+      dates: { dueISO: iso(pick("dueISO", text.startMs, modelMs("dueISO"))), startISO: null, endISO: null },
+      disagreements,
+      rejected,
+    };
   }
   if (action !== "event") return { dates: { dueISO: null, startISO: null, endISO: null }, disagreements, rejected };
 

@@ -167,7 +167,10 @@ function pickReading(all: ParsedResult[], contextHint: Reading["meridiemHint"]):
   if (!first) return null;
   if (!second) return { date: first.start, time: first, meridiemHint };
   if (rest.length > 0) return null;
-  for (const [datePart, timePart] of [[first, second], [second, first]] as const) {
+  for (const [datePart, timePart] of [
+    [first, second],
+    [second, first],
+  ] as const) {
     if (hasDate(datePart.start) && !hasTime(datePart.start) && hasTime(timePart.start) && !hasDate(timePart.start) && !datePart.end) {
       return { date: datePart.start, time: timePart, meridiemHint };
     }

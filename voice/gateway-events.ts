@@ -3,11 +3,7 @@
 // these, and tests call the handlers with them.
 
 import { randomUUID } from "node:crypto";
-import type {
-  APIGatewayEventRequestContextWithAuthorizer,
-  APIGatewayProxyEvent,
-  APIGatewayRequestAuthorizerEvent,
-} from "aws-lambda";
+import type { APIGatewayEventRequestContextWithAuthorizer, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import type { InvocationContext } from "./handler.ts";
 
 /** The function timeout voice/template.yaml sets by default. */

@@ -34,7 +34,12 @@ function captureService(): CaptureService {
     const settings = readHandlerSettings();
     const client = new BedrockRuntimeClient({ region: settings.region });
     service = new CaptureService({
-      model: new BedrockConverseModel({ client, modelId: settings.modelId, region: settings.region, describeMissingCredentials: () => missingAwsCredentials(process.env) }),
+      model: new BedrockConverseModel({
+        client,
+        modelId: settings.modelId,
+        region: settings.region,
+        describeMissingCredentials: () => missingAwsCredentials(process.env),
+      }),
       defaultTimeZone: settings.timeZone,
       log,
     });

@@ -52,7 +52,10 @@ export interface LocalGateway {
 }
 
 /** Where the local gateway's authorizer gets the token, and a sentence saying so. */
-export function authorizerFromEnvironment(env: Record<string, string | undefined> = process.env, log: Logger = synchronousStderrLogger("voice-authorizer")): {
+export function authorizerFromEnvironment(
+  env: Record<string, string | undefined> = process.env,
+  log: Logger = synchronousStderrLogger("voice-authorizer"),
+): {
   authorizer: RequestAuthorizer;
   tokenSource: string;
 } {
@@ -63,7 +66,10 @@ export function authorizerFromEnvironment(env: Record<string, string | undefined
       tokenSource: "VOICE_LOCAL_CLIENT_TOKEN",
     };
   }
-  return { authorizer: lambdaAuthorizer, tokenSource: `the parameter store (${readSetting(env, clientTokenParameter) ?? "CLIENT_TOKEN_PARAMETER not set"})` };
+  return {
+    authorizer: lambdaAuthorizer,
+    tokenSource: `the parameter store (${readSetting(env, clientTokenParameter) ?? "CLIENT_TOKEN_PARAMETER not set"})`,
+  };
 }
 
 function send(response: http.ServerResponse, status: number, body: string, headers: APIGatewayProxyResult["headers"] = {}): void {
@@ -91,7 +97,8 @@ export async function startLocalGateway(options: LocalGatewayOptions = {}): Prom
   const log = options.log ?? synchronousStderrLogger("voice-local-gateway");
   const authorize = options.authorizer ?? authorizerFromEnvironment().authorizer;
   const capture = options.handler ?? lambdaHandler;
-  const limiter = options.limiter ?? new TokenBucket({ ratePerSecond: LOCAL_GATEWAY_DEFAULTS.ratePerSecond, burst: LOCAL_GATEWAY_DEFAULTS.burst });
+  const limiter =
+    options.limiter ?? new TokenBucket({ ratePerSecond: LOCAL_GATEWAY_DEFAULTS.ratePerSecond, burst: LOCAL_GATEWAY_DEFAULTS.burst });
   const invokePath = `/${stage}/invoke`;
 
   const server = http.createServer((request, response) => {
@@ -110,7 +117,13 @@ export async function startLocalGateway(options: LocalGatewayOptions = {}): Prom
         if (!(error instanceof RequestBodyTooLargeError)) return response.destroy();
         return send(response, 413, '{"message":"Request Too Long"}', { Connection: "close" });
       }
-      const gatewayRequest: GatewayRequest = { ...headerRecord(request), body, requestId, sourceIp: request.socket.remoteAddress ?? "127.0.0.1", stage };
+      const gatewayRequest: GatewayRequest = {
+        ...headerRecord(request),
+        body,
+        requestId,
+        sourceIp: request.socket.remoteAddress ?? "127.0.0.1",
+        stage,
+      };
       let principalId: string | undefined;
       try {
         const result = await authorize(authorizerEvent(gatewayRequest));

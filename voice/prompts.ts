@@ -12,7 +12,7 @@ const MODE_INSTRUCTIONS: Record<CaptureMode, string> = {
     "title: a short title (at most 8 words). tags: 1 to 5 short lowercase topical labels.",
   ].join(" "),
   reminder: [
-    "The text asks to be reminded of something. title: the thing to do, as a short imperative (\"Call Sam\").",
+    'The text asks to be reminded of something. title: the thing to do, as a short imperative ("Call Sam").',
     "dueISO: when the text says when, that moment as UTC; otherwise null. markdown: one or two lines restating the reminder.",
     "notes: any extra detail from the text, else null. tags: 0 to 3 short lowercase labels.",
   ].join(" "),

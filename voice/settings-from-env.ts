@@ -33,7 +33,9 @@ export function readHandlerSettings(env: Environment = process.env): HandlerSett
   const modelId = required(env, voiceModelId, "a Bedrock model or inference profile id (e.g. us.anthropic.claude-sonnet-4-20250514-v1:0)");
   const timeZone = readSetting(env, voiceTimezone);
   if (!isValidTimeZone(timeZone)) {
-    throw new ConfigurationError(`VOICE_TIMEZONE "${timeZone}" is not an IANA time zone: set it to a name such as Europe/Berlin or America/Los_Angeles.`);
+    throw new ConfigurationError(
+      `VOICE_TIMEZONE "${timeZone}" is not an IANA time zone: set it to a name such as Europe/Berlin or America/Los_Angeles.`,
+    );
   }
   return { modelId, timeZone, region: readRegion(env) };
 }
@@ -44,6 +46,10 @@ export interface AuthorizerSettings {
 }
 
 export function readAuthorizerSettings(env: Environment = process.env): AuthorizerSettings {
-  const parameter = required(env, clientTokenParameter, "the name of the SSM SecureString holding the client token (e.g. /voice/client-token)");
+  const parameter = required(
+    env,
+    clientTokenParameter,
+    "the name of the SSM SecureString holding the client token (e.g. /voice/client-token)",
+  );
   return { clientTokenParameter: parameter, region: readRegion(env) };
 }

@@ -16,7 +16,8 @@ export class TokenBucket {
   #last: number;
 
   constructor(options: TokenBucketOptions) {
-    if (options.ratePerSecond <= 0 || options.burst < 1) throw new RangeError("a token bucket needs a positive rate and a burst of at least 1");
+    if (options.ratePerSecond <= 0 || options.burst < 1)
+      throw new RangeError("a token bucket needs a positive rate and a burst of at least 1");
     this.#ratePerMs = options.ratePerSecond / 1000;
     this.#burst = options.burst;
     this.#now = options.now ?? (() => performance.now());

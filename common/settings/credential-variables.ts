@@ -107,7 +107,9 @@ export function configFolder(env: Environment): string {
 /** FITNESS_TOKEN_FILE, else the default token file; and whether it was set. */
 export function readTokenFile(env: Environment): { path: string; explicit: boolean } {
   const explicit = readSetting(env, fitnessTokenFile);
-  return explicit !== undefined ? { path: explicit, explicit: true } : { path: join(configFolder(env), "strava-tokens.json"), explicit: false };
+  return explicit !== undefined
+    ? { path: explicit, explicit: true }
+    : { path: join(configFolder(env), "strava-tokens.json"), explicit: false };
 }
 
 /** Where new tokens wait on this machine: FITNESS_TOKEN_RESCUE_DIR and the session's runtime directory. */
@@ -116,7 +118,12 @@ export function readRescueDirectory(env: Environment): { configured: string | un
 }
 
 /** The three STRAVA_* variables of an athlete's grant, and the names of those that are not set. */
-export function readStravaCredentials(env: Environment): { clientId: string | undefined; clientSecret: string | undefined; refreshToken: string | undefined; missing: string[] } {
+export function readStravaCredentials(env: Environment): {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  refreshToken: string | undefined;
+  missing: string[];
+} {
   const clientId = readSetting(env, stravaClientId);
   const clientSecret = readSetting(env, stravaClientSecret);
   const refreshToken = readSetting(env, stravaRefreshToken);

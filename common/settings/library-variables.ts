@@ -6,11 +6,18 @@
  */
 import { defineSetting, text } from "./setting.ts";
 
-const aws = (name: string, meaning: string) => defineSetting({ name, type: "AWS SDK", defaultText: "the SDK's", meaning, readBy: ["library"], parse: text() });
+const aws = (name: string, meaning: string) =>
+  defineSetting({ name, type: "AWS SDK", defaultText: "the SDK's", meaning, readBy: ["library"], parse: text() });
 
-export const awsProfile = aws("AWS_PROFILE", "the AWS SDK's named profile (~/.aws/config) for the plugin's host, the server and the scripts");
+export const awsProfile = aws(
+  "AWS_PROFILE",
+  "the AWS SDK's named profile (~/.aws/config) for the plugin's host, the server and the scripts",
+);
 export const awsConfigFile = aws("AWS_CONFIG_FILE", "where the AWS SDK reads profiles (default ~/.aws/config)");
-export const awsSharedCredentialsFile = aws("AWS_SHARED_CREDENTIALS_FILE", "where the AWS SDK reads profiles' keys (default ~/.aws/credentials)");
+export const awsSharedCredentialsFile = aws(
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "where the AWS SDK reads profiles' keys (default ~/.aws/credentials)",
+);
 export const awsAccessKeyId = aws("AWS_ACCESS_KEY_ID", "the AWS SDK's access key (with AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)");
 export const awsSecretAccessKey = { ...aws("AWS_SECRET_ACCESS_KEY", "the AWS SDK's secret key"), secret: true };
 export const awsEndpointUrl = aws("AWS_ENDPOINT_URL", "another endpoint for every AWS service (a local emulator)");
@@ -29,5 +36,12 @@ export const libraryVariables = [
   awsEndpointUrlDynamodb,
   aws("AWS_ENDPOINT_URL_SSM", "another SSM endpoint (tests: moto)"),
   aws("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "another Bedrock Runtime endpoint (tests: a local HTTP/2 fake)"),
-  defineSetting({ name: "NODE_EXTRA_CA_CERTS", type: "path", defaultText: "none", meaning: "Node's extra certificate authorities (a private root for metadata documents)", readBy: ["library"], parse: text() }),
+  defineSetting({
+    name: "NODE_EXTRA_CA_CERTS",
+    type: "path",
+    defaultText: "none",
+    meaning: "Node's extra certificate authorities (a private root for metadata documents)",
+    readBy: ["library"],
+    parse: text(),
+  }),
 ] as const;

@@ -19,10 +19,15 @@ export const mcpAthletes = defineSetting({
   readBy: ["MCP server", "hosted", "oauth-admin"],
   parse: (value: string | undefined): string[] | undefined => {
     if (value === undefined) return undefined;
-    const ids = value.split(",").map((part) => part.trim()).filter((part) => part !== "");
+    const ids = value
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part !== "");
     const bad = ids.filter((id) => !/^\d{1,20}$/.test(id));
     if (bad.length > 0 || ids.length === 0) {
-      throw new ConfigurationError(`MCP_ATHLETES must be Strava athlete ids separated by commas, such as 48201735,61930114; "${bad.join(", ") || value}" is not.`);
+      throw new ConfigurationError(
+        `MCP_ATHLETES must be Strava athlete ids separated by commas, such as 48201735,61930114; "${bad.join(", ") || value}" is not.`,
+      );
     }
     return [...new Set(ids)];
   },
@@ -73,7 +78,8 @@ export const mcpClientAddressHeader = defineSetting({
   readBy: ["MCP server", "hosted"],
   parse: (value: string | undefined): string | undefined => {
     if (value === undefined) return undefined;
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value)) throw new ConfigurationError(`MCP_CLIENT_ADDRESS_HEADER must be an HTTP header name such as x-forwarded-for; got "${value}".`);
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value))
+      throw new ConfigurationError(`MCP_CLIENT_ADDRESS_HEADER must be an HTTP header name such as x-forwarded-for; got "${value}".`);
     return value.toLowerCase();
   },
 });
@@ -82,7 +88,8 @@ export const fitnessOauthDir = defineSetting({
   name: "FITNESS_OAUTH_DIR",
   type: "path",
   defaultText: "~/.config/openclaw-fitness/oauth",
-  meaning: "OAuth mode's state on local files (this user's alone: 0700, checked at start); npm run hosted on the sandbox: a scratch directory",
+  meaning:
+    "OAuth mode's state on local files (this user's alone: 0700, checked at start); npm run hosted on the sandbox: a scratch directory",
   readBy: ["MCP server", "hosted", "oauth-admin"],
   parse: text(),
 });

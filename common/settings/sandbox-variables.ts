@@ -44,7 +44,11 @@ export const sandboxScopes = defineSetting({
   defaultText: "read,activity:read_all,activity:write,profile:read_all",
   meaning: "the scopes the sandbox's seeded refresh token grants (to try a missing scope)",
   readBy: ["sandbox", "MCP server"],
-  parse: (value: string | undefined): string[] | undefined => value?.split(",").map((scope) => scope.trim()).filter((scope) => scope.length > 0),
+  parse: (value: string | undefined): string[] | undefined =>
+    value
+      ?.split(",")
+      .map((scope) => scope.trim())
+      .filter((scope) => scope.length > 0),
 });
 
 export const sandboxSeed = defineSetting({

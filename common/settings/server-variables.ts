@@ -11,7 +11,8 @@ export const port = defineSetting({
   readBy: ["MCP server", "sandbox", "hosted"],
   parse: (value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new ConfigurationError(`PORT must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
+    if (!/^\d+$/.test(value) || Number(value) > 65_535)
+      throw new ConfigurationError(`PORT must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
     return Number(value);
   },
 });
@@ -59,7 +60,9 @@ export const mcpAuth = defineSetting({
     const mode = value?.toLowerCase();
     if (mode === undefined || mode === "bearer") return "bearer";
     if (mode === "oauth") return "oauth";
-    throw new ConfigurationError(`MCP_AUTH must be "bearer" (the default: a static token) or "oauth" (MCP authorization with Strava sign-in); got "${value}".`);
+    throw new ConfigurationError(
+      `MCP_AUTH must be "bearer" (the default: a static token) or "oauth" (MCP authorization with Strava sign-in); got "${value}".`,
+    );
   },
 });
 

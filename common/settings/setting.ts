@@ -58,18 +58,25 @@ export function httpUrl(name: string, example: string, fallback?: string): (valu
     if (value === undefined) return fallback;
     const url = URL.parse(value);
     if (url === null) throw new ConfigurationError(`${name} must be an absolute http(s) URL such as ${example}; got "${value}".`);
-    if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigurationError(`${name} must use http or https; got "${url.protocol}".`);
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+      throw new ConfigurationError(`${name} must use http or https; got "${url.protocol}".`);
     return value;
   };
 }
 
 /** A whole number from `min` to `max`, or `fallback` when unset. */
 export function wholeNumber(name: string, min: number, max: number, fallback: number): (value: string | undefined) => number;
-export function wholeNumber(name: string, min: number, max: number, fallback?: undefined): (value: string | undefined) => number | undefined;
+export function wholeNumber(
+  name: string,
+  min: number,
+  max: number,
+  fallback?: undefined,
+): (value: string | undefined) => number | undefined;
 export function wholeNumber(name: string, min: number, max: number, fallback?: number): (value: string | undefined) => number | undefined {
   return (value) => {
     if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new ConfigurationError(`${name} must be a whole number from ${min} to ${max}; got "${value}".`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new ConfigurationError(`${name} must be a whole number from ${min} to ${max}; got "${value}".`);
     return Number(value);
   };
 }
@@ -98,12 +105,17 @@ export function trueOrFalse(name: string, fallback?: boolean): (value: string | 
 }
 
 /** Four whole numbers "overall15min,overallDaily,read15min,readDaily" (Strava's rate-limit windows). */
-export function rateLimits(name: string, atLeastOne: boolean): (value: string | undefined) => { overall: [number, number]; read: [number, number] } | undefined {
+export function rateLimits(
+  name: string,
+  atLeastOne: boolean,
+): (value: string | undefined) => { overall: [number, number]; read: [number, number] } | undefined {
   return (value) => {
     if (value === undefined) return undefined;
     const parts = value.split(",").map((part) => part.trim());
     if (parts.length !== 4 || !parts.every((part) => /^\d+$/.test(part) && (!atLeastOne || Number(part) > 0))) {
-      throw new ConfigurationError(`${name} must be four whole numbers "overall15min,overallDaily,read15min,readDaily", such as 200,2000,100,1000; got "${value}".`);
+      throw new ConfigurationError(
+        `${name} must be four whole numbers "overall15min,overallDaily,read15min,readDaily", such as 200,2000,100,1000; got "${value}".`,
+      );
     }
     const [o15, oDay, r15, rDay] = parts.map(Number) as [number, number, number, number];
     return { overall: [o15, oDay], read: [r15, rDay] };

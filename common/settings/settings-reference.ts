@@ -14,7 +14,9 @@ export function settingsTable(): string {
   for (const section of settingsInventory) {
     lines.push("", `### ${section.title}`, "", "| Variable | Kind | Default | Meaning | Read by |", "|---|---|---|---|---|");
     for (const setting of section.settings) {
-      lines.push(`| \`${setting.name}\` | ${cell(setting.type)} | ${cell(setting.defaultText)} | ${cell(setting.meaning)}${setting.secret ? " (a secret: never logged)" : ""} | ${setting.readBy.join(", ")} |`);
+      lines.push(
+        `| \`${setting.name}\` | ${cell(setting.type)} | ${cell(setting.defaultText)} | ${cell(setting.meaning)}${setting.secret ? " (a secret: never logged)" : ""} | ${setting.readBy.join(", ")} |`,
+      );
     }
   }
   lines.push("", tableEnd);

@@ -24,7 +24,7 @@ export const voiceTimezone = defineSetting({
   name: "VOICE_TIMEZONE",
   type: "IANA time zone",
   defaultText: "UTC",
-  meaning: "the zone \"tomorrow at 9\" is read in",
+  meaning: 'the zone "tomorrow at 9" is read in',
   readBy: ["voice"],
   parse: text("UTC"),
 });
@@ -37,7 +37,8 @@ export const voiceLocalPort = defineSetting({
   readBy: ["voice"],
   parse: (value: string | undefined): number => {
     if (value === undefined) return 8787;
-    if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new ConfigurationError(`VOICE_LOCAL_PORT must be a port number from 0 to 65535 (0 picks a free one); got "${value}".`);
+    if (!/^\d+$/.test(value) || Number(value) > 65_535)
+      throw new ConfigurationError(`VOICE_LOCAL_PORT must be a port number from 0 to 65535 (0 picks a free one); got "${value}".`);
     return Number(value);
   },
 });

@@ -24,7 +24,19 @@
  * (`loginctl enable-linger`), when their last session ends: $XDG_RUNTIME_DIR is removed and systemd removes
  * the user's files from /dev/shm.
  */
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statfsSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { TokenSet } from "../credential-store.ts";
@@ -80,7 +92,11 @@ export function chooseRescueDirectory(setting: RescueDirectorySetting, devShm = 
         `${rescueDirEnvName} cannot be used on this platform: the copy needs a directory whose owner and permissions can be checked. Set it to "off".`,
       );
     }
-    return { directory: undefined, reason: `this platform has no per-user memory-backed directory (set ${rescueDirEnvName}=off to silence this warning)`, quiet: false };
+    return {
+      directory: undefined,
+      reason: `this platform has no per-user memory-backed directory (set ${rescueDirEnvName}=off to silence this warning)`,
+      quiet: false,
+    };
   }
   if (configured) {
     if (!isAbsolute(configured)) {
@@ -116,7 +132,9 @@ function whyNotMemoryBacked(path: string): string | undefined {
   try {
     type = Number(statfsSync(path).type);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? `${path} does not exist` : `${path} cannot be examined: ${messageOf(error)}`;
+    return (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? `${path} does not exist`
+      : `${path} cannot be examined: ${messageOf(error)}`;
   }
   return memoryFileSystems.has(type) ? undefined : `${path} is not a memory-backed file system`;
 }
@@ -227,7 +245,8 @@ export class TokenRescueDirectory {
         );
       }
     }
-    if (!this.#check()) throw new ConfigurationError(`The token rescue directory ${this.path} disappeared while it was being created. ${this.#fix()}`);
+    if (!this.#check())
+      throw new ConfigurationError(`The token rescue directory ${this.path} disappeared while it was being created. ${this.#fix()}`);
   }
 
   #fix(): string {

@@ -22,7 +22,13 @@
 import { sha256Hex } from "../../common/digests.ts";
 import type { Logger } from "../../common/logger.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { CredentialStoreError, type CredentialSnapshot, type CredentialStore, type SaveOutcome, type TokenSet } from "../credential-store.ts";
+import {
+  CredentialStoreError,
+  type CredentialSnapshot,
+  type CredentialStore,
+  type SaveOutcome,
+  type TokenSet,
+} from "../credential-store.ts";
 import { chooseRescueDirectory, type RescueDirectorySetting, type RescueFile, type TokenRescueDirectory } from "./rescue-directory.ts";
 
 /** A file that never became a complete record is a write cut short; after this long nobody will finish it. */
@@ -184,7 +190,10 @@ export class RescuingCredentialStore implements CredentialStore {
       if (rescued === undefined) {
         if (file.ageMs > incompleteFileGraceMs) {
           this.#remove(file.name);
-          this.#logger.warn("token_rescue_unreadable", { directory: this.#directory.path, message: `Removed ${file.name}: it never held a complete token set.` });
+          this.#logger.warn("token_rescue_unreadable", {
+            directory: this.#directory.path,
+            message: `Removed ${file.name}: it never held a complete token set.`,
+          });
         }
         continue;
       }

@@ -41,7 +41,8 @@ export interface AwsCallContext {
 export function awsStoreError(error: unknown, context: AwsCallContext): CredentialStoreError {
   const name = (error as { name?: string }).name ?? "Error";
   const { call, action, description } = context;
-  if (name === "AccessDeniedException") return new CredentialStoreError(`Not allowed to ${action} the ${description}: grant ${context.permission}.`);
+  if (name === "AccessDeniedException")
+    return new CredentialStoreError(`Not allowed to ${action} the ${description}: grant ${context.permission}.`);
   if (context.signal?.aborted) return new CredentialStoreTimeoutError(`Gave up on ${call} to the ${description}: its deadline passed.`);
   if (awsCredentialsMissing(error)) return new CredentialStoreError(awsCredentialsMissingMessage(action, description));
   if (name === "ResourceNotFoundException" && context.notFound !== undefined) return new CredentialStoreError(context.notFound);

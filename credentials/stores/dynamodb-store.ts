@@ -74,7 +74,8 @@ export class DynamoDbCredentialStore implements CredentialStore {
     // message; this only backs up callers without one.
     const timeout = (options.requestTimeoutMs ?? defaultStoreTimeoutMs) + 1_000;
     this.#client =
-      options.client ?? new DynamoDBClient({ region: options.region, requestHandler: { connectionTimeout: timeout, requestTimeout: timeout } });
+      options.client ??
+      new DynamoDBClient({ region: options.region, requestHandler: { connectionTimeout: timeout, requestTimeout: timeout } });
     this.description = `DynamoDB item of athlete ${options.athleteId} in table "${options.tableName}" (${options.region})`;
   }
 
@@ -101,12 +102,18 @@ export class DynamoDbCredentialStore implements CredentialStore {
     };
     const condition =
       version.revision === undefined
-        ? { ConditionExpression: "attribute_not_exists(revision) AND refresh_token = :read", ExpressionAttributeValues: { ":read": { S: expected.credentials.refresh_token } } }
+        ? {
+            ConditionExpression: "attribute_not_exists(revision) AND refresh_token = :read",
+            ExpressionAttributeValues: { ":read": { S: expected.credentials.refresh_token } },
+          }
         : { ConditionExpression: "revision = :read", ExpressionAttributeValues: { ":read": { N: String(version.revision) } } };
     try {
-      await this.#call("PutItem", signal, () => this.#client.send(new PutItemCommand({ TableName: this.#tableName, Item: item, ...condition }), { abortSignal: signal }), [
-        "ConditionalCheckFailedException",
-      ]);
+      await this.#call(
+        "PutItem",
+        signal,
+        () => this.#client.send(new PutItemCommand({ TableName: this.#tableName, Item: item, ...condition }), { abortSignal: signal }),
+        ["ConditionalCheckFailedException"],
+      );
     } catch (error) {
       if ((error as { name?: string }).name !== "ConditionalCheckFailedException") throw error;
       const now = await this.#read(signal);
@@ -130,11 +137,17 @@ export class DynamoDbCredentialStore implements CredentialStore {
       updated_at: { S: new Date().toISOString() },
       ...(this.#application ? {} : { client_id: { S: credentials.client_id }, client_secret: { S: credentials.client_secret } }),
     };
-    await this.#call("PutItem", signal, () => this.#client.send(new PutItemCommand({ TableName: this.#tableName, Item: item }), { abortSignal: signal }));
+    await this.#call("PutItem", signal, () =>
+      this.#client.send(new PutItemCommand({ TableName: this.#tableName, Item: item }), { abortSignal: signal }),
+    );
   }
 
   async #read(signal: AbortSignal): Promise<Item | undefined> {
-    const command = new GetItemCommand({ TableName: this.#tableName, Key: { [this.#key.name]: { S: this.#key.value } }, ConsistentRead: true });
+    const command = new GetItemCommand({
+      TableName: this.#tableName,
+      Key: { [this.#key.name]: { S: this.#key.value } },
+      ConsistentRead: true,
+    });
     return (await this.#call("GetItem", signal, () => this.#client.send(command, { abortSignal: signal }))).Item;
   }
 

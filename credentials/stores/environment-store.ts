@@ -43,7 +43,9 @@ export class EnvCredentialStore implements CredentialStore {
   readonly #file: TokenFile;
 
   constructor(options: { clientId: string; clientSecret: string; refreshToken: string; file: TokenFileStore }) {
-    const missing = stravaEnvNames.filter((_name, index) => [options.clientId, options.clientSecret, options.refreshToken][index]?.trim() === "");
+    const missing = stravaEnvNames.filter(
+      (_name, index) => [options.clientId, options.clientSecret, options.refreshToken][index]?.trim() === "",
+    );
     if (missing.length > 0) {
       throw new CredentialStoreError(`Set ${missing.join(", ")} (all three of ${stravaEnvNames.join(", ")} are needed for Strava).`);
     }

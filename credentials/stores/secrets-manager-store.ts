@@ -191,10 +191,16 @@ export class SecretsManagerStore implements AuthorizationStore {
         return;
       }
       const versionId = randomUUID();
-      const command = new PutSecretValueCommand({ SecretId: this.#secretName, SecretString: secretString, VersionStages: [pending], ClientRequestToken: versionId });
+      const command = new PutSecretValueCommand({
+        SecretId: this.#secretName,
+        SecretString: secretString,
+        VersionStages: [pending],
+        ClientRequestToken: versionId,
+      });
       await this.#call("PutSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }));
       if (await this.#makeCurrent(versionId, now.versionId, signal)) return;
-      if (attempt >= 3) throw new CredentialStoreError(`The ${this.description} kept changing while it was being written; run the command again.`);
+      if (attempt >= 3)
+        throw new CredentialStoreError(`The ${this.description} kept changing while it was being written; run the command again.`);
     }
   }
 
@@ -202,7 +208,9 @@ export class SecretsManagerStore implements AuthorizationStore {
   async #currentVersionId(signal: AbortSignal): Promise<string | undefined> {
     const command = new GetSecretValueCommand({ SecretId: this.#secretName, VersionStage: current });
     try {
-      return (await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), ["ResourceNotFoundException"])).VersionId;
+      return (
+        await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), ["ResourceNotFoundException"])
+      ).VersionId;
     } catch (error) {
       if ((error as { name?: string }).name === "ResourceNotFoundException") return undefined;
       throw error;
@@ -221,7 +229,9 @@ export class SecretsManagerStore implements AuthorizationStore {
       RemoveFromVersionId: from,
     });
     try {
-      await this.#call("UpdateSecretVersionStage", signal, () => this.#client.send(command, { abortSignal: signal }), ["InvalidParameterException"]);
+      await this.#call("UpdateSecretVersionStage", signal, () => this.#client.send(command, { abortSignal: signal }), [
+        "InvalidParameterException",
+      ]);
       return true;
     } catch (error) {
       if ((error as { name?: string }).name !== "InvalidParameterException") throw error;
@@ -236,7 +246,9 @@ export class SecretsManagerStore implements AuthorizationStore {
     let answer: GetSecretValueCommandOutput;
     const command = new GetSecretValueCommand({ SecretId: this.#secretName, VersionStage: stage });
     try {
-      answer = await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), ["ResourceNotFoundException"]);
+      answer = await this.#call("GetSecretValue", signal, () => this.#client.send(command, { abortSignal: signal }), [
+        "ResourceNotFoundException",
+      ]);
     } catch (error) {
       if ((error as { name?: string }).name === "ResourceNotFoundException") return undefined;
       throw error;
@@ -256,7 +268,9 @@ export class SecretsManagerStore implements AuthorizationStore {
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       if (stage !== current) return undefined;
-      throw new MalformedSecretError(`The ${this.description} must hold a JSON object, not ${Array.isArray(parsed) ? "a list" : typeof parsed}.`);
+      throw new MalformedSecretError(
+        `The ${this.description} must hold a JSON object, not ${Array.isArray(parsed) ? "a list" : typeof parsed}.`,
+      );
     }
     return new SecretVersion(answer.VersionId ?? "", parsed as SecretRecord);
   }

@@ -89,7 +89,12 @@ export class TokenFileStore implements AuthorizationStore {
     if (!(version instanceof FileVersion)) throw new TypeError("saveTokens was given a snapshot of another store");
     const record: TokenRecord = { ...version.record, ...tokens, ...lineageOf(version.refreshToken), updated_at: new Date().toISOString() };
     const journal = this.file.journal(record);
-    const { committed, current } = await this.file.commit(journal, signal, (now) => refreshTokenOf(now) === version.refreshToken, refreshTokenOf);
+    const { committed, current } = await this.file.commit(
+      journal,
+      signal,
+      (now) => refreshTokenOf(now) === version.refreshToken,
+      refreshTokenOf,
+    );
     if (committed) return { saved: true, snapshot: this.#snapshot(record) };
     return { saved: false, current: this.#snapshot(current) };
   }

@@ -111,7 +111,8 @@ export class TokenFile {
         const current = await this.read();
         if (!expected(current)) return { committed: false, current };
         await synced;
-        if (!lock.stillHeld()) throw new CredentialStoreError(`Lost the lock on the ${this.#description} to another process; nothing was written.`);
+        if (!lock.stillHeld())
+          throw new CredentialStoreError(`Lost the lock on the ${this.#description} to another process; nothing was written.`);
         await rename(journal.path, this.path);
         committed = true;
         await this.#syncDirectory();
@@ -137,7 +138,9 @@ export class TokenFile {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new CredentialStoreError(`The ${this.#description} is not valid JSON. Fix or delete it, then authorize again (npm run authorize -- --store file).`);
+      throw new CredentialStoreError(
+        `The ${this.#description} is not valid JSON. Fix or delete it, then authorize again (npm run authorize -- --store file).`,
+      );
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new CredentialStoreError(`The ${this.#description} must hold a JSON object.`);
@@ -252,4 +255,3 @@ function unlinkQuietly(path: string): void {
     // already gone
   }
 }
-

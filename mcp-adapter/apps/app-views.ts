@@ -32,14 +32,16 @@ export const appViews: readonly AppView[] = [
     name: "ride",
     uri: "ui://openclaw-fitness/ride-view.html",
     title: "Activity chart",
-    description: "Heart rate, power, speed or pace and altitude of one activity over time or distance, peaks marked, from get_activity_streams.",
+    description:
+      "Heart rate, power, speed or pace and altitude of one activity over time or distance, peaks marked, from get_activity_streams.",
     tool: "get_activity_streams",
   },
   {
     name: "load",
     uri: "ui://openclaw-fitness/load-view.html",
     title: "Training load",
-    description: "Daily load, fitness, fatigue and form and the weekly totals by sport (get_activities with summary), or the listed activities by day.",
+    description:
+      "Daily load, fitness, fatigue and form and the weekly totals by sport (get_activities with summary), or the listed activities by day.",
     tool: "get_activities",
   },
 ];

@@ -118,7 +118,9 @@ export async function currentViews(sourcesChanged) {
   try {
     manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
     if (!sourcesChanged(manifest)) {
-      const html = Object.fromEntries(viewNames.map((name) => [name, readFileSync(join(viewsBuildDirectory, manifest.views[name]), "utf8")]));
+      const html = Object.fromEntries(
+        viewNames.map((name) => [name, readFileSync(join(viewsBuildDirectory, manifest.views[name]), "utf8")]),
+      );
       return { ...manifest, html };
     }
   } catch {
@@ -161,5 +163,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   const built = await buildViews();
   const sizes = viewNames.map((name) => `${name} ${Math.round(built.html[name].length / 1024)} KiB`).join(", ");
-  process.stderr.write(`built the MCP Apps views into ${relative(root, join(viewsBuildDirectory, built.build))}/ (${sizes}) in ${Math.round(performance.now() - started)} ms\n`);
+  process.stderr.write(
+    `built the MCP Apps views into ${relative(root, join(viewsBuildDirectory, built.build))}/ (${sizes}) in ${Math.round(performance.now() - started)} ms\n`,
+  );
 }

@@ -18,7 +18,9 @@ import { embeddedAssets } from "../embed-at-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-export async function buildHostedFunction(outDir = join(root, "dist", "hosted", "mcp")): Promise<{ file: string; bytes: number; gzipBytes: number }> {
+export async function buildHostedFunction(
+  outDir = join(root, "dist", "hosted", "mcp"),
+): Promise<{ file: string; bytes: number; gzipBytes: number }> {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, "lambda-handler.mjs");
@@ -32,7 +34,10 @@ export async function buildHostedFunction(outDir = join(root, "dist", "hosted", 
     plugins: [(await embeddedAssets(sourcesChanged)).plugin],
   });
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
-  writeFileSync(join(outDir, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: "module", private: true }, null, 2)}\n`);
+  writeFileSync(
+    join(outDir, "package.json"),
+    `${JSON.stringify({ name: pkg.name, version: pkg.version, type: "module", private: true }, null, 2)}\n`,
+  );
   const bytes = statSync(file).size;
   return { file, bytes, gzipBytes: gzipSync(readFileSync(file)).length };
 }

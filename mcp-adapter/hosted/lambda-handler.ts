@@ -63,14 +63,27 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
   }
   const identity = readServerIdentity();
   const { app, upstream } = await startOAuthMode({ env, settings, issuer, serverName: identity.name, logger, rescueTokens: false });
-  const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls: new CallsInFlight(), logger, session: app.session });
+  const factory = createMcpServerFactory({
+    identity,
+    catalog: buildToolCatalog(toolTable),
+    calls: new CallsInFlight(),
+    logger,
+    session: app.session,
+  });
   logger.info("hosted_ready", { issuer: app.issuer, upstream: upstream.kind, version: identity.version });
   return createOAuthWebHandler({
     app,
     factory,
     logger,
     maxRequestBodySize,
-    health: () => ({ status: "ok", name: identity.name, version: identity.version, upstream: upstream.kind, auth: "oauth", issuer: app.issuer }),
+    health: () => ({
+      status: "ok",
+      name: identity.name,
+      version: identity.version,
+      upstream: upstream.kind,
+      auth: "oauth",
+      issuer: app.issuer,
+    }),
   });
 }
 
@@ -88,7 +101,8 @@ web.all("*", async (c) => {
     return Response.json(
       {
         error: "temporarily_unavailable",
-        error_description: "The server could not start; try again in a minute. Its operator finds the reason in the function's log (startup_failed).",
+        error_description:
+          "The server could not start; try again in a minute. Its operator finds the reason in the function's log (startup_failed).",
       },
       { status: 503, headers: { "retry-after": String(Math.max(1, startup.secondsUntilRetry())), "cache-control": "no-store" } },
     );

@@ -37,7 +37,11 @@ for (const [service, endpoint] of Object.entries(endpoints)) {
   }
 }
 
-const names = { table: readSetting(env, mcpOauthTable) ?? "fitness-oauth", signingKeySecret: readSetting(env, mcpSigningKeySecret) ?? "fitness-signing-key", region: readSetting(env, awsRegion) };
+const names = {
+  table: readSetting(env, mcpOauthTable) ?? "fitness-oauth",
+  signingKeySecret: readSetting(env, mcpSigningKeySecret) ?? "fitness-signing-key",
+  region: readSetting(env, awsRegion),
+};
 let made;
 try {
   made = await makeHostedResources(names);

@@ -35,11 +35,21 @@ export async function makeHostedResources(names: HostedResourceNames): Promise<M
                 { AttributeName: "pk", AttributeType: "S" },
                 { AttributeName: "athlete_id", AttributeType: "S" },
               ],
-              GlobalSecondaryIndexes: [{ IndexName: "athlete_id", KeySchema: [{ AttributeName: "athlete_id", KeyType: "HASH" }], Projection: { ProjectionType: "KEYS_ONLY" } }],
+              GlobalSecondaryIndexes: [
+                {
+                  IndexName: "athlete_id",
+                  KeySchema: [{ AttributeName: "athlete_id", KeyType: "HASH" }],
+                  Projection: { ProjectionType: "KEYS_ONLY" },
+                },
+              ],
               BillingMode: "PAY_PER_REQUEST",
             }),
           )
-          .then(() => dynamodb.send(new UpdateTimeToLiveCommand({ TableName: names.table, TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true } }))),
+          .then(() =>
+            dynamodb.send(
+              new UpdateTimeToLiveCommand({ TableName: names.table, TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true } }),
+            ),
+          ),
       ),
       // 64 characters, as the template's GenerateSecretString makes it.
       signingKeySecret: await alreadyThere(

@@ -45,18 +45,24 @@ try {
 }
 process.env["MCP_AUTH"] ??= "oauth";
 
-if (bundleIndex >= 0 && (bundle === undefined || bundle.startsWith("-"))) fail("--bundle needs the bundle's file: npm run hosted -- --bundle FILE (npm run build:hosted writes it).");
+if (bundleIndex >= 0 && (bundle === undefined || bundle.startsWith("-")))
+  fail("--bundle needs the bundle's file: npm run hosted -- --bundle FILE (npm run build:hosted writes it).");
 const chosenPublicUrl = readSetting(process.env, publicUrl);
 // The handler's own rule (lambda-handler.ts): no application and a loopback PUBLIC_URL (ours by default). Beyond
 // loopback it refuses to start, as a deployment does; that is left to it.
-const sandbox = !stravaApplicationNamed(process.env) && isLoopbackHostname(chosenPublicUrl === undefined ? "127.0.0.1" : (URL.parse(chosenPublicUrl)?.hostname ?? ""));
+const sandbox =
+  !stravaApplicationNamed(process.env) &&
+  isLoopbackHostname(chosenPublicUrl === undefined ? "127.0.0.1" : (URL.parse(chosenPublicUrl)?.hostname ?? ""));
 if (sandbox && bundle !== undefined) {
   fail(
     "The bundle leaves the built-in sandbox out (a deployment always talks to Strava): with --bundle, set FITNESS_SECRET_NAME, " +
       "or STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (those npm run sandbox prints, with its STRAVA_API_BASE, STRAVA_TOKEN_URL and STRAVA_AUTHORIZE_URL).",
   );
 }
-const scratch = sandbox && !isSet(process.env, mcpOauthTable) && !isSet(process.env, fitnessOauthDir) ? mkdtempSync(join(tmpdir(), "fitness-hosted-")) : undefined;
+const scratch =
+  sandbox && !isSet(process.env, mcpOauthTable) && !isSet(process.env, fitnessOauthDir)
+    ? mkdtempSync(join(tmpdir(), "fitness-hosted-"))
+    : undefined;
 if (scratch !== undefined) process.env[fitnessOauthDir.name] = scratch;
 const removeScratch = (): void => {
   if (scratch === undefined) return;
@@ -64,7 +70,10 @@ const removeScratch = (): void => {
     // Retried: a write the handler had under way when the stop came may add a file while the directory goes.
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   } catch (error) {
-    logger.warn("scratch_state_left", { path: scratch, message: `Could not remove the scratch state directory: ${messageOf(error)}. Remove it by hand.` });
+    logger.warn("scratch_state_left", {
+      path: scratch,
+      message: `Could not remove the scratch state directory: ${messageOf(error)}. Remove it by hand.`,
+    });
   }
 };
 
@@ -88,13 +97,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 process.env["PUBLIC_URL"] ??= local.url;
 const origin = readSetting(process.env, publicUrl) ?? local.url;
 const table = readSetting(process.env, mcpOauthTable);
-const state = table !== undefined ? `DynamoDB table ${table}` : `local files in ${readSetting(process.env, fitnessOauthDir) ?? join(configFolder(process.env), "oauth")}`;
+const state =
+  table !== undefined
+    ? `DynamoDB table ${table}`
+    : `local files in ${readSetting(process.env, fitnessOauthDir) ?? join(configFolder(process.env), "oauth")}`;
 
 const health = await firstRequest(`${local.url}/health`);
 const upstream = typeof health.body["upstream"] === "string" ? health.body["upstream"] : undefined;
 if (health.status === 503) {
   logger.warn("function_not_started", {
-    message: "The function could not start (startup_failed above says why): it answers 503, and tries again at a request 30 s from now. Fix the setting and wait, or restart.",
+    message:
+      "The function could not start (startup_failed above says why): it answers 503, and tries again at a request 30 s from now. Fix the setting and wait, or restart.",
   });
 } else if (health.status === 0) {
   logger.warn("first_request_failed", {

@@ -26,16 +26,21 @@ export interface LocalFunctionUrl {
 const maxBodyBytes = 6 * 1024 * 1024;
 
 export async function startLocalFunctionUrl(options: { host?: string; port?: number; bundle?: string }): Promise<LocalFunctionUrl> {
-  const module = (await import(options.bundle ? pathToFileURL(options.bundle).href : "./lambda-handler.ts")) as { handler: FunctionUrlHandler };
+  const module = (await import(options.bundle ? pathToFileURL(options.bundle).href : "./lambda-handler.ts")) as {
+    handler: FunctionUrlHandler;
+  };
   const handler = module.handler;
   const server = createServer((request, response) => {
     invoke(handler, request, response).catch((error: unknown) => {
       if (error instanceof RequestBodyTooLargeError) {
-        response.writeHead(413, { "content-type": "application/json", connection: "close" }).end(JSON.stringify({ Message: `Request must be smaller than ${maxBodyBytes} bytes for the InvokeFunction operation` }));
+        response
+          .writeHead(413, { "content-type": "application/json", connection: "close" })
+          .end(JSON.stringify({ Message: `Request must be smaller than ${maxBodyBytes} bytes for the InvokeFunction operation` }));
         return;
       }
       process.stderr.write(`${JSON.stringify({ level: "error", event: "local_function_url_failed", message: messageOf(error) })}\n`);
-      if (!response.headersSent) response.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ Message: "Internal Server Error" }));
+      if (!response.headersSent)
+        response.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ Message: "Internal Server Error" }));
       else response.destroy();
     });
   });
@@ -83,7 +88,13 @@ async function invoke(handler: FunctionUrlHandler, request: IncomingMessage, res
       apiId: "local",
       domainName: host.split(":")[0] as string,
       domainPrefix: "local",
-      http: { method: request.method ?? "GET", path: url.pathname, protocol: "HTTP/1.1", sourceIp: request.socket.remoteAddress ?? "127.0.0.1", userAgent: request.headers["user-agent"] ?? "" },
+      http: {
+        method: request.method ?? "GET",
+        path: url.pathname,
+        protocol: "HTTP/1.1",
+        sourceIp: request.socket.remoteAddress ?? "127.0.0.1",
+        userAgent: request.headers["user-agent"] ?? "",
+      },
       requestId: randomUUID(),
       routeKey: "$default",
       stage: "$default",
@@ -92,7 +103,11 @@ async function invoke(handler: FunctionUrlHandler, request: IncomingMessage, res
     },
     ...(body.length > 0 ? { body: body.toString("base64"), isBase64Encoded: true } : { isBase64Encoded: false }),
   };
-  const context = { awsRequestId: event.requestContext.requestId, functionName: "local", getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+  const context = {
+    awsRequestId: event.requestContext.requestId,
+    functionName: "local",
+    getRemainingTimeInMillis: () => 30_000,
+  } as unknown as Context;
   const result = await handler(event, context);
   const outgoing: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) outgoing[name] = String(value);

@@ -23,7 +23,8 @@ export function createStartupAttempts<T>(options: {
   let attempt: Promise<T | undefined> | undefined;
   let failedAtMs: number | undefined;
 
-  const secondsUntilRetry = (): number => (failedAtMs === undefined ? 0 : Math.max(0, Math.ceil((failedAtMs + options.retryAfterMs - options.now()) / 1000)));
+  const secondsUntilRetry = (): number =>
+    failedAtMs === undefined ? 0 : Math.max(0, Math.ceil((failedAtMs + options.retryAfterMs - options.now()) / 1000));
 
   return {
     ready: () => {

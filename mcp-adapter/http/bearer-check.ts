@@ -33,11 +33,17 @@ export function createBearerVerifier(expectedToken: string): (authorization: str
 }
 
 /** The 401 for a refused bearer: its challenge (RFC 6750) and a body that says what to send. */
-export function bearerChallenge(verdict: Exclude<BearerVerdict, "accepted">): { challenge: string; body: { error: string; error_description: string } } {
+export function bearerChallenge(verdict: Exclude<BearerVerdict, "accepted">): {
+  challenge: string;
+  body: { error: string; error_description: string };
+} {
   if (verdict === "invalid_token") {
     return {
       challenge: `Bearer realm="${bearerRealm}", error="invalid_token", error_description="The bearer token is not valid for this server"`,
-      body: { error: "invalid_token", error_description: "The bearer token is not valid for this server. Send Authorization: Bearer <AUTH_TOKEN>." },
+      body: {
+        error: "invalid_token",
+        error_description: "The bearer token is not valid for this server. Send Authorization: Bearer <AUTH_TOKEN>.",
+      },
     };
   }
   return {

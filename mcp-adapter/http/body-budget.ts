@@ -115,7 +115,8 @@ export async function meteredRequest(
     async *[Symbol.asyncIterator]() {
       for await (const chunk of chunks()) {
         const bytes = (chunk as Buffer).length;
-        if (!budget.tryReserve(bytes) && !(await budget.reserve(bytes, left))) throw new Error("the client left while its body waited for memory");
+        if (!budget.tryReserve(bytes) && !(await budget.reserve(bytes, left)))
+          throw new Error("the client left while its body waited for memory");
         if (released) budget.release(bytes);
         else held += bytes;
         yield chunk;

@@ -31,7 +31,10 @@ import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 export interface OAuthRoutes {
   handles(path: string): boolean;
   route(request: Request, origin: { address: string | undefined }): Promise<Response>;
-  originOf(headerValue: (name: string) => string | null | undefined, connectionAddress: string | undefined): { address: string | undefined };
+  originOf(
+    headerValue: (name: string) => string | null | undefined,
+    connectionAddress: string | undefined,
+  ): { address: string | undefined };
   gate: { check(authorization: string | null | undefined): Promise<AuthInfo | Response> };
 }
 
@@ -72,16 +75,19 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   const serveOAuth = oauth
     ? (request: IncomingMessage, response: ServerResponse): Promise<void> => {
         const origin = oauth.originOf((name) => headerText(request.headers[name]), request.socket.remoteAddress);
-        return toNodeHandler({ fetch: (web: Request) => oauth.route(web, origin) }, {
-          maxRequestBodySize: 64 * 1024,
-          // Reading the body is the only step that fails here (the app answers its own faults): a client
-          // that left, or one cut off at the deadline (already counted), is no fault of the server's.
-          onerror: (error) => {
-            if (error instanceof BodyDeadlineError) return;
-            if ((error as NodeJS.ErrnoException).code === "ECONNRESET") incomplete.record("client_left");
-            else logger.error("http_internal_error", { path: "oauth", error });
+        return toNodeHandler(
+          { fetch: (web: Request) => oauth.route(web, origin) },
+          {
+            maxRequestBodySize: 64 * 1024,
+            // Reading the body is the only step that fails here (the app answers its own faults): a client
+            // that left, or one cut off at the deadline (already counted), is no fault of the server's.
+            onerror: (error) => {
+              if (error instanceof BodyDeadlineError) return;
+              if ((error as NodeJS.ErrnoException).code === "ECONNRESET") incomplete.record("client_left");
+              else logger.error("http_internal_error", { path: "oauth", error });
+            },
           },
-        })(request, response);
+        )(request, response);
       }
     : undefined;
 
@@ -99,7 +105,6 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
   // the rest wait here, holding a request object each and their bodies unread, instead of each holding
   // a server instance and a parsed body while waiting for the upstream anyway.
   const admit = pLimit(defaultMaxConcurrentRequests);
-
 
   const postMcp = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!isJsonContentType(request.headers["content-type"])) {
@@ -122,9 +127,16 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       if (metered === undefined) {
         if (response.destroyed) return;
         overBudget.record("wait_over", { budget_bytes: budget.capacity, wait_ms: budget.maxWaitMs });
-        sendJsonRpcError(request, response, 503, -32000, "Service Unavailable: the server is busy receiving other large requests; try again shortly.", {
-          "retry-after": "5",
-        });
+        sendJsonRpcError(
+          request,
+          response,
+          503,
+          -32000,
+          "Service Unavailable: the server is busy receiving other large requests; try again shortly.",
+          {
+            "retry-after": "5",
+          },
+        );
         return;
       }
       response.once("close", metered.release);
@@ -163,7 +175,10 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
       (decision) => {
         switch (decision.kind) {
           case "answer":
-            sendJson(request, response, decision.status, decision.body, { ...decision.headers, ...(decision.close ? { connection: "close" } : {}) });
+            sendJson(request, response, decision.status, decision.body, {
+              ...decision.headers,
+              ...(decision.close ? { connection: "close" } : {}),
+            });
             return;
           case "oauth":
             enforceBodyDeadline(request, unauthenticatedBodyDeadlineMs, () =>
@@ -183,7 +198,10 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
               (answer) => sendJson(request, response, answer.httpStatus, answer.body, { "cache-control": "no-store" }),
               (error: unknown) => {
                 logger.error("http_internal_error", { path, error });
-                sendJson(request, response, 500, { error: "internal_error", error_description: "The health check failed; see the server's log." });
+                sendJson(request, response, 500, {
+                  error: "internal_error",
+                  error_description: "The health check failed; see the server's log.",
+                });
               },
             );
         }

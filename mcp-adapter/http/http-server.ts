@@ -49,7 +49,12 @@ export interface ListeningHttp {
 export async function listenHttp(settings: HttpSettings, logger: Logger, limits: HttpLimits = defaultHttpLimits()): Promise<ListeningHttp> {
   const ready = Promise.withResolvers<RequestListener>();
   const server: HttpServer = createServer(
-    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1_000, keepAliveTimeout: 65_000 },
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+      keepAliveTimeout: 65_000,
+    },
     (request, response) => void ready.promise.then((listener) => listener(request, response)),
   );
   server.maxConnections = limits.maxConnections;
@@ -89,11 +94,15 @@ export function listenError(error: NodeJS.ErrnoException, settings: { host: stri
           "Stop it, or set PORT to a free port (PORT=0 picks one and logs it).",
       );
     case "EACCES":
-      return new StartupError(`PORT ${settings.port} on ${settings.host} needs privileges this process does not have; set PORT to 1024 or above.`);
+      return new StartupError(
+        `PORT ${settings.port} on ${settings.host} needs privileges this process does not have; set PORT to 1024 or above.`,
+      );
     case "EADDRNOTAVAIL":
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return new StartupError(`HOST ${settings.host} is not an address of this machine; set HOST to one of its addresses (default 127.0.0.1).`);
+      return new StartupError(
+        `HOST ${settings.host} is not an address of this machine; set HOST to one of its addresses (default 127.0.0.1).`,
+      );
     default:
       return new StartupError(`Could not listen on ${settings.host}:${settings.port} (HOST, PORT): ${error.message}.`);
   }
@@ -107,7 +116,9 @@ export function listenError(error: NodeJS.ErrnoException, settings: { host: stri
 function connectionCap(): number {
   const fallback = 4096;
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((text) => text.startsWith("Max open files"));
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((text) => text.startsWith("Max open files"));
     const soft = Number(line?.split(/\s{2,}/)[1]);
     return Number.isFinite(soft) && soft > 0 ? Math.max(64, Math.min(fallback, Math.floor(soft / 2))) : fallback;
   } catch {

@@ -93,7 +93,10 @@ export function createRouteTable(options: RouteTableOptions): (request: EdgeRequ
         return {
           kind: "answer",
           status: 404,
-          body: { error: "not_found", error_description: "This server has no OAuth metadata: it takes a static bearer token, Authorization: Bearer <AUTH_TOKEN>." },
+          body: {
+            error: "not_found",
+            error_description: "This server has no OAuth metadata: it takes a static bearer token, Authorization: Bearer <AUTH_TOKEN>.",
+          },
           close: true,
         };
       },

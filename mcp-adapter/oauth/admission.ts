@@ -90,7 +90,9 @@ export async function reconcileAdmission(context: OAuthContext): Promise<void> {
   try {
     athletes = await context.store.storedAthletes(storeSignal(context));
   } catch (error) {
-    context.logger.warn("admission_unchecked", { message: `Could not list the stored athletes to check who is still admitted: ${messageOf(error)}` });
+    context.logger.warn("admission_unchecked", {
+      message: `Could not list the stored athletes to check who is still admitted: ${messageOf(error)}`,
+    });
     return;
   }
   for (const { athleteId, unadmittedSinceMs } of athletes) {
@@ -108,7 +110,11 @@ export async function reconcileAdmission(context: OAuthContext): Promise<void> {
         await disconnectAthlete(athleteId, "they were no longer admitted for the whole grace period", context, { revokeAtStrava: true });
         continue;
       }
-      context.logger.warn("athlete_waiting", { athlete: athleteId, admitted: context.admission.describe, message: waitingText(athleteId, since) });
+      context.logger.warn("athlete_waiting", {
+        athlete: athleteId,
+        admitted: context.admission.describe,
+        message: waitingText(athleteId, since),
+      });
     } catch (error) {
       context.logger.warn("admission_unchecked", { athlete: athleteId, message: messageOf(error) });
     }

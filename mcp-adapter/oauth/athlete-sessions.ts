@@ -113,7 +113,12 @@ export class AthleteSessions {
         if (verdict.admitted) return;
         const daily = verdict.window.endsWith("daily");
         const reset = daily ? nextDailyReset(now) : nextFifteenMinuteReset(now);
-        this.#options.logger.warn("fair_share_exceeded", { athlete: athleteId, window: verdict.window, used: verdict.used, share: verdict.share });
+        this.#options.logger.warn("fair_share_exceeded", {
+          athlete: athleteId,
+          window: verdict.window,
+          used: verdict.used,
+          share: verdict.share,
+        });
         throw new FairShareExceededError(
           `429 Too Many Requests: athlete ${athleteId}'s share of this server's Strava rate limit is used up: ${verdict.used} of ${verdict.share} requests in the ${verdict.window} window ` +
             `(the application's limit is shared by the ${athletes} athlete${athletes === 1 ? "" : "s"} this server serves). Nothing was sent to Strava. ` +

@@ -41,7 +41,9 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   if (command === "forget" && !/^\d{1,20}$/.test(argument ?? "")) {
-    console.error(`forget needs the Strava athlete id to forget (a number, as \`npm run oauth-admin -- athletes\` lists them); got "${argument ?? ""}".`);
+    console.error(
+      `forget needs the Strava athlete id to forget (a number, as \`npm run oauth-admin -- athletes\` lists them); got "${argument ?? ""}".`,
+    );
     return 2;
   }
   const env = process.env;
@@ -88,7 +90,8 @@ async function main(args: string[]): Promise<number> {
       console.error(`Nothing is stored for athlete ${athleteId}: see \`npm run oauth-admin -- athletes\`.`);
       return 1;
     }
-    if (application === undefined) console.log("No Strava application is set (the server runs on the sandbox): nothing to revoke at Strava.");
+    if (application === undefined)
+      console.log("No Strava application is set (the server runs on the sandbox): nothing to revoke at Strava.");
     await disconnectAthlete(athleteId, "the operator forgot them", context, { revokeAtStrava: application !== undefined });
     console.log(`Athlete ${athleteId}: grants ended${application ? ", Strava grant revoked" : ""}, everything stored deleted.`);
     return 0;
@@ -98,7 +101,9 @@ async function main(args: string[]): Promise<number> {
 
 async function resetOwner(store: OAuthStore, listed: string[] | undefined, context: Parameters<typeof revokeGrantsOf>[1]): Promise<number> {
   if (listed !== undefined) {
-    console.error(`MCP_ATHLETES is set (${listed.join(", ")}): the server serves those athletes and has no owner. Change MCP_ATHLETES instead.`);
+    console.error(
+      `MCP_ATHLETES is set (${listed.join(", ")}): the server serves those athletes and has no owner. Change MCP_ATHLETES instead.`,
+    );
     return 1;
   }
   const owner = await store.owner(AbortSignal.timeout(defaultStoreTimeoutMs));

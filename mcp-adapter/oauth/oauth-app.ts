@@ -166,7 +166,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const readCatalog = buildToolCatalog(readTools);
   const withheld = {
     names: new Set(toolTable.filter((tool) => !readTools.includes(tool)).map((tool) => tool.name)),
-    reason: "changes the athlete's Strava data, and this connection was granted read-only access (fitness:read). Connect again and allow changes to use it.",
+    reason:
+      "changes the athlete's Strava data, and this connection was granted read-only access (fitness:read). Connect again and allow changes to use it.",
   };
 
   const routes = new Map<string, (request: Request, origin: RequestOrigin) => Promise<Response>>([
@@ -178,7 +179,10 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
         return Promise.resolve(methodNotAllowed("GET, POST"));
       },
     ],
-    [paths.stravaCallback, (request) => (request.method === "GET" ? stravaCallback(request, context) : Promise.resolve(methodNotAllowed("GET")))],
+    [
+      paths.stravaCallback,
+      (request) => (request.method === "GET" ? stravaCallback(request, context) : Promise.resolve(methodNotAllowed("GET"))),
+    ],
     [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
     [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],
     [paths.revoke, (request) => corsOr(request, "POST", () => revocationRequest(request, context))],
@@ -199,7 +203,10 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
         return (
           discovery.answer(path, request.method) ??
           Response.json(
-            { error: "not_found", error_description: `No discovery document at ${path}: see /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/oauth-protected-resource.` },
+            {
+              error: "not_found",
+              error_description: `No discovery document at ${path}: see /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/oauth-protected-resource.`,
+            },
             { status: 404, headers: corsHeaders },
           )
         );
@@ -212,7 +219,10 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
         logger.error("oauth_internal_error", { path, error });
         const message = "The server could not finish this step (its store did not answer, or something failed); try again in a moment.";
         if (pagePaths.has(path)) return pageAnswer(errorPage({ title: "Something went wrong on this server", message }), { status: 503 });
-        return Response.json({ error: "temporarily_unavailable", error_description: message }, { status: 503, headers: { "cache-control": "no-store", ...corsHeaders } });
+        return Response.json(
+          { error: "temporarily_unavailable", error_description: message },
+          { status: 503, headers: { "cache-control": "no-store", ...corsHeaders } },
+        );
       }
     },
     gate,

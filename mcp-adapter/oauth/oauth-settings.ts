@@ -84,7 +84,9 @@ function publicUrlFrom(raw: string | undefined, host: string): string | undefine
     throw new StartupError(`PUBLIC_URL must be an absolute https:// URL such as https://fitness.example.com; got "${raw}".`);
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new StartupError(`PUBLIC_URL must be an origin only (scheme, host and port, no path, query or user): got "${raw}". The MCP endpoint is PUBLIC_URL/mcp.`);
+    throw new StartupError(
+      `PUBLIC_URL must be an origin only (scheme, host and port, no path, query or user): got "${raw}". The MCP endpoint is PUBLIC_URL/mcp.`,
+    );
   }
   if (url.protocol === "http:" && !isLoopbackHostname(url.hostname)) {
     throw new StartupError(

@@ -16,7 +16,14 @@
 import type { Logger } from "../../common/logger.ts";
 import type { UpstreamSettings } from "../../strava/strava-settings.ts";
 import { isSet, readSetting, type Environment } from "../../common/settings/setting.ts";
-import { awsRegion, fitnessSecretName, fitnessStoreTimeoutMs, stravaClientId, stravaClientSecret, stravaRefreshToken } from "../../common/settings/credential-variables.ts";
+import {
+  awsRegion,
+  fitnessSecretName,
+  fitnessStoreTimeoutMs,
+  stravaClientId,
+  stravaClientSecret,
+  stravaRefreshToken,
+} from "../../common/settings/credential-variables.ts";
 import { readUpstreamSettings, stravaTimeoutMs } from "../../common/settings/strava-variables.ts";
 import { createHttpSender } from "../../strava/http-exchange.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
@@ -41,7 +48,9 @@ export interface OAuthUpstream {
 export async function chooseOAuthUpstream(env: Environment, oauth: OAuthSettings, logger: Logger): Promise<OAuthUpstream> {
   const storeTimeoutMs = readSetting(env, fitnessStoreTimeoutMs);
   if (readSetting(env, stravaRefreshToken) !== undefined) {
-    logger.warn("strava_refresh_token_ignored", { message: "MCP_AUTH=oauth: every athlete signs in with Strava, so STRAVA_REFRESH_TOKEN is not used." });
+    logger.warn("strava_refresh_token_ignored", {
+      message: "MCP_AUTH=oauth: every athlete signs in with Strava, so STRAVA_REFRESH_TOKEN is not used.",
+    });
   }
   const noop = async (): Promise<void> => {};
   const configured = await stravaApplicationFromEnv(env, oauth);
@@ -84,16 +93,23 @@ export function stravaApplicationNamed(env: Environment): boolean {
  * The Strava application OAuth mode signs athletes in with, from STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET
  * or FITNESS_SECRET_NAME; undefined when none is set (the built-in sandbox plays Strava).
  */
-export async function stravaApplicationFromEnv(env: Environment, oauth: OAuthSettings): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
+export async function stravaApplicationFromEnv(
+  env: Environment,
+  oauth: OAuthSettings,
+): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
   if (!stravaApplicationNamed(env)) return undefined;
   const clientId = readSetting(env, stravaClientId);
   const clientSecret = readSetting(env, stravaClientSecret);
   const secretName = readSetting(env, fitnessSecretName);
   const settings = readUpstreamSettings(env);
   let application: { client_id: string; client_secret: string };
-  if (secretName) application = await applicationFromSecret(secretName, readSetting(env, awsRegion), readSetting(env, fitnessStoreTimeoutMs));
+  if (secretName)
+    application = await applicationFromSecret(secretName, readSetting(env, awsRegion), readSetting(env, fitnessStoreTimeoutMs));
   else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
-  else throw new StartupError(`Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`);
+  else
+    throw new StartupError(
+      `Set both STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (your Strava API application's), or FITNESS_SECRET_NAME; ${clientId ? "STRAVA_CLIENT_SECRET" : "STRAVA_CLIENT_ID"} is missing.`,
+    );
   return {
     strava: {
       clientId: application.client_id,
@@ -108,14 +124,20 @@ export async function stravaApplicationFromEnv(env: Environment, oauth: OAuthSet
   };
 }
 
-async function applicationFromSecret(secretName: string, region: string, timeoutMs: number): Promise<{ client_id: string; client_secret: string }> {
+async function applicationFromSecret(
+  secretName: string,
+  region: string,
+  timeoutMs: number,
+): Promise<{ client_id: string; client_secret: string }> {
   const { SecretsManagerClient, GetSecretValueCommand } = await import("@aws-sdk/client-secrets-manager");
   const client = new SecretsManagerClient({ region, requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs } });
   let text: string | undefined;
   try {
     text = (await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }))).SecretString;
   } catch (error) {
-    throw new StartupError(`Could not read the Strava application from the Secrets Manager secret "${secretName}" (${region}): ${(error as Error).name}: ${messageOf(error)}`);
+    throw new StartupError(
+      `Could not read the Strava application from the Secrets Manager secret "${secretName}" (${region}): ${(error as Error).name}: ${messageOf(error)}`,
+    );
   } finally {
     client.destroy();
   }
@@ -128,7 +150,9 @@ async function applicationFromSecret(secretName: string, region: string, timeout
   const id = typeof record["client_id"] === "number" ? String(record["client_id"]) : record["client_id"];
   const secret = record["client_secret"];
   if (typeof id !== "string" || id === "" || typeof secret !== "string" || secret === "") {
-    throw new StartupError(`The Secrets Manager secret "${secretName}" must hold JSON with the Strava application's client_id and client_secret.`);
+    throw new StartupError(
+      `The Secrets Manager secret "${secretName}" must hold JSON with the Strava application's client_id and client_secret.`,
+    );
   }
   return { client_id: id, client_secret: secret };
 }

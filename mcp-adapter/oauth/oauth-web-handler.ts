@@ -47,12 +47,19 @@ export function createOAuthWebHandler(options: {
   return {
     fetch: async (request, connectionAddress) => {
       const url = new URL(request.url);
-      const decision = await decide({ method: request.method, path: url.pathname, header: (name) => request.headers.get(name) ?? undefined });
+      const decision = await decide({
+        method: request.method,
+        path: url.pathname,
+        header: (name) => request.headers.get(name) ?? undefined,
+      });
       switch (decision.kind) {
         case "answer":
           return Response.json(decision.body, { status: decision.status, ...(decision.headers ? { headers: decision.headers } : {}) });
         case "oauth":
-          return app.route(request, app.originOf((name) => request.headers.get(name), connectionAddress));
+          return app.route(
+            request,
+            app.originOf((name) => request.headers.get(name), connectionAddress),
+          );
         case "mcp":
           return mcp.fetch(request, decision.auth ? { authInfo: decision.auth } : {});
         case "health":

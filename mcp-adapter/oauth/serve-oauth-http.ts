@@ -29,7 +29,14 @@ export async function serveOAuthHttp(options: {
   const { http, listening, identity, logger } = options;
   const settings = oauthSettingsFromEnv(process.env, http.host);
   const issuer = settings.publicUrl ?? new URL(listening.mcpUrl).origin;
-  const { app, upstream } = await startOAuthMode({ env: process.env, settings, issuer, serverName: identity.name, logger, rescueTokens: true });
+  const { app, upstream } = await startOAuthMode({
+    env: process.env,
+    settings,
+    issuer,
+    serverName: identity.name,
+    logger,
+    rescueTokens: true,
+  });
   const calls = new CallsInFlight();
   const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls, logger, session: app.session });
   const exchanges = new CallsInFlight();
@@ -39,7 +46,8 @@ export async function serveOAuthHttp(options: {
     authToken: "",
     oauth: app,
     // Behind a proxy on this machine, requests carry PUBLIC_URL's host: accepted beside the loopback names.
-    allowedHostnames: http.allowedHostnames && !http.allowedHostnames.includes(publicHost) ? [...http.allowedHostnames, publicHost] : http.allowedHostnames,
+    allowedHostnames:
+      http.allowedHostnames && !http.allowedHostnames.includes(publicHost) ? [...http.allowedHostnames, publicHost] : http.allowedHostnames,
     allowedOriginHostnames: [...new Set([...http.allowedOriginHostnames, publicHost])],
     health: async () => ({
       httpStatus: 200,

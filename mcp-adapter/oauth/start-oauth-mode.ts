@@ -42,7 +42,12 @@ export async function startOAuthMode(options: {
   try {
     const table = readSetting(env, mcpOauthTable);
     const storeTimeoutMs = upstream.storeTimeoutMs;
-    const store = await oauthStoreFromEnv(env, table, { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret }, storeTimeoutMs);
+    const store = await oauthStoreFromEnv(
+      env,
+      table,
+      { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
+      storeTimeoutMs,
+    );
     const app = await createOAuthApp({
       // Local files need no copy: the token file's first write is synchronous.
       rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescue(readRescueDirectory(env), logger) : undefined,
@@ -59,7 +64,9 @@ export async function startOAuthMode(options: {
     await announceUnclaimedOwner(app, storeTimeoutMs, logger);
     await reconcileAdmission(app.context);
     // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
-    void store.sweepExpired(AbortSignal.timeout(60_000)).catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
+    void store
+      .sweepExpired(AbortSignal.timeout(60_000))
+      .catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
     logger.info("oauth_ready", {
       issuer: app.issuer,
       resource: app.resource,
@@ -123,7 +130,9 @@ export async function oauthStoreFromEnv(
   if (table) {
     const keySecret = readSetting(env, mcpSigningKeySecret);
     if (!keySecret) {
-      throw new StartupError("MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).");
+      throw new StartupError(
+        "MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).",
+      );
     }
     // Loaded only here: most runs never need the AWS SDK.
     const { DynamoDbOAuthStore } = await import("./stores/dynamodb-oauth-store.ts");

@@ -13,7 +13,14 @@
  * do here is small (a capability, four methods, two `_meta` keys) and uses the SDK's own entry builder
  * (`skillEntry`), schemas and constants.
  */
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CacheHint, type Server, type Tool } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type CacheHint,
+  type Server,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import {
   GetSkillRequestParamsSchema,
   ListSkillsRequestParamsSchema,
@@ -41,7 +48,9 @@ export function besideTheTools(options: { toolNames: readonly string[]; cacheHin
   const coaching = (): Promise<CoachingSkill> =>
     (loading ??= import("../skills-over-mcp/coaching-skill.ts").then(({ coachingSkill }) => coachingSkill(options.toolNames)));
   const cacheFields = (server: Server): CacheHint =>
-    (server.getNegotiatedProtocolVersion() ?? "") >= firstRevisionWithCacheFields ? { ttlMs: 0, cacheScope: "private", ...options.cacheHint } : {};
+    (server.getNegotiatedProtocolVersion() ?? "") >= firstRevisionWithCacheFields
+      ? { ttlMs: 0, cacheScope: "private", ...options.cacheHint }
+      : {};
 
   return {
     listing: withAppViews,
@@ -63,18 +72,23 @@ export function besideTheTools(options: { toolNames: readonly string[]; cacheHin
       server.setRequestHandler("prompts/get", async (request) => {
         const skill = await coaching();
         if (request.params.name !== skill.prompt.name) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}". Available prompts: ${skill.prompt.name}.`);
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Unknown prompt "${request.params.name}". Available prompts: ${skill.prompt.name}.`,
+          );
         }
         return skill.getPrompt(request.params.arguments);
       });
       server.setRequestHandler(SKILLS_LIST_METHOD, { params: ListSkillsRequestParamsSchema }, async (params) => {
         // One skill, one page: a cursor can only be one this server never gave.
-        if (params.cursor !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${params.cursor}": skills/list has one page.`);
+        if (params.cursor !== undefined)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${params.cursor}": skills/list has one page.`);
         return { skills: [await (await coaching()).entry()], ...cacheFields(server) };
       });
       server.setRequestHandler(SKILLS_GET_METHOD, { params: GetSkillRequestParamsSchema }, async (params) => {
         const entry = await (await coaching()).entry();
-        if (params.uri !== entry.uri) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No skill is served at ${params.uri}; this server serves ${entry.uri}.`);
+        if (params.uri !== entry.uri)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No skill is served at ${params.uri}; this server serves ${entry.uri}.`);
         return { skill: entry, ...cacheFields(server) };
       });
     },

@@ -10,7 +10,14 @@
  * Both carry the text of skill-text-for-mcp.ts, computed once per process; the extension's entry (its
  * digest and size, checked by the SDK's `skillEntry`) on first use.
  */
-import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+} from "@modelcontextprotocol/server";
 import { skillEntry, type Skill } from "@modelcontextprotocol/server/ext/skills";
 import { coachingSkillMarkdown } from "./coaching-skill-file.ts";
 import { skillTextForMcp, type McpSkillText } from "./skill-text-for-mcp.ts";
@@ -53,7 +60,8 @@ export function coachingSkill(toolNames: readonly string[], skillMarkdown: strin
       arguments: [
         {
           name: "request",
-          description: 'What the athlete said, for example "log this morning\'s class: back squat 5x5 at 185, then a 20 min AMRAP" or "am I overtraining?".',
+          description:
+            'What the athlete said, for example "log this morning\'s class: back squat 5x5 at 185, then a 20 min AMRAP" or "am I overtraining?".',
           required: false,
         },
       ],

@@ -100,7 +100,10 @@ const bodyRewrites: readonly Rewrite[] = [
   },
   {
     why: "example 3: a question leaves the proposal pending",
-    find: span("answer the question and call nothing: nothing is written until they approve the proposal in chat", "and then allow the host's approval."),
+    find: span(
+      "answer the question and call nothing: nothing is written until they approve the proposal in chat",
+      "and then allow the host's approval.",
+    ),
     replace: "answer the question and call nothing: nothing is written until they approve the proposal in chat.",
     times: 1,
   },
@@ -134,8 +137,18 @@ const bodyRewrites: readonly Rewrite[] = [
 ];
 
 const descriptionRewrites: readonly Rewrite[] = [
-  { why: "description: the tools are this server's", find: words("with the fitness_* tools"), replace: "with this server's tools", times: 1 },
-  { why: "description: approval is a yes in chat", find: words("asks for approval, then updates it"), replace: "asks for the athlete's yes in chat, then updates it", times: 1 },
+  {
+    why: "description: the tools are this server's",
+    find: words("with the fitness_* tools"),
+    replace: "with this server's tools",
+    times: 1,
+  },
+  {
+    why: "description: approval is a yes in chat",
+    find: words("asks for approval, then updates it"),
+    replace: "asks for the athlete's yes in chat, then updates it",
+    times: 1,
+  },
 ];
 
 /** What over MCP must never be left in the text, each with why. */

@@ -70,7 +70,12 @@ export class StdioLines extends Transform {
   override _flush(done: TransformCallback): void {
     if (this.#skipping) this.#refuseOversized();
     else if (this.#length > 0 && Buffer.concat(this.#parts, this.#length).toString("utf8").trim() !== "") {
-      this.#refuse(-32600, "Invalid Request: standard input ended in the middle of a message (each message ends with a newline).", null, this.#length);
+      this.#refuse(
+        -32600,
+        "Invalid Request: standard input ended in the middle of a message (each message ends with a newline).",
+        null,
+        this.#length,
+      );
     }
     done();
   }
@@ -104,7 +109,12 @@ export class StdioLines extends Transform {
       return;
     }
     if (Array.isArray(message)) {
-      this.#refuse(-32600, "Invalid Request: batches are not part of MCP (since 2025-06-18). Send one JSON-RPC message per line.", null, bytes.length);
+      this.#refuse(
+        -32600,
+        "Invalid Request: batches are not part of MCP (since 2025-06-18). Send one JSON-RPC message per line.",
+        null,
+        bytes.length,
+      );
       return;
     }
     try {
@@ -125,7 +135,12 @@ export class StdioLines extends Transform {
 
   #refuseOversized(): void {
     const limit = this.#options.maxLineBytes;
-    this.#refuse(-32600, `Invalid Request: a message on standard input is longer than ${limit} bytes, the most this server reads; it was skipped.`, null, this.#skipped);
+    this.#refuse(
+      -32600,
+      `Invalid Request: a message on standard input is longer than ${limit} bytes, the most this server reads; it was skipped.`,
+      null,
+      this.#skipped,
+    );
   }
 
   #refuse(code: number, message: string, id: string | number | null, bytes: number): void {

@@ -25,7 +25,11 @@ export interface RunningStdioServer {
 }
 
 export function startStdioServer(options: { factory: () => Server; maxMessageBytes: number; logger: Logger }): RunningStdioServer {
-  const gate = new StdioLines({ maxLineBytes: options.maxMessageBytes, answer: (line) => process.stdout.write(line), logger: options.logger });
+  const gate = new StdioLines({
+    maxLineBytes: options.maxMessageBytes,
+    answer: (line) => process.stdout.write(line),
+    logger: options.logger,
+  });
   process.stdin.pipe(gate, { end: false });
   const ended = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);

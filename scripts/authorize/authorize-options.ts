@@ -101,10 +101,12 @@ export function parseAuthorizeOptions(argv: readonly string[], env: Environment)
   if (store === "secrets-manager") {
     if (text("token-file")) throw new AuthorizeUsageError("--token-file applies to --store file only.");
     const region = text("region") ?? readSetting(env, awsRegion);
-    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
+      throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
     target = { kind: "secrets-manager", secretName: text("secret-name") ?? "fitness-credentials", region };
   } else if (store === "file") {
-    if (text("secret-name") || text("region")) throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
+    if (text("secret-name") || text("region"))
+      throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
     target = { kind: "token-file", path: text("token-file") ?? readTokenFile(env).path };
   } else {
     throw new AuthorizeUsageError(
@@ -128,11 +130,14 @@ export function parseAuthorizeOptions(argv: readonly string[], env: Environment)
     if (text("port")) throw new AuthorizeUsageError("--port applies to an authorization, not to --revoke.");
     return { revoke: true, clientId, clientSecret, target, revokeUrl, timeoutMs: 30_000 };
   }
-  const missing = [clientId ? undefined : "STRAVA_CLIENT_ID (or --client-id)", clientSecret ? undefined : "STRAVA_CLIENT_SECRET (or --client-secret)"].filter(
-    (name): name is string => name !== undefined,
-  );
+  const missing = [
+    clientId ? undefined : "STRAVA_CLIENT_ID (or --client-id)",
+    clientSecret ? undefined : "STRAVA_CLIENT_SECRET (or --client-secret)",
+  ].filter((name): name is string => name !== undefined);
   if (missing.length > 0) {
-    throw new AuthorizeUsageError(`Set ${missing.join(" and ")}: the Client ID and Client Secret of your application at https://www.strava.com/settings/api.`);
+    throw new AuthorizeUsageError(
+      `Set ${missing.join(" and ")}: the Client ID and Client Secret of your application at https://www.strava.com/settings/api.`,
+    );
   }
 
   return {

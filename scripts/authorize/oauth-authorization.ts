@@ -12,7 +12,13 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { secretsMatch } from "../../common/digests.ts";
 import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
-import { exchangeAuthorizationCode, type ExchangedGrant, grantedScopes, requiredScopes, stravaAuthorizeUrl } from "../../strava/strava-oauth.ts";
+import {
+  exchangeAuthorizationCode,
+  type ExchangedGrant,
+  grantedScopes,
+  requiredScopes,
+  stravaAuthorizeUrl,
+} from "../../strava/strava-oauth.ts";
 import { TokenRefreshError } from "../../strava/strava-errors.ts";
 import { NamedError } from "../../common/named-error.ts";
 
@@ -86,7 +92,9 @@ export async function runAuthorizationFlow(options: AuthorizationFlowOptions): P
   const timer = setTimeout(() => {
     handled = true;
     settle.reject(
-      new AuthorizationError(`No answer from Strava's authorization page within ${options.timeoutMs / 1000} s. Run the command again and open the URL it prints.`),
+      new AuthorizationError(
+        `No answer from Strava's authorization page within ${options.timeoutMs / 1000} s. Run the command again and open the URL it prints.`,
+      ),
     );
   }, options.timeoutMs);
   try {
@@ -130,10 +138,21 @@ async function completeCallback(
   return { ...exchanged, grantedScopes: granted };
 }
 
-async function exchangeCode(code: string, redirectUri: string, options: AuthorizationFlowOptions): Promise<Omit<Authorization, "grantedScopes">> {
+async function exchangeCode(
+  code: string,
+  redirectUri: string,
+  options: AuthorizationFlowOptions,
+): Promise<Omit<Authorization, "grantedScopes">> {
   try {
     const http = options.http ?? createHttpSender();
-    return await exchangeAuthorizationCode({ ...options, code, redirectUri, timeoutMs: 30_000, http, retryAdvice: "run the command again" });
+    return await exchangeAuthorizationCode({
+      ...options,
+      code,
+      redirectUri,
+      timeoutMs: 30_000,
+      http,
+      retryAdvice: "run the command again",
+    });
   } catch (error) {
     if (!(error instanceof TokenRefreshError)) throw error;
     throw new AuthorizationError(`${error.message} Nothing was stored.`);

@@ -14,10 +14,7 @@ import { AuthorizationError, runAuthorizationFlow, type Authorization } from "./
 /** How long one write to the store may take (the operator is waiting at the terminal). */
 const storeDeadlineMs = 30_000;
 
-export async function runAuthorize(
-  options: AuthorizeOptions,
-  io: { print(line: string): void; http?: SendHttp },
-): Promise<Authorization> {
+export async function runAuthorize(options: AuthorizeOptions, io: { print(line: string): void; http?: SendHttp }): Promise<Authorization> {
   const store = await openAuthorizationStore(options.target);
   const authorization = await runAuthorizationFlow({
     ...options,
@@ -44,7 +41,9 @@ export async function runAuthorize(
     : "the athlete";
   io.print(`Authorized ${who} with scopes ${authorization.grantedScopes.join(",")}.`);
   io.print(`Stored client_id, client_secret, refresh_token, access_token and expires_at in the ${store.description}.`);
-  io.print(`The access token is valid until ${new Date(authorization.tokens.expires_at * 1000).toISOString()}; the tools refresh it from then on.`);
+  io.print(
+    `The access token is valid until ${new Date(authorization.tokens.expires_at * 1000).toISOString()}; the tools refresh it from then on.`,
+  );
   return authorization;
 }
 
@@ -52,7 +51,10 @@ export async function runAuthorize(
  * Revokes the grant the store holds, then clears its tokens: in that order, so a revocation that fails
  * leaves everything as it was and can be run again. A store without a grant has nothing to revoke.
  */
-export async function runRevoke(options: RevokeOptions, io: { print(line: string): void; http?: SendHttp }): Promise<"revoked" | "nothing stored"> {
+export async function runRevoke(
+  options: RevokeOptions,
+  io: { print(line: string): void; http?: SendHttp },
+): Promise<"revoked" | "nothing stored"> {
   const store = await openAuthorizationStore(options.target);
   const stored = await store.readFields(AbortSignal.timeout(storeDeadlineMs));
   if (stored === undefined) {
@@ -74,7 +76,14 @@ export async function runRevoke(options: RevokeOptions, io: { print(line: string
       `The ${store.description} holds no client_id or client_secret: set STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET (or --client-id/--client-secret) to revoke its grant. Nothing was changed.`,
     );
   }
-  await revokeGrant({ revokeUrl: options.revokeUrl, clientId, clientSecret, token: stored.refresh_token, timeoutMs: options.timeoutMs, http: io.http ?? createHttpSender() });
+  await revokeGrant({
+    revokeUrl: options.revokeUrl,
+    clientId,
+    clientSecret,
+    token: stored.refresh_token,
+    timeoutMs: options.timeoutMs,
+    http: io.http ?? createHttpSender(),
+  });
   io.print(`Strava revoked the athlete's grant to application ${clientId}: its refresh and access tokens no longer work.`);
   await store.clearTokens(AbortSignal.timeout(storeDeadlineMs));
   io.print(`Removed refresh_token, access_token and expires_at from the ${store.description}${whatStays(stored)}.`);

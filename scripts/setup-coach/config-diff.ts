@@ -50,7 +50,13 @@ const SECRET_KEY = /(token|secret|password|apikey|api_key|privatekey)$/i;
 /** Compact JSON for display, with plaintext credentials masked (SecretRef objects stay visible). */
 export function show(path: string, value: JsonValue): string {
   return JSON.stringify(value, (key, inner: unknown) => {
-    const name = key === "" ? (path.split(/[.[\]]/).filter(Boolean).pop() ?? "") : key;
+    const name =
+      key === ""
+        ? (path
+            .split(/[.[\]]/)
+            .filter(Boolean)
+            .pop() ?? "")
+        : key;
     return typeof inner === "string" && SECRET_KEY.test(name) ? "<redacted>" : inner;
   });
 }

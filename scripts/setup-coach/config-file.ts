@@ -26,7 +26,9 @@ export async function loadHostConfig(file: string): Promise<LoadedConfig> {
   try {
     parsed = JSON5.parse(text);
   } catch (error) {
-    throw new CoachSetupError(`${file} is not valid JSON5 (${(error as Error).message}); fix it (openclaw config validate shows where) and run setup again.`);
+    throw new CoachSetupError(
+      `${file} is not valid JSON5 (${(error as Error).message}); fix it (openclaw config validate shows where) and run setup again.`,
+    );
   }
   if (!isJsonObject(parsed)) throw new CoachSetupError(`${file} must hold a JSON object at the top level`);
   return { config: parsed, exists: true, usesJson5Syntax: !isPlainJson(text) };

@@ -55,7 +55,9 @@ export function credentialsOption(kind: string, tokenFile: string | undefined): 
   if (tokenFile === undefined) return { kind: "token-file" };
   const trimmed = tokenFile.trim();
   if (!path.isAbsolute(trimmed) && !trimmed.startsWith("~/")) {
-    throw new CoachSetupError(`--token-file must be an absolute path, or one under your home folder starting with ~/, such as ${defaultTokenFile}; got "${tokenFile}".`);
+    throw new CoachSetupError(
+      `--token-file must be an absolute path, or one under your home folder starting with ~/, such as ${defaultTokenFile}; got "${tokenFile}".`,
+    );
   }
   return { kind: "token-file", tokenFile: trimmed };
 }
@@ -78,13 +80,20 @@ export function planCredentials(explicit: CredentialsChoice | undefined, configu
   const store = configured.credentialStore;
   const file = typeof configured.tokenFile === "string" ? configured.tokenFile : undefined;
   if (explicit === undefined) {
-    if (store === "token-file") return { action: "keep", choice: { kind: "token-file", ...(file === undefined ? {} : { tokenFile: file }) }, explicit: false };
+    if (store === "token-file")
+      return { action: "keep", choice: { kind: "token-file", ...(file === undefined ? {} : { tokenFile: file }) }, explicit: false };
     if (store === "secrets-manager") return { action: "keep", choice: { kind: "secrets-manager" }, explicit: false };
     return { action: store === undefined ? "default" : "keep", explicit: false };
   }
-  const choice: CredentialsChoice = explicit.kind === "token-file" ? { kind: "token-file", tokenFile: explicit.tokenFile ?? file ?? defaultTokenFile } : explicit;
-  const wanted: Record<string, JsonValue | undefined> = { credentialStore: choice.kind, tokenFile: choice.kind === "token-file" ? choice.tokenFile : undefined };
-  const differing = chosenCredentialKeys.filter((key) => wanted[key] !== undefined && configured[key] !== undefined && configured[key] !== wanted[key]);
+  const choice: CredentialsChoice =
+    explicit.kind === "token-file" ? { kind: "token-file", tokenFile: explicit.tokenFile ?? file ?? defaultTokenFile } : explicit;
+  const wanted: Record<string, JsonValue | undefined> = {
+    credentialStore: choice.kind,
+    tokenFile: choice.kind === "token-file" ? choice.tokenFile : undefined,
+  };
+  const differing = chosenCredentialKeys.filter(
+    (key) => wanted[key] !== undefined && configured[key] !== undefined && configured[key] !== wanted[key],
+  );
   const missing = chosenCredentialKeys.filter((key) => wanted[key] !== undefined && configured[key] === undefined);
   if (differing.length > 0) {
     const previous: CredentialsPlan["previous"] = {};
@@ -96,7 +105,8 @@ export function planCredentials(explicit: CredentialsChoice | undefined, configu
 
 /** The plugin config the fragment suggests for a choice: a token file needs no secret name or region. */
 export function pluginConfigFor(choice: CredentialsChoice, template: JsonObject): JsonObject {
-  if (choice.kind === "token-file") return { credentialStore: "token-file", ...(choice.tokenFile === undefined ? {} : { tokenFile: choice.tokenFile }) };
+  if (choice.kind === "token-file")
+    return { credentialStore: "token-file", ...(choice.tokenFile === undefined ? {} : { tokenFile: choice.tokenFile }) };
   return { credentialStore: "secrets-manager", ...template };
 }
 
@@ -114,7 +124,11 @@ export function effectiveCredentials(configured: ConfiguredCredentials, home: st
   }
   if (store === "secrets-manager") {
     const text = (value: JsonValue | undefined, fallback: string): string => (typeof value === "string" ? value : fallback);
-    return { kind: "secrets-manager", secretName: text(configured.secretName, defaultPluginSettings.secretName), cloudRegion: text(configured.cloudRegion, defaultPluginSettings.cloudRegion) };
+    return {
+      kind: "secrets-manager",
+      secretName: text(configured.secretName, defaultPluginSettings.secretName),
+      cloudRegion: text(configured.cloudRegion, defaultPluginSettings.cloudRegion),
+    };
   }
   return { kind: "invalid", credentialStore: store };
 }
@@ -155,17 +169,34 @@ export function checkTokenFile(file: string, asConfigured: string = file): Token
     fields = isJsonObject(parsed) ? parsed : {};
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EACCES") {
-      return { path: file, ok: false, finding: `${file} (mode ${octal}) cannot be read by this user`, fix: `chmod 600 ${shellQuote(file)} as its owner` };
+      return {
+        path: file,
+        ok: false,
+        finding: `${file} (mode ${octal}) cannot be read by this user`,
+        fix: `chmod 600 ${shellQuote(file)} as its owner`,
+      };
     }
     return { path: file, ok: false, finding: `${file} is not a token file (not a JSON object)`, fix: authorize };
   }
-  const missing = ["client_id", "client_secret", "refresh_token"].filter((key) => typeof fields[key] !== "string" && typeof fields[key] !== "number");
+  const missing = ["client_id", "client_secret", "refresh_token"].filter(
+    (key) => typeof fields[key] !== "string" && typeof fields[key] !== "number",
+  );
   if (missing.length > 0) {
-    return { path: file, ok: false, finding: `${file} holds no ${missing.join(", ")} (the plugin needs the application's client_id and client_secret and the athlete's refresh_token)`, fix: authorize };
+    return {
+      path: file,
+      ok: false,
+      finding: `${file} holds no ${missing.join(", ")} (the plugin needs the application's client_id and client_secret and the athlete's refresh_token)`,
+      fix: authorize,
+    };
   }
   if (mode !== 0o600) {
     const why = (mode & 0o077) !== 0 ? "other users of this machine may read it" : "the plugin must be able to write refreshed tokens back";
-    return { path: file, ok: false, finding: `${file} has mode ${octal}, not 0600: ${why}`, fix: `chmod 600 ${shellQuote(file)} (or write it again: ${authorize})` };
+    return {
+      path: file,
+      ok: false,
+      finding: `${file} has mode ${octal}, not 0600: ${why}`,
+      fix: `chmod 600 ${shellQuote(file)} (or write it again: ${authorize})`,
+    };
   }
   return { path: file, ok: true, finding: `${file} exists, mode 0600, with client_id, client_secret and a refresh token` };
 }

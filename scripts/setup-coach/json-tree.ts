@@ -15,7 +15,11 @@ export function cloneJson<T extends JsonValue>(value: T): T {
 export function canonicalJson(value: JsonValue | undefined): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (!isJsonObject(inner)) return inner;
-    return Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]]));
+    return Object.fromEntries(
+      Object.keys(inner)
+        .sort()
+        .map((key) => [key, inner[key]]),
+    );
   });
 }
 

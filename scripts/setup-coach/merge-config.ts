@@ -115,13 +115,14 @@ function refuseUnmergeable(existing: JsonObject): void {
 function prepareRoster(config: JsonObject, fragment: JsonObject, coachId: string, context: MergeContext, notes: string[]): void {
   const entries = getPath(config, ["agents", "entries"]);
   const ids = isJsonObject(entries) ? Object.keys(entries) : [];
-  const hasDefaultMarker = isJsonObject(entries) && Object.values(entries).some((entry) => isJsonObject(entry) && entry["default"] === true);
+  const hasDefaultMarker =
+    isJsonObject(entries) && Object.values(entries).some((entry) => isJsonObject(entry) && entry["default"] === true);
   const ownershipSet = getPath(config, ["agents", "ownership"]) !== undefined;
 
   if (hasDefaultMarker && !ownershipSet) {
     // A legacy `default: true` owner still serves ambient traffic; stamping explicit ownership would take that away.
     delete (fragment["agents"] as JsonObject)["ownership"];
-    notes.push('agents.ownership left unset: an agent is marked `default: true` and keeps serving unbound traffic.');
+    notes.push("agents.ownership left unset: an agent is marked `default: true` and keeps serving unbound traffic.");
     return;
   }
   const others = ids.filter((id) => id !== coachId);
@@ -131,13 +132,11 @@ function prepareRoster(config: JsonObject, fragment: JsonObject, coachId: string
   const ownerEntry = ensureObject(config, ["agents", "entries", owner]);
   if (ownerEntry["workspace"] === undefined) {
     ownerEntry["workspace"] = defaultWorkspace(config, context.env);
-    notes.push(`agents.entries.${owner} made explicit with workspace ${String(ownerEntry["workspace"])} (its current workspace), so it keeps its files and memory.`);
+    notes.push(
+      `agents.entries.${owner} made explicit with workspace ${String(ownerEntry["workspace"])} (its current workspace), so it keeps its files and memory.`,
+    );
   }
-  const ambientOwners: string[][] = [
-    ["agents", "defaults", "systemAgent"],
-    ["agents", "defaults", "heartbeat"],
-    ["talk"],
-  ];
+  const ambientOwners: string[][] = [["agents", "defaults", "systemAgent"], ["agents", "defaults", "heartbeat"], ["talk"]];
   for (const ownerPath of ambientOwners) {
     const node = ensureObject(config, ownerPath);
     if (node["agentId"] === undefined) {
@@ -153,7 +152,9 @@ function prepareRoster(config: JsonObject, fragment: JsonObject, coachId: string
     const alreadyBound = bindings.some((binding) => getPath(binding, ["match", "channel"]) === channel);
     if (alreadyBound) continue;
     bindings.push({ agentId: owner, match: { channel, accountId: "*" } });
-    notes.push(`bindings: ${channel} (all accounts) bound to "${owner}", which served it before; the coach's own account binding is more specific and wins for that account.`);
+    notes.push(
+      `bindings: ${channel} (all accounts) bound to "${owner}", which served it before; the coach's own account binding is more specific and wins for that account.`,
+    );
   }
   config["bindings"] = bindings;
 }
@@ -178,7 +179,9 @@ function prepareAgentToAgent(config: JsonObject, coachId: string, notes: string[
   const roster = [...new Set([...(isJsonObject(entries) ? Object.keys(entries) : []), coachId])];
   if (roster.length > 1) {
     ensureObject(config, ["tools", "agentToAgent"])["allow"] = roster;
-    notes.push(`tools.agentToAgent.allow was unset (every agent could reach every other); it now lists the whole roster (${roster.join(", ")}) so that stays true with the coach added.`);
+    notes.push(
+      `tools.agentToAgent.allow was unset (every agent could reach every other); it now lists the whole roster (${roster.join(", ")}) so that stays true with the coach added.`,
+    );
   }
 }
 
@@ -195,7 +198,9 @@ function keepImplicitChannelAccounts(config: JsonObject, fragment: JsonObject, n
     if (!ROOT_CREDENTIAL_KEYS.some((key) => existing[key] !== undefined)) continue;
     if (existing["defaultAccount"] !== undefined) continue;
     existing["accounts"] = { ...(isJsonObject(accounts) ? accounts : {}), default: {} };
-    notes.push(`channels.${channel}.accounts.default added: your existing ${channel} bot (configured at channels.${channel}) keeps running as the "default" account next to the coach's account.`);
+    notes.push(
+      `channels.${channel}.accounts.default added: your existing ${channel} bot (configured at channels.${channel}) keeps running as the "default" account next to the coach's account.`,
+    );
   }
 }
 
@@ -219,7 +224,9 @@ function keepCoachAccountsOffDefault(config: JsonObject, fragment: JsonObject, c
     const pinned = channelConfig?.["defaultAccount"];
     if (typeof pinned === "string") {
       if (pinned.trim().toLowerCase() === accountId) {
-        notes.push(`WARNING channels.${channel}.defaultAccount is "${pinned}", the coach's own account: other agents' messages sent without an account (heartbeats, announcements) would reach the athlete through the coach's bot. Point it at another account.`);
+        notes.push(
+          `WARNING channels.${channel}.defaultAccount is "${pinned}", the coach's own account: other agents' messages sent without an account (heartbeats, announcements) would reach the athlete through the coach's bot. Point it at another account.`,
+        );
       }
       continue;
     }
@@ -230,10 +237,14 @@ function keepCoachAccountsOffDefault(config: JsonObject, fragment: JsonObject, c
     const [first] = ids.map((id) => id.trim().toLowerCase()).sort();
     if (first !== undefined) {
       target["defaultAccount"] = first;
-      notes.push(`channels.${channel}.defaultAccount set to "${first}" (the account the host used by default before): otherwise the coach's account could become the default one, and other agents' messages would go out through the coach's bot.`);
+      notes.push(
+        `channels.${channel}.defaultAccount set to "${first}" (the account the host used by default before): otherwise the coach's account could become the default one, and other agents' messages would go out through the coach's bot.`,
+      );
     } else {
       ensureObject(target, ["accounts"])["default"] = { enabled: false };
-      notes.push(`channels.${channel}.accounts.default added, disabled: with the coach's bot as the only ${channel} account it would be the default one, and other agents' messages sent without an account (the main agent's heartbeat alerts, announcements) would reach the athlete through it. Configure your own bot as accounts.default to get them on ${channel}.`);
+      notes.push(
+        `channels.${channel}.accounts.default added, disabled: with the coach's bot as the only ${channel} account it would be the default one, and other agents' messages sent without an account (the main agent's heartbeat alerts, announcements) would reach the athlete through it. Configure your own bot as accounts.default to get them on ${channel}.`,
+      );
     }
   }
 }

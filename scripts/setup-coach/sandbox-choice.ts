@@ -52,13 +52,21 @@ export function sandboxBlock(choice: SandboxChoice): JsonObject {
 }
 
 /** Builds an SSH choice from the command line, or says what is wrong with it. */
-export function sshChoice(options: { target?: string; identityFile?: string; knownHostsFile?: string; workspaceRoot?: string }): SandboxChoice {
-  if (!options.target) throw new CoachSetupError("--sandbox ssh needs --ssh-target USER@HOST[:PORT] (the machine the coach's tools run on).");
+export function sshChoice(options: {
+  target?: string;
+  identityFile?: string;
+  knownHostsFile?: string;
+  workspaceRoot?: string;
+}): SandboxChoice {
+  if (!options.target)
+    throw new CoachSetupError("--sandbox ssh needs --ssh-target USER@HOST[:PORT] (the machine the coach's tools run on).");
   if (!sshTargetPattern.test(options.target)) {
     throw new CoachSetupError(`--ssh-target "${options.target}" is not USER@HOST[:PORT], for example coach@sandbox.example.net:22.`);
   }
   if (options.workspaceRoot !== undefined && !options.workspaceRoot.startsWith("/")) {
-    throw new CoachSetupError(`--ssh-workspace-root "${options.workspaceRoot}" must be an absolute path on the SSH machine, for example ${defaultSshWorkspaceRoot}.`);
+    throw new CoachSetupError(
+      `--ssh-workspace-root "${options.workspaceRoot}" must be an absolute path on the SSH machine, for example ${defaultSshWorkspaceRoot}.`,
+    );
   }
   return {
     kind: "ssh",
@@ -111,9 +119,12 @@ async function checkSsh(choice: Extract<SandboxChoice, { kind: "ssh" }>, env: En
     `mkdir -p '${root}' 2>/dev/null && test -w '${root}' || echo 'cannot create or write ${root}'`,
   ].join("; ");
   const args = [
-    "-o", "BatchMode=yes",
-    "-o", "ConnectTimeout=10",
-    "-o", "StrictHostKeyChecking=yes",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "ConnectTimeout=10",
+    "-o",
+    "StrictHostKeyChecking=yes",
     ...(choice.knownHostsFile ? ["-o", `UserKnownHostsFile=${choice.knownHostsFile}`] : []),
     ...(choice.identityFile ? ["-o", "IdentitiesOnly=yes", "-i", choice.identityFile] : []),
     ...(port ? ["-p", port] : []),
@@ -124,11 +135,15 @@ async function checkSsh(choice: Extract<SandboxChoice, { kind: "ssh" }>, env: En
     const { stdout } = await run("ssh", args, { env: { ...env }, timeout: 30_000 });
     const problems = stdout.trim().split("\n").filter(Boolean);
     return problems.length === 0
-      ? { runsHere: true, finding: `ssh ${choice.target} logs in with strict host key checking, and python3, GNU stat and readlink are there; ${root} is writable` }
+      ? {
+          runsHere: true,
+          finding: `ssh ${choice.target} logs in with strict host key checking, and python3, GNU stat and readlink are there; ${root} is writable`,
+        }
       : { runsHere: false, finding: `ssh ${choice.target} logs in, but ${problems.join("; ")}` };
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === "ENOENT") return { runsHere: false, finding: "the ssh command is not installed here (the host runs it for the SSH backend)" };
+    if (failure.code === "ENOENT")
+      return { runsHere: false, finding: "the ssh command is not installed here (the host runs it for the SSH backend)" };
     return { runsHere: false, finding: `ssh ${choice.target} failed: ${lastLine(failure.stderr) || failure.message}` };
   }
 }

@@ -66,7 +66,8 @@ export function planSandbox(explicit: SandboxChoice | undefined, configured: Con
       : { action: "keep", explicit: false, previous: configured.block };
   }
   // Same kind first: a Docker block's keys are all in an SSH block too.
-  const says = configured.kind === "choice" && configured.choice.kind === explicit.kind && includes(configured.block, sandboxBlock(explicit));
+  const says =
+    configured.kind === "choice" && configured.choice.kind === explicit.kind && includes(configured.block, sandboxBlock(explicit));
   return { action: says ? "keep" : "replace", choice: explicit, explicit: true, previous: configured.block };
 }
 

@@ -18,7 +18,11 @@ const checkoutRoot = fileURLToPath(new URL("../../", import.meta.url)).replace(/
  * before setup writes anything. `check` is absent for a kept block this setup does not write (it is not
  * checked). `proceeding`: setup goes on.
  */
-export function formatSandboxCheck(plan: SandboxPlan, check: SandboxCheck | undefined, context: { agentId: string; proceeding: boolean }): string {
+export function formatSandboxCheck(
+  plan: SandboxPlan,
+  check: SandboxCheck | undefined,
+  context: { agentId: string; proceeding: boolean },
+): string {
   const path = sandboxPath(context.agentId).join(".");
   if (!check) {
     return [
@@ -56,7 +60,9 @@ function origin(plan: SandboxPlan, path: string): string {
     case "add":
       return plan.explicit ? `chosen with ${asked}` : `the default: no --sandbox given and no ${path} in the config`;
     case "keep":
-      return plan.explicit ? `chosen with ${asked}, which ${path} already is` : `kept from the config (${path}); run setup with --sandbox to change it`;
+      return plan.explicit
+        ? `chosen with ${asked}, which ${path} already is`
+        : `kept from the config (${path}); run setup with --sandbox to change it`;
     case "replace":
       return `chosen with ${asked}: it replaces ${path} = ${show(path, plan.previous ?? null)}`;
   }
@@ -108,7 +114,7 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
       : [
           "If the fitness plugin is not installed yet (openclaw plugins list shows it when it is): this setup configures it but does\n" +
             `not install it. Add this checkout to plugins.load.paths (${checkoutRoot}) and "fitness" to plugins.allow,\n` +
-            'or openclaw plugins install the package (docs/operators/plugin.md).',
+            "or openclaw plugins install the package (docs/operators/plugin.md).",
         ]),
     `Create the coach's own Telegram bot (message @BotFather, /newbot) and give the Gateway its token in ${report.secretEnvVars.join(", ")}\n` +
       "(or point the SecretRef at another secret source).",
@@ -127,7 +133,7 @@ function athleteAccessSteps(report: CoachSetupReport): string[] {
   if (report.telegramUserId !== undefined) {
     return [
       `Only Telegram user ${report.telegramUserId} may message the coach (${account}.dmPolicy "allowlist"), and they approve each\n` +
-        "Strava write the coach proposes (Allow/Deny in the chat; plugin config writeApproval, default \"host\").",
+        'Strava write the coach proposes (Allow/Deny in the chat; plugin config writeApproval, default "host").',
     ];
   }
   return [
@@ -169,7 +175,11 @@ function credentialsSection(report: CoachSetupReport): string[] {
   const { plan, inConfig, effective, tokenFile } = report.credentials;
   const would = report.dryRun ? "would be " : "";
   const asked = plan.choice ? `--credentials ${plan.choice.kind}` : "";
-  const previous = plan.previous ? Object.entries(plan.previous).map(([key, value]) => `${key} ${show(key, value ?? null)}`).join(", ") : "";
+  const previous = plan.previous
+    ? Object.entries(plan.previous)
+        .map(([key, value]) => `${key} ${show(key, value ?? null)}`)
+        .join(", ")
+    : "";
   const what =
     plan.action === "add"
       ? `${would}added, as ${asked} asked`
@@ -183,7 +193,9 @@ function credentialsSection(report: CoachSetupReport): string[] {
   const lines = [`Credentials ${path} = ${inConfig.block === undefined ? "(none)" : show(path, inConfig.block)}`];
   switch (effective.kind) {
     case "token-file":
-      lines.push(`  the plugin reads the Strava credentials from the token file ${effective.tokenFile}${inConfig.tokenFile === undefined ? " (tokenFile not set: the plugin's default)" : ""}`);
+      lines.push(
+        `  the plugin reads the Strava credentials from the token file ${effective.tokenFile}${inConfig.tokenFile === undefined ? " (tokenFile not set: the plugin's default)" : ""}`,
+      );
       break;
     case "secrets-manager":
       lines.push(
@@ -192,11 +204,14 @@ function credentialsSection(report: CoachSetupReport): string[] {
       );
       break;
     case "invalid":
-      lines.push(`  WARNING credentialStore ${show("credentialStore", effective.credentialStore)} is not one the plugin accepts (secrets-manager or token-file): run setup with --credentials to set it`);
+      lines.push(
+        `  WARNING credentialStore ${show("credentialStore", effective.credentialStore)} is not one the plugin accepts (secrets-manager or token-file): run setup with --credentials to set it`,
+      );
       break;
   }
   lines.push(`  ${what}`);
-  if (tokenFile) lines.push(tokenFile.ok ? `  check: ${tokenFile.finding}` : `  WARNING ${tokenFile.finding}. Fix it with:\n    ${tokenFile.fix ?? ""}`);
+  if (tokenFile)
+    lines.push(tokenFile.ok ? `  check: ${tokenFile.finding}` : `  WARNING ${tokenFile.finding}. Fix it with:\n    ${tokenFile.fix ?? ""}`);
   return lines;
 }
 
@@ -240,7 +255,9 @@ function sandboxSteps(report: CoachSetupReport): string[] {
       return [
         `The coach's workspace of record is now the copy on ${sandbox.target} under ${sandbox.workspaceRoot ?? defaultSshWorkspaceRoot}:\n` +
           `the host seeds it once from ${report.workspaceDir}, and daily notes and MEMORY.md changes are written there,\n` +
-          "not here (openclaw sandbox recreate --agent " + report.agentId + " re-seeds it and discards them).",
+          "not here (openclaw sandbox recreate --agent " +
+          report.agentId +
+          " re-seeds it and discards them).",
       ];
     case "off":
       return [

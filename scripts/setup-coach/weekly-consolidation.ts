@@ -54,5 +54,3 @@ export function consolidationCronArgs(agentId: string): string[] {
 export function shellCommand(program: string, args: readonly string[]): string {
   return [program, ...args].map(shellQuote).join(" ");
 }
-
-

@@ -29,7 +29,7 @@ export async function installWorkspaceFiles(workspaceDir: string, options: { dry
   for (const file of COACH_WORKSPACE_FILES) {
     const target = path.join(workspaceDir, file.target);
     if (options.dryRun) {
-      (await exists(target) ? report.kept : report.created).push(file.target);
+      ((await exists(target)) ? report.kept : report.created).push(file.target);
       continue;
     }
     await mkdir(path.dirname(target), { recursive: true });

@@ -40,7 +40,9 @@ describe("AGENTS.md", () => {
 
   it("confirms before updating, never invents numbers, and frames nutrition and risk", () => {
     expect(agents).toMatch(/Every Strava write needs the athlete's yes to the proposal you showed/);
-    expect(agents).toMatch(/Send the proposal as a\s+reply of its own \(text beside a tool call never reaches the athlete as a message\), wait for a\s+clear yes/);
+    expect(agents).toMatch(
+      /Send the proposal as a\s+reply of its own \(text beside a tool call never reaches the athlete as a message\), wait for a\s+clear yes/,
+    );
     expect(agents).toMatch(/By default the host then holds the call/);
     expect(agents).toMatch(/Never invent weights, reps, times, scores, distances or nutrition data/);
     expect(agents).toMatch(/comes from an AI coach, not a\s+registered dietitian/);
@@ -74,7 +76,9 @@ describe("AGENTS.md", () => {
   });
 
   it("agrees with the fragment's tool policy (the same tools allowed)", () => {
-    const entry = Object.values((loadFragmentTemplate()["agents"] as { entries: Record<string, { tools: { alsoAllow: string[] } }> }).entries)[0];
+    const entry = Object.values(
+      (loadFragmentTemplate()["agents"] as { entries: Record<string, { tools: { alsoAllow: string[] } }> }).entries,
+    )[0];
     expect(entry?.tools.alsoAllow).toEqual(["fitness", "read", "write", "web_fetch", "web_search"]);
   });
 });
@@ -86,7 +90,9 @@ describe("SOUL.md, IDENTITY.md, USER.md", () => {
   });
 
   it("IDENTITY.md matches the agent identity in the host config fragment", () => {
-    const entry = Object.values((loadFragmentTemplate()["agents"] as { entries: Record<string, { identity: Record<string, string> }> }).entries)[0];
+    const entry = Object.values(
+      (loadFragmentTemplate()["agents"] as { entries: Record<string, { identity: Record<string, string> }> }).entries,
+    )[0];
     const field = (label: string) => new RegExp(`^- \\*\\*${label}:\\*\\* (.+)$`, "m").exec(identity)?.[1];
     expect(field("Name")).toBe(entry?.identity["name"]);
     expect(field("Theme")).toBe(entry?.identity["theme"]);
@@ -107,7 +113,14 @@ describe("SOUL.md, IDENTITY.md, USER.md", () => {
 describe("memory templates", () => {
   it("MEMORY.md has a consolidation date and the long-term sections", () => {
     expect(memory).toMatch(/^Last consolidated: never$/m);
-    for (const heading of ["Training patterns", "Benchmarks and PRs", "Recovery and sleep", "Nutrition habits", "Injuries and niggles", "Flags to watch"]) {
+    for (const heading of [
+      "Training patterns",
+      "Benchmarks and PRs",
+      "Recovery and sleep",
+      "Nutrition habits",
+      "Injuries and niggles",
+      "Flags to watch",
+    ]) {
       expect(memory).toContain(`\n## ${heading}\n`);
     }
   });

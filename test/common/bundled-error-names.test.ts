@@ -62,7 +62,8 @@ function runtimeNames(text: string, names: Set<string>): Map<string, string[]> {
     const base = written.replace(/^_+/, "").replace(/\d+$/, "");
     if (names.has(base)) found.set(base, [...(found.get(base) ?? []), runtime]);
   };
-  for (const match of text.matchAll(/\b(?:var|let|const)\s+([\w$]+)\s*=\s*class(?:\s+([\w$]+))?\s+extends\b/g)) record(match[1]!, match[2] ?? match[1]!);
+  for (const match of text.matchAll(/\b(?:var|let|const)\s+([\w$]+)\s*=\s*class(?:\s+([\w$]+))?\s+extends\b/g))
+    record(match[1]!, match[2] ?? match[1]!);
   for (const match of text.matchAll(/(?:^|[\s;{}(])class\s+([\w$]+)\s+extends\b/gm)) record(match[1]!, match[1]!);
   return found;
 }
@@ -79,7 +80,11 @@ describe("error class names in the unminified bundles", () => {
   const bundles: [string, BuildOptions, string[]][] = [
     [
       "the MCP server's server (mcp-adapter/build-server.mjs)",
-      { ...serverBundleOptions, entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") }, outdir: join(root, "dist", "mcp-server", "name-check") },
+      {
+        ...serverBundleOptions,
+        entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") },
+        outdir: join(root, "dist", "mcp-server", "name-check"),
+      },
       ["UpstreamStatusError", "UpstreamTimeoutError", "HttpExchangeError", "ToolInputError", "StartupError", "OAuthRequestError"],
     ],
     [
@@ -93,7 +98,9 @@ describe("error class names in the unminified bundles", () => {
     it(`${label}: every error class of ours keeps its name`, async () => {
       const found = runtimeNames(await bundleText(options), ours);
       for (const name of expected) expect(found.has(name), `${name} is not in ${label}`).toBe(true);
-      const renamed = [...found].filter(([name, runtime]) => runtime.some((r) => r !== name)).map(([name, runtime]) => `${name} -> ${runtime.join(", ")}`);
+      const renamed = [...found]
+        .filter(([name, runtime]) => runtime.some((r) => r !== name))
+        .map(([name, runtime]) => `${name} -> ${runtime.join(", ")}`);
       expect(renamed, `renamed in ${label}: give the class a name no other module of the bundle uses`).toEqual([]);
     });
   }

@@ -21,7 +21,15 @@ function capture(): { stream: Writable; lines: () => Array<Record<string, unknow
       done();
     },
   });
-  return { stream, lines: () => written.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      written
+        .join("")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe("logger", () => {
@@ -32,7 +40,14 @@ describe("logger", () => {
     logger.info("tool_call", { tool: "get_athlete", ms: 1.5 });
     logger.info("bare");
     expect(lines()).toEqual([
-      { level: "info", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), service: "test", tool: "get_athlete", ms: 1.5, event: "tool_call" },
+      {
+        level: "info",
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        service: "test",
+        tool: "get_athlete",
+        ms: 1.5,
+        event: "tool_call",
+      },
       { level: "info", time: expect.any(String), service: "test", event: "bare" },
     ]);
   });
@@ -41,26 +56,51 @@ describe("logger", () => {
     const { stream, lines } = capture();
     const logger = createJsonLogger(stream, "debug");
     const error = new TypeError("bad thing");
-    logger.error("failed", { error, refresh_token: "rt-secret", access_token: "at-secret", client_secret: "cs", code: "oauth-code", headers: { authorization: "Bearer x" } });
+    logger.error("failed", {
+      error,
+      refresh_token: "rt-secret",
+      access_token: "at-secret",
+      client_secret: "cs",
+      code: "oauth-code",
+      headers: { authorization: "Bearer x" },
+    });
     const [line] = lines();
     expect(line).toMatchObject({ level: "error", event: "failed", error: { name: "TypeError", message: "bad thing" } });
     expect(JSON.stringify(line)).not.toMatch(/stack|rt-secret|at-secret|"cs"|oauth-code|Bearer x/);
-    expect(line).toMatchObject({ refresh_token: "[redacted]", access_token: "[redacted]", client_secret: "[redacted]", code: "[redacted]", headers: { authorization: "[redacted]" } });
+    expect(line).toMatchObject({
+      refresh_token: "[redacted]",
+      access_token: "[redacted]",
+      client_secret: "[redacted]",
+      code: "[redacted]",
+      headers: { authorization: "[redacted]" },
+    });
   });
 
   it("redacts a secret one level down and a capitalised Authorization, and writes an err field without its stack", () => {
     const { stream, lines } = capture();
     const logger = createJsonLogger(stream, "debug");
-    logger.warn("nested", { tokens: { refresh_token: "rt-nested" }, headers: { Authorization: "Bearer y" }, Authorization: "Bearer z", err: new Error("boom") });
+    logger.warn("nested", {
+      tokens: { refresh_token: "rt-nested" },
+      headers: { Authorization: "Bearer y" },
+      Authorization: "Bearer z",
+      err: new Error("boom"),
+    });
     const [line] = lines();
     expect(JSON.stringify(line)).not.toMatch(/rt-nested|Bearer y|Bearer z|stack/);
-    expect(line).toMatchObject({ tokens: { refresh_token: "[redacted]" }, headers: { Authorization: "[redacted]" }, err: { name: "Error", message: "boom" } });
+    expect(line).toMatchObject({
+      tokens: { refresh_token: "[redacted]" },
+      headers: { Authorization: "[redacted]" },
+      err: { name: "Error", message: "boom" },
+    });
   });
 
   /** Runs `body` in a Node process whose standard error is a pipe (as under a supervisor or an MCP client). */
   function run(body: string, onStderr: (stderr: string) => void = () => {}): Promise<{ stderr: string; code: number | null }> {
     const script = `import { createJsonLogger } from "./common/logger.ts"; const logger = createJsonLogger(undefined, "info"); ${body}`;
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -69,7 +109,11 @@ describe("logger", () => {
     return new Promise((done) => child.on("close", (code) => done({ stderr, code })));
   }
 
-  const events = (stderr: string): unknown[] => stderr.trim().split("\n").map((line) => (JSON.parse(line) as { event: string }).event);
+  const events = (stderr: string): unknown[] =>
+    stderr
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { event: string }).event);
 
   it("writes a warning at once with the lines before it, even when the process then stops answering", async () => {
     // After the warning the event loop is blocked for 6 s: lines still waiting for it would come out only then.
@@ -85,7 +129,10 @@ describe("logger", () => {
     expect(outcome.code).toBe(0);
     expect([...events(outcome.stderr)].sort()).toEqual(["one", "three", "two"]);
     expect(warnedAt, "the warning arrived").toBeDefined();
-    expect(exited - warnedAt!, `the warning came ${warnedAt! - started} ms after the start, the exit ${exited - started} ms`).toBeGreaterThan(3_000);
+    expect(
+      exited - warnedAt!,
+      `the warning came ${warnedAt! - started} ms after the start, the exit ${exited - started} ms`,
+    ).toBeGreaterThan(3_000);
   }, 30_000);
 
   it("with standard error redirected to a file: every line written at once, and no flush to the disk after a warning", async () => {
@@ -99,11 +146,14 @@ describe("logger", () => {
         `import { createJsonLogger, stderrLogDestination } from "./common/logger.ts"; const destination = stderrLogDestination(); ` +
         `const logger = createJsonLogger(destination, "info"); logger.info("offers", { flushSync: typeof destination.flushSync }); ` +
         `logger.info("one"); logger.warn("two"); logger.info("three"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000);`;
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "ignore", fd] });
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: root,
+        stdio: ["ignore", "ignore", fd],
+      });
       const exited = new Promise<number | null>((done) => child.on("close", done));
       // While the process is blocked, the file already holds every line, the info after the warning included.
       let seen: unknown[] = [];
-      for (const started = Date.now(); Date.now() - started < 30_000 && seen.length < 4; ) {
+      for (const started = Date.now(); Date.now() - started < 30_000 && seen.length < 4;) {
         await new Promise((next) => setTimeout(next, 50));
         const text = readFileSync(file, "utf8");
         seen = text.endsWith("\n") ? events(text) : seen;
@@ -124,7 +174,10 @@ describe("logger", () => {
     for (const ending of ["", "process.exit(3);"]) {
       const outcome = await run(`${lines} ${ending}`);
       expect(outcome.code).toBe(ending === "" ? 0 : 3);
-      const written = outcome.stderr.trim().split("\n").map((line) => (JSON.parse(line) as { i: number }).i);
+      const written = outcome.stderr
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { i: number }).i);
       expect(written).toEqual(Array.from({ length: 200 }, (_, i) => i));
     }
   }, 30_000);

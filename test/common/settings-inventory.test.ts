@@ -22,7 +22,8 @@ describe("the settings inventory", () => {
   });
 
   it("makes the MCP server's list of variables in its usage text", () => {
-    for (const setting of allSettings().filter((candidate) => candidate.readBy.includes("MCP server"))) expect(usage).toContain(setting.name);
+    for (const setting of allSettings().filter((candidate) => candidate.readBy.includes("MCP server")))
+      expect(usage).toContain(setting.name);
   });
 
   it("declares every name once", () => {
@@ -33,7 +34,9 @@ describe("the settings inventory", () => {
   it("reads through the declaration, with its message", () => {
     expect(readSetting({ PORT: " 8080 " }, port)).toBe(8080);
     expect(readSetting({ PORT: "" }, port)).toBeUndefined();
-    expect(() => readSetting({ PORT: "eighty" }, port)).toThrow('PORT must be a whole number from 0 to 65535 (0 picks a free port); got "eighty".');
+    expect(() => readSetting({ PORT: "eighty" }, port)).toThrow(
+      'PORT must be a whole number from 0 to 65535 (0 picks a free port); got "eighty".',
+    );
   });
 
   it("is the only reader of variables by name in the product's code", () => {

@@ -29,9 +29,13 @@ import { stampFile } from "../support/test-clock.ts";
 /** The environment store as the MCP server makes it: the STRAVA_* variables read through the settings inventory. */
 function envStore(env: Record<string, string | undefined>, file: TokenFileStore): EnvCredentialStore {
   const strava = readStravaCredentials(env);
-  return new EnvCredentialStore({ clientId: strava.clientId ?? "", clientSecret: strava.clientSecret ?? "", refreshToken: strava.refreshToken ?? "", file });
+  return new EnvCredentialStore({
+    clientId: strava.clientId ?? "",
+    clientSecret: strava.clientSecret ?? "",
+    refreshToken: strava.refreshToken ?? "",
+    file,
+  });
 }
-
 
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
 const tokens = (n: number) => ({ access_token: `a${n}`, refresh_token: `r${n}`, expires_at: 1_800_000_000 + n });
@@ -179,7 +183,13 @@ describe("TokenFileStore", () => {
       updated_at: "2026-11-01T10:00:00.000Z",
     });
     const snapshot = await store.load(signal());
-    expect(snapshot.credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r0", access_token: "a0", expires_at: 1_700_000_000 });
+    expect(snapshot.credentials).toEqual({
+      client_id: "1234",
+      client_secret: "cs",
+      refresh_token: "r0",
+      access_token: "a0",
+      expires_at: 1_700_000_000,
+    });
     expect((await save(store, snapshot, 1)).saved).toBe(true);
   });
 
@@ -200,7 +210,13 @@ describe("EnvCredentialStore", () => {
     expect((await store.saveTokens(first, { refresh_token: "r2", access_token: "a2", expires_at: 99 }, signal())).saved).toBe(true);
     // A restart with the same environment picks up the rotated tokens.
     const again = envStore(env, file);
-    expect((await again.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r2", access_token: "a2", expires_at: 99 });
+    expect((await again.load(signal())).credentials).toEqual({
+      client_id: "1234",
+      client_secret: "cs",
+      refresh_token: "r2",
+      access_token: "a2",
+      expires_at: 99,
+    });
     const onDisk = await readFile(file.path, "utf8");
     expect(onDisk).not.toContain('"cs"');
     expect(onDisk).not.toContain("env-r1");
@@ -236,11 +252,20 @@ describe("EnvCredentialStore", () => {
       }),
     );
     const store = envStore(env, new TokenFileStore({ path }));
-    expect((await store.load(signal())).credentials).toEqual({ client_id: "1234", client_secret: "cs", refresh_token: "r5", access_token: "a5", expires_at: 1_700_000_000 });
+    expect((await store.load(signal())).credentials).toEqual({
+      client_id: "1234",
+      client_secret: "cs",
+      refresh_token: "r5",
+      access_token: "a5",
+      expires_at: 1_700_000_000,
+    });
   });
 
   it("names the missing variables", () => {
-    expect(readStravaCredentials({ STRAVA_CLIENT_ID: "1", STRAVA_REFRESH_TOKEN: " " }).missing).toEqual(["STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN"]);
+    expect(readStravaCredentials({ STRAVA_CLIENT_ID: "1", STRAVA_REFRESH_TOKEN: " " }).missing).toEqual([
+      "STRAVA_CLIENT_SECRET",
+      "STRAVA_REFRESH_TOKEN",
+    ]);
     const file = new TokenFileStore({ path: join(directory, "t.json") });
     expect(() => envStore({ STRAVA_CLIENT_ID: "1" }, file)).toThrow(
       "Set STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN (all three of STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET, STRAVA_REFRESH_TOKEN are needed for Strava).",
@@ -280,7 +305,10 @@ describe("SecretsManagerStore against moto_server", () => {
   const create = (value: unknown, name = "fitness-credentials") =>
     admin.send(new CreateSecretCommand({ Name: name, SecretString: typeof value === "string" ? value : JSON.stringify(value) }));
   const readStage = async (stage: string, name = "fitness-credentials") =>
-    JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: name, VersionStage: stage }))).SecretString ?? "null") as Record<string, unknown>;
+    JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: name, VersionStage: stage }))).SecretString ?? "null") as Record<
+      string,
+      unknown
+    >;
 
   it("reads the secret the previous version wrote as it is; a save stages a new version and makes it current, fields kept", async () => {
     await create({ ...app, client_id: 1234, refresh_token: "r0", note: "kept" });
@@ -340,9 +368,13 @@ describe("SecretsManagerStore against moto_server", () => {
       'Not allowed to write the Secrets Manager secret "fitness-credentials" in us-west-2: grant the host\'s role secretsmanager:UpdateSecretVersionStage on it',
     );
     proxy.inject("PutSecretValue", "deny");
-    await expect(through.saveTokens(snapshot, tokens(2), signal())).rejects.toThrow("grant the host's role secretsmanager:PutSecretValue on it");
+    await expect(through.saveTokens(snapshot, tokens(2), signal())).rejects.toThrow(
+      "grant the host's role secretsmanager:PutSecretValue on it",
+    );
     proxy.inject("GetSecretValue", "deny", 2);
-    await expect(through.load(signal())).rejects.toThrow("Not allowed to read the Secrets Manager secret \"fitness-credentials\" in us-west-2: grant the host's role secretsmanager:GetSecretValue");
+    await expect(through.load(signal())).rejects.toThrow(
+      'Not allowed to read the Secrets Manager secret "fitness-credentials" in us-west-2: grant the host\'s role secretsmanager:GetSecretValue',
+    );
   });
 
   it("a Secrets Manager that never answers: the call gives up when its signal aborts, and the next one works", async () => {
@@ -359,7 +391,9 @@ describe("SecretsManagerStore against moto_server", () => {
   it("a secret named by its ARN is read in the ARN's region, whatever region is configured", async () => {
     const europe = new SecretsManagerClient({ region: "eu-west-1" });
     try {
-      const created = await europe.send(new CreateSecretCommand({ Name: "in-europe", SecretString: JSON.stringify({ ...app, refresh_token: "r-eu" }) }));
+      const created = await europe.send(
+        new CreateSecretCommand({ Name: "in-europe", SecretString: JSON.stringify({ ...app, refresh_token: "r-eu" }) }),
+      );
       const byArn = store(created.ARN!);
       expect(byArn.description).toBe(`Secrets Manager secret "${created.ARN}" in eu-west-1`);
       expect((await byArn.load(signal())).credentials.refresh_token).toBe("r-eu");
@@ -393,8 +427,12 @@ describe("SecretsManagerStore against moto_server", () => {
     await create({ client_secret: "TOPSECRET", refresh_token: 5 }, "partial");
     await create("[]", "list");
     await expect(store("text").load(signal())).rejects.toThrow('The Secrets Manager secret "text" in us-west-2 is not valid JSON.');
-    const partial = await store("partial").load(signal()).catch((error: Error) => error);
-    expect(String(partial)).toContain('The Secrets Manager secret "partial" in us-west-2 is incomplete (missing client_id; wrong type: refresh_token (must be a string))');
+    const partial = await store("partial")
+      .load(signal())
+      .catch((error: Error) => error);
+    expect(String(partial)).toContain(
+      'The Secrets Manager secret "partial" in us-west-2 is incomplete (missing client_id; wrong type: refresh_token (must be a string))',
+    );
     expect(String(partial)).not.toContain("TOPSECRET");
     await expect(store("list").load(signal())).rejects.toThrow("must hold a JSON object, not a list");
   });
@@ -404,9 +442,17 @@ describe("SecretsManagerStore against moto_server", () => {
     // instance metadata): what a Gateway started without a role or a profile meets.
     const saved = { ...process.env };
     for (const name of Object.keys(process.env)) if (name.startsWith("AWS_")) delete process.env[name];
-    Object.assign(process.env, { AWS_EC2_METADATA_DISABLED: "true", AWS_CONFIG_FILE: "/nonexistent/config", AWS_SHARED_CREDENTIALS_FILE: "/nonexistent/credentials" });
+    Object.assign(process.env, {
+      AWS_EC2_METADATA_DISABLED: "true",
+      AWS_CONFIG_FILE: "/nonexistent/config",
+      AWS_SHARED_CREDENTIALS_FILE: "/nonexistent/credentials",
+    });
     try {
-      const bare = new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2", client: new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint }) });
+      const bare = new SecretsManagerStore({
+        secretName: "fitness-credentials",
+        region: "us-west-2",
+        client: new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint }),
+      });
       await expect(bare.load(signal())).rejects.toThrow(
         'No AWS credentials to read the Secrets Manager secret "fitness-credentials" in us-west-2: give this host a role',
       );

@@ -10,7 +10,15 @@ import { toolTable } from "../../tools/table.ts";
 import { testNow } from "../support/test-clock.ts";
 
 const nowMs = testNow;
-const secrets = ["client-secret-SENTINEL", "refresh-SENTINEL-1", "access-SENTINEL-1", "refresh-SENTINEL-2", "access-SENTINEL-2", "refresh-SENTINEL-3", "access-SENTINEL-3"];
+const secrets = [
+  "client-secret-SENTINEL",
+  "refresh-SENTINEL-1",
+  "access-SENTINEL-1",
+  "refresh-SENTINEL-2",
+  "access-SENTINEL-2",
+  "refresh-SENTINEL-3",
+  "access-SENTINEL-3",
+];
 
 const validArguments: Record<string, unknown> = {
   get_activities: { per_page: 10 },
@@ -29,7 +37,13 @@ const validArguments: Record<string, unknown> = {
 it("no secret appears in any log line or result of a full run", async () => {
   const { agent, strava, close } = mockStrava();
   const core = await fileBackedCore({
-    credentials: { client_id: "1234", client_secret: secrets[0], refresh_token: secrets[1], access_token: secrets[2], expires_at: nowMs / 1000 - 5 },
+    credentials: {
+      client_id: "1234",
+      client_secret: secrets[0],
+      refresh_token: secrets[1],
+      access_token: secrets[2],
+      expires_at: nowMs / 1000 - 5,
+    },
     now: () => nowMs,
     dispatcher: agent,
   });
@@ -38,10 +52,21 @@ it("no secret appears in any log line or result of a full run", async () => {
   token().reply(200, { access_token: secrets[6], refresh_token: secrets[5], expires_at: nowMs / 1000 + 21600 });
   token().reply(400, { message: "Bad Request", errors: [{ resource: "RefreshToken", field: "refresh_token", code: "invalid" }] });
   // First call after the refresh gets a 401 (forcing the second refresh), everything else answers.
-  strava.intercept({ path: (path) => path.startsWith("/api/v3/athlete/activities"), method: "GET" }).reply(401, { message: "Authorization Error" });
-  strava.intercept({ path: () => true, method: "GET" }).reply(200, '{"id":9001}').persist();
-  strava.intercept({ path: (path) => path.startsWith("/api/v3/"), method: "POST" }).reply(201, "{}").persist();
-  strava.intercept({ path: () => true, method: "PUT" }).reply(200, "{}").persist();
+  strava
+    .intercept({ path: (path) => path.startsWith("/api/v3/athlete/activities"), method: "GET" })
+    .reply(401, { message: "Authorization Error" });
+  strava
+    .intercept({ path: () => true, method: "GET" })
+    .reply(200, '{"id":9001}')
+    .persist();
+  strava
+    .intercept({ path: (path) => path.startsWith("/api/v3/"), method: "POST" })
+    .reply(201, "{}")
+    .persist();
+  strava
+    .intercept({ path: () => true, method: "PUT" })
+    .reply(200, "{}")
+    .persist();
   const results: string[] = [];
   for (const tool of toolTable) {
     const result = await core.call(tool.name, validArguments[tool.name]);

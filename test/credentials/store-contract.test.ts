@@ -27,9 +27,13 @@ import { capturingLogger, toolNamed } from "../support/core-harness.ts";
 /** The environment store as the MCP server makes it: the STRAVA_* variables read through the settings inventory. */
 function envStore(env: Record<string, string | undefined>, file: TokenFileStore): EnvCredentialStore {
   const strava = readStravaCredentials(env);
-  return new EnvCredentialStore({ clientId: strava.clientId ?? "", clientSecret: strava.clientSecret ?? "", refreshToken: strava.refreshToken ?? "", file });
+  return new EnvCredentialStore({
+    clientId: strava.clientId ?? "",
+    clientSecret: strava.clientSecret ?? "",
+    refreshToken: strava.refreshToken ?? "",
+    file,
+  });
 }
-
 
 const plenty: [number, number] = [1_000_000, 10_000_000];
 const signal = (): AbortSignal => AbortSignal.timeout(5_000);
@@ -96,7 +100,9 @@ const kinds: StoreKind[] = [
     name: "Secrets Manager",
     async create(refreshToken) {
       const secretName = `contract-${++serial}`;
-      await secrets.send(new CreateSecretCommand({ Name: secretName, SecretString: JSON.stringify({ ...app(), refresh_token: refreshToken }) }));
+      await secrets.send(
+        new CreateSecretCommand({ Name: secretName, SecretString: JSON.stringify({ ...app(), refresh_token: refreshToken }) }),
+      );
       return { open: () => new SecretsManagerStore({ secretName, region: "us-west-2" }) };
     },
   },
@@ -105,7 +111,10 @@ const kinds: StoreKind[] = [
     async create(refreshToken) {
       const athleteId = `athlete-${++serial}`;
       const options = { tableName: "fitness-athletes", athleteId, region: "us-west-2", application: app() };
-      await new DynamoDbCredentialStore(options).writeAuthorization({ ...app(), refresh_token: refreshToken, access_token: "none", expires_at: 0 }, signal());
+      await new DynamoDbCredentialStore(options).writeAuthorization(
+        { ...app(), refresh_token: refreshToken, access_token: "none", expires_at: 0 },
+        signal(),
+      );
       return { open: () => new DynamoDbCredentialStore(options) };
     },
   },
@@ -142,7 +151,7 @@ describe.each(kinds)("$name", (kind) => {
     sandbox.resetCounters();
     sandbox.injectFault({ kind: "delay", delayMs: 200, match: "POST /oauth/token" });
     const results = await Promise.all(cores.map((deps) => runTool(toolNamed("get_athlete"), {}, deps)));
-    expect(results.map((result) => result.isError ? result.content[0].text : "ok")).toEqual(["ok", "ok"]);
+    expect(results.map((result) => (result.isError ? result.content[0].text : "ok"))).toEqual(["ok", "ok"]);
     expect(sandbox.counters()).toMatchObject({ tokenRequests: 2, refreshTokenRejections: 1 });
     const stored = await open().load(signal());
     expect(sandbox.acceptsRefreshToken(stored.credentials.refresh_token)).toBe(true);
@@ -152,7 +161,12 @@ describe.each(kinds)("$name", (kind) => {
     const spent = (await grant()).refresh_token;
     const { open } = await kind.create(spent);
     const { logger } = capturingLogger();
-    const deps = createToolDeps({ store: open(), logger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl }, storeTimeoutMs: 2_000 });
+    const deps = createToolDeps({
+      store: open(),
+      logger,
+      settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
+      storeTimeoutMs: 2_000,
+    });
     sandbox.resetCounters();
     sandbox.injectFault({ kind: "delay", delayMs: 300, match: "POST /oauth/token", times: 1 });
     const call = runTool(toolNamed("get_athlete"), {}, deps);
@@ -162,7 +176,15 @@ describe.each(kinds)("$name", (kind) => {
     // rotates every refresh, so it cannot hand one out without rotating.)
     const other = open();
     const before = await other.load(signal());
-    expect((await other.saveTokens(before, { access_token: "other-process-access", refresh_token: spent, expires_at: Math.floor(Date.now() / 1000) + 21_600 }, signal())).saved).toBe(true);
+    expect(
+      (
+        await other.saveTokens(
+          before,
+          { access_token: "other-process-access", refresh_token: spent, expires_at: Math.floor(Date.now() / 1000) + 21_600 },
+          signal(),
+        )
+      ).saved,
+    ).toBe(true);
     const result = await call;
     expect(result.isError ? result.content[0].text : "ok").toBe("ok");
     const stored = await open().load(signal());
@@ -172,9 +194,16 @@ describe.each(kinds)("$name", (kind) => {
 });
 
 it("DynamoDB: an athlete with no item must sign in first; the table's absence is named", async () => {
-  const missing = new DynamoDbCredentialStore({ tableName: "fitness-athletes", athleteId: "nobody", region: "us-west-2", application: app() });
+  const missing = new DynamoDbCredentialStore({
+    tableName: "fitness-athletes",
+    athleteId: "nobody",
+    region: "us-west-2",
+    application: app(),
+  });
   await expect(missing.load(signal())).rejects.toThrow(CredentialsMissingError);
-  await expect(missing.load(signal())).rejects.toThrow('The DynamoDB item of athlete nobody in table "fitness-athletes" (us-west-2) does not exist');
+  await expect(missing.load(signal())).rejects.toThrow(
+    'The DynamoDB item of athlete nobody in table "fitness-athletes" (us-west-2) does not exist',
+  );
   const noTable = new DynamoDbCredentialStore({ tableName: "absent", athleteId: "a", region: "us-west-2" });
   await expect(noTable.load(signal())).rejects.toThrow('The DynamoDB table "absent" does not exist');
 });
@@ -182,7 +211,12 @@ it("DynamoDB: an athlete with no item must sign in first; the table's absence is
 /** A grant of its own for each store (the sandbox's authorize page approves at once). */
 async function grant(): Promise<{ refresh_token: string }> {
   const authorize = new URL(sandbox.authorizeUrl);
-  authorize.search = new URLSearchParams({ client_id: sandbox.clientId, redirect_uri: "http://127.0.0.1/cb", response_type: "code", scope: "read,profile:read_all" }).toString();
+  authorize.search = new URLSearchParams({
+    client_id: sandbox.clientId,
+    redirect_uri: "http://127.0.0.1/cb",
+    response_type: "code",
+    scope: "read,profile:read_all",
+  }).toString();
   const code = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("location") ?? "").searchParams.get("code") ?? "";
   const answer = await fetch(sandbox.tokenUrl, {
     method: "POST",

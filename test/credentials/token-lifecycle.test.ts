@@ -23,7 +23,11 @@ async function coreWith(tokens: { refresh_token: string; access_token?: string; 
 
 /** `GET /api/v3/athlete` with `Bearer <accessToken>` (any token when left out). */
 function athlete(accessToken?: string) {
-  return mock.strava.intercept({ path: "/api/v3/athlete", method: "GET", ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}) });
+  return mock.strava.intercept({
+    path: "/api/v3/athlete",
+    method: "GET",
+    ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
+  });
 }
 
 /** A token request (any body, or only the refresh of `refreshToken` with this application's credentials). */
@@ -32,7 +36,9 @@ function tokenRequest(refreshToken?: string) {
   return mock.strava.intercept({
     path: "/oauth/token",
     method: "POST",
-    ...(refreshToken ? { body: (sent: string) => JSON.stringify(Object.fromEntries(new URLSearchParams(sent))) === JSON.stringify(expected) } : {}),
+    ...(refreshToken
+      ? { body: (sent: string) => JSON.stringify(Object.fromEntries(new URLSearchParams(sent))) === JSON.stringify(expected) }
+      : {}),
   });
 }
 
@@ -94,7 +100,10 @@ describe("one shared refresh", () => {
 describe("401 from the API", () => {
   it("refreshes and retries the request once", async () => {
     const core = await coreWith({ refresh_token: "r1", access_token: "revoked", expires_at: nowS + 3600 });
-    athlete("revoked").reply(401, { message: "Authorization Error", errors: [{ resource: "Athlete", field: "access_token", code: "invalid" }] });
+    athlete("revoked").reply(401, {
+      message: "Authorization Error",
+      errors: [{ resource: "Athlete", field: "access_token", code: "invalid" }],
+    });
     tokenEndpoint("r1", { access_token: "a2", refresh_token: "r2" });
     athlete("a2").reply(200, '{"id":1}');
     expect(textOf(await core.call("get_athlete"))).toBe('{"id":1}');
@@ -153,7 +162,9 @@ describe("failed refresh", () => {
     const core = await coreWith({ refresh_token: "dead-refresh-token", access_token: "old", expires_at: nowS - 1 });
     tokenRequest().reply(400, { message: "Bad Request", errors: [{ resource: "RefreshToken", field: "refresh_token", code: "invalid" }] });
     const text = textOf(await core.call("get_athlete"));
-    expect(text).toContain(`Strava refused to refresh the access token with the refresh token from token file ${core.path}: 400 Bad Request (RefreshToken.refresh_token invalid).`);
+    expect(text).toContain(
+      `Strava refused to refresh the access token with the refresh token from token file ${core.path}: 400 Bad Request (RefreshToken.refresh_token invalid).`,
+    );
     expect(text).toContain("npm run authorize");
     expect(text).not.toContain("dead-refresh-token");
   });

@@ -48,7 +48,11 @@ beforeEach(async () => {
 
 describe("where the copy may be kept", () => {
   it("FITNESS_TOKEN_RESCUE_DIR=off: no copy, nothing to warn about", () => {
-    expect(chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" }))).toEqual({ directory: undefined, reason: "FITNESS_TOKEN_RESCUE_DIR is off", quiet: true });
+    expect(chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" }))).toEqual({
+      directory: undefined,
+      reason: "FITNESS_TOKEN_RESCUE_DIR is off",
+      quiet: true,
+    });
   });
 
   it("a configured directory is created 0700 (parents too); a relative one is refused, naming the variable", async () => {
@@ -57,14 +61,18 @@ describe("where the copy may be kept", () => {
     expect(choice.directory?.path).toBe(path);
     expect((await stat(path)).mode & 0o777).toBe(0o700);
     expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" }))).toThrow(ConfigurationError);
-    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" }))).toThrow('FITNESS_TOKEN_RESCUE_DIR must be an absolute path (or "off"); got "rescue".');
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "rescue" }))).toThrow(
+      'FITNESS_TOKEN_RESCUE_DIR must be an absolute path (or "off"); got "rescue".',
+    );
   });
 
   it.skipIf(process.getuid?.() !== 0)("a directory another user owns is refused (needs root to make one: skipped otherwise)", async () => {
     const path = join(scratch, "theirs");
     await mkdir(path, { mode: 0o700 });
     await chown(path, 4321, 4321);
-    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path }))).toThrow(`The token rescue directory ${path} belongs to user 4321, not to this user (0).`);
+    expect(() => chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: path }))).toThrow(
+      `The token rescue directory ${path} belongs to user 4321, not to this user (0).`,
+    );
   });
 
   it("a directory others may enter is refused with the fix", async () => {
@@ -87,7 +95,9 @@ describe("where the copy may be kept", () => {
       `is inside ${open}, which group ${(await stat(open)).gid} may write to (permissions 775): they could swap it for theirs. Remove that write permission (chmod go-w ${open})`,
     );
     await chmod(open, 0o1777);
-    expect(chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).directory?.path).toBe(join(open, "rescue"));
+    expect(chooseRescueDirectory(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: join(open, "rescue") })).directory?.path).toBe(
+      join(open, "rescue"),
+    );
   });
 
   it("by default only in memory: $XDG_RUNTIME_DIR/fitness-coach on tmpfs, else /dev/shm/fitness-coach-<uid>", async () => {
@@ -121,7 +131,11 @@ describe("where the copy may be kept", () => {
         const missing = chooseRescueDirectory(readRescueDirectory({}), join(disk, "no-such-shm"));
         expect("reason" in missing && missing.reason).toMatch(/^\S+no-such-shm does not exist\. /);
         const { logger, lines } = capturingLogger();
-        const store = { description: "a test store", load: () => Promise.reject(new Error("unused")), saveTokens: () => Promise.reject(new Error("unused")) };
+        const store = {
+          description: "a test store",
+          load: () => Promise.reject(new Error("unused")),
+          saveTokens: () => Promise.reject(new Error("unused")),
+        };
         expect(tokenRescue(readRescueDirectory({ FITNESS_TOKEN_RESCUE_DIR: "off" }), logger)(store)).toBe(store);
         expect(lines).toEqual([]);
         const unavailable = tokenRescue(readRescueDirectory({ XDG_RUNTIME_DIR: disk, FITNESS_TOKEN_RESCUE_DIR: "" }), logger, disk);
@@ -144,7 +158,11 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
   beforeAll(async () => {
     moto = await startMotoServer();
     proxy = await startAwsFaultProxy(new URL(moto.endpoint));
-    admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+    admin = new SecretsManagerClient({
+      region: "us-west-2",
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: "test", secretAccessKey: "test" },
+    });
   }, 60_000);
   afterAll(async () => {
     admin?.destroy();
@@ -164,13 +182,20 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     const inner = new SecretsManagerStore({
       secretName: name,
       region: "us-west-2",
-      client: new SecretsManagerClient({ region: "us-west-2", endpoint: proxy.url, maxAttempts: 1, credentials: { accessKeyId: "test", secretAccessKey: "test" } }),
+      client: new SecretsManagerClient({
+        region: "us-west-2",
+        endpoint: proxy.url,
+        maxAttempts: 1,
+        credentials: { accessKeyId: "test", secretAccessKey: "test" },
+      }),
     });
     const store = new RescuingCredentialStore(inner, TokenRescueDirectory.open(rescueDir, { createParents: true }), logger);
     return { store, lines };
   }
   const current = async () =>
-    JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: name, VersionStage: "AWSCURRENT" }))).SecretString ?? "{}") as Record<string, unknown>;
+    JSON.parse(
+      (await admin.send(new GetSecretValueCommand({ SecretId: name, VersionStage: "AWSCURRENT" }))).SecretString ?? "{}",
+    ) as Record<string, unknown>;
 
   /** Leaves the copy a process killed mid-save leaves: its save of `n` (over the secret as it is) never answered. */
   async function copyLeftBy(n: number) {
@@ -188,7 +213,11 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect((await stat(rescueDir)).mode & 0o777).toBe(0o700);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     const text = await readFile(path, "utf8");
-    expect(JSON.parse(text)).toMatchObject({ ...tokens(1), replaces_sha256: sha256Hex("refresh-0-secret"), store: `Secrets Manager secret "${name}" in us-west-2` });
+    expect(JSON.parse(text)).toMatchObject({
+      ...tokens(1),
+      replaces_sha256: sha256Hex("refresh-0-secret"),
+      store: `Secrets Manager secret "${name}" in us-west-2`,
+    });
     expect(text).not.toContain(app.client_secret);
     expect(text).not.toContain("refresh-0-secret");
 
@@ -205,12 +234,17 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     expect((await next.store.load(signal())).credentials).toMatchObject(tokens(1));
     expect(await current()).toMatchObject({ ...app, ...tokens(1) });
     expect(await readdir(rescueDir)).toEqual([]);
-    const rescued = next.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "tokens_rescued");
+    const rescued = next.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line["event"] === "tokens_rescued");
     expect(rescued).toHaveLength(1);
     expect(String(rescued[0]!["message"])).toContain(rescueDir);
     for (const line of next.lines) expect(line).not.toMatch(/secret"|-secret/);
     // Had the first process lived on (its store only slow), its retry finds its own tokens stored: saved.
-    expect(await left.killed.saveTokens(left.snapshot, tokens(1), signal())).toMatchObject({ saved: false, current: { credentials: tokens(1) } });
+    expect(await left.killed.saveTokens(left.snapshot, tokens(1), signal())).toMatchObject({
+      saved: false,
+      current: { credentials: tokens(1) },
+    });
     expect(await readdir(rescueDir)).toEqual([]);
   });
 
@@ -262,9 +296,24 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     const dir = TokenRescueDirectory.open(rescueDir, { createParents: true });
     const written = Date.now();
     // Named so that the names sort the wrong way round: the order comes from when each was written.
-    dir.keep(`${prefix}a.json`, { store: store.description, replacesSha256: sha256Hex("refresh-1-secret"), tokens: tokens(2), writtenAt: written - 1_000 });
-    dir.keep(`${prefix}b.json`, { store: store.description, replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(1), writtenAt: written - 2_000 });
-    dir.keep("0123456789abcdef.c.json", { store: "another store", replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(3), writtenAt: written });
+    dir.keep(`${prefix}a.json`, {
+      store: store.description,
+      replacesSha256: sha256Hex("refresh-1-secret"),
+      tokens: tokens(2),
+      writtenAt: written - 1_000,
+    });
+    dir.keep(`${prefix}b.json`, {
+      store: store.description,
+      replacesSha256: sha256Hex("refresh-0-secret"),
+      tokens: tokens(1),
+      writtenAt: written - 2_000,
+    });
+    dir.keep("0123456789abcdef.c.json", {
+      store: "another store",
+      replacesSha256: sha256Hex("refresh-0-secret"),
+      tokens: tokens(3),
+      writtenAt: written,
+    });
     expect((await store.load(signal())).credentials).toMatchObject(tokens(2));
     expect(await current()).toMatchObject(tokens(2));
     expect(await readdir(rescueDir)).toEqual(["0123456789abcdef.c.json"]);
@@ -273,9 +322,16 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
   it("at start, copies waiting for another store are said (count and store), never read as this store's", async () => {
     const { store, lines } = processStore();
     const dir = TokenRescueDirectory.open(rescueDir, { createParents: true });
-    dir.keep("0123456789abcdef.c.json", { store: "another store", replacesSha256: sha256Hex("refresh-0-secret"), tokens: tokens(3), writtenAt: Date.now() });
+    dir.keep("0123456789abcdef.c.json", {
+      store: "another store",
+      replacesSha256: sha256Hex("refresh-0-secret"),
+      tokens: tokens(3),
+      writtenAt: Date.now(),
+    });
     await store.finishLeftCopies(signal());
-    const said = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_others_waiting");
+    const said = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line["event"] === "token_rescue_others_waiting");
     expect(said).toHaveLength(1);
     expect(String(said[0]!["message"])).toBe(
       `1 kept token copy waits in ${rescueDir} for another store (another store): a process reading that store saves it when it starts. If that store is gone, remove the files.`,
@@ -307,7 +363,9 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     for (const line of lines) expect(line).not.toContain("-secret");
     // And a save that then goes unanswered does not claim a copy that was never written.
     proxy.inject("PutSecretValue", "hang");
-    await expect(store.saveTokens(await store.load(signal()), tokens(4), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
+    await expect(store.saveTokens(await store.load(signal()), tokens(4), AbortSignal.timeout(300))).rejects.toThrow(
+      /Secrets Manager secret/,
+    );
     expect(store.keptCopyOf(tokens(4))).toBeUndefined();
   });
 
@@ -319,7 +377,9 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     await symlink(elsewhere, rescueDir);
     expect((await store.saveTokens(await store.load(signal()), tokens(1), signal())).saved).toBe(true);
     expect(await readdir(elsewhere)).toEqual([]);
-    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_failed");
+    const failed = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line["event"] === "token_rescue_failed");
     expect(failed).toHaveLength(1);
     expect(String(failed[0]!["message"])).toContain(`The token rescue directory ${rescueDir} is a symbolic link.`);
   });
@@ -335,7 +395,9 @@ describe("RescuingCredentialStore on Secrets Manager (moto)", () => {
     proxy.inject("PutSecretValue", "hang");
     await expect(store.saveTokens(snapshot, tokens(1), AbortSignal.timeout(300))).rejects.toThrow(/Secrets Manager secret/);
     expect(store.keptCopyOf(tokens(1))).toBeUndefined();
-    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "token_rescue_failed");
+    const failed = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line["event"] === "token_rescue_failed");
     expect(String(failed[0]?.["message"])).toContain(`${join(scratch, "session")} does not exist`);
   });
 

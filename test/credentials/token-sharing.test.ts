@@ -33,7 +33,11 @@ afterAll(() => sandbox?.close());
 beforeEach(async () => {
   directory = await mkdtemp(join(tmpdir(), "fitness-sharing-"));
   path = join(directory, "tokens.json");
-  await writeFile(path, JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }), { mode: 0o600 });
+  await writeFile(
+    path,
+    JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+    { mode: 0o600 },
+  );
   sandbox.resetCounters();
 });
 afterEach(() => rm(directory, { recursive: true, force: true }));
@@ -116,7 +120,10 @@ describe("losing the race to refresh", () => {
 
 describe("a dead refresh token", () => {
   it("says to authorize again only after the store kept the refused token, reports it in health, and recovers from a new authorization", async () => {
-    await writeFile(path, JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: "f".repeat(40) }));
+    await writeFile(
+      path,
+      JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: "f".repeat(40) }),
+    );
     const c = core({ storeTimeoutMs: 300 });
     const failed = await c.call();
     expect(failed.ok).toBe(false);
@@ -134,7 +141,10 @@ describe("a dead refresh token", () => {
     expect(sandbox.counters().tokenRequests).toBe(requests);
 
     // The operator authorizes again: health notices, and calls work.
-    await writeFile(path, JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }));
+    await writeFile(
+      path,
+      JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+    );
     clockMs += 6_000;
     expect((await c.deps.tokens.health()).state).toBe("unchecked");
     expect((await c.call()).ok).toBe(true);
@@ -151,7 +161,8 @@ describe("a store that does not answer", () => {
     const started = performance.now();
     const stuck = await Promise.all(Array.from({ length: 5 }, () => c.call()));
     expect(performance.now() - started).toBeLessThan(2_000);
-    for (const outcome of stuck) expect(outcome.text).toMatch(/token file .*stuck\.json did not answer within 0\.3 s \(FITNESS_STORE_TIMEOUT_MS\)/);
+    for (const outcome of stuck)
+      expect(outcome.text).toMatch(/token file .*stuck\.json did not answer within 0\.3 s \(FITNESS_STORE_TIMEOUT_MS\)/);
     expect((await c.deps.tokens.health()).state).toBe("store_unavailable");
     // The file system answers again (the blocked read gets an end of file), and the file is there.
     closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
@@ -208,7 +219,9 @@ describe("settle (shutdown)", () => {
     sandbox.expireAccessTokens();
     const refused = (await c.call()).text;
     expect(refused).toContain("could not be saved");
-    expect(refused).toContain(`did not take the new tokens within 0.2 s (FITNESS_STORE_TIMEOUT_MS). The token file ${path} stayed locked by process ${process.ppid}`);
+    expect(refused).toContain(
+      `did not take the new tokens within 0.2 s (FITNESS_STORE_TIMEOUT_MS). The token file ${path} stayed locked by process ${process.ppid}`,
+    );
     expect((await c.deps.tokens.health()).state).toBe("unsaved");
     const started = performance.now();
     expect(await c.deps.tokens.settle()).toEqual({ lost: true });
@@ -222,9 +235,16 @@ describe("upgrades", () => {
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
     await writeFile(
       path,
-      JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken(), access_token: "old", expires_at: 1, updated_at: "2026-11-01T10:00:00.000Z" }),
+      JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+        access_token: "old",
+        expires_at: 1,
+        updated_at: "2026-11-01T10:00:00.000Z",
+      }),
     );
-    await writeFile(`${path}.${dead}.0a1b2c3d.tmp`, "{\n  \"client_id\": \"73519\",\n"); // cut short by the kill
+    await writeFile(`${path}.${dead}.0a1b2c3d.tmp`, '{\n  "client_id": "73519",\n'); // cut short by the kill
     const c = core();
     expect((await c.call()).ok).toBe(true);
     expect(await readdir(directory)).toEqual(["tokens.json"]);

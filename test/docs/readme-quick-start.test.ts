@@ -35,7 +35,12 @@ function quickStartBlocks(): string[][] {
     match[1]!
       .replaceAll("\\\n", " ")
       .split("\n")
-      .map((line) => line.replace(/\s+#.*$/, "").replace(/\s+/g, " ").trim())
+      .map((line) =>
+        line
+          .replace(/\s+#.*$/, "")
+          .replace(/\s+/g, " ")
+          .trim(),
+      )
       .filter((line) => line !== ""),
   );
 }
@@ -57,7 +62,11 @@ describe("the README's quick start", () => {
     expect(server.stderr()).toMatch(/SANDBOX/);
 
     const shell = (command: string, cwd = repositoryRoot) =>
-      promisify(execFile)("sh", ["-c", `${second![0]!}\n${command.replaceAll(":3000/", `:${port}/`)}`], { cwd, env: { ...env, NODE: process.execPath }, timeout: 60_000 });
+      promisify(execFile)("sh", ["-c", `${second![0]!}\n${command.replaceAll(":3000/", `:${port}/`)}`], {
+        cwd,
+        env: { ...env, NODE: process.execPath },
+        timeout: 60_000,
+      });
     const [, healthLine, callLine, inspectorLine] = second!;
 
     const health = JSON.parse((await shell(healthLine!)).stdout) as Record<string, unknown>;
@@ -70,12 +79,23 @@ describe("the README's quick start", () => {
     expect(inspectorLine).toMatch(/^npx -y @modelcontextprotocol\/inspector@2 --cli http:\/\/127\.0\.0\.1:3000\/mcp /);
     const cli = join(repositoryRoot, "node_modules/@modelcontextprotocol/inspector-cli/build/cli.js");
     // That CLI looks for its package.json relative to the working directory: one level inside a package.
-    const listed = JSON.parse((await shell(inspectorLine!.replace(/^npx -y \S+/, `"$NODE" ${cli}`), join(repositoryRoot, "test"))).stdout) as { tools: { name: string }[] };
+    const listed = JSON.parse(
+      (await shell(inspectorLine!.replace(/^npx -y \S+/, `"$NODE" ${cli}`), join(repositoryRoot, "test"))).stdout,
+    ) as { tools: { name: string }[] };
     expect(listed.tools).toHaveLength(11);
 
     // The Claude Code line is the one the server prints for a person at a terminal.
-    const banner = httpBanner({ mcpUrl: "http://127.0.0.1:3000/mcp", version: "0", upstream: "sandbox", token: { kind: "file", path: "/HOME/.config/openclaw-fitness/mcp-auth-token", created: false } });
-    const printed = banner.split("\n").find((line) => line.includes("claude mcp add"))!.trim().replaceAll("/HOME/", "~/");
+    const banner = httpBanner({
+      mcpUrl: "http://127.0.0.1:3000/mcp",
+      version: "0",
+      upstream: "sandbox",
+      token: { kind: "file", path: "/HOME/.config/openclaw-fitness/mcp-auth-token", created: false },
+    });
+    const printed = banner
+      .split("\n")
+      .find((line) => line.includes("claude mcp add"))!
+      .trim()
+      .replaceAll("/HOME/", "~/");
     expect(claude).toEqual([printed]);
   });
 });

@@ -69,7 +69,11 @@ describe("relative links in the repository's Markdown", () => {
       for (const { target } of relativeLinks(page)) {
         const [pathPart = "", anchor] = target.split("#");
         const file = pathPart === "" ? join(root, page) : join(root, dirname(page), decodeURIComponent(pathPart));
-        if (!relative(root, file).split("/").every((part) => part !== "..")) {
+        if (
+          !relative(root, file)
+            .split("/")
+            .every((part) => part !== "..")
+        ) {
           broken.push(`${page}: ${target} leaves the repository`);
           continue;
         }

@@ -55,7 +55,12 @@ export interface ToolOutcome {
 let nextId = 1;
 
 /** One tools/call over HTTP. Never throws: a failed exchange is a failed call. */
-export async function callTool(server: RunningServer, name: string, args: Record<string, unknown> = {}, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function callTool(
+  server: RunningServer,
+  name: string,
+  args: Record<string, unknown> = {},
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   try {
     const response = await fetch(server.mcpUrl, {
       method: "POST",
@@ -63,7 +68,10 @@ export async function callTool(server: RunningServer, name: string, args: Record
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } }),
       signal: signal ?? AbortSignal.timeout(60_000),
     });
-    const body = (await response.json()) as { result?: { isError?: boolean; content?: Array<{ text: string }> }; error?: { message: string } };
+    const body = (await response.json()) as {
+      result?: { isError?: boolean; content?: Array<{ text: string }> };
+      error?: { message: string };
+    };
     if (!body.result) return { ok: false, text: `JSON-RPC error: ${body.error?.message ?? response.status}` };
     return { ok: body.result.isError !== true, text: body.result.content?.[0]?.text ?? "" };
   } catch (error) {

@@ -26,7 +26,11 @@ const scratch = scratchDirectory();
 beforeAll(async () => {
   sandbox = await startSandbox({ rateLimits: { overall: plenty, read: plenty }, onTokenAnswer: (answer) => hooks.onTokenAnswer?.(answer) });
   moto = await startMotoServer();
-  admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  admin = new SecretsManagerClient({
+    region: "us-west-2",
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
 });
 afterAll(async () => {
   admin?.destroy();
@@ -71,7 +75,11 @@ it(`Secrets Manager: ${kills} SIGKILLs after a rotated token arrived lose no tok
   // DURABILITY_KILL_AFTER_WRITE=1 kills 1 to 5 ms after the sandbox wrote the answer (losses then only reported).
   const rescue = process.env["DURABILITY_TOKEN_RESCUE"] === "off" ? "off" : rescueDir;
   const afterWrite = process.env["DURABILITY_KILL_AFTER_WRITE"] === "1";
-  const record = async () => ({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: (await newGrant(sandbox)).refresh_token });
+  const record = async () => ({
+    client_id: sandbox.clientId,
+    client_secret: sandbox.clientSecret,
+    refresh_token: (await newGrant(sandbox)).refresh_token,
+  });
   await admin.send(new CreateSecretCommand({ Name: secretName, SecretString: JSON.stringify(await record()) }));
   const stage = async (VersionStage: string) => {
     try {

@@ -30,7 +30,11 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   moto = await startMotoServer();
   proxy = await startAwsFaultProxy(new URL(moto.endpoint));
-  admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  admin = new SecretsManagerClient({
+    region: "us-west-2",
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
 });
 afterAll(async () => {
   admin?.destroy();
@@ -43,7 +47,14 @@ afterAll(async () => {
 async function createSecret(name: string): Promise<void> {
   const grant = await newGrant(sandbox);
   await admin.send(
-    new CreateSecretCommand({ Name: name, SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: grant.refresh_token }) }),
+    new CreateSecretCommand({
+      Name: name,
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: grant.refresh_token,
+      }),
+    }),
   );
 }
 
@@ -78,7 +89,8 @@ async function killDuringSave(secretName: string, rescue: string): Promise<strin
   const call = callTool(server, "get_athlete", {}, AbortSignal.timeout(20_000));
   const giveUp = performance.now() + 20_000;
   while ((await puts()) === before) {
-    if (performance.now() > giveUp) throw new Error(`the server sent no PutSecretValue within 20 s:\n${server.child.stderrLines.join("\n")}`);
+    if (performance.now() > giveUp)
+      throw new Error(`the server sent no PutSecretValue within 20 s:\n${server.child.stderrLines.join("\n")}`);
     await delay(5);
   }
   server.child.process.kill("SIGKILL");

@@ -21,7 +21,11 @@ const scratch = scratchDirectory();
 
 beforeAll(async () => {
   moto = await startMotoServer();
-  admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  admin = new SecretsManagerClient({
+    region: "us-west-2",
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
 });
 afterAll(async () => {
   admin?.destroy();
@@ -42,7 +46,11 @@ it("three servers on one Secrets Manager secret: no failed call through 3 forced
   await admin.send(
     new CreateSecretCommand({
       Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+      }),
     }),
   );
   const figures = await runSharedStore({
@@ -74,7 +82,8 @@ it("two servers on one token file: no failed call through 3 forced and several n
     forcedRounds: 3,
     burstPerInstance: 20,
     naturalMs: 25_000,
-    storedRefreshToken: async () => (JSON.parse(await readFile(join(scratch.path, "tokens.json"), "utf8")) as { refresh_token: string }).refresh_token,
+    storedRefreshToken: async () =>
+      (JSON.parse(await readFile(join(scratch.path, "tokens.json"), "utf8")) as { refresh_token: string }).refresh_token,
   });
   console.log(`shared token file: ${JSON.stringify(figures)}`);
   expect(figures.failures).toEqual([]);

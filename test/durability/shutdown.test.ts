@@ -23,7 +23,11 @@ const scratch = scratchDirectory();
 beforeAll(async () => {
   sandbox = await startSandbox();
   moto = await startMotoServer();
-  admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  admin = new SecretsManagerClient({
+    region: "us-west-2",
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
 });
 afterAll(async () => {
   admin?.destroy();
@@ -44,12 +48,24 @@ function tokenRequests(): number {
 async function fileStore(name: string): Promise<{ store: StoreChoice; stored: () => Promise<string> }> {
   const directory = join(scratch.path, name);
   const store: StoreChoice = { kind: "file", directory, refreshToken: (await newGrant(sandbox)).refresh_token };
-  return { store, stored: async () => (JSON.parse(await readFile(join(directory, "tokens.json"), "utf8")) as { refresh_token: string }).refresh_token };
+  return {
+    store,
+    stored: async () => (JSON.parse(await readFile(join(directory, "tokens.json"), "utf8")) as { refresh_token: string }).refresh_token,
+  };
 }
 
 async function secretStore(name: string): Promise<{ store: StoreChoice; stored: () => Promise<string> }> {
   const grant = await newGrant(sandbox);
-  await admin.send(new CreateSecretCommand({ Name: name, SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: grant.refresh_token }) }));
+  await admin.send(
+    new CreateSecretCommand({
+      Name: name,
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: grant.refresh_token,
+      }),
+    }),
+  );
   return {
     store: { kind: "secrets-manager", secretName: name, awsEnv: moto.env },
     stored: async () => {
@@ -59,7 +75,12 @@ async function secretStore(name: string): Promise<{ store: StoreChoice; stored: 
   };
 }
 
-async function stopMidRefresh(options: { store: StoreChoice; stored: () => Promise<string>; signal: "SIGTERM" | "SIGINT"; hangUp: boolean }): Promise<void> {
+async function stopMidRefresh(options: {
+  store: StoreChoice;
+  stored: () => Promise<string>;
+  signal: "SIGTERM" | "SIGINT";
+  hangUp: boolean;
+}): Promise<void> {
   const server = await startServer(serverEnv(sandbox, options.store));
   expect((await callTool(server, "get_athlete")).ok).toBe(true);
   const before = await options.stored();
@@ -110,7 +131,12 @@ it("stdio: standard input closes while the token answer is slow: waits, saves, e
   const send = (message: object): void => {
     child.process.stdin!.write(`${JSON.stringify(message)}\n`);
   };
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "durability", version: "1" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "durability", version: "1" } },
+  });
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
   send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_athlete", arguments: {} } });
   await child.waitForEvent("token_refreshed", 30_000);

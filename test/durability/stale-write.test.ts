@@ -21,11 +21,19 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   moto = await startMotoServer();
   proxy = await startAwsFaultProxy(new URL(moto.endpoint));
-  admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  admin = new SecretsManagerClient({
+    region: "us-west-2",
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
   await admin.send(
     new CreateSecretCommand({
       Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+      }),
     }),
   );
 });

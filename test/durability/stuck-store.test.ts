@@ -20,11 +20,19 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   moto = await startMotoServer();
   proxy = await startAwsFaultProxy(new URL(moto.endpoint));
-  const admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+  const admin = new SecretsManagerClient({
+    region: "us-west-2",
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
   await admin.send(
     new CreateSecretCommand({
       Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+      }),
     }),
   );
   admin.destroy();
@@ -49,7 +57,9 @@ it("calls waiting on a store that never answers fail within the deadline, and th
   console.log(`stuck store: ${stuck.filter((outcome) => !outcome.ok).length} of 10 calls failed after ${Math.round(waited)} ms`);
   for (const outcome of stuck) {
     expect(outcome.ok).toBe(false);
-    expect(outcome.text).toMatch(/Secrets Manager secret "fitness-credentials" in us-west-2 did not answer within 1 s \(FITNESS_STORE_TIMEOUT_MS\)/);
+    expect(outcome.text).toMatch(
+      /Secrets Manager secret "fitness-credentials" in us-west-2 did not answer within 1 s \(FITNESS_STORE_TIMEOUT_MS\)/,
+    );
   }
   expect(waited).toBeLessThan(10_000);
   const during = await health(server);

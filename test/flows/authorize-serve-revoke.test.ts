@@ -65,9 +65,18 @@ describe("authorize, serve, revoke: offline against npm run sandbox", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("The Strava tokens are stored");
     expect(await authorize.exited).toBe(0);
-    expect(authorize.stdout()).toMatch(/Authorized Maya Lindgren \(athlete 48201735\) with scopes read,activity:read_all,activity:write,profile:read_all\./);
+    expect(authorize.stdout()).toMatch(
+      /Authorized Maya Lindgren \(athlete 48201735\) with scopes read,activity:read_all,activity:write,profile:read_all\./,
+    );
     const authorized = tokenFile(path);
-    expect(Object.keys(authorized).sort()).toEqual(["access_token", "client_id", "client_secret", "expires_at", "refresh_token", "updated_at"]);
+    expect(Object.keys(authorized).sort()).toEqual([
+      "access_token",
+      "client_id",
+      "client_secret",
+      "expires_at",
+      "refresh_token",
+      "updated_at",
+    ]);
 
     // 2. Serve the file's athlete alone (no STRAVA_CLIENT_ID/SECRET/REFRESH_TOKEN in the environment), and call a tool.
     const server = started(runPrintedCommand(serveLine!, baseEnv({ PORT: "0", AUTH_TOKEN: authToken })));
@@ -85,7 +94,9 @@ describe("authorize, serve, revoke: offline against npm run sandbox", () => {
     const revoke = started(runPrintedCommand(revokeLine!, baseEnv({})));
     expect(await revoke.exited).toBe(0);
     expect(revoke.stdout()).toContain(`Strava revoked the athlete's grant to application ${String(authorized["client_id"])}`);
-    expect(revoke.stdout()).toContain(`Removed refresh_token, access_token and expires_at from the token file ${path} (client_id and client_secret stay).`);
+    expect(revoke.stdout()).toContain(
+      `Removed refresh_token, access_token and expires_at from the token file ${path} (client_id and client_secret stay).`,
+    );
     const cleared = tokenFile(path);
     expect(Object.keys(cleared).sort()).toEqual(["client_id", "client_secret", "updated_at"]);
     expect(cleared).toMatchObject({ client_id: authorized["client_id"], client_secret: authorized["client_secret"] });
@@ -96,7 +107,12 @@ describe("authorize, serve, revoke: offline against npm run sandbox", () => {
     expect(after.text).toContain("npm run authorize");
 
     // No secret on anything a person reads.
-    const secrets = [authorized["access_token"], authorized["refresh_token"], refreshed["access_token"], refreshed["refresh_token"]] as string[];
+    const secrets = [
+      authorized["access_token"],
+      authorized["refresh_token"],
+      refreshed["access_token"],
+      refreshed["refresh_token"],
+    ] as string[];
     for (const run of [authorize, server, revoke]) {
       for (const secret of secrets) expect(run.stdout() + run.stderr()).not.toContain(secret);
     }

@@ -30,36 +30,46 @@ function recipeEnv(): Record<string, string> {
 }
 
 describe("npm run hosted on moto (the DynamoDB path)", () => {
-  test("hosted:local-aws makes the table and key and prints the command; that command serves sign-in and tools from the table", { timeout: 90_000 }, async () => {
-    const make = runNpm(["run", "--silent", "hosted:local-aws"], recipeEnv());
-    running.push(make);
-    expect(await make.exited).toBe(0);
-    expect(make.stdout()).toContain(`DynamoDB table fitness-oauth: made; Secrets Manager secret fitness-signing-key: made (${moto.endpoint}, us-west-2).`);
-    const command = /^ {2}(MCP_OAUTH_TABLE=\S+ MCP_SIGNING_KEY_SECRET=\S+ npm run hosted)$/m.exec(make.stdout())?.[1];
-    expect(command).toBe("MCP_OAUTH_TABLE=fitness-oauth MCP_SIGNING_KEY_SECRET=fitness-signing-key npm run hosted");
+  test(
+    "hosted:local-aws makes the table and key and prints the command; that command serves sign-in and tools from the table",
+    { timeout: 90_000 },
+    async () => {
+      const make = runNpm(["run", "--silent", "hosted:local-aws"], recipeEnv());
+      running.push(make);
+      expect(await make.exited).toBe(0);
+      expect(make.stdout()).toContain(
+        `DynamoDB table fitness-oauth: made; Secrets Manager secret fitness-signing-key: made (${moto.endpoint}, us-west-2).`,
+      );
+      const command = /^ {2}(MCP_OAUTH_TABLE=\S+ MCP_SIGNING_KEY_SECRET=\S+ npm run hosted)$/m.exec(make.stdout())?.[1];
+      expect(command).toBe("MCP_OAUTH_TABLE=fitness-oauth MCP_SIGNING_KEY_SECRET=fitness-signing-key npm run hosted");
 
-    const hosted = runPrintedCommand(command!, { ...recipeEnv(), PORT: "0" });
-    running.push(hosted);
-    const [line] = await hosted.waitFor(/\{[^\n]*"event":"local_function_url"[^\n]*\}/);
-    const local = JSON.parse(line) as { mcp: string; upstream: string; state: string };
-    expect(local).toMatchObject({ upstream: "sandbox", state: "DynamoDB table fitness-oauth" });
-    const provider = new RecordingOAuthProvider();
-    const client = await connectWithOAuth(local.mcp, provider);
-    if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome).slice(0, 1500)}\n${hosted.stderr()}`);
-    expect(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
-    await client.close();
-    expect(await hosted.stop()).toBe(0);
+      const hosted = runPrintedCommand(command!, { ...recipeEnv(), PORT: "0" });
+      running.push(hosted);
+      const [line] = await hosted.waitFor(/\{[^\n]*"event":"local_function_url"[^\n]*\}/);
+      const local = JSON.parse(line) as { mcp: string; upstream: string; state: string };
+      expect(local).toMatchObject({ upstream: "sandbox", state: "DynamoDB table fitness-oauth" });
+      const provider = new RecordingOAuthProvider();
+      const client = await connectWithOAuth(local.mcp, provider);
+      if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome).slice(0, 1500)}\n${hosted.stderr()}`);
+      expect(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
+      await client.close();
+      expect(await hosted.stop()).toBe(0);
 
-    const again = runNpm(["run", "--silent", "hosted:local-aws"], recipeEnv());
-    running.push(again);
-    expect(await again.exited).toBe(0);
-    expect(again.stdout()).toContain("DynamoDB table fitness-oauth: already there; Secrets Manager secret fitness-signing-key: already there");
-  });
+      const again = runNpm(["run", "--silent", "hosted:local-aws"], recipeEnv());
+      running.push(again);
+      expect(await again.exited).toBe(0);
+      expect(again.stdout()).toContain(
+        "DynamoDB table fitness-oauth: already there; Secrets Manager secret fitness-signing-key: already there",
+      );
+    },
+  );
 
   test("pointed at AWS itself (no local endpoint), it refuses and says what to start", async () => {
     const refused = runNpm(["run", "--silent", "hosted:local-aws"], baseEnv({ AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test" }));
     running.push(refused);
     expect(await refused.exited).toBe(1);
-    expect(refused.stderr()).toContain("but the DynamoDB endpoint is AWS itself. Start one (moto_server -H 127.0.0.1 -p 5000) and set AWS_ENDPOINT_URL=http://127.0.0.1:5000");
+    expect(refused.stderr()).toContain(
+      "but the DynamoDB endpoint is AWS itself. Start one (moto_server -H 127.0.0.1 -p 5000) and set AWS_ENDPOINT_URL=http://127.0.0.1:5000",
+    );
   });
 });

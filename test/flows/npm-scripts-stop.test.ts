@@ -67,7 +67,13 @@ const scripts: Script[] = [
   {
     name: "npm run voice",
     args: ["run", "voice"],
-    env: () => baseEnv({ ...bedrockFakeEnv(fake), VOICE_LOCAL_PORT: "0", VOICE_LOCAL_CLIENT_TOKEN: voiceToken, VOICE_MODEL_ID: "us.anthropic.claude-sonnet-4-20250514-v1:0" }),
+    env: () =>
+      baseEnv({
+        ...bedrockFakeEnv(fake),
+        VOICE_LOCAL_PORT: "0",
+        VOICE_LOCAL_CLIENT_TOKEN: voiceToken,
+        VOICE_MODEL_ID: "us.anthropic.claude-sonnet-4-20250514-v1:0",
+      }),
     ready: /POST http:\/\/127\.0\.0\.1:(\d+)\/dev\/invoke/,
     serves: async (port) => {
       expect(await capture(port, voiceToken)).toMatchObject({ action: "reminder", title: "remind me to call Sam tomorrow at 3pm" });

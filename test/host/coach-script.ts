@@ -105,7 +105,8 @@ export function coachScript(request: ModelRequest): ScriptedReply {
   if (step.athlete.includes(athleteSays.logClass) && step.results.length === 0) {
     return { toolCalls: [{ name: "read", arguments: { path: skillLocation(request) } }] };
   }
-  if ([athleteSays.logClass, athleteSays.changeTitle, athleteSays.approve].some((said) => step.athlete.includes(said))) return logClass(step);
+  if ([athleteSays.logClass, athleteSays.changeTitle, athleteSays.approve].some((said) => step.athlete.includes(said)))
+    return logClass(step);
   if (step.athlete.includes(athleteSays.renameRun)) return renameRun(step);
   if (step.athlete.includes(athleteSays.askAboutRide)) return answerAboutRide(step);
   if (step.athlete.includes(athleteSays.overtraining)) return answerOvertraining(step);
@@ -114,7 +115,8 @@ export function coachScript(request: ModelRequest): ScriptedReply {
 
 function logClass(step: Step): ScriptedReply {
   const last = step.results.at(-1);
-  if (last?.name === "read" && step.results.length === 1) return { toolCalls: [{ name: "fitness_get_activities", arguments: { per_page: 10 } }] };
+  if (last?.name === "read" && step.results.length === 1)
+    return { toolCalls: [{ name: "fitness_get_activities", arguments: { per_page: 10 } }] };
   if (last?.name === "fitness_get_activities") {
     const workout = newest(last.text, "WeightTraining");
     if (!workout) return { text: `SCRIPT: no weight-training session among ${sportsIn(last.text)}` };
@@ -133,8 +135,11 @@ function logClass(step: Step): ScriptedReply {
     return { toolCalls: [{ name: "fitness_update_activity", arguments: { id, ...approved } }] };
   }
   if (last?.name === "fitness_update_activity") {
-    if (!isUpdatedActivity(last.text)) return { text: "Nothing was written to Strava. Tell me what to change and I will propose it again." };
-    return { toolCalls: [{ name: "write", arguments: { path: `memory/${today()}.md`, content: dailyNote(id, String(last.arguments["name"])) } }] };
+    if (!isUpdatedActivity(last.text))
+      return { text: "Nothing was written to Strava. Tell me what to change and I will propose it again." };
+    return {
+      toolCalls: [{ name: "write", arguments: { path: `memory/${today()}.md`, content: dailyNote(id, String(last.arguments["name"])) } }],
+    };
   }
   if (last?.name === "write") {
     const written = step.results.findLast((result) => result.name === "fitness_update_activity" && isUpdatedActivity(result.text));
@@ -314,9 +319,15 @@ function readStep(messages: ChatMessage[]): Step {
   };
   return {
     athlete: athleteIndex >= 0 ? messageText(messages[athleteIndex] as ChatMessage) : "",
-    results: messages.slice(athleteIndex + 1).filter((message) => message.role === "tool").map(result),
+    results: messages
+      .slice(athleteIndex + 1)
+      .filter((message) => message.role === "tool")
+      .map(result),
     history: messages.filter((message) => message.role === "tool").map(result),
-    replies: messages.filter((message) => message.role === "assistant").map(messageText).filter((text) => text !== ""),
+    replies: messages
+      .filter((message) => message.role === "assistant")
+      .map(messageText)
+      .filter((text) => text !== ""),
   };
 }
 

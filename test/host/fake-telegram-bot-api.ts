@@ -87,7 +87,12 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
     botIds.set(token, id);
     return { id, is_bot: true, first_name: "Coach", username: `coach_${id}_bot` };
   };
-  const chat = { id: athlete.id, type: "private", first_name: athlete.first_name, ...(athlete.username ? { username: athlete.username } : {}) };
+  const chat = {
+    id: athlete.id,
+    type: "private",
+    first_name: athlete.first_name,
+    ...(athlete.username ? { username: athlete.username } : {}),
+  };
   const now = (): number => Math.floor(Date.now() / 1000);
   const notify = (): void => {
     for (const listener of listeners) listener();
@@ -118,11 +123,18 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
       message_id: messageId,
       chat_id: Number(params["chat_id"] ?? before?.chat_id ?? chat.id),
       text,
-      ...(markup ?? before?.reply_markup ? { reply_markup: markup ?? before?.reply_markup } : {}),
+      ...((markup ?? before?.reply_markup) ? { reply_markup: markup ?? before?.reply_markup } : {}),
       edited,
     };
     sent.set(key, message);
-    return { message_id: messageId, from: botUser(token), chat, date: now(), text, ...(message.reply_markup ? { reply_markup: message.reply_markup } : {}) };
+    return {
+      message_id: messageId,
+      from: botUser(token),
+      chat,
+      date: now(),
+      text,
+      ...(message.reply_markup ? { reply_markup: message.reply_markup } : {}),
+    };
   };
 
   const handle = async (token: string, method: string, params: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
@@ -153,7 +165,8 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
       case "editMessageText":
       case "editMessageReplyMarkup": {
         const id = Number(params["message_id"]);
-        if (!sent.has(`${token}:${id}`)) return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: message to edit not found" } };
+        if (!sent.has(`${token}:${id}`))
+          return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: message to edit not found" } };
         return ok(recordMessage(token, params, id, true));
       }
       case "deleteMessage": {
@@ -202,7 +215,9 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
     calls,
     messages(filter = {}) {
       return [...sent.values()].filter(
-        (message) => (filter.token === undefined || message.token === filter.token) && (filter.chatId === undefined || message.chat_id === filter.chatId),
+        (message) =>
+          (filter.token === undefined || message.token === filter.token) &&
+          (filter.chatId === undefined || message.chat_id === filter.chatId),
       );
     },
     deleted(filter = {}) {
@@ -212,9 +227,13 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
       enqueue(token, { message: { message_id: nextMessageId++, from: athlete, chat, date: now(), text } });
     },
     press(token, buttonText) {
-      const withButtons = [...sent.values()].filter((message) => message.token === token && message.reply_markup?.inline_keyboard).reverse();
+      const withButtons = [...sent.values()]
+        .filter((message) => message.token === token && message.reply_markup?.inline_keyboard)
+        .reverse();
       for (const message of withButtons) {
-        const button = message.reply_markup?.inline_keyboard?.flat().find((candidate) => buttonText.test(candidate.text) && candidate.callback_data);
+        const button = message.reply_markup?.inline_keyboard
+          ?.flat()
+          .find((candidate) => buttonText.test(candidate.text) && candidate.callback_data);
         if (!button?.callback_data) continue;
         enqueue(token, {
           callback_query: {
@@ -227,7 +246,9 @@ export async function startFakeTelegramBotApi(options: { athlete?: TelegramUser 
         });
         return { messageId: message.message_id, data: button.callback_data };
       }
-      throw new Error(`no inline button matching ${buttonText} in the bot's messages:\n${withButtons.map((message) => JSON.stringify(message.reply_markup)).join("\n")}`);
+      throw new Error(
+        `no inline button matching ${buttonText} in the bot's messages:\n${withButtons.map((message) => JSON.stringify(message.reply_markup)).join("\n")}`,
+      );
     },
     waitFor(describe, predicate, timeoutMs) {
       return new Promise((resolve, reject) => {

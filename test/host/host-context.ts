@@ -154,7 +154,9 @@ export async function withHost<T>(options: HostOptions, body: (context: HostCont
       try {
         return { result, json: JSON.parse(result.stdout) as T };
       } catch {
-        throw new Error(`${result.command} exited ${result.code} without JSON on standard output:\n${tail(result.stdout)}\n${tail(result.stderr)}`);
+        throw new Error(
+          `${result.command} exited ${result.code} without JSON on standard output:\n${tail(result.stdout)}\n${tail(result.stderr)}`,
+        );
       }
     },
     startGateway: (gatewayOptions = {}) =>
@@ -180,11 +182,15 @@ async function startGateway(
   const port = await freePort();
   const token = randomBytes(24).toString("hex");
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(host.node, [host.openclawEntry, "gateway", "run", "--port", String(port), "--bind", "loopback", "--auth", "token", "--token", token], {
-    cwd: dir,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    host.node,
+    [host.openclawEntry, "gateway", "run", "--port", String(port), "--bind", "loopback", "--auth", "token", "--token", token],
+    {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   children.add(child);
   let output = "";
   const collect = (chunk: Buffer): void => {
@@ -244,7 +250,18 @@ async function startGateway(
     },
     async call(method, params = {}) {
       const { json } = await context.runJson<{ ok?: boolean; error?: unknown }>([
-        "gateway", "call", method, "--params", JSON.stringify(params), "--port", String(port), "--token", token, "--timeout", "120000", "--json",
+        "gateway",
+        "call",
+        method,
+        "--params",
+        JSON.stringify(params),
+        "--port",
+        String(port),
+        "--token",
+        token,
+        "--timeout",
+        "120000",
+        "--json",
       ]);
       if (json.ok === false) throw new Error(`gateway call ${method} failed: ${JSON.stringify(json.error)}`);
       return json;

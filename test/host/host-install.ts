@@ -41,7 +41,9 @@ export async function ensureHost(cacheDir: string, log: (line: string) => void):
   const hostDir = join(cacheDir, "host");
   const openclawEntry = join(hostDir, "node_modules", "openclaw", "openclaw.mjs");
   if (!isComplete(hostDir, hostVersions.openclaw)) {
-    log(`installing openclaw ${hostVersions.openclaw} into ${hostDir} with Node ${hostVersions.node} (one to two minutes, about 840 MB with Node) ...`);
+    log(
+      `installing openclaw ${hostVersions.openclaw} into ${hostDir} with Node ${hostVersions.node} (one to two minutes, about 840 MB with Node) ...`,
+    );
     await installInto(hostDir, `openclaw@${hostVersions.openclaw}`, path, hostVersions.openclaw, () => {
       const version = readVersion(join(hostDir + ".partial", "node_modules", "openclaw", "package.json"));
       if (version !== hostVersions.openclaw) {
@@ -83,6 +85,10 @@ function runNpm(args: string[], cwd: string, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn("npm", args, { cwd, env: { ...process.env, PATH: path }, stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", (error) => reject(new Error(`could not run npm: ${error.message}`)));
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(" ")} failed with exit code ${code} (network needed for the first install)`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`npm ${args.join(" ")} failed with exit code ${code} (network needed for the first install)`)),
+    );
   });
 }

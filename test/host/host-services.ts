@@ -68,9 +68,16 @@ export async function startHostServices(): Promise<HostServices> {
       // Staged and moved, as the plugin writes: a plain PutSecretValue after the plugin's stage moves would
       // leave moto with two versions labelled AWSCURRENT (it does not track the move).
       const currentId = (await client.send(new GetSecretValueCommand({ SecretId: secretName, VersionStage: "AWSCURRENT" }))).VersionId;
-      const put = await client.send(new PutSecretValueCommand({ SecretId: secretName, SecretString: seeded(), VersionStages: ["AWSPENDING"] }));
+      const put = await client.send(
+        new PutSecretValueCommand({ SecretId: secretName, SecretString: seeded(), VersionStages: ["AWSPENDING"] }),
+      );
       await client.send(
-        new UpdateSecretVersionStageCommand({ SecretId: secretName, VersionStage: "AWSCURRENT", MoveToVersionId: put.VersionId, RemoveFromVersionId: currentId }),
+        new UpdateSecretVersionStageCommand({
+          SecretId: secretName,
+          VersionStage: "AWSCURRENT",
+          MoveToVersionId: put.VersionId,
+          RemoveFromVersionId: currentId,
+        }),
       );
     },
     async stop() {

@@ -36,7 +36,11 @@ export interface LoopbackSshd {
 /** The sshd binary, or why there is none. */
 export function findSshd(): { path: string } | { missing: string } {
   const path = sshdCandidates.find((candidate) => existsSync(candidate));
-  return path ? { path } : { missing: `no sshd in ${sshdCandidates.join(" or ")}: install Debian's openssh-server (.ci/run does: apt-get install openssh-server)` };
+  return path
+    ? { path }
+    : {
+        missing: `no sshd in ${sshdCandidates.join(" or ")}: install Debian's openssh-server (.ci/run does: apt-get install openssh-server)`,
+      };
 }
 
 export async function startLoopbackSshd(dir: string): Promise<LoopbackSshd> {
@@ -95,7 +99,9 @@ export async function startLoopbackSshd(dir: string): Promise<LoopbackSshd> {
     } catch (error) {
       if (Date.now() > deadline) {
         child.kill("SIGKILL");
-        throw new Error(`sshd on 127.0.0.1:${port} did not accept the test key within 15 s: ${(error as Error).message}\n${log}`, { cause: error });
+        throw new Error(`sshd on 127.0.0.1:${port} did not accept the test key within 15 s: ${(error as Error).message}\n${log}`, {
+          cause: error,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -115,14 +121,23 @@ export async function startLoopbackSshd(dir: string): Promise<LoopbackSshd> {
 }
 
 /** ssh client arguments that reach this server non-interactively, with strict host key checking. */
-export function sshClientArgs(server: { port: number; user: string; identityFile: string; knownHostsFile: string }, command: string): string[] {
+export function sshClientArgs(
+  server: { port: number; user: string; identityFile: string; knownHostsFile: string },
+  command: string,
+): string[] {
   return [
-    "-o", "BatchMode=yes",
-    "-o", "StrictHostKeyChecking=yes",
-    "-o", `UserKnownHostsFile=${server.knownHostsFile}`,
-    "-o", "IdentitiesOnly=yes",
-    "-i", server.identityFile,
-    "-p", String(server.port),
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=yes",
+    "-o",
+    `UserKnownHostsFile=${server.knownHostsFile}`,
+    "-o",
+    "IdentitiesOnly=yes",
+    "-i",
+    server.identityFile,
+    "-p",
+    String(server.port),
     `${server.user}@127.0.0.1`,
     command,
   ];

@@ -52,7 +52,14 @@ export async function packPlugin(repoRoot: string, scratch: string): Promise<Pac
   if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${out}`);
   const tarball = join(out, tarballs[0] as string);
   const listing = await run("tar", ["-tzf", tarball], out);
-  return { root: stage, tarball, files: listing.split("\n").filter(Boolean).map((line) => line.replace(/^package\//, "")) };
+  return {
+    root: stage,
+    tarball,
+    files: listing
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.replace(/^package\//, "")),
+  };
 }
 
 async function copyEntries(from: string, to: string, entries: string[]): Promise<void> {
@@ -74,7 +81,9 @@ function run(command: string, args: string[], cwd: string): Promise<string> {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(" ")} failed (${code}):\n${(stdout + stderr).trim().slice(-3000)}`)),
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${command} ${args.join(" ")} failed (${code}):\n${(stdout + stderr).trim().slice(-3000)}`)),
     );
   });
 }

@@ -166,7 +166,8 @@ async function checkModules(): Promise<string[]> {
 
 /** `unshare` arguments that give a fresh network namespace in which loopback can be brought up. */
 function loopbackOnlyNamespace(): string[] | undefined {
-  const candidates = process.getuid?.() === 0 ? [["--net"], ["--user", "--map-root-user", "--net"]] : [["--user", "--map-root-user", "--net"]];
+  const candidates =
+    process.getuid?.() === 0 ? [["--net"], ["--user", "--map-root-user", "--net"]] : [["--user", "--map-root-user", "--net"]];
   for (const flags of candidates) {
     const probe = spawnSync("unshare", [...flags, "--", "sh", "-c", "ip link set lo up"], { stdio: "ignore" });
     if (probe.status === 0) return flags;
@@ -178,7 +179,18 @@ function rerunInside(flags: string[], env: Record<string, string>): Promise<numb
   return new Promise((resolve) => {
     const child = spawn(
       "unshare",
-      [...flags, "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...args],
+      [
+        ...flags,
+        "--",
+        "sh",
+        "-c",
+        'ip link set lo up && exec "$@"',
+        "sh",
+        process.execPath,
+        ...process.execArgv,
+        fileURLToPath(import.meta.url),
+        ...args,
+      ],
       { stdio: "inherit", env: { ...process.env, ...env, [isolatedMarker]: "1" } },
     );
     const forward = (signal: NodeJS.Signals): void => {

@@ -96,15 +96,14 @@ export async function startScriptedModelServer(script: ModelScript): Promise<Scr
       exchanges.push({ request: body, reply, at: Date.now() });
       const id = `chatcmpl-scripted-${exchanges.length}`;
       const created = Math.floor(Date.now() / 1000);
-      const toolCalls =
-        reply.toolCalls?.length
-          ? reply.toolCalls.map((call, index) => ({
-              index,
-              id: `call_${++callCounter}`,
-              type: "function" as const,
-              function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-            }))
-          : undefined;
+      const toolCalls = reply.toolCalls?.length
+        ? reply.toolCalls.map((call, index) => ({
+            index,
+            id: `call_${++callCounter}`,
+            type: "function" as const,
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          }))
+        : undefined;
       const content = reply.text ?? null;
       const finishReason = toolCalls ? "tool_calls" : "stop";
       const usage = { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050 };
@@ -112,9 +111,13 @@ export async function startScriptedModelServer(script: ModelScript): Promise<Scr
         response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
         const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}): string =>
           `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-        response.write(chunk({ role: "assistant", ...(content !== null ? { content } : {}), ...(toolCalls ? { tool_calls: toolCalls } : {}) }, null));
+        response.write(
+          chunk({ role: "assistant", ...(content !== null ? { content } : {}), ...(toolCalls ? { tool_calls: toolCalls } : {}) }, null),
+        );
         response.write(chunk({}, finishReason));
-        response.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage })}\n\n`);
+        response.write(
+          `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage })}\n\n`,
+        );
         response.end("data: [DONE]\n\n");
         return;
       }
@@ -125,7 +128,17 @@ export async function startScriptedModelServer(script: ModelScript): Promise<Scr
           object: "chat.completion",
           created,
           model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content, ...(toolCalls ? { tool_calls: toolCalls.map(({ index: _index, ...call }) => call) } : {}) }, finish_reason: finishReason }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content,
+                ...(toolCalls ? { tool_calls: toolCalls.map(({ index: _index, ...call }) => call) } : {}),
+              },
+              finish_reason: finishReason,
+            },
+          ],
           usage,
         }),
       );

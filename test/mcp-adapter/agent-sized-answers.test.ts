@@ -26,7 +26,11 @@ beforeAll(async () => {
   server = spawnMcpChild({ env: sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }) });
   const listening = await server.waitForEvent("listening");
   client = new Client({ name: "fitness-answers", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(String(listening["url"])), { requestInit: { headers: { authorization: `Bearer ${authToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(String(listening["url"])), {
+      requestInit: { headers: { authorization: `Bearer ${authToken}` } },
+    }),
+  );
   context = {
     sandbox,
     upstream: await upstreamReader(sandbox),
@@ -48,7 +52,11 @@ afterAll(async () => {
 });
 
 describe("agent-sized answers through /mcp", () => {
-  it.each(agentSizedAnswerChecks.map(([name, check]) => [name, check] as const))("%s", async (_name, check) => {
-    await check(context);
-  }, 60_000);
+  it.each(agentSizedAnswerChecks.map(([name, check]) => [name, check] as const))(
+    "%s",
+    async (_name, check) => {
+      await check(context);
+    },
+    60_000,
+  );
 });

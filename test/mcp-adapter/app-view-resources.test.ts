@@ -74,7 +74,9 @@ describe("the views as resources", () => {
     for (const view of appViews) {
       const item = read.get(view.name)?.contents[0];
       expect(item).toMatchObject({ uri: view.uri, mimeType: "text/html;profile=mcp-app" });
-      expect(item?._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
+      expect(item?._meta).toEqual({
+        ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
+      });
       const html = htmlOf(read.get(view.name));
       expect(html.startsWith("<!doctype html>")).toBe(true);
       expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${viewContentSecurityPolicy}">`);

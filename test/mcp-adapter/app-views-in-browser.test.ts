@@ -67,14 +67,19 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rotateRefreshTokens: false });
   mcp = await startInProcessMcp(sandbox);
   client = new Client({ name: "views-in-browser", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcp.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${mcp.authToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcp.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${mcp.authToken}` } } }),
+  );
   for (const view of appViews) {
     const read = await client.readResource({ uri: view.uri });
     const item = read.contents[0];
     if (item === undefined || !("text" in item)) throw new Error(`${view.uri} is not a text resource`);
     html.set(view.name, item.text);
   }
-  const listed = JSON.parse(textOf((await call("get_activities", { per_page: 200, fields: ["id", "name"] })).result)) as Array<{ id: number; name: string }>;
+  const listed = JSON.parse(textOf((await call("get_activities", { per_page: 200, fields: ["id", "name"] })).result)) as Array<{
+    id: number;
+    name: string;
+  }>;
   const ride = listed.find((activity) => activity.name === "Peak to Peak big day");
   if (!ride) throw new Error("the sandbox's seed has no 6-hour ride");
   results["rideLow"] = await call("get_activity_streams", { id: ride.id, resolution: "low" });
@@ -98,14 +103,26 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
     viewport: { width: widths.desktop, height: 900 },
   });
   // The host page is the only thing served; anything else a page asks for is recorded and refused.
   await context.route("**/*", async (route) => {
     const url = route.request().url();
     if (url === `${hostOrigin}/`) {
-      await route.fulfill({ contentType: "text/html", body: `<!doctype html><html><head><meta charset="utf-8"><title>Views host</title></head><body style="margin:0"></body><script>${hostScript}</script></html>` });
+      await route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><html><head><meta charset="utf-8"><title>Views host</title></head><body style="margin:0"></body><script>${hostScript}</script></html>`,
+      });
       return;
     }
     escaped.push(url);
@@ -130,11 +147,24 @@ interface Shown {
 }
 
 /** Opens the host at `width`, shows `viewName` with the call's arguments and result, and waits until it drew. */
-async function show(viewName: string, input: { args: Record<string, unknown>; result: CallToolResult }, width: number, ready: string, theme: "light" | "dark" = "light"): Promise<Shown> {
+async function show(
+  viewName: string,
+  input: { args: Record<string, unknown>; result: CallToolResult },
+  width: number,
+  ready: string,
+  theme: "light" | "dark" = "light",
+): Promise<Shown> {
   const page = await context.newPage();
   await page.setViewportSize({ width, height: 900 });
   await page.goto(`${hostOrigin}/`);
-  const hostContext = { theme, locale: "en-GB", timeZone: "Europe/London", platform: width < 600 ? "mobile" : "desktop", displayMode: "inline", containerDimensions: { width, maxHeight: 6000 } };
+  const hostContext = {
+    theme,
+    locale: "en-GB",
+    timeZone: "Europe/London",
+    platform: width < 600 ? "mobile" : "desktop",
+    displayMode: "inline",
+    containerDimensions: { width, maxHeight: 6000 },
+  };
   await page.evaluate(
     async (shown) => {
       await (globalThis as unknown as { showView: (input: unknown) => Promise<void> }).showView(shown);
@@ -146,7 +176,7 @@ async function show(viewName: string, input: { args: Record<string, unknown>; re
   await view.locator(ready).first().waitFor({ timeout: 15_000 });
   // The view reports its size and the host sizes the iframe: wait until the frame's height holds still.
   let height = -1;
-  for (let stable = 0; stable < 3; ) {
+  for (let stable = 0; stable < 3;) {
     await page.waitForTimeout(120);
     const now = await page.locator("iframe").evaluate((frame) => frame.getBoundingClientRect().height);
     stable = now === height && now > 200 ? stable + 1 : 0;
@@ -167,11 +197,15 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 async function attempts(page: Page): Promise<{ toolCalls: unknown[]; messages: unknown[]; links: unknown[] }> {
-  return page.evaluate(() => (globalThis as unknown as { viewAttempts: { toolCalls: unknown[]; messages: unknown[]; links: unknown[] } }).viewAttempts);
+  return page.evaluate(
+    () => (globalThis as unknown as { viewAttempts: { toolCalls: unknown[]; messages: unknown[]; links: unknown[] } }).viewAttempts,
+  );
 }
 
 async function pointsOf(view: Frame, series: string): Promise<number> {
-  const lists = await view.locator(`g[data-series="${series}"] polyline`).evaluateAll((lines) => lines.map((line) => line.getAttribute("points") ?? ""));
+  const lists = await view
+    .locator(`g[data-series="${series}"] polyline`)
+    .evaluateAll((lines) => lines.map((line) => line.getAttribute("points") ?? ""));
   return lists.reduce((sum, points) => sum + points.trim().split(/\s+/).filter(Boolean).length, 0);
 }
 
@@ -182,7 +216,9 @@ function oneDecimal(value: number): string {
 
 /** 5:59:59 */
 function clock(seconds: number): string {
-  return [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60].map((part, index) => (index === 0 ? String(part) : String(part).padStart(2, "0"))).join(":");
+  return [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60]
+    .map((part, index) => (index === 0 ? String(part) : String(part).padStart(2, "0")))
+    .join(":");
 }
 
 function streamsOf(name: string): StreamObject[] {
@@ -204,12 +240,16 @@ describe.skipIf(!available)("the ride view in Chromium", () => {
       for (const series of ["heartrate", "watts", "speed", "altitude"]) expect(await pointsOf(view, series), series).toBe(100);
       expect(await view.locator('g[data-peak="heartrate"] text').textContent()).toBe(`Max ${max("heartrate")} bpm`);
       expect(await view.locator('g[data-peak="watts"] text').textContent()).toBe(`Max ${max("watts")} W`);
-      expect(await view.locator('g[data-peak="altitude"] text').textContent()).toBe(`Highest ${Math.round(max("altitude")).toLocaleString("en-US")} m`);
+      expect(await view.locator('g[data-peak="altitude"] text').textContent()).toBe(
+        `Highest ${Math.round(max("altitude")).toLocaleString("en-US")} m`,
+      );
       expect(await view.locator('g[data-peak="speed"] text').textContent()).toBe(`Max ${oneDecimal(max("velocity_smooth") * 3.6)} km/h`);
       const numbers = await view.locator(".key-numbers").innerText();
       expect(numbers).toContain(`Duration\n${clock(max("time"))}`);
       expect(numbers).toContain(`Distance\n${(max("distance") / 1000).toFixed(1)} km`);
-      expect(await view.locator(".subtitle").innerText()).toContain(`100 of ${streams[0]!.original_size.toLocaleString("en-US")} samples (resolution low)`);
+      expect(await view.locator(".subtitle").innerText()).toContain(
+        `100 of ${streams[0]!.original_size.toLocaleString("en-US")} samples (resolution low)`,
+      );
       expect(await view.locator(".note").innerText()).toContain('resolution "medium"');
       await shot(page, `ride-low-${label}`);
       await closeQuietly(page);
@@ -278,7 +318,9 @@ describe.skipIf(!available)("the load view in Chromium", () => {
       const numbers = await view.locator(".key-numbers").innerText();
       expect(numbers).toContain(`Fitness (CTL)\n${answer.load.fitness.toFixed(1)}`);
       const sports = new Set(answer.weeks.flatMap((week) => Object.keys(week.sports)));
-      expect(new Set(await view.locator(".legend [data-sport]").evaluateAll((items) => items.map((item) => item.getAttribute("data-sport"))))).toEqual(sports);
+      expect(
+        new Set(await view.locator(".legend [data-sport]").evaluateAll((items) => items.map((item) => item.getAttribute("data-sport")))),
+      ).toEqual(sports);
       await shot(page, `load-summary-${label}`);
       await closeQuietly(page);
     }

@@ -76,7 +76,9 @@ async function expectSkillAndPrompt(client: Client): Promise<void> {
   ]);
   const prompt = await client.getPrompt({ name: "fitness-coaching", arguments: { request: "Append to my run: 6x800 m" } });
   const message = prompt.messages[0]?.content;
-  expect(message?.type === "text" ? message.text : "").toBe(`${expectedText.body}\n\n## What the athlete said\n\nAppend to my run: 6x800 m`);
+  expect(message?.type === "text" ? message.text : "").toBe(
+    `${expectedText.body}\n\n## What the athlete said\n\nAppend to my run: 6x800 m`,
+  );
 }
 
 describe("the coaching skill over HTTP", () => {
@@ -84,7 +86,11 @@ describe("the coaching skill over HTTP", () => {
     const client = await v2Client("auto");
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      expect(client.getServerCapabilities()).toMatchObject({ extensions: { "io.modelcontextprotocol/skills": {} }, prompts: {}, resources: {} });
+      expect(client.getServerCapabilities()).toMatchObject({
+        extensions: { "io.modelcontextprotocol/skills": {} },
+        prompts: {},
+        resources: {},
+      });
       await expectSkillAndPrompt(client);
     } finally {
       await client.close();

@@ -43,11 +43,25 @@ test("every server scenario passes except those listed, with reasons, as expecte
   const run = await promisify(execFile)(
     // The suite needs Node 22 or newer: run it on this process's Node (the pinned 24).
     process.execPath,
-    [suite, "server", "--url", `${proxy.origin}/mcp`, "--suite", "all", "--expected-failures", join(import.meta.dirname, "conformance-expected-failures.yaml"), "-o", output],
+    [
+      suite,
+      "server",
+      "--url",
+      `${proxy.origin}/mcp`,
+      "--suite",
+      "all",
+      "--expected-failures",
+      join(import.meta.dirname, "conformance-expected-failures.yaml"),
+      "-o",
+      output,
+    ],
     { cwd: repositoryRoot, timeout: 120_000, encoding: "utf8" },
   ).then(
     (done) => ({ code: 0, stdout: done.stdout }),
-    (failed: { code?: number; stdout?: string; stderr?: string }) => ({ code: failed.code ?? -1, stdout: `${failed.stdout ?? ""}\n${failed.stderr ?? ""}` }),
+    (failed: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: failed.code ?? -1,
+      stdout: `${failed.stdout ?? ""}\n${failed.stderr ?? ""}`,
+    }),
   );
   const summary = run.stdout.slice(run.stdout.lastIndexOf("=== SUMMARY ==="));
   expect(run.code, summary).toBe(0);
@@ -60,6 +74,9 @@ test("every server scenario passes except those listed, with reasons, as expecte
   for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "resources-list", "prompts-list"]) {
     const statuses = statusOf(scenario);
     expect(statuses.length, scenario).toBeGreaterThan(0);
-    expect(statuses.every((status) => status === "SUCCESS"), `${scenario}: ${statuses.join(", ")}`).toBe(true);
+    expect(
+      statuses.every((status) => status === "SUCCESS"),
+      `${scenario}: ${statuses.join(", ")}`,
+    ).toBe(true);
   }
 }, 180_000);

@@ -16,7 +16,13 @@ const scratch = scratchDirectory();
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  server = spawnMcpChild({ env: { ...sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }), STRAVA_REFRESH_TOKEN: "0".repeat(40), FITNESS_STORE_TIMEOUT_MS: "500" } });
+  server = spawnMcpChild({
+    env: {
+      ...sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }),
+      STRAVA_REFRESH_TOKEN: "0".repeat(40),
+      FITNESS_STORE_TIMEOUT_MS: "500",
+    },
+  });
   origin = new URL(String((await server.waitForEvent("listening"))["url"])).origin;
 });
 afterAll(async () => {

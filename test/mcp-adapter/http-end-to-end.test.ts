@@ -49,7 +49,12 @@ beforeAll(async () => {
   await client.connect(transport);
   const answer = await fetch(sandbox.tokenUrl, {
     method: "POST",
-    body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: sandbox.refreshToken() }),
+    body: new URLSearchParams({
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: sandbox.refreshToken(),
+    }),
   });
   accessToken = ((await answer.json()) as { access_token: string }).access_token;
 });
@@ -86,11 +91,14 @@ function rawRequest(options: { method: string; path: string; headers: Record<str
   body: string;
 }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method: options.method, path: options.path, headers: options.headers, agent: false }, (res) => {
-      let body = "";
-      res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method: options.method, path: options.path, headers: options.headers, agent: false },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
@@ -168,7 +176,9 @@ describe("the MCP server over streamable HTTP", () => {
     ).join("");
     const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="e2e"><trk><name>Morning loop</name><type>running</type><trkseg>${points}</trkseg></trk></gpx>`;
     const upload = JSON.parse(
-      textOf(await call("create_upload", { file: Buffer.from(gpx).toString("base64"), data_type: "gpx", external_id: `e2e-${Date.now()}` })),
+      textOf(
+        await call("create_upload", { file: Buffer.from(gpx).toString("base64"), data_type: "gpx", external_id: `e2e-${Date.now()}` }),
+      ),
     ) as { id: number; status: string };
     expect(upload.id).toBeTypeOf("number");
     let status: { activity_id: number | null; error: string | null } = { activity_id: null, error: null };
@@ -218,7 +228,12 @@ describe("the MCP server over streamable HTTP", () => {
     const id = activities[1]!.id;
     sandbox.injectFault({ match: `GET /activities/${id}`, kind: "delay", delayMs: 5_000 });
     const hangUp = new AbortController();
-    const pending = fetch(mcpUrl, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` }, body: toolCallBody(id), signal: hangUp.signal });
+    const pending = fetch(mcpUrl, {
+      method: "POST",
+      headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` },
+      body: toolCallBody(id),
+      signal: hangUp.signal,
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     hangUp.abort();
     await expect(pending).rejects.toThrow();
@@ -269,7 +284,12 @@ describe("the MCP server over streamable HTTP", () => {
   });
 
   test("OAuth discovery probes (what clients try before connecting) get 404 and leave nothing in the log", async () => {
-    const paths = ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"];
+    const paths = [
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/openid-configuration",
+    ];
     for (let round = 0; round < 5; round++) {
       for (const path of paths) {
         const response = await fetch(`http://127.0.0.1:${port}${path}`);
@@ -313,7 +333,11 @@ describe("the MCP server over streamable HTTP", () => {
       expect(response.status).toBe(403);
       expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
     }
-    const local = await rawRequest({ method: "GET", path: "/health", headers: { host: `localhost:${port}`, authorization: `Bearer ${authToken}` } });
+    const local = await rawRequest({
+      method: "GET",
+      path: "/health",
+      headers: { host: `localhost:${port}`, authorization: `Bearer ${authToken}` },
+    });
     expect(local.status).toBe(200);
     expect(sandbox.counters().requests).toBe(before);
   });
@@ -329,7 +353,10 @@ describe("the MCP server over streamable HTTP", () => {
       });
       expect(response.status, origin).toBe(403);
       expect(response.headers["connection"]).toBe("close");
-      expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("Origin") } });
+      expect(JSON.parse(response.body)).toMatchObject({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: expect.stringContaining("Origin") },
+      });
     }
     // Refused before the bearer check: a foreign page learns nothing about the token either.
     const noToken = await rawRequest({ method: "GET", path: "/health", headers: { origin: "https://evil.example" } });
@@ -366,7 +393,13 @@ describe("the MCP server over streamable HTTP", () => {
     expect(single.headers.get("content-length")).toMatch(/^\d+$/);
     expect(jsonRpcReply<{ id: number; result: { tools: unknown[] } }>(await single.text()).result.tools).toHaveLength(11);
 
-    const batch = await post(mcpHeaders, JSON.stringify([{ jsonrpc: "2.0", id: "a", method: "tools/list" }, { jsonrpc: "2.0", id: "b", method: "ping" }]));
+    const batch = await post(
+      mcpHeaders,
+      JSON.stringify([
+        { jsonrpc: "2.0", id: "a", method: "tools/list" },
+        { jsonrpc: "2.0", id: "b", method: "ping" },
+      ]),
+    );
     const answers = jsonRpcMessages(await batch.text()) as { id: string }[];
     expect(answers.map((answer) => answer.id)).toEqual(["a", "b"]);
 
@@ -379,18 +412,25 @@ describe("the MCP server over streamable HTTP", () => {
     });
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.headers["connection"]).toBe("close");
-    expect(JSON.parse(tooLarge.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("Payload Too Large") } });
+    expect(JSON.parse(tooLarge.body)).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: expect.stringContaining("Payload Too Large") },
+    });
   });
 
   test("a third-party client, the MCP Inspector CLI, lists the tools and calls one", async () => {
     const inspector = join(repositoryRoot, "node_modules/@modelcontextprotocol/inspector-cli/build/cli.js");
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, [inspector, "--cli", mcpUrl, "--transport", "http", "--header", `Authorization: Bearer ${authToken}`, ...args], {
-        // inspector-cli 1.0.3 looks for its package.json at "../package.json" relative to the working
-        // directory (and imports it relative to itself): any directory one level inside a package works.
-        cwd: join(repositoryRoot, "test"),
-        timeout: 30_000,
-      });
+      promisify(execFile)(
+        process.execPath,
+        [inspector, "--cli", mcpUrl, "--transport", "http", "--header", `Authorization: Bearer ${authToken}`, ...args],
+        {
+          // inspector-cli 1.0.3 looks for its package.json at "../package.json" relative to the working
+          // directory (and imports it relative to itself): any directory one level inside a package works.
+          cwd: join(repositoryRoot, "test"),
+          timeout: 30_000,
+        },
+      );
     const listed = JSON.parse((await run(["--method", "tools/list"])).stdout) as { tools: { name: string }[] };
     expect(listed.tools.map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name));
     const called = JSON.parse((await run(["--method", "tools/call", "--tool-name", "get_athlete"])).stdout) as CallToolResult;
@@ -418,7 +458,11 @@ describe("the MCP server over streamable HTTP", () => {
     const activities = JSON.parse(await upstreamText("/athlete/activities?per_page=3")) as { id: number }[];
     const id = activities[2]!.id;
     sandbox.injectFault({ match: `GET /activities/${id}`, kind: "delay", delayMs: 1_200 });
-    const inFlight = fetch(mcpUrl, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` }, body: toolCallBody(id) });
+    const inFlight = fetch(mcpUrl, {
+      method: "POST",
+      headers: { ...mcpHeaders, authorization: `Bearer ${authToken}` },
+      body: toolCallBody(id),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     server.process.kill("SIGTERM");
     await server.waitForEvent("stopping");

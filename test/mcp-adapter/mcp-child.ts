@@ -26,7 +26,11 @@ process.once("exit", () => rmSync(scratchConfigHome, { recursive: true, force: t
  * (same seed) started from the same refresh token.
  */
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = { XDG_CONFIG_HOME: scratchConfigHome, FITNESS_TOKEN_RESCUE_DIR: join(scratchConfigHome, "token-rescue"), ...clockEnv() };
+  const env: Record<string, string> = {
+    XDG_CONFIG_HOME: scratchConfigHome,
+    FITNESS_TOKEN_RESCUE_DIR: join(scratchConfigHome, "token-rescue"),
+    ...clockEnv(),
+  };
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "NODE_OPTIONS"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;

@@ -31,7 +31,12 @@ beforeAll(async () => {
   mcpUrl = new URL(String((await server.waitForEvent("listening"))["url"]));
   const answer = await fetch(sandbox.tokenUrl, {
     method: "POST",
-    body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: sandbox.refreshToken() }),
+    body: new URLSearchParams({
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: sandbox.refreshToken(),
+    }),
   });
   accessToken = ((await answer.json()) as { access_token: string }).access_token;
 });
@@ -74,17 +79,34 @@ async function callEveryTool(client: Client): Promise<string[]> {
   expect(await call("get_activity_zones", { id: run.id })).toBe(await upstreamText(`/activities/${run.id}/zones`));
   expect(await call("get_athlete", {})).toBe(await upstreamText("/athlete"));
   expect(await call("get_athlete_stats", {})).toBe(await upstreamText(`/athletes/${sandbox.athleteId}/stats`));
-  expect(JSON.parse(await call("get_activity_streams", { id: run.id, keys: ["time"] }))).toEqual(JSON.parse(await upstreamText(`/activities/${run.id}/streams?keys=time`)));
-  expect(await call("get_club_activities", { id: sandbox.clubId, per_page: 2 })).toBe(await upstreamText(`/clubs/${sandbox.clubId}/activities?page=1&per_page=2`));
+  expect(JSON.parse(await call("get_activity_streams", { id: run.id, keys: ["time"] }))).toEqual(
+    JSON.parse(await upstreamText(`/activities/${run.id}/streams?keys=time`)),
+  );
+  expect(await call("get_club_activities", { id: sandbox.clubId, per_page: 2 })).toBe(
+    await upstreamText(`/clubs/${sandbox.clubId}/activities?page=1&per_page=2`),
+  );
   const created = JSON.parse(
-    await call("create_activity", { name: "Versions | Strength", sport_type: "WeightTraining", start_date_local: "2026-11-21T07:00:00Z", elapsed_time: 1800 }),
+    await call("create_activity", {
+      name: "Versions | Strength",
+      sport_type: "WeightTraining",
+      start_date_local: "2026-11-21T07:00:00Z",
+      elapsed_time: 1800,
+    }),
   ) as { id: number };
-  expect((JSON.parse(await call("update_activity", { id: created.id, name: "Versions | Legs" })) as { name: string }).name).toBe("Versions | Legs");
+  expect((JSON.parse(await call("update_activity", { id: created.id, name: "Versions | Legs" })) as { name: string }).name).toBe(
+    "Versions | Legs",
+  );
   const gpx =
     '<?xml version="1.0"?><gpx version="1.1" creator="versions"><trk><trkseg>' +
     [0, 1, 2].map((minute) => `<trkpt lat="40.0${minute}" lon="-105.27"><time>2026-11-19T07:0${minute}:00Z</time></trkpt>`).join("") +
     "</trkseg></trk></gpx>";
-  const upload = JSON.parse(await call("create_upload", { file: Buffer.from(gpx).toString("base64"), data_type: "gpx", external_id: `versions-${randomBytes(4).toString("hex")}` })) as {
+  const upload = JSON.parse(
+    await call("create_upload", {
+      file: Buffer.from(gpx).toString("base64"),
+      data_type: "gpx",
+      external_id: `versions-${randomBytes(4).toString("hex")}`,
+    }),
+  ) as {
     id: number;
   };
   expect((JSON.parse(await call("get_upload", { id: upload.id })) as { id: number }).id).toBe(upload.id);
@@ -115,7 +137,9 @@ describe("over HTTP", () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
       expect((await client.listTools()).tools).toHaveLength(toolTable.length);
-      expect(textOf((await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult)).toBe(await upstreamText("/athlete"));
+      expect(textOf((await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult)).toBe(
+        await upstreamText("/athlete"),
+      );
     } finally {
       await client.close();
     }
@@ -159,7 +183,9 @@ describe("over stdio", () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(currentRevision);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(toolTable.map((tool) => tool.name));
-      expect(textOf((await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult)).toBe(await upstreamText("/athlete"));
+      expect(textOf((await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult)).toBe(
+        await upstreamText("/athlete"),
+      );
     } finally {
       await client.close();
     }

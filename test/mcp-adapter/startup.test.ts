@@ -48,7 +48,15 @@ describe("the MCP server start-up", () => {
       const blocker = join(scratch.path, "not-a-directory");
       writeFileSync(blocker, "");
       child = spawnMcpChild({
-        env: baseEnv({ PORT: "0", AUTH_TOKEN: "irrelevant-token-value", STRAVA_CLIENT_ID: "1", STRAVA_CLIENT_SECRET: "s", STRAVA_REFRESH_TOKEN: "r", STRAVA_TOKEN_URL: "http://127.0.0.1:9/oauth/token", FITNESS_TOKEN_FILE: join(blocker, "tokens.json") }),
+        env: baseEnv({
+          PORT: "0",
+          AUTH_TOKEN: "irrelevant-token-value",
+          STRAVA_CLIENT_ID: "1",
+          STRAVA_CLIENT_SECRET: "s",
+          STRAVA_REFRESH_TOKEN: "r",
+          STRAVA_TOKEN_URL: "http://127.0.0.1:9/oauth/token",
+          FITNESS_TOKEN_FILE: join(blocker, "tokens.json"),
+        }),
       });
       expect(await child.exited).not.toBe(0);
       expect(startupFailure(child)).toBe(
@@ -80,15 +88,28 @@ describe("the MCP server start-up", () => {
     } finally {
       scratch.remove();
     }
-    expect(refusals[0]).toBe("AUTH_TOKEN must be visible ASCII characters without spaces (what an HTTP header can carry), or no client could ever send it.");
+    expect(refusals[0]).toBe(
+      "AUTH_TOKEN must be visible ASCII characters without spaces (what an HTTP header can carry), or no client could ever send it.",
+    );
     expect(refusals[1]).toBe(
       "AUTH_TOKEN has 4 characters; bound to 0.0.0.0, beyond loopback, it is all that keeps others out: use at least 16 (for example the output of openssl rand -base64 32).",
     );
-    expect(refusals[2]).toMatch(/^AUTH_TOKEN is not set and no token could be kept in .*config-is-a-file\/openclaw-fitness\/mcp-auth-token \(.*\)\. Set AUTH_TOKEN/);
+    expect(refusals[2]).toMatch(
+      /^AUTH_TOKEN is not set and no token could be kept in .*config-is-a-file\/openclaw-fitness\/mcp-auth-token \(.*\)\. Set AUTH_TOKEN/,
+    );
   });
 
   test("OAuth mode does not use AUTH_TOKEN, so a short one left in the environment does not stop it", async () => {
-    child = spawnMcpChild({ env: baseEnv({ PORT: "0", HOST: "0.0.0.0", MCP_AUTH: "oauth", PUBLIC_URL: "https://fitness.example.com", MCP_ATHLETES: "48201735", AUTH_TOKEN: "shrt" }) });
+    child = spawnMcpChild({
+      env: baseEnv({
+        PORT: "0",
+        HOST: "0.0.0.0",
+        MCP_AUTH: "oauth",
+        PUBLIC_URL: "https://fitness.example.com",
+        MCP_ATHLETES: "48201735",
+        AUTH_TOKEN: "shrt",
+      }),
+    });
     await child.waitForEvent("listening");
   });
 
@@ -156,7 +177,11 @@ describe("the MCP server start-up", () => {
       expect((await fetch(`${base}/health`, { headers: { authorization: "Bearer not-it" } })).status).toBe(401);
 
       const client = new Client({ name: "startup-e2e", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(String(listening["url"])), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(String(listening["url"])), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       const athlete = (await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult;
       expect(athlete.isError).toBeUndefined();
       await client.close();
@@ -180,7 +205,8 @@ describe("the MCP server start-up", () => {
 
   test("--help and --version print to standard output and exit 0", () => {
     const version = (JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "utf8")) as { version: string }).version;
-    const run = (arg: string) => execFileSync(process.execPath, ["mcp-adapter/start.mjs", arg], { cwd: repositoryRoot, env: baseEnv({}), encoding: "utf8" });
+    const run = (arg: string) =>
+      execFileSync(process.execPath, ["mcp-adapter/start.mjs", arg], { cwd: repositoryRoot, env: baseEnv({}), encoding: "utf8" });
     expect(run("--version").trim()).toBe(version);
     expect(run("--help")).toContain("--stdio");
   });
@@ -191,17 +217,23 @@ describe("on a Node older than 24.11", () => {
   // Node 24 from the node package in node_modules). Without an older Node there is nothing to run.
   const systemNode = spawnSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "node", "--version"], { encoding: "utf8" });
   const olderNode = systemNode.status === 0 && !/^v(2[4-9]|[3-9]\d)\./.test(systemNode.stdout.trim());
-  test.skipIf(!olderNode)(`the launcher exits 1 with a message naming the Node 24 to use (system Node: ${systemNode.stdout.trim() || "none"})`, () => {
-    const result = spawnSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "node", "mcp-adapter/start.mjs", "--stdio"], {
-      cwd: repositoryRoot,
-      encoding: "utf8",
-    });
-    expect(result.status).toBe(1);
-    expect(result.stdout).toBe("");
-    const line = JSON.parse(result.stderr.trim()) as { event: string; message: string };
-    expect(line.event).toBe("startup_failed");
-    expect(line.message).toContain("needs Node 24.11 or newer");
-    expect(line.message).toContain(join(repositoryRoot, "node_modules", "node", "bin", "node"));
-  });
-  if (!olderNode) console.warn(`SKIPPED: no Node older than 24 on the system PATH (found: ${systemNode.stdout.trim() || "none"}), so the old-Node message is not exercised here.`);
+  test.skipIf(!olderNode)(
+    `the launcher exits 1 with a message naming the Node 24 to use (system Node: ${systemNode.stdout.trim() || "none"})`,
+    () => {
+      const result = spawnSync("/usr/bin/env", ["-i", "PATH=/usr/local/bin:/usr/bin:/bin", "node", "mcp-adapter/start.mjs", "--stdio"], {
+        cwd: repositoryRoot,
+        encoding: "utf8",
+      });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe("");
+      const line = JSON.parse(result.stderr.trim()) as { event: string; message: string };
+      expect(line.event).toBe("startup_failed");
+      expect(line.message).toContain("needs Node 24.11 or newer");
+      expect(line.message).toContain(join(repositoryRoot, "node_modules", "node", "bin", "node"));
+    },
+  );
+  if (!olderNode)
+    console.warn(
+      `SKIPPED: no Node older than 24 on the system PATH (found: ${systemNode.stdout.trim() || "none"}), so the old-Node message is not exercised here.`,
+    );
 });

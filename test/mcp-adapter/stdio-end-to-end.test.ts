@@ -69,9 +69,13 @@ describe("the MCP server over stdio with the SDK client", () => {
     const athlete = (await client.callTool({ name: "get_athlete", arguments: {} })) as CallToolResult;
     expect(athlete.isError).toBeUndefined();
     expect(JSON.parse(textOf(athlete))).toMatchObject({ id: sandbox.athleteId });
-    const listed = JSON.parse(textOf((await client.callTool({ name: "get_activities", arguments: { per_page: 3 } })) as CallToolResult)) as { id: number }[];
+    const listed = JSON.parse(
+      textOf((await client.callTool({ name: "get_activities", arguments: { per_page: 3 } })) as CallToolResult),
+    ) as { id: number }[];
     expect(listed).toHaveLength(3);
-    const detail = JSON.parse(textOf((await client.callTool({ name: "get_activity_by_id", arguments: { id: listed[0]!.id } })) as CallToolResult)) as {
+    const detail = JSON.parse(
+      textOf((await client.callTool({ name: "get_activity_by_id", arguments: { id: listed[0]!.id } })) as CallToolResult),
+    ) as {
       id: number;
     };
     expect(detail.id).toBe(listed[0]!.id);
@@ -105,7 +109,12 @@ describe("npm start --silent -- --stdio without credentials: the embedded sandbo
     const child = spawnMcpChild({ env: baseEnv({}), args: ["--stdio"], stdin: "pipe", viaNpm: true });
     try {
       const requests = [
-        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        },
         { jsonrpc: "2.0", method: "notifications/initialized" },
         { jsonrpc: "2.0", id: 2, method: "tools/list" },
         { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_athlete", arguments: {} } },
@@ -132,7 +141,9 @@ describe("npm start --silent -- --stdio without credentials: the embedded sandbo
 
       const lines = child.stdout().split("\n");
       expect(lines.pop()).toBe(""); // every message ends with a newline
-      const messages = lines.map((line) => JSONRPCMessageSchema.parse(JSON.parse(line)) as { id?: number; result?: Record<string, unknown> });
+      const messages = lines.map(
+        (line) => JSONRPCMessageSchema.parse(JSON.parse(line)) as { id?: number; result?: Record<string, unknown> },
+      );
       const byId = new Map(messages.map((message) => [message.id, message.result]));
       expect((byId.get(2)!["tools"] as unknown[]).length).toBe(11);
       const athlete = JSON.parse(textOf(byId.get(3) as unknown as CallToolResult)) as { firstname: string };
@@ -178,7 +189,12 @@ describe("stdio shutdown: calls in flight are answered, then exit 0", () => {
     });
     await child.waitForEvent("listening");
     const send = (message: unknown): boolean => child.process.stdin!.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_activities", arguments: { per_page: 1 } } });
     const listed = await answerTo(child, 2);
@@ -230,11 +246,24 @@ describe("stdio: a line that is not one message is answered, and reading goes on
     try {
       await child.waitForEvent("listening");
       const stdin = child.process.stdin!;
-      const line = (text: string): Promise<void> => new Promise((resolve, reject) => stdin.write(`${text}\n`, (error) => (error ? reject(error) : resolve())));
-      await line(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+      const line = (text: string): Promise<void> =>
+        new Promise((resolve, reject) => stdin.write(`${text}\n`, (error) => (error ? reject(error) : resolve())));
+      await line(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        }),
+      );
       await line(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
       await line("garbage, not json");
-      await line(JSON.stringify([{ jsonrpc: "2.0", id: 3, method: "ping" }, { jsonrpc: "2.0", id: 4, method: "ping" }]));
+      await line(
+        JSON.stringify([
+          { jsonrpc: "2.0", id: 3, method: "ping" },
+          { jsonrpc: "2.0", id: 4, method: "ping" },
+        ]),
+      );
       await line(JSON.stringify({ id: 5, method: "ping" }));
       // JSON-RPC in shape, refused by the protocol's schema: an extra member, an object id, params not an object, a result without id.
       await line(JSON.stringify({ jsonrpc: "2.0", id: 51, method: "ping", extra: 1 }));
@@ -244,20 +273,27 @@ describe("stdio: a line that is not one message is answered, and reading goes on
       // 41 MiB in one line, above the 40 MiB every transport reads; written in pieces, as a pipe delivers it.
       const piece = "a".repeat(1024 * 1024);
       stdin.write('{"jsonrpc":"2.0","id":6,"method":"ping","params":{"_pad":"');
-      for (let i = 0; i < 41; i++) await new Promise<void>((resolve) => (stdin.write(piece) ? resolve() : stdin.once("drain", () => resolve())));
+      for (let i = 0; i < 41; i++)
+        await new Promise<void>((resolve) => (stdin.write(piece) ? resolve() : stdin.once("drain", () => resolve())));
       await line('"}}');
       await line(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }));
 
       const messages = async (): Promise<{ id?: unknown; result?: unknown; error?: { code: number; message: string } }[]> => {
         for (let waited = 0; waited < 60_000; waited += 100) {
-          const parsed = child.stdout().split("\n").filter(Boolean).map((text) => JSON.parse(text) as { id?: unknown; result?: unknown; error?: { code: number; message: string } });
+          const parsed = child
+            .stdout()
+            .split("\n")
+            .filter(Boolean)
+            .map((text) => JSON.parse(text) as { id?: unknown; result?: unknown; error?: { code: number; message: string } });
           if (parsed.some((message) => message.id === 7)) return parsed;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         throw new Error(`request 7 was not answered; stdout:\n${child.stdout().slice(0, 4000)}\nstderr:\n${child.stderrLines.join("\n")}`);
       };
       const answered = await messages();
-      const errors = answered.filter((message) => message.error).map((message) => [message.id, message.error!.code, message.error!.message.split(":")[0]]);
+      const errors = answered
+        .filter((message) => message.error)
+        .map((message) => [message.id, message.error!.code, message.error!.message.split(":")[0]]);
       expect(errors).toEqual([
         [null, -32700, "Parse error"],
         [null, -32600, "Invalid Request"],

@@ -29,7 +29,11 @@ beforeAll(async () => {
     await secrets.send(
       new CreateSecretCommand({
         Name: "answers-credentials",
-        SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+        SecretString: JSON.stringify({
+          client_id: sandbox.clientId,
+          client_secret: sandbox.clientSecret,
+          refresh_token: sandbox.refreshToken(),
+        }),
       }),
     );
   } finally {
@@ -53,7 +57,11 @@ afterAll(async () => {
 });
 
 describe("agent-sized answers through the plugin", () => {
-  it.each(agentSizedAnswerChecks.map(([name, check]) => [name, check] as const))("%s", async (_name, check) => {
-    await check(context);
-  }, 60_000);
+  it.each(agentSizedAnswerChecks.map(([name, check]) => [name, check] as const))(
+    "%s",
+    async (_name, check) => {
+      await check(context);
+    },
+    60_000,
+  );
 });

@@ -20,7 +20,10 @@ const manifest = JSON.parse(readFileSync(new URL("openclaw.plugin.json", root), 
   configSchema: {
     type: string;
     additionalProperties: boolean;
-    properties: Record<string, { type: string; default: string | number; pattern?: string; enum?: string[]; minimum?: number; maximum?: number }>;
+    properties: Record<
+      string,
+      { type: string; default: string | number; pattern?: string; enum?: string[]; minimum?: number; maximum?: number }
+    >;
   };
   uiHints: Record<string, { label?: string; placeholder?: string | number; help?: string }>;
   skills: string[];

@@ -97,7 +97,10 @@ describe("the plugin's tools against the sandbox, credentials in Secrets Manager
     const detail = ok(await call("fitness_get_activity_by_id", { id: activityId }), "fitness_get_activity_by_id") as { id: number };
     expect(detail.id).toBe(activityId);
     expect(Array.isArray(ok(await call("fitness_get_activity_zones", { id: activityId }), "fitness_get_activity_zones"))).toBe(true);
-    const streams = ok(await call("fitness_get_activity_streams", { id: activityId, keys: ["time", "heartrate"] }), "fitness_get_activity_streams") as Array<{ type: string; data: unknown[] }>;
+    const streams = ok(
+      await call("fitness_get_activity_streams", { id: activityId, keys: ["time", "heartrate"] }),
+      "fitness_get_activity_streams",
+    ) as Array<{ type: string; data: unknown[] }>;
     expect(streams.map((stream) => stream.type)).toContain("time");
     expect(streams[0]?.data.length).toBeGreaterThan(0);
     const stats = ok(await call("fitness_get_athlete_stats"), "fitness_get_athlete_stats") as Record<string, { count: number }>;
@@ -105,7 +108,9 @@ describe("the plugin's tools against the sandbox, credentials in Secrets Manager
     const athlete = ok(await call("fitness_get_athlete"), "fitness_get_athlete") as { clubs?: Array<{ id: number }> };
     const clubId = athlete.clubs?.[0]?.id;
     expect(clubId, "the seeded athlete belongs to a club").toBeDefined();
-    expect((ok(await call("fitness_get_club_activities", { id: clubId, per_page: 3 }), "fitness_get_club_activities") as unknown[]).length).toBe(3);
+    expect(
+      (ok(await call("fitness_get_club_activities", { id: clubId, per_page: 3 }), "fitness_get_club_activities") as unknown[]).length,
+    ).toBe(3);
   });
 
   it("creates an activity and updates it; the update is what the upstream serves afterwards", async () => {
@@ -130,10 +135,19 @@ describe("the plugin's tools against the sandbox, credentials in Secrets Manager
   });
 
   it("uploads a GPX file and follows the upload until it is ready", async () => {
-    const points = Array.from({ length: 20 }, (_, index) => `<trkpt lat="${47.6 + index * 0.0005}" lon="-122.3"><time>2026-11-21T06:${String(index).padStart(2, "0")}:00Z</time></trkpt>`);
+    const points = Array.from(
+      { length: 20 },
+      (_, index) =>
+        `<trkpt lat="${47.6 + index * 0.0005}" lon="-122.3"><time>2026-11-21T06:${String(index).padStart(2, "0")}:00Z</time></trkpt>`,
+    );
     const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><name>Lake loop</name><trkseg>${points.join("")}</trkseg></trk></gpx>`;
     const upload = ok(
-      await call("fitness_create_upload", { file: Buffer.from(gpx).toString("base64"), data_type: "gpx", name: "Lake loop", external_id: `plugin-${Date.now()}` }),
+      await call("fitness_create_upload", {
+        file: Buffer.from(gpx).toString("base64"),
+        data_type: "gpx",
+        name: "Lake loop",
+        external_id: `plugin-${Date.now()}`,
+      }),
       "fitness_create_upload",
     ) as { id: number };
     let polled = { status: "", activity_id: null as number | null };

@@ -30,7 +30,13 @@ beforeAll(async () => {
   tokenFile = join(directory, "strava-tokens.json");
   const store = await openAuthorizationStore({ kind: "token-file", path: tokenFile });
   await store.writeAuthorization(
-    { client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken(), access_token: "not-yet", expires_at: 0 },
+    {
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      refresh_token: sandbox.refreshToken(),
+      access_token: "not-yet",
+      expires_at: 0,
+    },
     AbortSignal.timeout(5_000),
   );
   host = registerPlugin({ credentialStore: "token-file", tokenFile });
@@ -66,14 +72,25 @@ describe("the plugin on a local token file, with no AWS credentials", () => {
 
   it("shares the file with an MCP server started on it alone: both keep working across rotations", { timeout: 60_000 }, async () => {
     server = spawnMcpChild({
-      env: baseEnv({ PORT: "0", AUTH_TOKEN: "token-file-test-0123456789", FITNESS_TOKEN_FILE: tokenFile, STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl }),
+      env: baseEnv({
+        PORT: "0",
+        AUTH_TOKEN: "token-file-test-0123456789",
+        FITNESS_TOKEN_FILE: tokenFile,
+        STRAVA_API_BASE: sandbox.apiBase,
+        STRAVA_TOKEN_URL: sandbox.tokenUrl,
+      }),
     });
     const listening = await server.waitForEvent("listening");
     expect(listening["upstream"]).toBe("strava");
     const mcpCall = async (): Promise<string> => {
       const response = await fetch(String(listening["url"]), {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: "Bearer token-file-test-0123456789" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          authorization: "Bearer token-file-test-0123456789",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_athlete", arguments: {} } }),
       });
       return response.text();
@@ -85,6 +102,10 @@ describe("the plugin on a local token file, with no AWS credentials", () => {
       expect(await call("get_athlete")).toContain('"firstname":"Maya"');
     }
     expect(sandbox.counters().refreshTokenRejections).toBe(0);
-    expect(stored()).toMatchObject({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() });
+    expect(stored()).toMatchObject({
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      refresh_token: sandbox.refreshToken(),
+    });
   });
 });

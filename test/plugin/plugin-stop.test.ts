@@ -32,7 +32,11 @@ beforeAll(async () => {
   await secrets.send(
     new CreateSecretCommand({
       Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+      }),
     }),
   );
 });
@@ -85,7 +89,12 @@ it("starting the plugin's service saves the tokens a gateway killed mid-save lef
   const spent = (JSON.parse(before.SecretString ?? "{}") as { refresh_token: string }).refresh_token;
   const answer = await fetch(sandbox.tokenUrl, {
     method: "POST",
-    body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: spent }),
+    body: new URLSearchParams({
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: spent,
+    }),
   });
   const rotated = (await answer.json()) as { access_token: string; refresh_token: string; expires_at: number };
   const unreachable = new SecretsManagerClient({ region: "us-west-2", endpoint: "http://127.0.0.1:9", maxAttempts: 1 });
@@ -95,8 +104,12 @@ it("starting the plugin's service saves the tokens a gateway killed mid-save lef
     capturingLogger().logger,
   );
   // What the killed gateway had read before its refresh; its save then found no store to answer.
-  const snapshot = await new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2" }).load(AbortSignal.timeout(5_000));
-  await expect(killed.saveTokens(snapshot, rotated, AbortSignal.timeout(5_000))).rejects.toThrow(/Secrets Manager secret "fitness-credentials"/);
+  const snapshot = await new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2" }).load(
+    AbortSignal.timeout(5_000),
+  );
+  await expect(killed.saveTokens(snapshot, rotated, AbortSignal.timeout(5_000))).rejects.toThrow(
+    /Secrets Manager secret "fitness-credentials"/,
+  );
   unreachable.destroy();
   expect(sandbox.acceptsRefreshToken(spent)).toBe(false);
 
@@ -104,7 +117,8 @@ it("starting the plugin's service saves the tokens a gateway killed mid-save lef
   await host.services.get(tokenSettleServiceId)!.start();
   const giveUp = performance.now() + 10_000;
   while ((await storedRefreshToken()) !== rotated.refresh_token) {
-    if (performance.now() > giveUp) throw new Error(`the copy was not saved; plugin log:\n${host.logs.map((line) => line.message).join("\n")}`);
+    if (performance.now() > giveUp)
+      throw new Error(`the copy was not saved; plugin log:\n${host.logs.map((line) => line.message).join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   expect(host.logs.some((line) => line.level === "warn" && line.message.includes('"event":"tokens_rescued"'))).toBe(true);

@@ -3,7 +3,17 @@
  * records what the plugin registers and logs. It is our test double of the host API; the real host is
  * exercised by `npm run test:host`.
  */
-import type { BeforeToolCallEvent, BeforeToolCallResult, HookOptions, HostService, HostTool, HostToolOptions, HostToolResult, PluginApi, ToolHookContext } from "../../plugin/host-api.ts";
+import type {
+  BeforeToolCallEvent,
+  BeforeToolCallResult,
+  HookOptions,
+  HostService,
+  HostTool,
+  HostToolOptions,
+  HostToolResult,
+  PluginApi,
+  ToolHookContext,
+} from "../../plugin/host-api.ts";
 import plugin from "../../index.ts";
 
 export interface RecordedTool {
@@ -13,7 +23,10 @@ export interface RecordedTool {
 
 export interface RecordedHook {
   hookName: string;
-  handler: (event: BeforeToolCallEvent, context: ToolHookContext) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined;
+  handler: (
+    event: BeforeToolCallEvent,
+    context: ToolHookContext,
+  ) => Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined;
   options: HookOptions | undefined;
 }
 

@@ -15,7 +15,9 @@ describe("register(api)", () => {
     expect([...host.tools.keys()]).toEqual(toolTable.map((tool) => `fitness_${tool.name}`));
     for (const definition of toolTable) {
       const recorded = host.tools.get(`fitness_${definition.name}`);
-      const description = definition.annotations.readOnlyHint ? definition.description : `${definition.description} ${writeToolConfirmationNote("host")}`;
+      const description = definition.annotations.readOnlyHint
+        ? definition.description
+        : `${definition.description} ${writeToolConfirmationNote("host")}`;
       expect(recorded?.tool).toMatchObject({ label: definition.title, description, catalogMode: "direct-only" });
       expect(recorded?.tool.parameters).toBe(definition.parameters);
       expect(recorded?.options).toEqual({ optional: !definition.annotations.readOnlyHint });
@@ -25,16 +27,23 @@ describe("register(api)", () => {
   it("holds the three write tools for approval by default, and tells the model so in their descriptions", () => {
     const host = registerPlugin({});
     expect(host.hooks.map(({ hookName, options }) => ({ hookName, options }))).toEqual([
-      { hookName: "before_tool_call", options: { matcher: ["fitness_create_activity", "fitness_update_activity", "fitness_create_upload"] } },
+      {
+        hookName: "before_tool_call",
+        options: { matcher: ["fitness_create_activity", "fitness_update_activity", "fitness_create_upload"] },
+      },
     ]);
-    expect(host.tools.get("fitness_update_activity")?.tool.description).toMatch(/the host holds this call and asks the athlete to Allow or Deny it.*first send the full proposal as a reply of its own/);
+    expect(host.tools.get("fitness_update_activity")?.tool.description).toMatch(
+      /the host holds this call and asks the athlete to Allow or Deny it.*first send the full proposal as a reply of its own/,
+    );
   });
 
   it("registers no hook with writeApproval chat, and the write tools then say to ask in chat first", () => {
     const host = registerPlugin({ writeApproval: "chat" });
     expect(host.hooks).toEqual([]);
     for (const name of ["fitness_create_activity", "fitness_update_activity", "fitness_create_upload"]) {
-      expect(host.tools.get(name)?.tool.description, name).toMatch(/nothing holds this call\. Show the athlete the exact proposal and call this only after they say yes to it\.$/);
+      expect(host.tools.get(name)?.tool.description, name).toMatch(
+        /nothing holds this call\. Show the athlete the exact proposal and call this only after they say yes to it\.$/,
+      );
     }
     expect(host.tools.get("fitness_get_activities")?.tool.description).toBe(toolTable[0]?.description);
   });
@@ -42,7 +51,12 @@ describe("register(api)", () => {
   it("gives every tool a JSON Schema object with properties, required and no extra keys", () => {
     const host = registerPlugin({});
     for (const { tool } of host.tools.values()) {
-      const schema = JSON.parse(JSON.stringify(tool.parameters)) as { type: string; properties: object; required: unknown[]; additionalProperties: boolean };
+      const schema = JSON.parse(JSON.stringify(tool.parameters)) as {
+        type: string;
+        properties: object;
+        required: unknown[];
+        additionalProperties: boolean;
+      };
       expect(schema.type, tool.name).toBe("object");
       expect(typeof schema.properties, tool.name).toBe("object");
       expect(Array.isArray(schema.required), tool.name).toBe(true);

@@ -28,12 +28,21 @@ beforeAll(async () => {
   await secrets.send(
     new CreateSecretCommand({
       Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+      }),
     }),
   );
   secrets.destroy();
   host = registerPlugin({ writeApprovalTimeoutSeconds: 45 });
-  const list = JSON.parse(textOf(await host.invoke("fitness_get_activities", { per_page: 10 }))) as Array<{ id: number; name: string; sport_type: string; description?: string }>;
+  const list = JSON.parse(textOf(await host.invoke("fitness_get_activities", { per_page: 10 }))) as Array<{
+    id: number;
+    name: string;
+    sport_type: string;
+    description?: string;
+  }>;
   const workout = list.find((activity) => activity.sport_type === "WeightTraining");
   if (!workout) throw new Error("the sandbox has no weight-training session today");
   todaysWorkout = workout;
@@ -84,10 +93,18 @@ describe("the write-approval hook", () => {
 
   it("holds creating an activity and uploading a file, and nothing reaches the upstream for them", async () => {
     const requests = sandbox.counters().apiRequests;
-    const created = await ask("fitness_create_activity", { name: "Garage Gym | Pulls", sport_type: "WeightTraining", start_date_local: "2026-11-21T18:30", elapsed_time: 3600 });
+    const created = await ask("fitness_create_activity", {
+      name: "Garage Gym | Pulls",
+      sport_type: "WeightTraining",
+      start_date_local: "2026-11-21T18:30",
+      elapsed_time: 3600,
+    });
     expect(created?.requireApproval?.title).toBe("Create Strava activity");
     expect(created?.requireApproval?.description).toContain('New activity: "Garage Gym | Pulls"');
-    const uploaded = await ask("fitness_create_upload", { file: Buffer.from("not really a fit file").toString("base64"), data_type: "fit" });
+    const uploaded = await ask("fitness_create_upload", {
+      file: Buffer.from("not really a fit file").toString("base64"),
+      data_type: "fit",
+    });
     expect(uploaded?.requireApproval?.title).toBe("Upload an activity file to Strava");
     expect(sandbox.counters().apiRequests).toBe(requests);
   });

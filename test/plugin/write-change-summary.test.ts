@@ -3,12 +3,7 @@
  * within the host's limits (a longer prompt would be refused by the host and block the call).
  */
 import { describe, expect, it } from "vitest";
-import {
-  approvalDescriptionLimit,
-  summarizeCreate,
-  summarizeUpdate,
-  summarizeUpload,
-} from "../../plugin/write-change-summary.ts";
+import { approvalDescriptionLimit, summarizeCreate, summarizeUpdate, summarizeUpload } from "../../plugin/write-change-summary.ts";
 
 const current = {
   name: "Afternoon Weight Training",
@@ -64,8 +59,13 @@ describe("summarizeUpdate", () => {
   });
 
   it("still asks, with the proposed values, when the current activity could not be read", () => {
-    const summary = summarizeUpdate({ id: 42, name: "Leg Day", description: "Squats" }, { unreadable: "Strava answered 404 Not Found to GET /activities/42" });
-    expect(summary.description).toContain("Activity 42\nCurrent values could not be read (Strava answered 404 Not Found to GET /activities/42).");
+    const summary = summarizeUpdate(
+      { id: 42, name: "Leg Day", description: "Squats" },
+      { unreadable: "Strava answered 404 Not Found to GET /activities/42" },
+    );
+    expect(summary.description).toContain(
+      "Activity 42\nCurrent values could not be read (Strava answered 404 Not Found to GET /activities/42).",
+    );
     expect(summary.description).toContain('Title: → "Leg Day"');
     expect(summary.description).toContain("Sport type: unchanged");
     expect(summary.description).toContain("Description (current text unknown):\n```\n+ Squats\n```");
@@ -91,7 +91,9 @@ describe("summarizeUpdate", () => {
     const title = `Iron Temple | ${"Heavy ".repeat(20)}Legs`;
     const summary = summarizeUpdate({ id: 1, name: title }, current);
     expect(summary.description).toContain(`"${title.slice(0, 99)}…"`);
-    expect(summary.description).toContain("Shortened here. The whole text is in the coach's proposal just above; if there is none, tap Deny.");
+    expect(summary.description).toContain(
+      "Shortened here. The whole text is in the coach's proposal just above; if there is none, tap Deny.",
+    );
     const created = summarizeCreate({ name: title, sport_type: "Workout", start_date_local: "2026-11-21T06:00:00", elapsed_time: 60 });
     expect(created.description).toContain("Shortened here.");
   });
@@ -109,7 +111,10 @@ describe("summarizeUpdate", () => {
   });
 
   it("keeps even a summary of very long titles within the limit, still saying where the whole text is", () => {
-    const summary = summarizeUpdate({ id: 1, name: "x".repeat(255), sport_type: "Workout", description: "y".repeat(2000) }, { ...current, name: "z".repeat(255) });
+    const summary = summarizeUpdate(
+      { id: 1, name: "x".repeat(255), sport_type: "Workout", description: "y".repeat(2000) },
+      { ...current, name: "z".repeat(255) },
+    );
     expect([...summary.description].length).toBeLessThanOrEqual(approvalDescriptionLimit);
     expect(summary.description).toContain("The whole text is in the coach's proposal just above");
   });

@@ -20,10 +20,16 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   [sandbox, moto] = await Promise.all([startSandbox(), startMotoServer()]);
   Object.assign(process.env, moto.env, { STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl });
-  await new SecretsManagerClient({ region: "us-west-2" }).send(new CreateSecretCommand({
-    Name: "fitness-credentials",
-    SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
-  }));
+  await new SecretsManagerClient({ region: "us-west-2" }).send(
+    new CreateSecretCommand({
+      Name: "fitness-credentials",
+      SecretString: JSON.stringify({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        refresh_token: sandbox.refreshToken(),
+      }),
+    }),
+  );
   host = registerPlugin({});
   // The set-up works: one valid call reaches the sandbox.
   expect((await host.invoke("fitness_get_athlete", {})).isError).toBeUndefined();

@@ -35,27 +35,46 @@ const valid = { text: "Remind me to stretch tomorrow at 9am", mode: "reminder" }
 
 /** A body that breaks exactly one rule, with a word its error message must contain. */
 const badBody: fc.Arbitrary<{ body: string; mentions: string }> = fc.oneof(
-  fc.string().filter((text) => {
-    try {
-      JSON.parse(text);
-      return false;
-    } catch {
-      return true;
-    }
-  }).map((body) => ({ body, mentions: "JSON" })),
-  fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.anything(), { maxLength: 3 }), fc.string(), fc.constant(null))
+  fc
+    .string()
+    .filter((text) => {
+      try {
+        JSON.parse(text);
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .map((body) => ({ body, mentions: "JSON" })),
+  fc
+    .oneof(fc.integer(), fc.boolean(), fc.array(fc.anything(), { maxLength: 3 }), fc.string(), fc.constant(null))
     .map((value) => ({ body: JSON.stringify(value), mentions: "" })),
-  fc.oneof(fc.integer(), fc.boolean(), fc.constant(""), fc.constant("   "), fc.array(fc.string(), { maxLength: 2 }), fc.constant(null))
+  fc
+    .oneof(fc.integer(), fc.boolean(), fc.constant(""), fc.constant("   "), fc.array(fc.string(), { maxLength: 2 }), fc.constant(null))
     .map((text) => ({ body: JSON.stringify({ ...valid, text }), mentions: "text" })),
-  fc.integer({ min: TEXT_MAX_CHARS + 1, max: TEXT_MAX_CHARS * 50 })
+  fc
+    .integer({ min: TEXT_MAX_CHARS + 1, max: TEXT_MAX_CHARS * 50 })
     .map((length) => ({ body: JSON.stringify({ ...valid, text: "a".repeat(length) }), mentions: "text" })),
-  fc.oneof(fc.string().filter((mode) => !["note", "reminder", "event", "research", "deepthink"].includes(mode)), fc.integer(), fc.constant(null))
+  fc
+    .oneof(
+      fc.string().filter((mode) => !["note", "reminder", "event", "research", "deepthink"].includes(mode)),
+      fc.integer(),
+      fc.constant(null),
+    )
     .map((mode) => ({ body: JSON.stringify({ ...valid, mode }), mentions: "mode" })),
-  fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)), fc.integer({ max: 255 }), fc.integer({ min: 32_001 }))
+  fc
+    .oneof(
+      fc.string(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
+      fc.integer({ max: 255 }),
+      fc.integer({ min: 32_001 }),
+    )
     .map((maxTokens) => ({ body: JSON.stringify({ ...valid, maxTokens }), mentions: "maxTokens" })),
-  fc.oneof(fc.string(), fc.integer({ min: 1, max: 1023 }), fc.integer({ min: 24_001 }), fc.integer({ max: -1 }))
+  fc
+    .oneof(fc.string(), fc.integer({ min: 1, max: 1023 }), fc.integer({ min: 24_001 }), fc.integer({ max: -1 }))
     .map((thinkingTokens) => ({ body: JSON.stringify({ ...valid, mode: "deepthink", thinkingTokens }), mentions: "thinkingTokens" })),
-  fc.oneof(fc.constantFrom("Mars/Olympus", "UTC+25", "America/Nowhere"), fc.integer())
+  fc
+    .oneof(fc.constantFrom("Mars/Olympus", "UTC+25", "America/Nowhere"), fc.integer())
     .map((timezone) => ({ body: JSON.stringify({ ...valid, timezone }), mentions: "timezone" })),
 );
 

@@ -68,7 +68,10 @@ describe("bad input", () => {
         cases++;
         const answer = await callTool(tool.name, args);
         expect(answer.status).toBe(200);
-        const reply = jsonRpcReply<{ result?: { isError?: boolean; content: Array<{ text: string }> }; error?: { code: number; message: string } }>(answer.body);
+        const reply = jsonRpcReply<{
+          result?: { isError?: boolean; content: Array<{ text: string }> };
+          error?: { code: number; message: string };
+        }>(answer.body);
         if (typeof args !== "object" || args === null || Array.isArray(args)) {
           // `arguments` that are not an object break the MCP request shape itself: a JSON-RPC error
           // (invalid params) in a sentence naming params.arguments, not the validator's raw JSON.
@@ -95,7 +98,12 @@ describe("bad input", () => {
     ["an empty batch", "[]", 400, -32600],
     ["a message without jsonrpc", '{"id":1,"method":"tools/list"}', 400, -32600],
     ["a batch with garbage", '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}, 42]', 400, -32600],
-    ["an over-long batch", JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" }))), 400, -32600],
+    [
+      "an over-long batch",
+      JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" }))),
+      400,
+      -32600,
+    ],
   ])("malformed JSON-RPC (%s) gets 400 with a JSON-RPC error", async (_label, body, status, code) => {
     const answer = await post(body);
     expect(answer.status).toBe(status);
@@ -105,7 +113,9 @@ describe("bad input", () => {
   it("an unknown method and an unknown tool are JSON-RPC or tool errors, not crashes", async () => {
     const unknownMethod = jsonRpcReply<{ error: { code: number } }>((await post('{"jsonrpc":"2.0","id":7,"method":"tools/destroy"}')).body);
     expect(unknownMethod.error.code).toBe(-32601);
-    const unknownTool = jsonRpcReply<{ result?: { isError: boolean; content: Array<{ text: string }> }; error?: { message: string } }>((await callTool("delete_everything", {})).body);
+    const unknownTool = jsonRpcReply<{ result?: { isError: boolean; content: Array<{ text: string }> }; error?: { message: string } }>(
+      (await callTool("delete_everything", {})).body,
+    );
     expect(unknownTool.result?.isError ?? Boolean(unknownTool.error)).toBe(true);
     expect(unknownTool.result?.content[0]?.text ?? unknownTool.error?.message).toMatch(/delete_everything/);
     await expectServerHealthy();
@@ -140,11 +150,18 @@ describe("bad input", () => {
 describe("bearer brute force", () => {
   it("wrong tokens get 401 without a timing difference between near misses and far misses", async () => {
     const nearMiss = `${authToken.slice(0, -1)}${authToken.endsWith("0") ? "1" : "0"}`;
-    const farMiss = `x${randomBytes(authToken.length).toString("hex").slice(0, authToken.length - 1)}`;
+    const farMiss = `x${randomBytes(authToken.length)
+      .toString("hex")
+      .slice(0, authToken.length - 1)}`;
     const differences: number[] = [];
     const time = async (token: string): Promise<number> => {
       const started = process.hrtime.bigint();
-      const answer = await http.send({ method: "POST", path: "/mcp", headers: { ...headers, authorization: `Bearer ${token}` }, body: "{}" });
+      const answer = await http.send({
+        method: "POST",
+        path: "/mcp",
+        headers: { ...headers, authorization: `Bearer ${token}` },
+        body: "{}",
+      });
       expect(answer.status).toBe(401);
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
@@ -196,17 +213,21 @@ describe("secrets and files", () => {
 function postReadingAnswerEarly(url: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const outgoing = httpRequest(url, { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (incoming) => {
-      answered = true;
-      clearTimeout(sendBody);
-      const chunks: Buffer[] = [];
-      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-      incoming.on("end", () => {
-        resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
-        outgoing.destroy();
-      });
-      incoming.on("error", reject);
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      (incoming) => {
+        answered = true;
+        clearTimeout(sendBody);
+        const chunks: Buffer[] = [];
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+        incoming.on("end", () => {
+          resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          outgoing.destroy();
+        });
+        incoming.on("error", reject);
+      },
+    );
     outgoing.on("error", (error) => {
       if (!answered) reject(error);
     });

@@ -76,7 +76,13 @@ function rawExchange(port: number, head: string, streamBody: boolean): RawExchan
   return { received: () => received, sent: () => sent, closed, socket };
 }
 
-function requestHead(options: { host?: string; authorization?: string; contentType?: string; contentLength: number; extra?: string }): string {
+function requestHead(options: {
+  host?: string;
+  authorization?: string;
+  contentType?: string;
+  contentLength: number;
+  extra?: string;
+}): string {
   return (
     "POST /mcp HTTP/1.1\r\n" +
     `Host: ${options.host ?? "127.0.0.1"}\r\n` +
@@ -109,26 +115,40 @@ describe("refusals close the connection without reading the body (server as a ch
     ["a wrong bearer token", "401", { authorization: "Bearer not-the-token", contentLength: endless }],
     ["no bearer token", "401", { contentLength: endless }],
     ["a foreign Host (DNS rebinding)", "403", { host: "evil.example", authorization: `Bearer ${authToken}`, contentLength: endless }],
-    ["a valid token but Content-Type text/plain", "415", { authorization: `Bearer ${authToken}`, contentType: "text/plain", contentLength: endless }],
+    [
+      "a valid token but Content-Type text/plain",
+      "415",
+      { authorization: `Bearer ${authToken}`, contentType: "text/plain", contentLength: endless },
+    ],
     ["a valid token and a declared length over 40 MiB", "413", { authorization: `Bearer ${authToken}`, contentLength: endless }],
-  ] as const)("%s with a 4 GB body that keeps coming: answered %s in full, connection closed, body not read", async (_label, status, head) => {
-    const exchange = rawExchange(port, requestHead(head), true);
-    const closedAfterMs = await Promise.race([exchange.closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 5_000))]);
-    exchange.socket.destroy();
-    // The whole answer arrived although this client never stopped sending (it does not even read
-    // until it is blocked): the server closed its side and stopped reading instead of resetting.
-    expect(exchange.received()).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-    expect(exchange.received().toLowerCase()).toContain("connection: close");
-    expect(exchange.received()).toMatch(/\r\n\r\n\{.*\}$/s);
-    // Reset after the linger (1 s), since this client never closes.
-    expect(closedAfterMs).toBeLessThan(3_000);
-    // What the kernel's socket buffers absorb before the close, not the body: reading it at loopback
-    // speed would have taken gigabytes in this time.
-    expect(exchange.sent()).toBeLessThan(32 * 1024 * 1024);
-  });
+  ] as const)(
+    "%s with a 4 GB body that keeps coming: answered %s in full, connection closed, body not read",
+    async (_label, status, head) => {
+      const exchange = rawExchange(port, requestHead(head), true);
+      const closedAfterMs = await Promise.race([
+        exchange.closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 5_000)),
+      ]);
+      exchange.socket.destroy();
+      // The whole answer arrived although this client never stopped sending (it does not even read
+      // until it is blocked): the server closed its side and stopped reading instead of resetting.
+      expect(exchange.received()).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(exchange.received().toLowerCase()).toContain("connection: close");
+      expect(exchange.received()).toMatch(/\r\n\r\n\{.*\}$/s);
+      // Reset after the linger (1 s), since this client never closes.
+      expect(closedAfterMs).toBeLessThan(3_000);
+      // What the kernel's socket buffers absorb before the close, not the body: reading it at loopback
+      // speed would have taken gigabytes in this time.
+      expect(exchange.sent()).toBeLessThan(32 * 1024 * 1024);
+    },
+  );
 
   it("Expect: 100-continue with a wrong bearer token is refused before the body is sent", async () => {
-    const exchange = rawExchange(port, requestHead({ authorization: "Bearer wrong", contentLength: 30_000_000, extra: "Expect: 100-continue\r\n" }), false);
+    const exchange = rawExchange(
+      port,
+      requestHead({ authorization: "Bearer wrong", contentLength: 30_000_000, extra: "Expect: 100-continue\r\n" }),
+      false,
+    );
     await exchange.closed;
     expect(exchange.received()).toMatch(/^HTTP\/1\.1 401 /);
     expect(exchange.received()).not.toContain("100 Continue");
@@ -140,10 +160,12 @@ describe("refusals close the connection without reading the body (server as a ch
       requestHead({ authorization: `Bearer ${authToken}`, contentLength: Buffer.byteLength(listBody), extra: "Expect: 100-continue\r\n" }),
       false,
     );
-    for (let waited = 0; !exchange.received().includes("100 Continue") && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !exchange.received().includes("100 Continue") && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(exchange.received()).toMatch(/^HTTP\/1\.1 100 Continue/);
     exchange.socket.write(listBody);
-    for (let waited = 0; !exchange.received().includes('"tools"') && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !exchange.received().includes('"tools"') && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(exchange.received()).toContain("HTTP/1.1 200 OK");
     exchange.socket.destroy();
   });
@@ -173,7 +195,12 @@ describe("bounded body bytes (server in this process, a 3 MiB budget, 1 s wait)"
   it("a body that does not fit waits unread, an everyday call goes past it, and the waiting one gets 503 when its wait is over", async () => {
     const twoMiB = 2 * 1024 * 1024;
     const padded = (id: number): string => {
-      const envelope = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_athlete", arguments: { pad: "" } } });
+      const envelope = JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "get_athlete", arguments: { pad: "" } },
+      });
       return envelope.replace('"pad":""', `"pad":"${"A".repeat(twoMiB - envelope.length)}"`);
     };
     const firstBody = padded(1);
@@ -211,7 +238,8 @@ describe("bounded body bytes (server in this process, a 3 MiB budget, 1 s wait)"
 
     // The first finishes its body and is answered (a tool error: `pad` is no argument of get_athlete).
     first.socket.write(firstBody.slice(twoMiB / 2));
-    for (let waited = 0; !first.received().includes("pad") && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !first.received().includes("pad") && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const body = first.received().slice(first.received().indexOf("\r\n\r\n") + 4);
     expect(first.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect(body).toContain("pad");
@@ -227,7 +255,11 @@ describe("connection cap and header timeout (server in this process: 16 connecti
   const { logger, lines } = capturingLogger();
 
   beforeAll(async () => {
-    server = await startInProcessMcp(sandbox, { authToken, logger, limits: { maxConnections: 16, headersTimeoutMs: 1_000, requestTimeoutMs: 5_000 } });
+    server = await startInProcessMcp(sandbox, {
+      authToken,
+      logger,
+      limits: { maxConnections: 16, headersTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
+    });
     port = Number(new URL(server.mcpUrl).port);
   });
   afterAll(async () => {
@@ -241,7 +273,11 @@ describe("connection cap and header timeout (server in this process: 16 connecti
         await legitimate.send({
           method: "POST",
           path: "/mcp",
-          headers: { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" },
+          headers: {
+            authorization: `Bearer ${authToken}`,
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+          },
           body: listBody,
         })
       ).status;
@@ -252,7 +288,9 @@ describe("connection cap and header timeout (server in this process: 16 connecti
     const closedTimes = slow.map((exchange) => exchange.closed);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The ones past the cap (16 minus the kept-alive client's) were closed on arrival.
-    const early = (await Promise.all(closedTimes.map((closed) => Promise.race([closed, Promise.resolve(Infinity)])))).filter((time) => time < 300);
+    const early = (await Promise.all(closedTimes.map((closed) => Promise.race([closed, Promise.resolve(Infinity)])))).filter(
+      (time) => time < 300,
+    );
     expect(early.length).toBeGreaterThanOrEqual(40 - 15);
     // The kept-alive client still works while the slow ones hold the rest.
     expect(await call()).toBe(200);
@@ -287,7 +325,11 @@ describe("rate-limited failure log", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ event: "http_unauthorized", reason: "missing", path: "/mcp" });
     await new Promise((resolve) => setTimeout(resolve, 260));
     expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[1]!)).toMatchObject({ event: "http_unauthorized", repeated: { missing: 249, invalid_token: 750 }, interval_s: 0.2 });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      event: "http_unauthorized",
+      repeated: { missing: 249, invalid_token: 750 },
+      interval_s: 0.2,
+    });
     await new Promise((resolve) => setTimeout(resolve, 260));
     expect(lines).toHaveLength(2);
     log.record("invalid_token");

@@ -36,10 +36,16 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   const plenty: [number, number] = [1_000_000, 10_000_000];
   sandbox = await startSandbox({ rateLimits: { overall: plenty, read: plenty } });
-  server = spawnMcpChild({ env: sandboxEnv(sandbox, { authToken, tokenDirectory: tokenDirectory.path }), nodeFlags: ["--inspect=127.0.0.1:0"] });
+  server = spawnMcpChild({
+    env: sandboxEnv(sandbox, { authToken, tokenDirectory: tokenDirectory.path }),
+    nodeFlags: ["--inspect=127.0.0.1:0"],
+  });
   const listening = await server.waitForEvent("listening");
   // start.mjs re-executes itself with its heap settings: the server's inspector is the last one announced.
-  const inspector = server.stderrLines.map(inspectorUrl).filter((url) => url !== undefined).at(-1);
+  const inspector = server.stderrLines
+    .map(inspectorUrl)
+    .filter((url) => url !== undefined)
+    .at(-1);
   if (inspector === undefined) throw new Error(`the server announced no inspector address:\n${server.stderrLines.join("\n")}`);
   heap = await inspectHeap(inspector);
   headers = { accept: "application/json, text/event-stream", "content-type": "application/json", authorization: `Bearer ${authToken}` };
@@ -85,15 +91,17 @@ it("13,000 calls at concurrency 64: zero failures, no heap growth in proportion 
   const run = async (total: number): Promise<number> => {
     let next = 0;
     let failures = 0;
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (next < total) {
-        const index = next++;
-        const [name, args] = mix[index % mix.length]!(index);
-        const answer = await callTool(name, args);
-        const reply = answer.status === 200 ? jsonRpcReply<{ result?: { isError?: boolean } }>(answer.body) : undefined;
-        if (!reply?.result || reply.result.isError) failures++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (next < total) {
+          const index = next++;
+          const [name, args] = mix[index % mix.length]!(index);
+          const answer = await callTool(name, args);
+          const reply = answer.status === 200 ? jsonRpcReply<{ result?: { isError?: boolean } }>(answer.body) : undefined;
+          if (!reply?.result || reply.result.isError) failures++;
+        }
+      }),
+    );
     return failures;
   };
 
@@ -115,7 +123,10 @@ it("13,000 calls at concurrency 64: zero failures, no heap growth in proportion 
       `server RSS ${megabytes(rssBefore)} MB before, ${megabytes(serverRss())} MB after`,
   );
   for (const [round, bytes] of growth.entries()) {
-    expect(bytes, `round ${round + 1}: the server's heap grew ${megabytes(bytes)} MB over ${callsPerRound} calls (${Math.round(bytes / callsPerRound)} bytes per call)`).toBeLessThan(boundPerRound);
+    expect(
+      bytes,
+      `round ${round + 1}: the server's heap grew ${megabytes(bytes)} MB over ${callsPerRound} calls (${Math.round(bytes / callsPerRound)} bytes per call)`,
+    ).toBeLessThan(boundPerRound);
   }
   expect(sandbox.counters().tokenRequests).toBe(1);
 }, 180_000);

@@ -52,23 +52,33 @@ async function faultThenRecover(fault: Fault, expected: RegExp, options: { expir
 }
 
 describe("API faults", () => {
-  it("timeout", () => faultThenRecover({ kind: "delay", delayMs: 5000, match: "GET /athlete" }, /did not answer GET \/athlete within 1\.5 s \(timeout\)/));
+  it("timeout", () =>
+    faultThenRecover({ kind: "delay", delayMs: 5000, match: "GET /athlete" }, /did not answer GET \/athlete within 1\.5 s \(timeout\)/));
   it("connection reset", () => faultThenRecover({ kind: "reset", match: "GET /athlete" }, /Network failure on GET \/athlete/));
-  it("500", () => faultThenRecover({ kind: "status", status: 500, match: "GET /athlete" }, /Strava answered 500 Internal Server Error to GET \/athlete/));
+  it("500", () =>
+    faultThenRecover({ kind: "status", status: 500, match: "GET /athlete" }, /Strava answered 500 Internal Server Error to GET \/athlete/));
   it("503", () => faultThenRecover({ kind: "status", status: 503, match: "GET /athlete" }, /Strava answered 503 Service Unavailable/));
-  it("truncated body", () => faultThenRecover({ kind: "truncate", match: "GET /athlete" }, /Network failure on GET \/athlete|not complete JSON/));
-  it("non-JSON body with 200", () => faultThenRecover({ kind: "non-json", match: "GET /athlete" }, /with 200, but the body is not complete JSON/));
+  it("truncated body", () =>
+    faultThenRecover({ kind: "truncate", match: "GET /athlete" }, /Network failure on GET \/athlete|not complete JSON/));
+  it("non-JSON body with 200", () =>
+    faultThenRecover({ kind: "non-json", match: "GET /athlete" }, /with 200, but the body is not complete JSON/));
 });
 
 describe("token endpoint faults (the access token has just been revoked)", () => {
   it("token endpoint down (503)", () =>
-    faultThenRecover({ kind: "status", status: 503, match: "POST /oauth/token" }, /The Strava token endpoint answered 503/, { expireFirst: true }));
+    faultThenRecover({ kind: "status", status: 503, match: "POST /oauth/token" }, /The Strava token endpoint answered 503/, {
+      expireFirst: true,
+    }));
   it("token endpoint resets the connection", () =>
     faultThenRecover({ kind: "reset", match: "POST /oauth/token" }, /Could not reach the Strava token endpoint/, { expireFirst: true }));
   it("token endpoint too slow", () =>
-    faultThenRecover({ kind: "delay", delayMs: 5000, match: "POST /oauth/token" }, /token endpoint .* did not answer within 1\.5 s/, { expireFirst: true }));
+    faultThenRecover({ kind: "delay", delayMs: 5000, match: "POST /oauth/token" }, /token endpoint .* did not answer within 1\.5 s/, {
+      expireFirst: true,
+    }));
   it("token endpoint answers garbage", () =>
-    faultThenRecover({ kind: "non-json", match: "POST /oauth/token" }, /token endpoint answered with a body that is not JSON/, { expireFirst: true }));
+    faultThenRecover({ kind: "non-json", match: "POST /oauth/token" }, /token endpoint answered with a body that is not JSON/, {
+      expireFirst: true,
+    }));
 });
 
 describe("the one loss no client can prevent", () => {
@@ -82,7 +92,9 @@ describe("the one loss no client can prevent", () => {
     expect(cut.isError).toBe(true);
     expect(textOf(cut)).toMatch(/token endpoint/);
     const next = await core.call("get_athlete");
-    expect(textOf(next)).toMatch(/Strava refused to refresh the access token .* authorize again \(npm run authorize -- --store file --token-file \S+\)/);
+    expect(textOf(next)).toMatch(
+      /Strava refused to refresh the access token .* authorize again \(npm run authorize -- --store file --token-file \S+\)/,
+    );
     tally.errorsSeen += 2;
   });
 });
@@ -105,10 +117,16 @@ describe("Secrets Manager unavailable during the write-back", () => {
 
   it("the rotated refresh token is kept, saved on the next call, and works", async () => {
     const admin = new SecretsManagerClient({ region: "us-west-2", endpoint: moto.endpoint });
-    await admin.send(new CreateSecretCommand({
-      Name: "fitness-credentials",
-      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
-    }));
+    await admin.send(
+      new CreateSecretCommand({
+        Name: "fitness-credentials",
+        SecretString: JSON.stringify({
+          client_id: sandbox.clientId,
+          client_secret: sandbox.clientSecret,
+          refresh_token: sandbox.refreshToken(),
+        }),
+      }),
+    );
     const { logger, lines } = capturingLogger();
     const deps = createToolDeps({
       store: new SecretsManagerStore({ secretName: "fitness-credentials", region: "us-west-2" }),
@@ -121,10 +139,14 @@ describe("Secrets Manager unavailable during the write-back", () => {
     tally.faults++;
     const failed = await runTool(toolNamed("get_athlete"), {}, deps);
     expect(failed.isError).toBe(true);
-    expect(failed.content[0].text).toMatch(/Strava issued new tokens but they could not be saved to Secrets Manager secret "fitness-credentials" in us-west-2/);
+    expect(failed.content[0].text).toMatch(
+      /Strava issued new tokens but they could not be saved to Secrets Manager secret "fitness-credentials" in us-west-2/,
+    );
     tally.errorsSeen++;
     // Strava has already retired the old refresh token; only this process holds the new one.
-    const secretDuringOutage = JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }))).SecretString!);
+    const secretDuringOutage = JSON.parse(
+      (await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }))).SecretString!,
+    );
     expect(secretDuringOutage.refresh_token).not.toBe(sandbox.refreshToken());
     // While it stays down, calls keep failing clearly and nothing is refreshed again.
     const before = sandbox.counters().tokenRequests;
@@ -135,8 +157,14 @@ describe("Secrets Manager unavailable during the write-back", () => {
     const recovered = await runTool(toolNamed("get_athlete"), {}, deps);
     expect(recovered.isError, recovered.content[0].text).toBeUndefined();
     tally.recoveries++;
-    const secret = JSON.parse((await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }))).SecretString!);
-    expect(secret).toMatchObject({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() });
+    const secret = JSON.parse(
+      (await admin.send(new GetSecretValueCommand({ SecretId: "fitness-credentials", VersionStage: "AWSCURRENT" }))).SecretString!,
+    );
+    expect(secret).toMatchObject({
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      refresh_token: sandbox.refreshToken(),
+    });
     expect(sandbox.counters().tokenRequests).toBe(before);
     expect(lines.some((line) => line.includes('"event":"token_save_failed"'))).toBe(true);
   });

@@ -7,7 +7,9 @@ import { gzipSync } from "node:zlib";
 const fitEpochOffsetS = 631_065_600;
 
 export function fitCrc(bytes: Uint8Array): number {
-  const table = [0x0000, 0xcc01, 0xd801, 0x1400, 0xf001, 0x3c00, 0x2800, 0xe401, 0xa001, 0x6c00, 0x7800, 0xb401, 0x5000, 0x9c01, 0x8801, 0x4400];
+  const table = [
+    0x0000, 0xcc01, 0xd801, 0x1400, 0xf001, 0x3c00, 0x2800, 0xe401, 0xa001, 0x6c00, 0x7800, 0xb401, 0x5000, 0x9c01, 0x8801, 0x4400,
+  ];
   let crc = 0;
   for (const byte of bytes) {
     let tmp = table[crc & 0xf]!;
@@ -21,7 +23,14 @@ export function fitCrc(bytes: Uint8Array): number {
 }
 
 /** A FIT activity: sport 1 = running, 2 = cycling. */
-export function fitActivity(options: { startMs: number; elapsedS: number; distanceM: number; sport: number; lat?: number; lng?: number }): Buffer {
+export function fitActivity(options: {
+  startMs: number;
+  elapsedS: number;
+  distanceM: number;
+  sport: number;
+  lat?: number;
+  lng?: number;
+}): Buffer {
   const start = Math.floor(options.startMs / 1000) - fitEpochOffsetS;
   const parts: Buffer[] = [];
   const definition = (local: number, global: number, fields: Array<[number, number, number]>): Buffer => {
@@ -39,16 +48,31 @@ export function fitActivity(options: { startMs: number; elapsedS: number; distan
     return b;
   };
   // file_id: type (0, enum) = 4 activity, time_created (4, uint32)
-  parts.push(definition(0, 0, [[0, 1, 0x00], [4, 4, 0x86]]));
+  parts.push(
+    definition(0, 0, [
+      [0, 1, 0x00],
+      [4, 4, 0x86],
+    ]),
+  );
   const fileId = Buffer.alloc(6);
   fileId[0] = 0;
   fileId[1] = 4;
   fileId.writeUInt32LE(start, 2);
   parts.push(fileId);
   // record: timestamp (253), position_lat (0, sint32), position_long (1, sint32), distance (5, uint32 /100)
-  parts.push(definition(1, 20, [[253, 4, 0x86], [0, 4, 0x85], [1, 4, 0x85], [5, 4, 0x86]]));
+  parts.push(
+    definition(1, 20, [
+      [253, 4, 0x86],
+      [0, 4, 0x85],
+      [1, 4, 0x85],
+      [5, 4, 0x86],
+    ]),
+  );
   const semicircles = (deg: number): number => Math.round((deg * 2 ** 31) / 180);
-  for (const [offset, fraction] of [[0, 0], [options.elapsedS, 1]] as const) {
+  for (const [offset, fraction] of [
+    [0, 0],
+    [options.elapsedS, 1],
+  ] as const) {
     const rec = Buffer.alloc(17);
     rec[0] = 1;
     rec.writeUInt32LE(start + offset, 1);
@@ -58,7 +82,14 @@ export function fitActivity(options: { startMs: number; elapsedS: number; distan
     parts.push(rec);
   }
   // session: start_time (2), sport (5), total_elapsed_time (7, ms), total_distance (9, cm)
-  parts.push(definition(2, 18, [[2, 4, 0x86], [5, 1, 0x00], [7, 4, 0x86], [9, 4, 0x86]]));
+  parts.push(
+    definition(2, 18, [
+      [2, 4, 0x86],
+      [5, 1, 0x00],
+      [7, 4, 0x86],
+      [9, 4, 0x86],
+    ]),
+  );
   const session = Buffer.alloc(14);
   session[0] = 2;
   session.writeUInt32LE(start, 1);
@@ -85,7 +116,9 @@ export function gpxTrack(options: { startMs: number; points: number; name: strin
   const points: string[] = [];
   for (let i = 0; i < options.points; i++) {
     const time = new Date(options.startMs + i * 10_000).toISOString();
-    points.push(`<trkpt lat="${(40.015 + i * 0.0004).toFixed(6)}" lon="${(-105.27 + i * 0.0003).toFixed(6)}"><ele>1655</ele><time>${time}</time></trkpt>`);
+    points.push(
+      `<trkpt lat="${(40.015 + i * 0.0004).toFixed(6)}" lon="${(-105.27 + i * 0.0003).toFixed(6)}"><ele>1655</ele><time>${time}</time></trkpt>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>${options.name}</name><type>${options.type ?? "running"}</type><trkseg>${points.join("")}</trkseg></trk></gpx>\n`;
 }

@@ -47,12 +47,23 @@ describe("npm run sandbox", () => {
     const child = startCli({ PORT: "0", HOST: "127.0.0.1" });
     const out = await collect(child, "Ctrl-C to stop.");
     const exports = Object.fromEntries([...out.matchAll(/export (STRAVA_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
-    expect(Object.keys(exports).sort()).toEqual(["STRAVA_API_BASE", "STRAVA_CLIENT_ID", "STRAVA_CLIENT_SECRET", "STRAVA_REFRESH_TOKEN", "STRAVA_TOKEN_URL"]);
+    expect(Object.keys(exports).sort()).toEqual([
+      "STRAVA_API_BASE",
+      "STRAVA_CLIENT_ID",
+      "STRAVA_CLIENT_SECRET",
+      "STRAVA_REFRESH_TOKEN",
+      "STRAVA_TOKEN_URL",
+    ]);
     expect(out).toMatch(/Strava sandbox listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(out).toContain("Maya Lindgren");
     const token = await fetch(exports["STRAVA_TOKEN_URL"]!, {
       method: "POST",
-      body: new URLSearchParams({ client_id: exports["STRAVA_CLIENT_ID"]!, client_secret: exports["STRAVA_CLIENT_SECRET"]!, grant_type: "refresh_token", refresh_token: exports["STRAVA_REFRESH_TOKEN"]! }),
+      body: new URLSearchParams({
+        client_id: exports["STRAVA_CLIENT_ID"]!,
+        client_secret: exports["STRAVA_CLIENT_SECRET"]!,
+        grant_type: "refresh_token",
+        refresh_token: exports["STRAVA_REFRESH_TOKEN"]!,
+      }),
     });
     expect(token.status).toBe(200);
     const { access_token } = (await token.json()) as { access_token: string };

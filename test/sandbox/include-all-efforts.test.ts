@@ -45,5 +45,4 @@ describe("GET /activities/{id}?include_all_efforts", () => {
       expect(answer.text).toContain('"field":"include_all_efforts"');
     }
   });
-
 });

@@ -17,7 +17,8 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.sandbox.close()));
 });
 
-const notFound = (resource: string, field = "id"): string => `{"message":"Record Not Found","errors":[{"resource":"${resource}","field":"${field}","code":"invalid"}]}`;
+const notFound = (resource: string, field = "id"): string =>
+  `{"message":"Record Not Found","errors":[{"resource":"${resource}","field":"${field}","code":"invalid"}]}`;
 const pathNotFound = '{"message":"Record Not Found","errors":[{"resource":"resource","field":"path","code":"invalid"}]}';
 const rateLimited = '{"message":"Rate Limit Exceeded","errors":[{"resource":"Application","field":"rate limit","code":"exceeded"}]}';
 
@@ -51,12 +52,15 @@ describe("not found", () => {
   test("stats of another athlete are a 403 Fault", async () => {
     const s = await session();
     const answer = await s.get("/athletes/1234/stats");
-    expect([answer.status, answer.text]).toEqual([403, '{"message":"Forbidden","errors":[{"resource":"Athlete","field":"id","code":"forbidden"}]}']);
+    expect([answer.status, answer.text]).toEqual([
+      403,
+      '{"message":"Forbidden","errors":[{"resource":"Athlete","field":"id","code":"forbidden"}]}',
+    ]);
   });
 });
 
 describe("rate limits", () => {
-  test("every answer carries the four headers as \"15min,daily\": API successes and errors, token, authorize, unknown paths, controls", async () => {
+  test('every answer carries the four headers as "15min,daily": API successes and errors, token, authorize, unknown paths, controls', async () => {
     const s = await session();
     const token = await s.token();
     const answers: Array<RawAnswer | Response> = [
@@ -64,7 +68,9 @@ describe("rate limits", () => {
       await s.get("/activities/99", token),
       await s.get("/athlete", "bad"),
       await s.tokenRequest({ grant_type: "refresh_token" }),
-      await fetch(`${s.sandbox.authorizeUrl}?client_id=${s.sandbox.clientId}&redirect_uri=http://localhost/cb&response_type=code`, { redirect: "manual" }),
+      await fetch(`${s.sandbox.authorizeUrl}?client_id=${s.sandbox.clientId}&redirect_uri=http://localhost/cb&response_type=code`, {
+        redirect: "manual",
+      }),
       await fetch(`${s.sandbox.baseUrl}/nowhere`),
       await fetch(`${s.sandbox.baseUrl}/_sandbox/counters`),
     ];
@@ -81,7 +87,13 @@ describe("rate limits", () => {
     const s = await session({ clock: clock.now });
     const token = await s.token();
     expect(usage(await s.get("/athlete", token))).toEqual({ overall: "1,1", read: "1,1" });
-    const created = await s.send("POST", "/activities", form({ name: "x", sport_type: "Yoga", start_date_local: "2026-11-21T07:00:00", elapsed_time: "600" }), "application/x-www-form-urlencoded", token);
+    const created = await s.send(
+      "POST",
+      "/activities",
+      form({ name: "x", sport_type: "Yoga", start_date_local: "2026-11-21T07:00:00", elapsed_time: "600" }),
+      "application/x-www-form-urlencoded",
+      token,
+    );
     expect(usage(created)).toEqual({ overall: "2,2", read: "1,1" });
     // The token endpoint does not count.
     await s.token();
@@ -95,7 +107,13 @@ describe("rate limits", () => {
     const s = await session({ rateLimits: { overall: [3, 100] } });
     const token = await s.token();
     await s.get("/athlete", token);
-    await s.send("POST", "/activities", form({ name: "x", sport_type: "Yoga", start_date_local: "2026-11-21T07:00:00", elapsed_time: "600" }), "application/x-www-form-urlencoded", token);
+    await s.send(
+      "POST",
+      "/activities",
+      form({ name: "x", sport_type: "Yoga", start_date_local: "2026-11-21T07:00:00", elapsed_time: "600" }),
+      "application/x-www-form-urlencoded",
+      token,
+    );
     expect((await s.get("/athlete", token)).status).toBe(200);
     const over = await s.get("/athlete", token);
     expect([over.status, over.text]).toEqual([429, rateLimited]);
@@ -112,7 +130,13 @@ describe("rate limits", () => {
     await s.get("/athlete", token);
     const over = await s.get("/athlete", token);
     expect([over.status, over.text]).toEqual([429, rateLimited]);
-    const write = await s.send("POST", "/activities", form({ name: "x", sport_type: "Yoga", start_date_local: "2026-11-21T07:00:00", elapsed_time: "600" }), "application/x-www-form-urlencoded", token);
+    const write = await s.send(
+      "POST",
+      "/activities",
+      form({ name: "x", sport_type: "Yoga", start_date_local: "2026-11-21T07:00:00", elapsed_time: "600" }),
+      "application/x-www-form-urlencoded",
+      token,
+    );
     expect(write.status).toBe(201);
 
     const daily = await session({ rateLimits: { overall: [100, 2], read: [100, 100] } });
@@ -141,7 +165,12 @@ describe("injected faults", () => {
   test("a fault on the token endpoint, then the next token request works", async () => {
     const s = await session();
     s.sandbox.injectFault({ kind: "status", status: 500, match: "POST /oauth/token" });
-    const failed = await s.tokenRequest({ client_id: s.sandbox.clientId, client_secret: s.sandbox.clientSecret, grant_type: "refresh_token", refresh_token: s.sandbox.refreshToken() });
+    const failed = await s.tokenRequest({
+      client_id: s.sandbox.clientId,
+      client_secret: s.sandbox.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: s.sandbox.refreshToken(),
+    });
     expect(failed.status).toBe(500);
     expect(JSON.parse(failed.text)).toEqual({ message: "Internal Server Error", errors: [] });
     await expect(s.token()).resolves.toMatch(/^[0-9a-f]{40}$/);
@@ -206,7 +235,11 @@ describe("injected faults", () => {
 
 describe("request bodies over Strava's 25 MB upload limit", () => {
   /** POSTs `headers` and then `chunks` of 1 MiB (none: the client only declares its length); resolves with the answer or the connection error. */
-  function post(url: string, headers: Record<string, string>, chunks: number): Promise<{ status: number; connection: string | undefined; text: string } | { error: string }> {
+  function post(
+    url: string,
+    headers: Record<string, string>,
+    chunks: number,
+  ): Promise<{ status: number; connection: string | undefined; text: string } | { error: string }> {
     return new Promise((resolve) => {
       const outgoing = request(url, { method: "POST", headers }, (answer) => {
         let text = "";
@@ -241,18 +274,28 @@ describe("request bodies over Strava's 25 MB upload limit", () => {
 describe("HTTP controls (/_sandbox/, loopback only)", () => {
   test("faults, counters, reset and credentials work over HTTP", async () => {
     const s = await session();
-    const control = (method: string, name: string, body?: string): Promise<Response> => fetch(`${s.sandbox.baseUrl}/_sandbox/${name}`, { method, body });
+    const control = (method: string, name: string, body?: string): Promise<Response> =>
+      fetch(`${s.sandbox.baseUrl}/_sandbox/${name}`, { method, body });
     const bad = await control("POST", "faults", '{"kind":"status","status":42}');
     expect(bad.status).toBe(400);
     expect((await bad.json()) as { message: string }).toEqual({ message: expect.stringContaining("HTTP error status") });
     expect((await control("POST", "faults", '{"kind":"status","status":502,"match":"GET /athlete"}')).status).toBe(200);
     const credentials = (await (await control("GET", "credentials")).json()) as Record<string, string>;
-    expect(credentials).toEqual({ client_id: s.sandbox.clientId, client_secret: s.sandbox.clientSecret, refresh_token: s.sandbox.refreshToken() });
+    expect(credentials).toEqual({
+      client_id: s.sandbox.clientId,
+      client_secret: s.sandbox.clientSecret,
+      refresh_token: s.sandbox.refreshToken(),
+    });
     const token = await s.token();
     expect((await s.get("/athlete", token)).status).toBe(502);
     await s.get("/activities/99", token);
     await s.get("/activities/98", token);
-    const counters = (await (await control("GET", "counters")).json()) as { requests: number; tokenRequests: number; apiRequests: number; byRoute: Record<string, number> };
+    const counters = (await (await control("GET", "counters")).json()) as {
+      requests: number;
+      tokenRequests: number;
+      apiRequests: number;
+      byRoute: Record<string, number>;
+    };
     expect(counters).toEqual({
       requests: 4,
       tokenRequests: 1,

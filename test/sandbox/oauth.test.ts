@@ -9,8 +9,10 @@ import { uploadForm } from "./activity-file-fixtures.ts";
 
 const invalidRefreshToken = '{"message":"Bad Request","errors":[{"resource":"RefreshToken","field":"refresh_token","code":"invalid"}]}';
 const invalidAccessToken = '{"message":"Authorization Error","errors":[{"resource":"Athlete","field":"access_token","code":"invalid"}]}';
-const missingWrite = '{"message":"Authorization Error","errors":[{"resource":"AccessToken","field":"activity:write_permission","code":"missing"}]}';
-const missingRead = '{"message":"Authorization Error","errors":[{"resource":"AccessToken","field":"activity:read_permission","code":"missing"}]}';
+const missingWrite =
+  '{"message":"Authorization Error","errors":[{"resource":"AccessToken","field":"activity:write_permission","code":"missing"}]}';
+const missingRead =
+  '{"message":"Authorization Error","errors":[{"resource":"AccessToken","field":"activity:read_permission","code":"missing"}]}';
 
 const sessions: SandboxSession[] = [];
 async function session(options: Parameters<typeof openSession>[0] = {}): Promise<SandboxSession> {
@@ -37,11 +39,23 @@ interface TokenAnswer {
 /** Authorizes with the given scopes and exchanges the code: the operator's setup flow. */
 async function authorize(s: SandboxSession, scope: string): Promise<{ redirect: URL; tokens: TokenAnswer }> {
   const url = new URL(s.sandbox.authorizeUrl);
-  url.search = new URLSearchParams({ client_id: s.sandbox.clientId, redirect_uri: "http://localhost:8765/callback", response_type: "code", approval_prompt: "auto", scope, state: "xyz-123" }).toString();
+  url.search = new URLSearchParams({
+    client_id: s.sandbox.clientId,
+    redirect_uri: "http://localhost:8765/callback",
+    response_type: "code",
+    approval_prompt: "auto",
+    scope,
+    state: "xyz-123",
+  }).toString();
   const answer = await fetch(url, { redirect: "manual" });
   expect(answer.status).toBe(302);
   const redirect = new URL(answer.headers.get("location")!);
-  const exchange = await s.tokenRequest({ client_id: s.sandbox.clientId, client_secret: s.sandbox.clientSecret, grant_type: "authorization_code", code: redirect.searchParams.get("code")! });
+  const exchange = await s.tokenRequest({
+    client_id: s.sandbox.clientId,
+    client_secret: s.sandbox.clientSecret,
+    grant_type: "authorization_code",
+    code: redirect.searchParams.get("code")!,
+  });
   expect(exchange.status).toBe(200);
   return { redirect, tokens: JSON.parse(exchange.text) as TokenAnswer };
 }
@@ -93,7 +107,11 @@ describe("refresh_token grant", () => {
   test("accepts the parameters as a form, as JSON and in the query string", async () => {
     const s = await session({ rotateRefreshTokens: false });
     const params = refreshParams(s, s.sandbox.refreshToken());
-    const asJson = await fetch(s.sandbox.tokenUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(params) });
+    const asJson = await fetch(s.sandbox.tokenUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(params),
+    });
     expect(asJson.status).toBe(200);
     const asQuery = await fetch(`${s.sandbox.tokenUrl}?${new URLSearchParams(params)}`, { method: "POST" });
     expect(asQuery.status).toBe(200);
@@ -102,10 +120,22 @@ describe("refresh_token grant", () => {
   test("wrong client credentials, a missing token or an unknown grant type are 400 Faults naming the field", async () => {
     const s = await session();
     const cases: Array<[Record<string, string>, string]> = [
-      [{ ...refreshParams(s, s.sandbox.refreshToken()), client_secret: "wrong" }, '{"resource":"Application","field":"client_secret","code":"invalid"}'],
-      [{ ...refreshParams(s, s.sandbox.refreshToken()), client_id: "1" }, '{"resource":"Application","field":"client_id","code":"invalid"}'],
-      [{ client_id: s.sandbox.clientId, client_secret: s.sandbox.clientSecret, grant_type: "refresh_token" }, '{"resource":"RefreshToken","field":"refresh_token","code":"missing"}'],
-      [{ ...refreshParams(s, s.sandbox.refreshToken()), grant_type: "password" }, '{"resource":"Application","field":"grant_type","code":"invalid"}'],
+      [
+        { ...refreshParams(s, s.sandbox.refreshToken()), client_secret: "wrong" },
+        '{"resource":"Application","field":"client_secret","code":"invalid"}',
+      ],
+      [
+        { ...refreshParams(s, s.sandbox.refreshToken()), client_id: "1" },
+        '{"resource":"Application","field":"client_id","code":"invalid"}',
+      ],
+      [
+        { client_id: s.sandbox.clientId, client_secret: s.sandbox.clientSecret, grant_type: "refresh_token" },
+        '{"resource":"RefreshToken","field":"refresh_token","code":"missing"}',
+      ],
+      [
+        { ...refreshParams(s, s.sandbox.refreshToken()), grant_type: "password" },
+        '{"resource":"Application","field":"grant_type","code":"invalid"}',
+      ],
     ];
     for (const [params, error] of cases) {
       const answer = await s.tokenRequest(params);
@@ -165,8 +195,16 @@ describe("authorization_code grant", () => {
     expect((await s.get("/athlete/activities?per_page=1", tokens.access_token)).status).toBe(200);
     // The code is single-use; the new grant's refresh token works and rotates.
     const code = redirect.searchParams.get("code")!;
-    const reuse = await s.tokenRequest({ client_id: s.sandbox.clientId, client_secret: s.sandbox.clientSecret, grant_type: "authorization_code", code });
-    expect([reuse.status, reuse.text]).toEqual([400, '{"message":"Bad Request","errors":[{"resource":"AuthorizationCode","field":"code","code":"invalid"}]}']);
+    const reuse = await s.tokenRequest({
+      client_id: s.sandbox.clientId,
+      client_secret: s.sandbox.clientSecret,
+      grant_type: "authorization_code",
+      code,
+    });
+    expect([reuse.status, reuse.text]).toEqual([
+      400,
+      '{"message":"Bad Request","errors":[{"resource":"AuthorizationCode","field":"code","code":"invalid"}]}',
+    ]);
     expect((await s.tokenRequest(refreshParams(s, tokens.refresh_token))).status).toBe(200);
   });
 
@@ -182,7 +220,9 @@ describe("authorization_code grant", () => {
     for (const [params, field] of cases) {
       const answer = await fetch(`${s.sandbox.authorizeUrl}?${new URLSearchParams(params)}`, { redirect: "manual" });
       expect(answer.status).toBe(400);
-      expect(await answer.text()).toBe(`{"message":"Bad Request","errors":[{"resource":"Application","field":"${field}","code":"invalid"}]}`);
+      expect(await answer.text()).toBe(
+        `{"message":"Bad Request","errors":[{"resource":"Application","field":"${field}","code":"invalid"}]}`,
+      );
     }
   });
 
@@ -198,7 +238,12 @@ describe("scopes", () => {
     const s = await session({ grantedScopes: ["read", "activity:read_all"] });
     const list = JSON.parse((await s.get("/athlete/activities?per_page=1")).text) as Array<{ id: number }>;
     const answers = [
-      await s.send("POST", "/activities", form({ name: "x", sport_type: "Run", start_date_local: "2026-11-20T07:00:00", elapsed_time: "60" }), "application/x-www-form-urlencoded"),
+      await s.send(
+        "POST",
+        "/activities",
+        form({ name: "x", sport_type: "Run", start_date_local: "2026-11-20T07:00:00", elapsed_time: "60" }),
+        "application/x-www-form-urlencoded",
+      ),
       await s.send("PUT", `/activities/${list[0]!.id}`, JSON.stringify({ name: "y" }), "application/json"),
       await s.send("POST", "/uploads", uploadForm(Buffer.from("x"), "a.fit", { data_type: "fit" }), null),
       await s.get("/uploads/1"),

@@ -42,11 +42,28 @@ const contractCalls: Record<string, Array<Record<string, unknown>>> = {
   ],
   create_activity: [
     { name: "Iron Temple | Squat + Metcon", sport_type: "WeightTraining", start_date_local: "2026-11-21T06:00:00", elapsed_time: 3_600 },
-    { name: "Creek path", sport_type: "Run", start_date_local: "2026-11-21T18:30:00Z", elapsed_time: 2_700, description: "Easy", distance: 8_000.5, trainer: false, commute: true },
+    {
+      name: "Creek path",
+      sport_type: "Run",
+      start_date_local: "2026-11-21T18:30:00Z",
+      elapsed_time: 2_700,
+      description: "Easy",
+      distance: 8_000.5,
+      trainer: false,
+      commute: true,
+    },
   ],
   update_activity: [
     { id: 12_345_678_901, name: "Iron Temple | Deadlift" },
-    { id: 12_345_678_901, name: "x", sport_type: "Workout", description: "Score: 12:34", trainer: true, commute: false, gear_id: "b9120457" },
+    {
+      id: 12_345_678_901,
+      name: "x",
+      sport_type: "Workout",
+      description: "Score: 12:34",
+      trainer: true,
+      commute: false,
+      gear_id: "b9120457",
+    },
   ],
   get_activity_zones: [{ id: 12_345_678_901 }],
   get_athlete: [{}],
@@ -59,8 +76,19 @@ const contractCalls: Record<string, Array<Record<string, unknown>>> = {
   ],
   get_club_activities: [{ id: 231_407 }, { id: 231_407, page: 2, per_page: 50 }, { id: 231_407, fields: ["name", "distance"] }],
   create_upload: [
-    { file: Buffer.from(gpxTrack({ startMs: Date.UTC(2026, 10, 20, 14), points: 5, name: "Lunch Run" })).toString("base64"), data_type: "gpx" },
-    { file: Buffer.from("fit bytes").toString("base64"), data_type: "fit.gz", name: "Ride", description: "d", trainer: true, commute: false, external_id: "watch-1" },
+    {
+      file: Buffer.from(gpxTrack({ startMs: Date.UTC(2026, 10, 20, 14), points: 5, name: "Lunch Run" })).toString("base64"),
+      data_type: "gpx",
+    },
+    {
+      file: Buffer.from("fit bytes").toString("base64"),
+      data_type: "fit.gz",
+      name: "Ride",
+      description: "d",
+      trainer: true,
+      commute: false,
+      external_id: "watch-1",
+    },
   ],
   get_upload: [{ id: 16_000_000_001 }],
 };
@@ -95,14 +123,25 @@ describe("the upstream client against a Prism mock of Strava's contract", () => 
       req.on("end", () => {
         const now = Math.floor(Date.now() / 1000);
         res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ token_type: "Bearer", access_token: "a".repeat(40), expires_at: now + 21_600, expires_in: 21_600, refresh_token: "r".repeat(40) }));
+        res.end(
+          JSON.stringify({
+            token_type: "Bearer",
+            access_token: "a".repeat(40),
+            expires_at: now + 21_600,
+            expires_in: 21_600,
+            refresh_token: "r".repeat(40),
+          }),
+        );
       });
     });
     await once(tokenServer.listen(0, "127.0.0.1"), "listening");
     const tokenPort = (tokenServer.address() as { port: number }).port;
 
     const port = await freePort();
-    const child = spawn(join(repoRoot, "node_modules/.bin/prism"), ["mock", "-h", "127.0.0.1", "-p", String(port), spec.contract], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(join(repoRoot, "node_modules/.bin/prism"), ["mock", "-h", "127.0.0.1", "-p", String(port), spec.contract], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     prism = child;
     await new Promise<void>((ready, fail) => {
       let output = "";
@@ -159,7 +198,9 @@ describe("the upstream client against a Prism mock of Strava's contract", () => 
 
   for (const [name, calls] of Object.entries(contractCalls)) {
     calls.forEach((args, i) => {
-      const label = `${name} ${JSON.stringify(args).replace(/"file":"[^"]{40,}"/, '"file":"..."').slice(0, 140)}`;
+      const label = `${name} ${JSON.stringify(args)
+        .replace(/"file":"[^"]{40,}"/, '"file":"..."')
+        .slice(0, 140)}`;
       test(`${label}: Prism accepts every request (no 415, no 422)`, async () => {
         const tool = toolTable.find((t) => t.name === name);
         expect(tool, name).toBeDefined();

@@ -28,7 +28,8 @@ export interface SandboxSession {
 export async function openSession(options: SandboxOptions = {}): Promise<SandboxSession> {
   const sandbox = await startSandbox(options);
   let cached: string | null = null;
-  const tokenRequest = async (params: Record<string, string>): Promise<RawAnswer> => raw(await fetch(sandbox.tokenUrl, { method: "POST", body: new URLSearchParams(params) }));
+  const tokenRequest = async (params: Record<string, string>): Promise<RawAnswer> =>
+    raw(await fetch(sandbox.tokenUrl, { method: "POST", body: new URLSearchParams(params) }));
   const token = async (): Promise<string> => {
     const answer = await tokenRequest({
       client_id: sandbox.clientId,
@@ -47,7 +48,8 @@ export async function openSession(options: SandboxOptions = {}): Promise<Sandbox
     sandbox,
     token,
     tokenRequest,
-    get: async (path, accessToken) => raw(await fetch(sandbox.apiBase + path, { headers: { Authorization: `Bearer ${await bearer(accessToken)}` } })),
+    get: async (path, accessToken) =>
+      raw(await fetch(sandbox.apiBase + path, { headers: { Authorization: `Bearer ${await bearer(accessToken)}` } })),
     send: async (method, path, body, contentType, accessToken) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${await bearer(accessToken)}` };
       if (contentType) headers["Content-Type"] = contentType;

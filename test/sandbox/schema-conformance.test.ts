@@ -73,7 +73,11 @@ describe("sandbox answers match Strava's API description", () => {
     expect(ride.gear.id).toBe(ride.gear_id);
     // include_all_efforts=true: still a complete DetailedActivity, hidden efforts included.
     const all = JSON.parse((await session.get(`/activities/${longRide.id}?include_all_efforts=true`)).text);
-    expectValid(schemas.validatorFor("DetailedActivity", { complete: true, optional: ["best_efforts"] }), all, "the long ride's detail with all efforts");
+    expectValid(
+      schemas.validatorFor("DetailedActivity", { complete: true, optional: ["best_efforts"] }),
+      all,
+      "the long ride's detail with all efforts",
+    );
     expect(all.segment_efforts.filter((effort: { hidden: boolean }) => effort.hidden).length).toBeGreaterThan(0);
     expect(ride.map.polyline.length).toBeGreaterThan(100);
     const run = activities.find((a) => a.sport_type === "Run" && a.distance > 5000)!;
@@ -86,13 +90,26 @@ describe("sandbox answers match Strava's API description", () => {
     const created = await session.send(
       "POST",
       "/activities",
-      form({ name: "Iron Temple | Squat + Metcon", sport_type: "Workout", start_date_local: "2026-11-21T06:00:00Z", elapsed_time: "3600", description: "Back squat 5x5", trainer: "1", commute: "0" }),
+      form({
+        name: "Iron Temple | Squat + Metcon",
+        sport_type: "Workout",
+        start_date_local: "2026-11-21T06:00:00Z",
+        elapsed_time: "3600",
+        description: "Back squat 5x5",
+        trainer: "1",
+        commute: "0",
+      }),
       "application/x-www-form-urlencoded",
     );
     expect(created.status).toBe(201);
     const body = JSON.parse(created.text);
     expectValid(schemas.responseValidator("post", "/activities", "201"), body, "created activity");
-    const updated = await session.send("PUT", `/activities/${body.id}`, JSON.stringify({ name: "Iron Temple | Squat", sport_type: "WeightTraining" }), "application/json");
+    const updated = await session.send(
+      "PUT",
+      `/activities/${body.id}`,
+      JSON.stringify({ name: "Iron Temple | Squat", sport_type: "WeightTraining" }),
+      "application/json",
+    );
     expect(updated.status).toBe(200);
     expectValid(schemas.responseValidator("put", "/activities/{id}", "200"), JSON.parse(updated.text), "updated activity");
   });
@@ -183,7 +200,12 @@ describe("sandbox answers match Strava's API description", () => {
       await session.get("/activities/1"),
       await session.get(`/activities/${longRide.id}/streams?keys=`),
       await session.get("/clubs/1/activities"),
-      await session.tokenRequest({ client_id: session.sandbox.clientId, client_secret: session.sandbox.clientSecret, grant_type: "refresh_token", refresh_token: "0".repeat(40) }),
+      await session.tokenRequest({
+        client_id: session.sandbox.clientId,
+        client_secret: session.sandbox.clientSecret,
+        grant_type: "refresh_token",
+        refresh_token: "0".repeat(40),
+      }),
     ];
     expect(answers.map((a) => a.status)).toEqual([400, 401, 403, 404, 400, 404, 400]);
     for (const answer of answers) expectValid(fault, JSON.parse(answer.text), `${answer.status} body`);
@@ -211,13 +233,33 @@ describe("sandbox answers match Strava's API description", () => {
         athlete: { $ref: "strava.json#/definitions/SummaryAthlete" },
       },
     });
-    const refresh = await session.tokenRequest({ client_id: session.sandbox.clientId, client_secret: session.sandbox.clientSecret, grant_type: "refresh_token", refresh_token: session.sandbox.refreshToken() });
+    const refresh = await session.tokenRequest({
+      client_id: session.sandbox.clientId,
+      client_secret: session.sandbox.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: session.sandbox.refreshToken(),
+    });
     expectValid(tokenShape, JSON.parse(refresh.text), "refresh answer");
     const authorize = new URL(session.sandbox.authorizeUrl);
-    authorize.search = new URLSearchParams({ client_id: session.sandbox.clientId, redirect_uri: "http://127.0.0.1:9/callback", response_type: "code", scope: "read,activity:read_all", state: "s1" }).toString();
+    authorize.search = new URLSearchParams({
+      client_id: session.sandbox.clientId,
+      redirect_uri: "http://127.0.0.1:9/callback",
+      response_type: "code",
+      scope: "read,activity:read_all",
+      state: "s1",
+    }).toString();
     const redirect = await fetch(authorize, { redirect: "manual" });
     const code = new URL(redirect.headers.get("location")!).searchParams.get("code")!;
-    const exchange = JSON.parse((await session.tokenRequest({ client_id: session.sandbox.clientId, client_secret: session.sandbox.clientSecret, grant_type: "authorization_code", code })).text);
+    const exchange = JSON.parse(
+      (
+        await session.tokenRequest({
+          client_id: session.sandbox.clientId,
+          client_secret: session.sandbox.clientSecret,
+          grant_type: "authorization_code",
+          code,
+        })
+      ).text,
+    );
     expectValid(tokenShape, exchange, "code exchange answer");
     expect(exchange.athlete.id).toBe(session.sandbox.athleteId);
     expectValid(schemas.validatorFor("SummaryAthlete", { complete: true }), exchange.athlete, "token athlete");

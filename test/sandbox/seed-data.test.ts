@@ -77,7 +77,9 @@ describe("the seeded athlete", () => {
     const recent = activities.filter((a) => testNow - Date.parse(a.start_date) <= 18 * 3_600_000);
     expect(recent.some((a) => a.sport_type === "Run")).toBe(true);
     // testNow is 2026-11-21 15:37 in Boulder.
-    const gym = activities.filter((a) => ["WeightTraining", "Workout"].includes(a.sport_type) && a.start_date_local.startsWith("2026-11-21"));
+    const gym = activities.filter(
+      (a) => ["WeightTraining", "Workout"].includes(a.sport_type) && a.start_date_local.startsWith("2026-11-21"),
+    );
     expect(gym.length).toBeGreaterThanOrEqual(1);
     expect(gym[0]!.name).toMatch(/Weight Training$/);
   });
@@ -102,7 +104,10 @@ describe("the seeded athlete", () => {
   });
 
   test("the athlete's own zones (GET /athlete/zones): five heart-rate zones from 0 up, open at the top, and power zones", async () => {
-    const zones = s.json<{ heart_rate: { custom_zones: boolean; zones: Array<{ min: number; max: number }> }; power: { zones: unknown[] } }>(await s.get("/athlete/zones"));
+    const zones = s.json<{
+      heart_rate: { custom_zones: boolean; zones: Array<{ min: number; max: number }> };
+      power: { zones: unknown[] };
+    }>(await s.get("/athlete/zones"));
     expect(zones.heart_rate.zones).toHaveLength(5);
     expect(zones.heart_rate.zones[0]!.min).toBe(0);
     expect(zones.heart_rate.zones.at(-1)!.max).toBe(-1);
@@ -141,8 +146,17 @@ describe("the seeded athlete", () => {
   });
 
   test("the profile: Maya Lindgren in Boulder, a subscriber with two bikes, two pairs of shoes and one club", async () => {
-    const athlete = s.json<Record<string, unknown> & { bikes: Array<{ id: string; distance: number }>; shoes: unknown[]; clubs: Array<{ id: number }> }>(await s.get("/athlete"));
-    expect(athlete).toMatchObject({ id: s.sandbox.athleteId, firstname: "Maya", lastname: "Lindgren", city: "Boulder", premium: true, measurement_preference: "meters" });
+    const athlete = s.json<
+      Record<string, unknown> & { bikes: Array<{ id: string; distance: number }>; shoes: unknown[]; clubs: Array<{ id: number }> }
+    >(await s.get("/athlete"));
+    expect(athlete).toMatchObject({
+      id: s.sandbox.athleteId,
+      firstname: "Maya",
+      lastname: "Lindgren",
+      city: "Boulder",
+      premium: true,
+      measurement_preference: "meters",
+    });
     expect(athlete.bikes.map((b) => b.id)).toEqual(["b9120457", "b10566312"]);
     expect(athlete.shoes.length).toBe(2);
     expect(athlete.clubs.map((c) => c.id)).toEqual([s.sandbox.clubId]);
@@ -186,8 +200,15 @@ describe("streams agree with their activity", () => {
 
   test("laps, splits and segment efforts in the detail index into the same streams", async () => {
     const run = activities.find((a) => a.sport_type === "Run" && a.distance > 8_000)!;
-    const d = s.json<{ laps: Array<{ distance: number; start_index: number; end_index: number; elapsed_time: number }>; splits_metric: Array<{ distance: number }>; segment_efforts: Array<{ start_index: number; end_index: number; elapsed_time: number }>; best_efforts: Array<{ name: string; distance: number; start_index: number; end_index: number }> }>(await s.get(`/activities/${run.id}`));
-    const distance = s.json<Record<string, Stream>>(await s.get(`/activities/${run.id}/streams?keys=distance&key_by_type=true`))["distance"]!.data;
+    const d = s.json<{
+      laps: Array<{ distance: number; start_index: number; end_index: number; elapsed_time: number }>;
+      splits_metric: Array<{ distance: number }>;
+      segment_efforts: Array<{ start_index: number; end_index: number; elapsed_time: number }>;
+      best_efforts: Array<{ name: string; distance: number; start_index: number; end_index: number }>;
+    }>(await s.get(`/activities/${run.id}`));
+    const distance = s.json<Record<string, Stream>>(await s.get(`/activities/${run.id}/streams?keys=distance&key_by_type=true`))[
+      "distance"
+    ]!.data;
     expect(d.laps.reduce((sum, l) => sum + l.distance, 0)).toBeCloseTo(run.distance, 0);
     expect(d.laps.at(-1)!.end_index).toBe(distance.length - 1);
     for (const lap of d.laps) expect(lap.elapsed_time).toBe(lap.end_index - lap.start_index);
@@ -200,7 +221,9 @@ describe("streams agree with their activity", () => {
 
   test("every recorded activity has streams of one length; gym sessions have time, heart rate and moving only", async () => {
     for (const a of activities.filter((x) => !x.manual)) {
-      const list = s.json<Array<{ type: string; data: unknown[]; series_type: string }>>(await s.get(`/activities/${a.id}/streams?keys=${allKeys}`));
+      const list = s.json<Array<{ type: string; data: unknown[]; series_type: string }>>(
+        await s.get(`/activities/${a.id}/streams?keys=${allKeys}`),
+      );
       const lengths = new Set(list.map((st) => st.data.length));
       expect(lengths, `${a.sport_type} ${a.id}`).toEqual(new Set([a.elapsed_time]));
       if (["WeightTraining", "Workout", "Yoga"].includes(a.sport_type)) {
@@ -212,7 +235,9 @@ describe("streams agree with their activity", () => {
 
   test("zones count the moving seconds of the heart-rate stream by zone", async () => {
     const ride = activities.find((a) => a.elapsed_time === 21_600)!;
-    const zones = s.json<Array<{ type: string; distribution_buckets: Array<{ min: number; max: number; time: number }> }>>(await s.get(`/activities/${ride.id}/zones`));
+    const zones = s.json<Array<{ type: string; distribution_buckets: Array<{ min: number; max: number; time: number }> }>>(
+      await s.get(`/activities/${ride.id}/zones`),
+    );
     const heart = zones.find((z) => z.type === "heartrate")!;
     expect(heart.distribution_buckets.reduce((sum, b) => sum + b.time, 0)).toBe(ride.moving_time);
     expect(heart.distribution_buckets.map((b) => b.max).at(-1)).toBe(-1);
@@ -221,7 +246,9 @@ describe("streams agree with their activity", () => {
 
 describe("stats are computed from the activities", () => {
   test("recent (4 weeks), year-to-date and all-time totals of runs, rides and swims", async () => {
-    const stats = s.json<Record<string, { count: number; distance: number; moving_time: number; elapsed_time: number; elevation_gain: number }>>(await s.get(`/athletes/${s.sandbox.athleteId}/stats`));
+    const stats = s.json<
+      Record<string, { count: number; distance: number; moving_time: number; elapsed_time: number; elevation_gain: number }>
+    >(await s.get(`/athletes/${s.sandbox.athleteId}/stats`));
     const buckets: Record<string, string[]> = { ride: ["Ride", "VirtualRide"], run: ["Run"], swim: ["Swim"] };
     const periods: Record<string, number> = { recent: testNow - 28 * dayMs, ytd: Date.UTC(2026, 0, 1, 7), all: 0 };
     for (const [bucket, types] of Object.entries(buckets)) {
@@ -229,7 +256,10 @@ describe("stats are computed from the activities", () => {
         const included = activities.filter((a) => types.includes(a.type) && Date.parse(a.start_date) >= from);
         const totals = stats[`${period}_${bucket}_totals`]!;
         expect(totals.count, `${period} ${bucket}`).toBe(included.length);
-        expect(totals.distance).toBeCloseTo(included.reduce((sum, a) => sum + a.distance, 0), 0);
+        expect(totals.distance).toBeCloseTo(
+          included.reduce((sum, a) => sum + a.distance, 0),
+          0,
+        );
         expect(totals.moving_time).toBe(included.reduce((sum, a) => sum + a.moving_time, 0));
       }
     }
@@ -251,7 +281,9 @@ describe("parameters", () => {
     const after = Math.floor((testNow - 7 * dayMs) / 1000);
     const before = Math.floor((testNow - 2 * dayMs) / 1000);
     const window = s.json<ActivityLike[]>(await s.get(`/athlete/activities?after=${after}&before=${before}`));
-    const expected = activities.filter((a) => Date.parse(a.start_date) / 1000 > after && Date.parse(a.start_date) / 1000 < before).reverse();
+    const expected = activities
+      .filter((a) => Date.parse(a.start_date) / 1000 > after && Date.parse(a.start_date) / 1000 < before)
+      .reverse();
     expect(window.map((a) => a.id)).toEqual(expected.map((a) => a.id));
   });
 
@@ -269,7 +301,9 @@ describe("parameters", () => {
     expect(list[0]!.data).toEqual(keyed["heartrate"]!.data);
     // A swim has no power: asking for it gives what exists.
     const swim = activities.find((a) => a.sport_type === "Swim")!;
-    expect(Object.keys(s.json<Record<string, Stream>>(await s.get(`/activities/${swim.id}/streams?keys=watts,heartrate&key_by_type=true`)))).toEqual(["heartrate", "distance"]);
+    expect(
+      Object.keys(s.json<Record<string, Stream>>(await s.get(`/activities/${swim.id}/streams?keys=watts,heartrate&key_by_type=true`))),
+    ).toEqual(["heartrate", "distance"]);
   });
 
   test("club feed: newest first, paged, Strava's club-activity shape (no ids, no dates)", async () => {
@@ -277,7 +311,18 @@ describe("parameters", () => {
     const second = s.json<Array<Record<string, unknown>>>(await s.get(`/clubs/${s.sandbox.clubId}/activities?per_page=5&page=2`));
     expect(first.length).toBe(5);
     expect(second.length).toBe(5);
-    expect(Object.keys(first[0]!).sort()).toEqual(["athlete", "distance", "elapsed_time", "moving_time", "name", "resource_state", "sport_type", "total_elevation_gain", "type", "workout_type"]);
+    expect(Object.keys(first[0]!).sort()).toEqual([
+      "athlete",
+      "distance",
+      "elapsed_time",
+      "moving_time",
+      "name",
+      "resource_state",
+      "sport_type",
+      "total_elevation_gain",
+      "type",
+      "workout_type",
+    ]);
     const own = activities.find((a) => ["Run", "Ride", "Swim", "VirtualRide"].includes(a.type) && !a.private)!;
     expect(first[0]).toMatchObject({ athlete: { firstname: "Maya", lastname: "L." }, name: own.name, distance: own.distance });
     expect((await s.get(`/clubs/${s.sandbox.clubId}/activities?per_page=500`)).status).toBe(400);

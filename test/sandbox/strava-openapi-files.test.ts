@@ -25,7 +25,9 @@ describe("strava/openapi", () => {
   });
 
   it("the bundle is the one whose SHA-256 the README records", () => {
-    const recorded = /SHA-256 of `strava-swagger.json` as copied: `([0-9a-f]{64})`/.exec(readFileSync(new URL("../../strava/openapi/README.md", import.meta.url), "utf8"))?.[1];
+    const recorded = /SHA-256 of `strava-swagger.json` as copied: `([0-9a-f]{64})`/.exec(
+      readFileSync(new URL("../../strava/openapi/README.md", import.meta.url), "utf8"),
+    )?.[1];
     expect(createHash("sha256").update(readFileSync(bundlePath)).digest("hex")).toBe(recorded);
   });
 

@@ -77,7 +77,14 @@ export function loadStravaSchemas(swaggerPath: string): StravaSchemas {
     for (const property of Object.keys(properties)) allowNull(def, property, definition);
   }
   // Unknown keywords are errors (strictSchema); Swagger omits `type: "object"` beside `properties`, so strictTypes is off.
-  const ajv = new Ajv({ allErrors: true, strictSchema: true, strictNumbers: true, strictTypes: false, strictTuples: false, strictRequired: false });
+  const ajv = new Ajv({
+    allErrors: true,
+    strictSchema: true,
+    strictNumbers: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+  });
   addFormats(ajv);
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });

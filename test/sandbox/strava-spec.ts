@@ -29,7 +29,9 @@ export function locateStravaSpec(): SpecLocation {
   for (const file of [swagger, contract]) {
     if (!existsSync(file)) {
       const from = configured ? `STRAVA_OPENAPI_SPEC (${configured})` : "the repository's strava/openapi/";
-      throw new Error(`Strava's API description is missing: ${file} does not exist in ${from}. Restore it with git checkout -- strava/openapi, or unset STRAVA_OPENAPI_SPEC.`);
+      throw new Error(
+        `Strava's API description is missing: ${file} does not exist in ${from}. Restore it with git checkout -- strava/openapi, or unset STRAVA_OPENAPI_SPEC.`,
+      );
     }
   }
   return { directory, swagger, contract };

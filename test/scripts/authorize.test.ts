@@ -70,10 +70,7 @@ interface Run {
  * Starts the command and plays the browser: opens the printed URL, lets `browse` decide what to
  * do with it (default: follow Strava's redirect back to the callback).
  */
-function authorizeWithBrowser(
-  options: AuthorizeOptions,
-  browse: (url: string) => Promise<Response> = (url) => fetch(url),
-): Run {
+function authorizeWithBrowser(options: AuthorizeOptions, browse: (url: string) => Promise<Response> = (url) => fetch(url)): Run {
   const printed: string[] = [];
   let openPage!: (url: string) => void;
   const urlPrinted = new Promise<string>((resolve) => (openPage = resolve));
@@ -120,7 +117,9 @@ describe("npm run authorize against the sandbox", () => {
     expect(stored["expires_at"]).toBeGreaterThan(Date.now() / 1000 + 5 * 3600);
 
     const printedText = run.printed.join("\n");
-    expect(printedText).toContain('Stored client_id, client_secret, refresh_token, access_token and expires_at in the Secrets Manager secret "authorized-new" in us-west-2.');
+    expect(printedText).toContain(
+      'Stored client_id, client_secret, refresh_token, access_token and expires_at in the Secrets Manager secret "authorized-new" in us-west-2.',
+    );
     expect(printedText).toMatch(/Authorized .+ \(athlete \d+\) with scopes read,activity:read_all,activity:write,profile:read_all\./);
     for (const value of [stored["access_token"], stored["refresh_token"], sandbox.clientSecret] as string[]) {
       expect(printedText).not.toContain(value);
@@ -159,7 +158,9 @@ describe("npm run authorize against the sandbox", () => {
         SecretString: JSON.stringify({ client_id: "old-id", client_secret: "old-secret", refresh_token: "old-refresh", note: "keep me" }),
       }),
     );
-    const run = authorizeWithBrowser(optionsFor(sandbox, { kind: "secrets-manager", secretName: "authorized-existing", region: "us-west-2" }));
+    const run = authorizeWithBrowser(
+      optionsFor(sandbox, { kind: "secrets-manager", secretName: "authorized-existing", region: "us-west-2" }),
+    );
     await run.page;
     await run.outcome;
     const stored = await readSecret("authorized-existing");
@@ -184,7 +185,9 @@ describe("npm run authorize against the sandbox", () => {
   it("refuses a grant with unticked scopes, names them, and stores nothing", async () => {
     const stingy = await startSandbox({ grantedScopes: ["read", "activity:read_all", "profile:read_all"] });
     try {
-      const run = authorizeWithBrowser(optionsFor(stingy, { kind: "secrets-manager", secretName: "authorized-stingy", region: "us-west-2" }));
+      const run = authorizeWithBrowser(
+        optionsFor(stingy, { kind: "secrets-manager", secretName: "authorized-stingy", region: "us-west-2" }),
+      );
       const page = await run.page;
       await expect(run.outcome).rejects.toThrow(AuthorizationError);
       await expect(run.outcome).rejects.toThrow(/did not grant activity:write \(granted: read,activity:read_all,profile:read_all\)/);
@@ -230,7 +233,9 @@ describe("npm run authorize against the sandbox", () => {
     const page = await run.page;
     const error = await run.outcome.catch((caught: unknown) => caught as Error);
     expect(error).toBeInstanceOf(AuthorizationError);
-    expect((error as Error).message).toMatch(/token endpoint refused the code: 400 .*client_secret invalid.*Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET/);
+    expect((error as Error).message).toMatch(
+      /token endpoint refused the code: 400 .*client_secret invalid.*Check STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET/,
+    );
     expect((error as Error).message).not.toContain("wrong-secret-value-8812");
     expect(page.text).not.toContain("wrong-secret-value-8812");
   });
@@ -238,27 +243,25 @@ describe("npm run authorize against the sandbox", () => {
   it("gives up after the timeout with a clear message", async () => {
     const printed: string[] = [];
     await expect(
-      runAuthorize(optionsFor(sandbox, { kind: "token-file", path: join(directory, "late.json") }, { timeoutMs: 200 }), { print: (line) => printed.push(line) }),
+      runAuthorize(optionsFor(sandbox, { kind: "token-file", path: join(directory, "late.json") }, { timeoutMs: 200 }), {
+        print: (line) => printed.push(line),
+      }),
     ).rejects.toThrow(/No answer from Strava's authorization page within 0.2 s/);
   });
 
   it("runs as a command: prints the URL, exits 0 once the browser came back, prints no secret", async () => {
     const path = join(directory, "cli.json");
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "scripts/authorize.ts", "--store", "file", "--token-file", path],
-      {
-        cwd: new URL("../../", import.meta.url),
-        env: {
-          ...process.env,
-          STRAVA_CLIENT_ID: sandbox.clientId,
-          STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-          STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl,
-          STRAVA_TOKEN_URL: sandbox.tokenUrl,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/authorize.ts", "--store", "file", "--token-file", path], {
+      cwd: new URL("../../", import.meta.url),
+      env: {
+        ...process.env,
+        STRAVA_CLIENT_ID: sandbox.clientId,
+        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
+        STRAVA_AUTHORIZE_URL: sandbox.authorizeUrl,
+        STRAVA_TOKEN_URL: sandbox.tokenUrl,
       },
-    );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -308,7 +311,9 @@ describe("npm run authorize -- --revoke", () => {
     expect(sandbox.acceptsRefreshToken(granted["refresh_token"] as string)).toBe(false);
     const cleared = await readSecret("to-revoke");
     expect(cleared).toEqual({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret });
-    expect(printed.join("\n")).toContain('Removed refresh_token, access_token and expires_at from the Secrets Manager secret "to-revoke" in us-west-2 (client_id and client_secret stay).');
+    expect(printed.join("\n")).toContain(
+      'Removed refresh_token, access_token and expires_at from the Secrets Manager secret "to-revoke" in us-west-2 (client_id and client_secret stay).',
+    );
     expect(printed.join("\n")).not.toContain(granted["refresh_token"] as string);
 
     process.env["STRAVA_API_BASE"] = sandbox.apiBase;
@@ -317,13 +322,17 @@ describe("npm run authorize -- --revoke", () => {
     const result = await plugin.invoke("fitness_get_athlete");
     expect(textOf(result)).toContain("is incomplete (missing refresh_token)");
     expect(textOf(result)).toContain("npm run authorize");
-    expect(plugin.logs.some((line) => line.level === "error" && line.message.includes('"event":"credentials_need_authorization"'))).toBe(true);
+    expect(plugin.logs.some((line) => line.level === "error" && line.message.includes('"event":"credentials_need_authorization"'))).toBe(
+      true,
+    );
     // A second revocation has nothing to revoke and changes nothing.
     expect(await runRevoke(revokeOptions(target), { print: () => {} })).toBe("nothing stored");
   });
 
   it("a secret or token file that does not exist is named as such (a typo must not read as nothing to revoke)", async () => {
-    await expect(runRevoke(revokeOptions({ kind: "secrets-manager", secretName: "no-such-secret", region: "us-west-2" }), { print: () => {} })).rejects.toThrow(
+    await expect(
+      runRevoke(revokeOptions({ kind: "secrets-manager", secretName: "no-such-secret", region: "us-west-2" }), { print: () => {} }),
+    ).rejects.toThrow(
       'The Secrets Manager secret "no-such-secret" in us-west-2 does not exist, so its grant cannot be revoked: check the secret\'s name and region (--secret-name, --region). Nothing was changed.',
     );
     const path = join(directory, "no-such-file.json");
@@ -361,11 +370,15 @@ describe("npm run authorize -- --revoke", () => {
     const path = join(directory, "revoke-cli.json");
     await authorized({ kind: "token-file", path });
     const granted = JSON.parse(await readFile(path, "utf8")) as Record<string, string>;
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/authorize.ts", "--revoke", "--store", "file", "--token-file", path], {
-      cwd: new URL("../../", import.meta.url),
-      env: { ...process.env, STRAVA_CLIENT_ID: "", STRAVA_CLIENT_SECRET: "", STRAVA_TOKEN_URL: sandbox.tokenUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/authorize.ts", "--revoke", "--store", "file", "--token-file", path],
+      {
+        cwd: new URL("../../", import.meta.url),
+        env: { ...process.env, STRAVA_CLIENT_ID: "", STRAVA_CLIENT_SECRET: "", STRAVA_TOKEN_URL: sandbox.tokenUrl },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -406,11 +419,22 @@ describe("authorize options", () => {
         FITNESS_TOKEN_FILE: "/tmp/t.json",
         STRAVA_AUTHORIZE_URL: "http://127.0.0.1:8900/oauth/authorize",
       }),
-    ).toMatchObject({ clientId: "9", clientSecret: "x", target: { kind: "token-file", path: "/tmp/t.json" }, port: 8765, timeoutMs: 60_000, authorizeUrl: "http://127.0.0.1:8900/oauth/authorize" });
+    ).toMatchObject({
+      clientId: "9",
+      clientSecret: "x",
+      target: { kind: "token-file", path: "/tmp/t.json" },
+      port: 8765,
+      timeoutMs: 60_000,
+      authorizeUrl: "http://127.0.0.1:8900/oauth/authorize",
+    });
   });
 
   it("--revoke: the application's credentials may come from the store; the revocation URL sits beside the token URL", () => {
-    expect(parseAuthorizeOptions(["--revoke", "--store", "file", "--token-file", "/tmp/t.json"], { STRAVA_TOKEN_URL: "http://127.0.0.1:8900/oauth/token" })).toEqual({
+    expect(
+      parseAuthorizeOptions(["--revoke", "--store", "file", "--token-file", "/tmp/t.json"], {
+        STRAVA_TOKEN_URL: "http://127.0.0.1:8900/oauth/token",
+      }),
+    ).toEqual({
       revoke: true,
       clientId: undefined,
       clientSecret: undefined,
@@ -418,7 +442,9 @@ describe("authorize options", () => {
       revokeUrl: "http://127.0.0.1:8900/oauth/revoke",
       timeoutMs: 30_000,
     });
-    expect(parseAuthorizeOptions(["--revoke", "--store", "secrets-manager"], { ...env, STRAVA_REVOKE_URL: "http://127.0.0.1:1/x" })).toMatchObject({
+    expect(
+      parseAuthorizeOptions(["--revoke", "--store", "secrets-manager"], { ...env, STRAVA_REVOKE_URL: "http://127.0.0.1:1/x" }),
+    ).toMatchObject({
       clientId: "123",
       revokeUrl: "http://127.0.0.1:1/x",
     });

@@ -23,10 +23,22 @@ const mcp = skillTextForMcp(hostText, toolNames);
 describe("the skill's MCP text", () => {
   it("names the MCP tools, never the plugin's", () => {
     expect(mcp.markdown).not.toMatch(/fitness_[a-z*]/);
-    for (const name of ["get_activities", "get_activity_by_id", "update_activity", "create_activity", "create_upload", "get_activity_streams"]) {
+    for (const name of [
+      "get_activities",
+      "get_activity_by_id",
+      "update_activity",
+      "create_activity",
+      "create_upload",
+      "get_activity_streams",
+    ]) {
       expect(mcp.body, name).toContain(`\`${name}\``);
     }
-    const mentioned = new Set(mcp.body.match(/`([a-z]+_[a-z_]+)`/g)?.map((quoted) => quoted.slice(1, -1)).filter((name) => /^(get|create|update)_/.test(name)));
+    const mentioned = new Set(
+      mcp.body
+        .match(/`([a-z]+_[a-z_]+)`/g)
+        ?.map((quoted) => quoted.slice(1, -1))
+        .filter((name) => /^(get|create|update)_/.test(name)),
+    );
     for (const name of mentioned) expect(toolNames, name).toContain(name);
   });
 
@@ -38,13 +50,15 @@ describe("the skill's MCP text", () => {
     expect(mcp.body).toMatch(/Send the proposal as your whole reply, with no tool call in the same message, then wait for the\s+athlete\./);
     expect(mcp.body).toContain("After the athlete's yes, call the write tool with exactly the values of the proposal they approved, once.");
     expect(mcp.body).toContain("Call `update_activity` exactly once, now, after the athlete's yes.");
-    for (const hostOnly of [/Allow/, /Deny/, /\/approve/, /host approval/i, /Confirmation in this host/, /taps/]) expect(mcp.body).not.toMatch(hostOnly);
+    for (const hostOnly of [/Allow/, /Deny/, /\/approve/, /host approval/i, /Confirmation in this host/, /taps/])
+      expect(mcp.body).not.toMatch(hostOnly);
     // Every proposal (the template and the three examples) ends with the chat question.
     expect(mcp.body.match(/Apply this to Strava\?\n```/g)).toHaveLength(4);
   });
 
   it("keeps the workflow: five states, a change request goes back to Drafted, no yes means no call", () => {
-    for (const state of ["Start", "Selected", "Drafted", "Awaiting confirmation", "Applied"]) expect(mcp.body).toMatch(new RegExp(`^\\| ${state} \\|`, "m"));
+    for (const state of ["Start", "Selected", "Drafted", "Awaiting confirmation", "Applied"])
+      expect(mcp.body).toMatch(new RegExp(`^\\| ${state} \\|`, "m"));
     expect(mcp.body).toMatch(/stay in Awaiting\s+confirmation and do not call the update tool/);
     expect(mcp.body).toMatch(/a short yes counts: `yes`, `looks good`, `push it`, `do it`/);
   });
@@ -57,7 +71,8 @@ describe("the skill's MCP text", () => {
     expect(flag).not.toBe("");
     // Every threshold said in place is one of the coach's rules, so the two cannot drift apart unnoticed.
     for (const figure of flag.match(/-?\d+(\.\d+)?/g) ?? []) expect(rule, figure).toContain(figure);
-    for (const field of ["acute_chronic_ratio", "load_change_percent", "monotony", "longest_run_without_rest", "form"]) expect(flag).toContain(field);
+    for (const field of ["acute_chronic_ratio", "load_change_percent", "monotony", "longest_run_without_rest", "form"])
+      expect(flag).toContain(field);
   });
 
   it("has frontmatter the Skills extension accepts: name and description only, strings", async () => {
@@ -76,7 +91,9 @@ describe("the skill's MCP text", () => {
     const examples = mcp.body.split(/^### Example \d+: /m).slice(1);
     expect(examples).toHaveLength(3);
     for (const [index, text] of examples.entries()) {
-      const call = JSON.parse(/```json\n(\{"tool": "update_activity"[^\n]+)\n```/.exec(text)?.[1] ?? "null") as { args: Record<string, unknown> } | null;
+      const call = JSON.parse(/```json\n(\{"tool": "update_activity"[^\n]+)\n```/.exec(text)?.[1] ?? "null") as {
+        args: Record<string, unknown>;
+      } | null;
       expect(call, `example ${index + 1}'s call`).not.toBeNull();
       expect(Value.Check(updateActivity.parameters, call?.args)).toBe(true);
       expect(text, `example ${index + 1}`).toMatch(/The athlete answers "(looks good|yes|push it)"\. Applied/);
@@ -99,7 +116,9 @@ describe("the transform's guards", () => {
 
   it("fails, naming the rewrite, when a passage it rewrites is gone from SKILL.md", () => {
     const edited = hostText.replace("Say yes and I will send it to Strava, or tell me what to change.", "Tap Allow below.");
-    expect(() => skillTextForMcp(edited, toolNames)).toThrow(/step 4: the chat question ends the proposal.*expects its passage 4 time\(s\).*found it 3/);
+    expect(() => skillTextForMcp(edited, toolNames)).toThrow(
+      /step 4: the chat question ends the proposal.*expects its passage 4 time\(s\).*found it 3/,
+    );
   });
 
   it("fails when the skill names a tool the server does not have", () => {
@@ -122,7 +141,10 @@ describe("the prompt", () => {
     expect(bare.messages).toHaveLength(1);
     expect(bare.messages[0]).toEqual({ role: "user", content: { type: "text", text: mcp.body } });
     const asked = skill.getPrompt({ request: "Log my 6am class: back squat 5x5 at 185" });
-    expect(asked.messages[0]?.content).toEqual({ type: "text", text: `${mcp.body}\n\n## What the athlete said\n\nLog my 6am class: back squat 5x5 at 185` });
+    expect(asked.messages[0]?.content).toEqual({
+      type: "text",
+      text: `${mcp.body}\n\n## What the athlete said\n\nLog my 6am class: back squat 5x5 at 185`,
+    });
     expect(() => skill.getPrompt({ workout: "squats" })).toThrow(/takes one optional argument, request.*got workout/);
   });
 });

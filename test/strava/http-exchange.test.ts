@@ -19,7 +19,11 @@ const sockets = new Set<unknown>();
 
 const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
   "/gzip": (request, response) => {
-    response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "x-asked": String(request.headers["accept-encoding"]) });
+    response.writeHead(200, {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+      "x-asked": String(request.headers["accept-encoding"]),
+    });
     response.end(gzipSync(body));
   },
   "/plain": (_request, response) => response.writeHead(200, { "content-type": "application/json", "x-ratelimit-usage": "1,2" }).end(body),
@@ -55,8 +59,13 @@ afterAll(async () => {
 });
 
 const send = createHttpSender();
-const get = (path: string, more: Partial<HttpRequest> = {}) => send({ method: "GET", url: origin + path, headers: {}, timeoutMs: 5_000, ...more });
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail("expected a failure"), (error: unknown) => error as HttpExchangeError);
+const get = (path: string, more: Partial<HttpRequest> = {}) =>
+  send({ method: "GET", url: origin + path, headers: {}, timeoutMs: 5_000, ...more });
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail("expected a failure"),
+    (error: unknown) => error as HttpExchangeError,
+  );
 
 describe("http exchange", () => {
   it("asks for gzip and gives the inflated text; headers come with lower-case names", async () => {
@@ -76,7 +85,10 @@ describe("http exchange", () => {
   });
 
   it("an encoding it did not ask for is refused", async () => {
-    expect(await failure(get("/compress"))).toMatchObject({ kind: "network", detail: 'the answer is encoded as "compress", which was not asked for' });
+    expect(await failure(get("/compress"))).toMatchObject({
+      kind: "network",
+      detail: 'the answer is encoded as "compress", which was not asked for',
+    });
   });
 
   it("names a timeout and a cancellation apart", async () => {
@@ -90,7 +102,9 @@ describe("http exchange", () => {
     const bounded = createHttpSender({ connectionsPerOrigin: 3 });
     sockets.clear();
     mostOpen = 0;
-    const answers = await Promise.all(Array.from({ length: 12 }, () => bounded({ method: "GET", url: `${origin}/held`, headers: {}, timeoutMs: 5_000 })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => bounded({ method: "GET", url: `${origin}/held`, headers: {}, timeoutMs: 5_000 })),
+    );
     expect(answers.every((answer) => answer.bodyText === body)).toBe(true);
     expect(mostOpen).toBe(3);
     expect(sockets.size).toBe(3);
@@ -101,6 +115,9 @@ describe("http exchange", () => {
     await once(closed.listen(0, "127.0.0.1"), "listening");
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
     closed.close();
-    expect(await failure(send({ method: "GET", url, headers: {}, timeoutMs: 5_000 }))).toMatchObject({ kind: "network", detail: "connection refused (ECONNREFUSED)" });
+    expect(await failure(send({ method: "GET", url, headers: {}, timeoutMs: 5_000 }))).toMatchObject({
+      kind: "network",
+      detail: "connection refused (ECONNREFUSED)",
+    });
   });
 });

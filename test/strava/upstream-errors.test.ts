@@ -30,7 +30,10 @@ const get = (path: string | ((path: string) => boolean)) => mock.strava.intercep
 
 describe("upstream status errors", () => {
   it("404 gives the status, the Fault message and its errors, and where a right id comes from", async () => {
-    get("/api/v3/activities/99").reply(404, { message: "Resource Not Found", errors: [{ resource: "Activity", field: "id", code: "invalid" }] });
+    get("/api/v3/activities/99").reply(404, {
+      message: "Resource Not Found",
+      errors: [{ resource: "Activity", field: "id", code: "invalid" }],
+    });
     const result = await core.call("get_activity_by_id", { id: 99 });
     expect(result).toMatchObject({ isError: true, upstreamStatus: 404 });
     expect(textOf(result)).toBe(
@@ -43,7 +46,14 @@ describe("upstream status errors", () => {
     get("/api/v3/athlete").reply(
       429,
       { message: "Rate Limit Exceeded", errors: [{ resource: "Application", field: "rate limit", code: "exceeded" }] },
-      { headers: { "X-RateLimit-Limit": "200,2000", "X-RateLimit-Usage": "150,900", "X-ReadRateLimit-Limit": "100,1000", "X-ReadRateLimit-Usage": "101,800" } },
+      {
+        headers: {
+          "X-RateLimit-Limit": "200,2000",
+          "X-RateLimit-Usage": "150,900",
+          "X-ReadRateLimit-Limit": "100,1000",
+          "X-ReadRateLimit-Usage": "101,800",
+        },
+      },
     );
     const text = textOf(await core.call("get_athlete", {}));
     expect(text).toContain("Strava answered 429 Too Many Requests to GET /athlete: Rate Limit Exceeded (Application.rate limit exceeded).");
@@ -54,7 +64,11 @@ describe("upstream status errors", () => {
   });
 
   it("429 on the daily limit points at midnight UTC", async () => {
-    get("/api/v3/athlete").reply(429, { message: "Rate Limit Exceeded" }, { headers: { "X-RateLimit-Limit": "200,2000", "X-RateLimit-Usage": "10,2001" } });
+    get("/api/v3/athlete").reply(
+      429,
+      { message: "Rate Limit Exceeded" },
+      { headers: { "X-RateLimit-Limit": "200,2000", "X-RateLimit-Usage": "10,2001" } },
+    );
     expect(textOf(await core.call("get_athlete", {}))).toContain(
       "The daily limit is used up; it resets at midnight UTC (2026-11-22T00:00:00.000Z, in 11 h 18 min).",
     );
@@ -73,7 +87,10 @@ describe("upstream status errors", () => {
   });
 
   it("club activities' 404 says Strava retired the endpoint", async () => {
-    get(pathAnyQuery("/api/v3/clubs/7/activities")).reply(404, { message: "Record Not Found", errors: [{ resource: "path", field: "", code: "invalid" }] });
+    get(pathAnyQuery("/api/v3/clubs/7/activities")).reply(404, {
+      message: "Record Not Found",
+      errors: [{ resource: "path", field: "", code: "invalid" }],
+    });
     const text = textOf(await core.call("get_club_activities", { id: 7 }));
     expect(text).toContain("404 Not Found to GET /clubs/7/activities: Record Not Found (path. invalid).");
     expect(text).toContain("Strava retired GET /clubs/{id}/activities on 2026-09-01");
@@ -81,9 +98,9 @@ describe("upstream status errors", () => {
 
   it("missing scope 401 is not retried and says to authorize again with every scope", async () => {
     mock.strava.intercept({ path: "/api/v3/activities/5", method: "PUT" }).reply(401, {
-        message: "Authorization Error",
-        errors: [{ resource: "AccessToken", field: "activity:write_permission", code: "missing" }],
-      });
+      message: "Authorization Error",
+      errors: [{ resource: "AccessToken", field: "activity:write_permission", code: "missing" }],
+    });
     const text = textOf(await core.call("update_activity", { id: 5, name: "x" }));
     expect(text).toContain("401 Unauthorized to PUT /activities/5: Authorization Error (AccessToken.activity:write_permission missing).");
     expect(text).toContain("did not grant the permission this needs (activity:write_permission)");
@@ -136,7 +153,9 @@ describe("transport failures", () => {
       credentials: { client_id: "1", client_secret: "s", refresh_token: "r", access_token: "a", expires_at: 4_000_000_000 },
       settings: { apiBase: base },
     });
-    expect(textOf(await local.call("get_athlete", {}))).toMatch(/^Error: Network failure on GET \/athlete to http:\/\/127\.0\.0\.1:\d+: .+\. Try again shortly\.$/);
+    expect(textOf(await local.call("get_athlete", {}))).toMatch(
+      /^Error: Network failure on GET \/athlete to http:\/\/127\.0\.0\.1:\d+: .+\. Try again shortly\.$/,
+    );
     await local.cleanup();
   });
 

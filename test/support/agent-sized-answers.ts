@@ -25,7 +25,12 @@ export interface AnswerContext {
 export async function upstreamReader(sandbox: RunningSandbox): Promise<(pathAndQuery: string) => Promise<string>> {
   const answer = await fetch(sandbox.tokenUrl, {
     method: "POST",
-    body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: sandbox.refreshToken() }),
+    body: new URLSearchParams({
+      client_id: sandbox.clientId,
+      client_secret: sandbox.clientSecret,
+      grant_type: "refresh_token",
+      refresh_token: sandbox.refreshToken(),
+    }),
   });
   const { access_token: token } = (await answer.json()) as { access_token: string };
   return async (pathAndQuery) => {
@@ -53,10 +58,20 @@ function bigIds(text: string): string[] {
   return [...text.matchAll(/"id":(\d{17,})/g)].map((match) => match[1]!);
 }
 
-type StreamObject = { type: string; data?: unknown[]; summary?: Record<string, unknown>; series_type: string; original_size: number; resolution: string };
+type StreamObject = {
+  type: string;
+  data?: unknown[];
+  summary?: Record<string, unknown>;
+  series_type: string;
+  original_size: number;
+  resolution: string;
+};
 
 async function fullStreams(context: AnswerContext, id: number, keys: readonly string[]): Promise<Map<string, unknown[]>> {
-  const keyed = JSON.parse(await context.upstream(`/activities/${id}/streams?keys=${keys.join(",")}&key_by_type=true`)) as Record<string, { data: unknown[] }>;
+  const keyed = JSON.parse(await context.upstream(`/activities/${id}/streams?keys=${keys.join(",")}&key_by_type=true`)) as Record<
+    string,
+    { data: unknown[] }
+  >;
   return new Map(Object.entries(keyed).map(([type, stream]) => [type, stream.data]));
 }
 
@@ -75,7 +90,9 @@ export const agentSizedAnswerChecks: ReadonlyArray<readonly [string, (context: A
     async (context) => {
       const full = JSON.parse(await context.upstream("/athlete/activities?per_page=10")) as Array<Record<string, unknown>>;
       const fields = ["start_date_local", "id", "name", "sport_type", "distance", "average_heartrate"];
-      const projected = ok(await context.call("get_activities", { per_page: 10, fields }), "get_activities") as Array<Record<string, unknown>>;
+      const projected = ok(await context.call("get_activities", { per_page: 10, fields }), "get_activities") as Array<
+        Record<string, unknown>
+      >;
       expect(projected).toHaveLength(full.length);
       projected.forEach((item, index) => {
         const source = full[index]!;
@@ -104,7 +121,10 @@ export const agentSizedAnswerChecks: ReadonlyArray<readonly [string, (context: A
   [
     "get_club_activities with fields keeps only those fields",
     async (context) => {
-      const items = ok(await context.call("get_club_activities", { id: 231_407, per_page: 5, fields: ["name", "distance"] }), "get_club_activities") as Array<Record<string, unknown>>;
+      const items = ok(
+        await context.call("get_club_activities", { id: 231_407, per_page: 5, fields: ["name", "distance"] }),
+        "get_club_activities",
+      ) as Array<Record<string, unknown>>;
       expect(items).toHaveLength(5);
       for (const item of items) expect(Object.keys(item)).toEqual(["name", "distance"]);
     },

@@ -54,7 +54,11 @@ export async function startAwsFaultProxy(target: URL): Promise<AwsFaultProxy> {
         __type: "AccessDeniedException",
         Message: `User: arn:aws:sts::123456789012:assumed-role/openclaw-host/i-0 is not authorized to perform: secretsmanager:${action} because no identity-based policy allows the secretsmanager:${action} action`,
       });
-      outgoing.writeHead(400, { "content-type": "application/x-amz-json-1.1", "x-amzn-errortype": "AccessDeniedException", "content-length": Buffer.byteLength(body) });
+      outgoing.writeHead(400, {
+        "content-type": "application/x-amz-json-1.1",
+        "x-amzn-errortype": "AccessDeniedException",
+        "content-length": Buffer.byteLength(body),
+      });
       outgoing.end(body);
       return;
     }

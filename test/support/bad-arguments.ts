@@ -37,7 +37,12 @@ function wrongValueFor(schema: TSchema): fc.Arbitrary<unknown> {
   const others = fc.oneof(fc.constant(null), fc.object({ maxDepth: 1 }), fc.array(fc.integer(), { maxLength: 3 }));
   if (Array.isArray(schema.enum)) {
     const allowed = new Set(schema.enum as unknown[]);
-    return fc.oneof(fc.string().filter((value) => !allowed.has(value)), fc.integer(), fc.boolean(), others);
+    return fc.oneof(
+      fc.string().filter((value) => !allowed.has(value)),
+      fc.integer(),
+      fc.boolean(),
+      others,
+    );
   }
   switch (schema.type) {
     case "integer": {
@@ -53,7 +58,12 @@ function wrongValueFor(schema: TSchema): fc.Arbitrary<unknown> {
     }
     case "number": {
       const { minimum = -Infinity } = schema as { minimum?: number };
-      return fc.oneof(fc.string(), fc.boolean(), Number.isFinite(minimum) ? fc.double({ max: minimum - 0.5, noNaN: true }) : fc.constant("x"), others);
+      return fc.oneof(
+        fc.string(),
+        fc.boolean(),
+        Number.isFinite(minimum) ? fc.double({ max: minimum - 0.5, noNaN: true }) : fc.constant("x"),
+        others,
+      );
     }
     case "string": {
       const { minLength = 0 } = schema as { minLength?: number };
@@ -86,7 +96,9 @@ export function badCall(): fc.Arbitrary<BadCase> {
       strategies.push(
         fc
           .constantFrom(...names)
-          .chain((name) => wrongValueFor(properties[name] as TSchema).map((value) => ({ tool, args: { ...valid, [name]: value }, mustMention: name }))),
+          .chain((name) =>
+            wrongValueFor(properties[name] as TSchema).map((value) => ({ tool, args: { ...valid, [name]: value }, mustMention: name })),
+          ),
       );
     }
     if (required.length > 0) {

@@ -40,9 +40,15 @@ export async function startClientMetadataHost(certificates: TestCertificates): P
   return {
     origin,
     url: (path) => `${origin}${path}`,
-    publish: (path, document) => routes.set(path, (url) => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(document(url)) })),
+    publish: (path, document) =>
+      routes.set(path, (url) => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(document(url)) })),
     redirect: (path, to) => routes.set(path, () => ({ status: 302, headers: { location: to }, body: "" })),
-    oversize: (path, size) => routes.set(path, () => ({ status: 200, headers: { "content-type": "application/json" }, body: `{"client_name":"${"x".repeat(size)}"}` })),
+    oversize: (path, size) =>
+      routes.set(path, () => ({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: `{"client_name":"${"x".repeat(size)}"}`,
+      })),
     requests: (path) => counts.get(path) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {

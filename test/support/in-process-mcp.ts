@@ -33,7 +33,11 @@ export async function startInProcessMcp(
   const authToken = options.authToken ?? "in-process-token";
   const directory = await mkdtemp(join(tmpdir(), "mcp-in-process-"));
   const path = join(directory, "tokens.json");
-  await writeFile(path, JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }), { mode: 0o600 });
+  await writeFile(
+    path,
+    JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() }),
+    { mode: 0o600 },
+  );
   // Default: logs dropped, since a logger that kept every line would itself grow with the calls.
   const logger = options.logger ?? silentLogger;
   const deps = createToolDeps({

@@ -23,7 +23,12 @@ export class ManualOAuthClient {
     const response = await fetch(`${this.issuer}/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Manual client", redirect_uris: [manualRedirectUri], token_endpoint_auth_method: "none", ...metadata }),
+      body: JSON.stringify({
+        client_name: "Manual client",
+        redirect_uris: [manualRedirectUri],
+        token_endpoint_auth_method: "none",
+        ...metadata,
+      }),
     });
     if (response.status !== 201) throw new Error(`registration failed: ${response.status} ${await response.text()}`);
     this.clientId = ((await response.json()) as { client_id: string }).client_id;
@@ -58,7 +63,10 @@ export class ManualOAuthClient {
     return { code, verifier };
   }
 
-  async token(params: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  async token(
+    params: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${this.issuer}/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
@@ -67,7 +75,18 @@ export class ManualOAuthClient {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  async exchange(code: string, verifier: string, extra: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-    return this.token({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: manualRedirectUri, resource: this.resource, ...extra });
+  async exchange(
+    code: string,
+    verifier: string,
+    extra: Record<string, string> = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    return this.token({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: manualRedirectUri,
+      resource: this.resource,
+      ...extra,
+    });
   }
 }

@@ -22,7 +22,9 @@ export function jsonRpcMessages(body: string): unknown[] {
 }
 
 /** The one JSON-RPC message of an answer (throws when there is not exactly one). */
-export function jsonRpcReply<T = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } }>(body: string): T {
+export function jsonRpcReply<T = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } }>(
+  body: string,
+): T {
   const messages = jsonRpcMessages(body);
   if (messages.length !== 1) throw new Error(`expected one JSON-RPC message, got ${messages.length}: ${body.slice(0, 300)}`);
   return messages[0] as T;

@@ -29,9 +29,7 @@ export function motoServerAvailable(): boolean {
 
 export async function startMotoServer(): Promise<MotoServer> {
   if (!motoServerAvailable()) {
-    throw new Error(
-      "moto_server is not on PATH. Install it with `pip install 'moto[server]'` (the CI machine image ships moto 5.x).",
-    );
+    throw new Error("moto_server is not on PATH. Install it with `pip install 'moto[server]'` (the CI machine image ships moto 5.x).");
   }
   const port = await freePort();
   const motoEndpoint = `http://127.0.0.1:${port}`;

@@ -7,5 +7,6 @@ import { makeHostedResources } from "../../mcp-adapter/hosted/local-aws-resource
 
 export async function createOAuthResources(names: { table: string; secret: string }, region = "us-west-2"): Promise<void> {
   const made = await makeHostedResources({ table: names.table, signingKeySecret: names.secret, region });
-  if (made.table !== "made" || made.signingKeySecret !== "made") throw new Error(`the test's AWS resources were already there: ${JSON.stringify(made)}`);
+  if (made.table !== "made" || made.signingKeySecret !== "made")
+    throw new Error(`the test's AWS resources were already there: ${JSON.stringify(made)}`);
 }

@@ -24,7 +24,10 @@ export interface OAuthServer {
   stop(): Promise<void>;
 }
 
-export async function startOAuthServer(extraEnv: Record<string, string> = {}, options: { stateDirectory?: string; viaNpm?: boolean } = {}): Promise<OAuthServer> {
+export async function startOAuthServer(
+  extraEnv: Record<string, string> = {},
+  options: { stateDirectory?: string; viaNpm?: boolean } = {},
+): Promise<OAuthServer> {
   const scratch = options.stateDirectory ? undefined : scratchDirectory();
   const stateDirectory = options.stateDirectory ?? (scratch as { path: string }).path;
   const child = spawnMcpChild({
@@ -41,7 +44,10 @@ export async function startOAuthServer(extraEnv: Record<string, string> = {}, op
   const mcpUrl = String(listening["url"]);
   const sandboxBaseUrl = String(listening["sandbox"] ?? "");
   const control = async (name: string, athleteId: string): Promise<void> => {
-    const response = await fetch(`${sandboxBaseUrl}/_sandbox/${name}`, { method: "POST", body: JSON.stringify({ athlete_id: Number(athleteId) }) });
+    const response = await fetch(`${sandboxBaseUrl}/_sandbox/${name}`, {
+      method: "POST",
+      body: JSON.stringify({ athlete_id: Number(athleteId) }),
+    });
     if (!response.ok) throw new Error(`sandbox ${name} failed: ${response.status} ${await response.text()}`);
   };
   return {

@@ -30,7 +30,12 @@ export function resultText(result: unknown): string {
 }
 
 /** A 2025-era tools/call over raw HTTP with `accessToken` (to see the HTTP status a bad token gets). */
-export async function rawToolCall(mcpUrl: string, accessToken: string | undefined, name: string, args: Record<string, unknown> = {}): Promise<Response> {
+export async function rawToolCall(
+  mcpUrl: string,
+  accessToken: string | undefined,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Response> {
   return fetch(mcpUrl, {
     method: "POST",
     headers: {

@@ -18,12 +18,19 @@ export interface UserAgentOutcome {
 export class HeadlessUserAgent {
   readonly #cookies = new Map<string, Map<string, string>>();
 
-  async authorize(authorizationUrl: URL | string, options: { redirectUri: string; decision?: "allow" | "deny"; allowWrite?: boolean; beforeConsent?: (html: string) => void }): Promise<UserAgentOutcome> {
+  async authorize(
+    authorizationUrl: URL | string,
+    options: { redirectUri: string; decision?: "allow" | "deny"; allowWrite?: boolean; beforeConsent?: (html: string) => void },
+  ): Promise<UserAgentOutcome> {
     const visited: string[] = [];
     let next: { url: string; init: RequestInit } = { url: String(authorizationUrl), init: { method: "GET" } };
     for (let hop = 0; hop < 12; hop++) {
       visited.push(`${next.init.method} ${next.url}`);
-      const response = await fetch(next.url, { ...next.init, redirect: "manual", headers: { ...(next.init.headers as Record<string, string>), cookie: this.#cookieHeader(next.url) } });
+      const response = await fetch(next.url, {
+        ...next.init,
+        redirect: "manual",
+        headers: { ...(next.init.headers as Record<string, string>), cookie: this.#cookieHeader(next.url) },
+      });
       this.#remember(next.url, response.headers.getSetCookie());
       if (response.status >= 300 && response.status < 400) {
         await response.arrayBuffer();
@@ -39,7 +46,10 @@ export class HeadlessUserAgent {
         const field = (name: string): string => decode(new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "");
         const body = new URLSearchParams({ request: field("request"), csrf: field("csrf"), decision: options.decision ?? "allow" });
         if (options.allowWrite !== false && html.includes('name="allow_write"')) body.set("allow_write", "yes");
-        next = { url: decode(form[1] as string), init: { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } } };
+        next = {
+          url: decode(form[1] as string),
+          init: { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } },
+        };
         continue;
       }
       return { page: { status: response.status, html, url: next.url }, visited };
@@ -73,5 +83,10 @@ export function linkBackToClient(html: string): URL | undefined {
 }
 
 function decode(html: string): string {
-  return html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return html
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }

@@ -25,10 +25,13 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
       return;
     }
     counts.set(port, (counts.get(port) ?? 0) + 1);
-    const forward = httpRequest({ host: "127.0.0.1", port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forward = httpRequest(
+      { host: "127.0.0.1", port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forward.on("error", () => outgoing.destroy());
     incoming.pipe(forward);
   });

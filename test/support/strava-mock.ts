@@ -31,4 +31,7 @@ export function mockStrava(): StravaMock {
 }
 
 /** Matches a path whatever its query string (nock's `.query(true)`). */
-export const pathAnyQuery = (path: string) => (requested: string): boolean => requested.split("?", 1)[0] === path;
+export const pathAnyQuery =
+  (path: string) =>
+  (requested: string): boolean =>
+    requested.split("?", 1)[0] === path;

@@ -24,12 +24,42 @@ export function makeTestCertificates(): TestCertificates {
     execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
   };
   const curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  openssl("req", "-x509", ...curve, "-keyout", file("ca.key"), "-out", file("ca.pem"), "-days", "2", "-subj", "/CN=openclaw-fitness test CA",
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
+  openssl(
+    "req",
+    "-x509",
+    ...curve,
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+    "-days",
+    "2",
+    "-subj",
+    "/CN=openclaw-fitness test CA",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign",
+  );
   openssl("req", ...curve, "-keyout", file("server.key"), "-out", file("server.csr"), "-subj", "/CN=127.0.0.1");
   writeFileSync(file("server.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n");
-  openssl("x509", "-req", "-in", file("server.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-out", file("server.pem"),
-    "-days", "2", "-extfile", file("server.ext"));
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("server.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-out",
+    file("server.pem"),
+    "-days",
+    "2",
+    "-extfile",
+    file("server.ext"),
+  );
   return {
     caPath: file("ca.pem"),
     key: readFileSync(file("server.key"), "utf8"),

@@ -52,7 +52,8 @@ export function manualClock(startMs: number = testNow): ManualClock {
 export function clockEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && (name === "LD_PRELOAD" || name.startsWith("FAKETIME") || name === "DONT_FAKE_MONOTONIC")) passed[name] = value;
+    if (value !== undefined && (name === "LD_PRELOAD" || name.startsWith("FAKETIME") || name === "DONT_FAKE_MONOTONIC"))
+      passed[name] = value;
   }
   return passed;
 }

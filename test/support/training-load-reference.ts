@@ -66,7 +66,10 @@ export interface ListedActivity {
  * moving hours x the rate of the average heart rate's zone x the scale fitted on the activities that have both;
  * else moving hours x the Relative Effort per hour of the scored activities (60 when none).
  */
-export function referenceActivityLoads(activities: readonly ListedActivity[], zones: ReadonlyArray<{ min: number; max: number }> | undefined): number[] {
+export function referenceActivityLoads(
+  activities: readonly ListedActivity[],
+  zones: ReadonlyArray<{ min: number; max: number }> | undefined,
+): number[] {
   const hours = (a: ListedActivity) => a.moving_time / 3600;
   const rate = (heartrate: number) => {
     let zone = zones!.findIndex((z) => z.max === -1 || heartrate < z.max);
@@ -75,7 +78,10 @@ export function referenceActivityLoads(activities: readonly ListedActivity[], zo
   };
   const scored = activities.filter((a) => typeof a.suffer_score === "number");
   const paired = zones ? scored.filter((a) => (a.average_heartrate ?? 0) > 0 && hours(a) > 0) : [];
-  const scale = paired.length > 0 ? round(sum(paired.map((a) => a.suffer_score!)) / sum(paired.map((a) => hours(a) * rate(a.average_heartrate!))), 3) : 1;
+  const scale =
+    paired.length > 0
+      ? round(sum(paired.map((a) => a.suffer_score!)) / sum(paired.map((a) => hours(a) * rate(a.average_heartrate!))), 3)
+      : 1;
   const scoredHours = sum(scored.map(hours));
   const perHour = scoredHours > 0 ? round(sum(scored.map((a) => a.suffer_score!)) / scoredHours, 1) : 60;
   return activities.map((a) => {

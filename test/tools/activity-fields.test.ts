@@ -43,7 +43,9 @@ describe("field names against what Strava (the sandbox) sends", () => {
       const list = session.json<Array<Record<string, unknown>>>(await session.get("/athlete/activities?per_page=200"));
       for (const item of list) for (const key of Object.keys(item)) expect(summaryActivityModel.fields, key).toContain(key);
       for (const item of list.slice(0, 40)) {
-        const detail = session.json<Record<string, unknown>>(await session.get(`/activities/${String(item["id"])}?include_all_efforts=true`));
+        const detail = session.json<Record<string, unknown>>(
+          await session.get(`/activities/${String(item["id"])}?include_all_efforts=true`),
+        );
         for (const key of Object.keys(detail)) expect(detailedActivityModel.fields, key).toContain(key);
       }
       const club = session.json<Array<Record<string, unknown>>>(await session.get("/clubs/231407/activities?per_page=50"));
@@ -59,22 +61,35 @@ describe("checkFields", () => {
     expect(() => checkFields(summaryActivityModel, ["id", "average_heartrate"])).not.toThrow();
     expect(() => checkFields(summaryActivityModel, undefined)).not.toThrow();
     expect(() => checkFields(summaryActivityModel, ["id", "calories", "hr"])).toThrow(ToolInputError);
-    expect(() => checkFields(summaryActivityModel, ["id", "calories", "hr"])).toThrow(/^fields: "calories", "hr" are not fields of Strava's SummaryActivity\. Valid names: .*average_heartrate/);
+    expect(() => checkFields(summaryActivityModel, ["id", "calories", "hr"])).toThrow(
+      /^fields: "calories", "hr" are not fields of Strava's SummaryActivity\. Valid names: .*average_heartrate/,
+    );
     expect(() => checkFields(detailedActivityModel, ["map.polyline"])).toThrow(/top-level names only/);
   });
 });
 
 describe("projectFields", () => {
   /** A JSON integer text above 2^53 that a double cannot hold. */
-  const bigId = fc.bigInt({ min: 2n ** 53n + 1n, max: 2n ** 63n - 1n }).filter((n) => BigInt(Number(n)) !== n).map(String);
+  const bigId = fc
+    .bigInt({ min: 2n ** 53n + 1n, max: 2n ** 63n - 1n })
+    .filter((n) => BigInt(Number(n)) !== n)
+    .map(String);
 
   it("keeps only the named fields, in Strava's order, every number exactly as written", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ id: bigId, name: fc.string(), effort: bigId, speed: fc.constantFrom("1.10", "2e3", "7", "-0.5") }), { minLength: 1, maxLength: 5 }), (items) => {
-        const body = `[${items.map((item) => `{"name":${JSON.stringify(item.name)},"id":${item.id},"speed":${item.speed},"segment_efforts":[{"id":${item.effort},"hidden":false}]}`).join(",")}]`;
-        const projected = projectFields(body, ["segment_efforts", "id", "speed"]);
-        expect(projected).toBe(`[${items.map((item) => `{"id":${item.id},"speed":${item.speed},"segment_efforts":[{"id":${item.effort},"hidden":false}]}`).join(",")}]`);
-      }),
+      fc.property(
+        fc.array(fc.record({ id: bigId, name: fc.string(), effort: bigId, speed: fc.constantFrom("1.10", "2e3", "7", "-0.5") }), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        (items) => {
+          const body = `[${items.map((item) => `{"name":${JSON.stringify(item.name)},"id":${item.id},"speed":${item.speed},"segment_efforts":[{"id":${item.effort},"hidden":false}]}`).join(",")}]`;
+          const projected = projectFields(body, ["segment_efforts", "id", "speed"]);
+          expect(projected).toBe(
+            `[${items.map((item) => `{"id":${item.id},"speed":${item.speed},"segment_efforts":[{"id":${item.effort},"hidden":false}]}`).join(",")}]`,
+          );
+        },
+      ),
     );
   });
 

@@ -36,7 +36,11 @@ afterAll(async () => {
 });
 
 describe("agent-sized answers through the core", () => {
-  it.each(agentSizedAnswerChecks.map(([name, check]) => [name, check] as const))("%s", async (_name, check) => {
-    await check(context);
-  }, 30_000);
+  it.each(agentSizedAnswerChecks.map(([name, check]) => [name, check] as const))(
+    "%s",
+    async (_name, check) => {
+      await check(context);
+    },
+    30_000,
+  );
 });

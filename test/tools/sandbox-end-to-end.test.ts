@@ -11,7 +11,11 @@ let core: FileBackedCore;
 let clock = Date.now();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ uploadProcessingMs: 50, clock: () => clock, rateLimits: { overall: [10_000, 100_000], read: [10_000, 100_000] } });
+  sandbox = await startSandbox({
+    uploadProcessingMs: 50,
+    clock: () => clock,
+    rateLimits: { overall: [10_000, 100_000], read: [10_000, 100_000] },
+  });
   core = await fileBackedCore({
     credentials: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret, refresh_token: sandbox.refreshToken() },
     settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
@@ -65,7 +69,10 @@ describe("every tool against the sandbox", () => {
     expect(Array.isArray(json(textOf(await core.call("get_activity_zones", { id: activityId }))))).toBe(true);
     const stats = json(textOf(await core.call("get_athlete_stats"))) as Record<string, { count: number }>;
     expect(stats["all_run_totals"]?.count).toBeGreaterThan(0);
-    const streams = json(textOf(await core.call("get_activity_streams", { id: activityId, keys: ["time", "heartrate"] }))) as Array<{ type: string; data: unknown[] }>;
+    const streams = json(textOf(await core.call("get_activity_streams", { id: activityId, keys: ["time", "heartrate"] }))) as Array<{
+      type: string;
+      data: unknown[];
+    }>;
     expect(streams.map((stream) => stream.type).sort()).toEqual(expect.arrayContaining(["time"]));
     expect(streams[0]!.data.length).toBeGreaterThan(0);
   });
@@ -79,17 +86,27 @@ describe("every tool against the sandbox", () => {
   });
 
   it("create_activity then update_activity are visible to later reads", async () => {
-    const created = json(textOf(await core.call("create_activity", {
-      name: "Iron Temple | Squat + Metcon",
-      sport_type: "WeightTraining",
-      start_date_local: new Date(clock - 3600_000).toISOString().slice(0, 19),
-      elapsed_time: 3600,
-      description: "Strength\n- Back squat 5x5 @ 100 kg",
-      trainer: true,
-    }))) as { id: number; name: string };
+    const created = json(
+      textOf(
+        await core.call("create_activity", {
+          name: "Iron Temple | Squat + Metcon",
+          sport_type: "WeightTraining",
+          start_date_local: new Date(clock - 3600_000).toISOString().slice(0, 19),
+          elapsed_time: 3600,
+          description: "Strength\n- Back squat 5x5 @ 100 kg",
+          trainer: true,
+        }),
+      ),
+    ) as { id: number; name: string };
     expect(created.name).toBe("Iron Temple | Squat + Metcon");
-    const updated = json(textOf(await core.call("update_activity", { id: created.id, name: "Iron Temple | Heavy Squat", sport_type: "Workout" }))) as { name: string; sport_type: string; description: string };
-    expect(updated).toMatchObject({ name: "Iron Temple | Heavy Squat", sport_type: "Workout", description: "Strength\n- Back squat 5x5 @ 100 kg" });
+    const updated = json(
+      textOf(await core.call("update_activity", { id: created.id, name: "Iron Temple | Heavy Squat", sport_type: "Workout" })),
+    ) as { name: string; sport_type: string; description: string };
+    expect(updated).toMatchObject({
+      name: "Iron Temple | Heavy Squat",
+      sport_type: "Workout",
+      description: "Strength\n- Back squat 5x5 @ 100 kg",
+    });
     const read = json(textOf(await core.call("get_activity_by_id", { id: created.id }))) as { name: string };
     expect(read.name).toBe("Iron Temple | Heavy Squat");
   });
@@ -97,9 +114,15 @@ describe("every tool against the sandbox", () => {
   it("create_upload then get_upload reaches ready with an activity", async () => {
     const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><name>Loop</name><trkseg>${Array.from(
       { length: 30 },
-      (_, index) => `<trkpt lat="${37.77 + index * 0.0005}" lon="-122.42"><ele>10</ele><time>${new Date(clock - 7200_000 + index * 10_000).toISOString()}</time></trkpt>`,
+      (_, index) =>
+        `<trkpt lat="${37.77 + index * 0.0005}" lon="-122.42"><ele>10</ele><time>${new Date(clock - 7200_000 + index * 10_000).toISOString()}</time></trkpt>`,
     ).join("")}</trkseg></trk></gpx>`;
-    const uploadResult = await core.call("create_upload", { file: Buffer.from(gpx).toString("base64"), data_type: "gpx", name: "Loop", external_id: `e2e-${clock}` });
+    const uploadResult = await core.call("create_upload", {
+      file: Buffer.from(gpx).toString("base64"),
+      data_type: "gpx",
+      name: "Loop",
+      external_id: `e2e-${clock}`,
+    });
     expect(uploadResult.isError, textOf(uploadResult)).toBeUndefined();
     const upload = json(textOf(uploadResult)) as { id: number; status: string };
     expect(upload.status).toBe("Your activity is still being processed.");
@@ -121,7 +144,9 @@ describe("every tool against the sandbox", () => {
   it("an unknown activity is a 404 error result with the Fault", async () => {
     const result = await core.call("get_activity_by_id", { id: 1 });
     expect(result).toMatchObject({ isError: true, upstreamStatus: 404 });
-    expect(textOf(result)).toMatch(/^Error: Strava answered 404 Not Found to GET \/activities\/1: .+\(Activity\.id invalid\)\. No activity .+ from get_activities/);
+    expect(textOf(result)).toMatch(
+      /^Error: Strava answered 404 Not Found to GET \/activities\/1: .+\(Activity\.id invalid\)\. No activity .+ from get_activities/,
+    );
   });
 });
 
@@ -139,7 +164,12 @@ describe("token lifecycle against the sandbox", () => {
     // The old refresh token stopped working: rotation is real.
     const stale = await fetch(sandbox.tokenUrl, {
       method: "POST",
-      body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: oldRefresh }),
+      body: new URLSearchParams({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        grant_type: "refresh_token",
+        refresh_token: oldRefresh,
+      }),
     });
     expect(stale.status).toBe(400);
   });

@@ -10,10 +10,15 @@ import { reduceStreams, resolutionLimits } from "../../tools/streams/stream-redu
 import { summarizeStream } from "../../tools/streams/stream-summary.ts";
 import { UpstreamBodyError } from "../../strava/strava-errors.ts";
 
-const numbers = (length: number) => fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: -500, max: 2_000 }) }, { weight: 1, arbitrary: fc.constant(null) }), { minLength: length, maxLength: length });
+const numbers = (length: number) =>
+  fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: -500, max: 2_000 }) }, { weight: 1, arbitrary: fc.constant(null) }), {
+    minLength: length,
+    maxLength: length,
+  });
 
 /** A coordinate as JSON can carry it (JSON has no -0). */
-const coordinate = (limit: number) => fc.double({ min: -limit, max: limit, noNaN: true }).map((value) => (Object.is(value, -0) ? 0 : value));
+const coordinate = (limit: number) =>
+  fc.double({ min: -limit, max: limit, noNaN: true }).map((value) => (Object.is(value, -0) ? 0 : value));
 
 /** `actual` is `expected` rounded to `digits` decimals (half a unit of the last digit apart at most). */
 function roundedFrom(actual: unknown, expected: number, digits: number): void {
@@ -82,7 +87,10 @@ describe("keptIndices", () => {
     // The same shortfall hit every length up to twice the limit (a GPS-only activity, a flat trainer
     // ride): every length from just over the limit to twelve times it, at each resolution's limit.
     for (const limit of Object.values(resolutionLimits)) {
-      const lengths = limit === resolutionLimits.low ? Array.from({ length: 11 * limit }, (_, k) => limit + 1 + k) : [limit + 1, 1.5 * limit, 2 * limit - 2, 2 * limit - 1, 2 * limit, 3 * limit];
+      const lengths =
+        limit === resolutionLimits.low
+          ? Array.from({ length: 11 * limit }, (_, k) => limit + 1 + k)
+          : [limit + 1, 1.5 * limit, 2 * limit - 2, 2 * limit - 1, 2 * limit, 3 * limit];
       for (const length of lengths) {
         const kept = keptIndices([Array(length).fill(0), Array.from({ length }, () => [0, 0])], length, limit);
         expect(kept, `${length} samples at a limit of ${limit}`).toHaveLength(limit);
@@ -103,9 +111,17 @@ describe("reduceStreams", () => {
   it("resolution: every stream keeps the samples of the same instants, and says the level applied", () => {
     fc.assert(
       fc.property(keyedAnswer, fc.constantFrom("low", "medium", "high") as fc.Arbitrary<"low" | "medium" | "high">, (answer, level) => {
-        const reduced = JSON.parse(reduceStreams(keyedText(answer), { resolution: level })) as Array<{ type: string; data: unknown[]; original_size: number; resolution: string }>;
+        const reduced = JSON.parse(reduceStreams(keyedText(answer), { resolution: level })) as Array<{
+          type: string;
+          data: unknown[];
+          original_size: number;
+          resolution: string;
+        }>;
         const time = reduced.find((stream) => stream.type === "time")!.data as number[];
-        const source = { heartrate: answer.heartrate, watts: answer.watts, latlng: answer.latlng, moving: answer.moving } as Record<string, unknown[]>;
+        const source = { heartrate: answer.heartrate, watts: answer.watts, latlng: answer.latlng, moving: answer.moving } as Record<
+          string,
+          unknown[]
+        >;
         for (const stream of reduced) {
           expect(stream.resolution).toBe(level);
           expect(stream.original_size).toBe(answer.length);
@@ -125,15 +141,33 @@ describe("reduceStreams", () => {
       latlng: { data: Array.from({ length: 150 }, (_, index) => [40 + index / 1e4, -105]), ...meta },
     });
     const reduced = JSON.parse(reduceStreams(text, { resolution: "low" })) as Array<{ type: string; data: unknown[] }>;
-    expect(reduced.map((stream) => [stream.type, stream.data.length])).toEqual([["time", 100], ["latlng", 100]]);
+    expect(reduced.map((stream) => [stream.type, stream.data.length])).toEqual([
+      ["time", 100],
+      ["latlng", 100],
+    ]);
   });
 
   it("summary: replaces data with the summary, or sits beside a resolution's data", () => {
-    const text = keyedText({ length: 4, heartrate: [100, 110, 120, 130], watts: [0, 200, 220, 0], latlng: [[1, 2], [1.5, 2.5], [2, 2], [1, 3]], moving: [true, true, false, true] });
+    const text = keyedText({
+      length: 4,
+      heartrate: [100, 110, 120, 130],
+      watts: [0, 200, 220, 0],
+      latlng: [
+        [1, 2],
+        [1.5, 2.5],
+        [2, 2],
+        [1, 3],
+      ],
+      moving: [true, true, false, true],
+    });
     const summaryOnly = JSON.parse(reduceStreams(text, { summary: true })) as Array<Record<string, unknown>>;
-    expect(summaryOnly.map((stream) => Object.keys(stream))).toEqual(Array(5).fill(["type", "summary", "series_type", "original_size", "resolution"]));
+    expect(summaryOnly.map((stream) => Object.keys(stream))).toEqual(
+      Array(5).fill(["type", "summary", "series_type", "original_size", "resolution"]),
+    );
     const both = JSON.parse(reduceStreams(text, { summary: true, resolution: "low" })) as Array<Record<string, unknown>>;
-    expect(both.map((stream) => Object.keys(stream))).toEqual(Array(5).fill(["type", "data", "summary", "series_type", "original_size", "resolution"]));
+    expect(both.map((stream) => Object.keys(stream))).toEqual(
+      Array(5).fill(["type", "data", "summary", "series_type", "original_size", "resolution"]),
+    );
   });
 
   it("reads an array answer too, and refuses one that is not a stream list or has a stream without data", () => {
@@ -150,19 +184,22 @@ describe("summarizeStream equals the figures computed plainly from every sample"
 
   it("min, max, mean and half means of numeric streams, with gaps counted as missing", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 500 }).chain((length) => numbers(length)), (values) => {
-        const summary = summarizeStream("heartrate", values, undefined, new Map());
-        const half = Math.floor(values.length / 2);
-        const all = numericOnly(values);
-        const first = numericOnly(values.slice(0, half));
-        const second = numericOnly(values.slice(half));
-        expect(summary["min"]).toBe(all.length > 0 ? Math.min(...all) : null);
-        expect(summary["max"]).toBe(all.length > 0 ? Math.max(...all) : null);
-        if (all.length > 0) roundedFrom(summary["mean"], mean(all), 2);
-        if (first.length > 0) roundedFrom(summary["first_half_mean"], mean(first), 2);
-        if (second.length > 0) roundedFrom(summary["second_half_mean"], mean(second), 2);
-        expect(summary["missing"]).toBe(all.length < values.length ? values.length - all.length : undefined);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 500 }).chain((length) => numbers(length)),
+        (values) => {
+          const summary = summarizeStream("heartrate", values, undefined, new Map());
+          const half = Math.floor(values.length / 2);
+          const all = numericOnly(values);
+          const first = numericOnly(values.slice(0, half));
+          const second = numericOnly(values.slice(half));
+          expect(summary["min"]).toBe(all.length > 0 ? Math.min(...all) : null);
+          expect(summary["max"]).toBe(all.length > 0 ? Math.max(...all) : null);
+          if (all.length > 0) roundedFrom(summary["mean"], mean(all), 2);
+          if (first.length > 0) roundedFrom(summary["first_half_mean"], mean(first), 2);
+          if (second.length > 0) roundedFrom(summary["second_half_mean"], mean(second), 2);
+          expect(summary["missing"]).toBe(all.length < values.length ? values.length - all.length : undefined);
+        },
+      ),
     );
   });
 

@@ -8,7 +8,10 @@ function viaParser(keyed: Record<string, unknown>): string {
 }
 
 // Field names like Strava's: never array indexes, which JavaScript objects would move to the front.
-const stream = fc.dictionary(fc.string().filter((key) => !/^(0|[1-9][0-9]*)$/.test(key)), fc.jsonValue());
+const stream = fc.dictionary(
+  fc.string().filter((key) => !/^(0|[1-9][0-9]*)$/.test(key)),
+  fc.jsonValue(),
+);
 
 describe("streamsAsArray", () => {
   it("reshapes any keyed answer exactly as parsing and re-serialising would, whatever its indentation", () => {

@@ -13,7 +13,13 @@ import { streamKeys } from "../../tools/arguments/parameter-schemas.ts";
 import { testNow } from "../support/test-clock.ts";
 
 const now = testNow;
-const credentials = { client_id: "1234", client_secret: "secret-xyz", refresh_token: "refresh-1", access_token: "access-valid", expires_at: now / 1000 + 6 * 3600 };
+const credentials = {
+  client_id: "1234",
+  client_secret: "secret-xyz",
+  refresh_token: "refresh-1",
+  access_token: "access-valid",
+  expires_at: now / 1000 + 6 * 3600,
+};
 let core: FileBackedCore;
 let mock: StravaMock;
 
@@ -58,7 +64,10 @@ describe("read tools", () => {
   });
 
   it("get_activity_zones, get_athlete and get_upload map to one GET each", async () => {
-    get("/api/v3/activities/42/zones").reply(200, '[{"type":"heartrate","distribution_buckets":[{"min":0,"max":120,"time":600}],"sensor_based":true}]');
+    get("/api/v3/activities/42/zones").reply(
+      200,
+      '[{"type":"heartrate","distribution_buckets":[{"min":0,"max":120,"time":600}],"sensor_based":true}]',
+    );
     get("/api/v3/athlete").reply(200, '{"id":9001,"firstname":"Ada"}');
     get("/api/v3/uploads/777").reply(200, '{"id":777,"status":"Your activity is ready.","activity_id":16000000001,"error":null}');
     expect(textOf(await core.call("get_activity_zones", { id: 42 }))).toContain('"heartrate"');
@@ -101,7 +110,9 @@ describe("read tools", () => {
   });
 
   it("get_activity_streams without keys (or with an empty list) asks for all 11, never keys=", async () => {
-    get("/api/v3/activities/42/streams", { keys: streamKeys.join(","), key_by_type: "true" }).reply(200, "{}").times(2);
+    get("/api/v3/activities/42/streams", { keys: streamKeys.join(","), key_by_type: "true" })
+      .reply(200, "{}")
+      .times(2);
     expect(textOf(await core.call("get_activity_streams", { id: 42 }))).toBe("[]");
     expect(textOf(await core.call("get_activity_streams", { id: 42, keys: [] }))).toBe("[]");
     expect(mock.pending()).toEqual([]);
@@ -134,7 +145,9 @@ describe("read tools", () => {
     expect(JSON.parse(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], resolution: "low" })))).toEqual([
       { type: "heartrate", data: [120, 130], series_type: "time", original_size: 2, resolution: "low" },
     ]);
-    expect(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], summary: true }))).toContain('"summary":{"min":120,"max":130');
+    expect(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], summary: true }))).toContain(
+      '"summary":{"min":120,"max":130',
+    );
     expect(textOf(await core.call("get_activity_streams", { id: 42, keys: ["heartrate"], summary: false }))).toBe(
       '[{"type":"heartrate","data":[120,130],"series_type":"time","original_size":2,"resolution":"high"}]',
     );
@@ -142,7 +155,10 @@ describe("read tools", () => {
   });
 
   it("get_club_activities sends page and per_page", async () => {
-    get("/api/v3/clubs/31337/activities", { page: "1", per_page: "5" }).reply(200, '[{"athlete":{"firstname":"Bo","lastname":"K."},"name":"Tempo"}]');
+    get("/api/v3/clubs/31337/activities", { page: "1", per_page: "5" }).reply(
+      200,
+      '[{"athlete":{"firstname":"Bo","lastname":"K."},"name":"Tempo"}]',
+    );
     expect(textOf(await core.call("get_club_activities", { id: 31337, per_page: 5 }))).toContain("Tempo");
     expect(mock.pending()).toEqual([]);
   });
@@ -211,11 +227,17 @@ describe("write tools", () => {
         contentType = String(request.headers["content-type"]);
         raw = Buffer.concat(chunks);
         response.writeHead(201, { "content-type": "application/json" });
-        response.end('{"id":777,"id_str":"777","external_id":"watch-1","error":null,"status":"Your activity is still being processed.","activity_id":null}');
+        response.end(
+          '{"id":777,"id_str":"777","external_id":"watch-1","error":null,"status":"Your activity is still being processed.","activity_id":null}',
+        );
       });
     });
     await once(server.listen(0, "127.0.0.1"), "listening");
-    const local = await fileBackedCore({ credentials, now: () => now, settings: { apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3` } });
+    const local = await fileBackedCore({
+      credentials,
+      now: () => now,
+      settings: { apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3` },
+    });
     const result = await local.call("create_upload", {
       file: fileBytes.toString("base64"),
       data_type: "fit",
@@ -255,7 +277,9 @@ describe("start_date_local on the wire", () => {
 
   it("a date or time that does not exist is refused before Strava is asked", async () => {
     const { asStravaLocalTime } = await import("../../tools/create-activity.ts");
-    expect(() => asStravaLocalTime("2026-02-30T10:00")).toThrow('start_date_local must be a real date and time; "2026-02-30T10:00" has no such day.');
+    expect(() => asStravaLocalTime("2026-02-30T10:00")).toThrow(
+      'start_date_local must be a real date and time; "2026-02-30T10:00" has no such day.',
+    );
     expect(() => asStravaLocalTime("2026-13-01T10:00")).toThrow("has no such day");
     expect(() => asStravaLocalTime("2026-11-21T25:61:00")).toThrow("has no such time of day");
     expect(asStravaLocalTime("2028-02-29T23:59:59")).toBe("2028-02-29T23:59:59Z");

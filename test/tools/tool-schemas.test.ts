@@ -10,8 +10,17 @@ import { sportTypes, streamKeys } from "../../tools/arguments/parameter-schemas.
 describe("tool definitions", () => {
   it("are the 11 tools, in order", () => {
     expect(toolTable.map((tool) => tool.name)).toEqual([
-      "get_activities", "get_activity_by_id", "create_activity", "update_activity", "get_activity_zones", "get_athlete",
-      "get_athlete_stats", "get_activity_streams", "get_club_activities", "create_upload", "get_upload",
+      "get_activities",
+      "get_activity_by_id",
+      "create_activity",
+      "update_activity",
+      "get_activity_zones",
+      "get_athlete",
+      "get_athlete_stats",
+      "get_activity_streams",
+      "get_club_activities",
+      "create_upload",
+      "get_upload",
     ]);
   });
 
@@ -22,7 +31,13 @@ describe("tool definitions", () => {
 
   it.each(toolTable.map((tool) => [tool.name, tool] as const))("%s matches its snapshot", async (name, tool) => {
     const publicView = JSON.parse(
-      JSON.stringify({ name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.parameters, annotations: tool.annotations }),
+      JSON.stringify({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.parameters,
+        annotations: tool.annotations,
+      }),
     ) as { inputSchema: { type: string; properties: object; required: unknown } };
     expect(publicView.inputSchema.type).toBe("object");
     expect(Array.isArray(publicView.inputSchema.required)).toBe(true);
@@ -48,7 +63,9 @@ describe("tool definitions", () => {
     };
     for (const tool of toolTable) {
       const found = Object.entries(tool.parameters.properties).flatMap(([name, schema]) =>
-        Object.entries(schema as object).flatMap(([key, value]) => (key === "default" ? [] : nestedDefaults(value, `${tool.name}.${name}.${key}`))),
+        Object.entries(schema as object).flatMap(([key, value]) =>
+          key === "default" ? [] : nestedDefaults(value, `${tool.name}.${name}.${key}`),
+        ),
       );
       expect(found).toEqual([]);
     }

@@ -11,10 +11,24 @@ import type { TrainingLoadAnswer } from "../../tools/training-load/training-load
 import { testNow } from "../support/test-clock.ts";
 import { addDays, mondayOf, referenceActivityLoads, referenceLoad } from "../support/training-load-reference.ts";
 
-const zonesBody = JSON.stringify({ heart_rate: { custom_zones: false, zones: [{ min: 0, max: 122 }, { min: 122, max: 152 }, { min: 152, max: 167 }, { min: 167, max: 182 }, { min: 182, max: -1 }] } });
+const zonesBody = JSON.stringify({
+  heart_rate: {
+    custom_zones: false,
+    zones: [
+      { min: 0, max: 122 },
+      { min: 122, max: 152 },
+      { min: 152, max: 167 },
+      { min: 167, max: 182 },
+      { min: 182, max: -1 },
+    ],
+  },
+});
 
 /** Runs a plan against an answering function, as runTool would against Strava. */
-function drive(plan: RequestPlan, answer: (path: string, query: Record<string, unknown>) => string): { answers: UpstreamAnswer[]; text: string } {
+function drive(
+  plan: RequestPlan,
+  answer: (path: string, query: Record<string, unknown>) => string,
+): { answers: UpstreamAnswer[]; text: string } {
   const answers: UpstreamAnswer[] = [];
   for (let planned = plan.next(answers); planned; planned = plan.next(answers)) {
     answers.push({ request: planned.request, status: 200, bodyText: answer(planned.request.path, planned.request.query ?? {}) });
@@ -25,14 +39,23 @@ function drive(plan: RequestPlan, answer: (path: string, query: Record<string, u
 describe("the plan's requests", () => {
   it("asks for page 1 first, with before and without after; then nothing more when the list ends and every activity is scored", () => {
     const plan = trainingLoadPlan({ before: 1_763_700_000, after: 1_762_000_000 }, testNow);
-    expect(plan.next([])).toEqual({ request: { method: "GET", path: "/athlete/activities", query: { before: 1_763_700_000, page: 1, per_page: 200 } } });
+    expect(plan.next([])).toEqual({
+      request: { method: "GET", path: "/athlete/activities", query: { before: 1_763_700_000, page: 1, per_page: 200 } },
+    });
     const { answers } = drive(plan, () => "[]");
     expect(answers).toHaveLength(1);
   });
 
   it("asks for the zones, as an optional request, only once the pages are read and an unscored activity has heart rate", () => {
     const plan = trainingLoadPlan({}, testNow);
-    const unscored = { start_date: "2026-11-20T19:00:00Z", start_date_local: "2026-11-20T12:00:00Z", timezone: "(GMT-07:00) America/Denver", moving_time: 3600, suffer_score: null, average_heartrate: 140 };
+    const unscored = {
+      start_date: "2026-11-20T19:00:00Z",
+      start_date_local: "2026-11-20T12:00:00Z",
+      timezone: "(GMT-07:00) America/Denver",
+      moving_time: 3600,
+      suffer_score: null,
+      average_heartrate: 140,
+    };
     const page: UpstreamAnswer = { request: plan.next([])!.request, status: 200, bodyText: JSON.stringify([unscored]) };
     expect(plan.next([page])).toEqual({ request: { method: "GET", path: "/athlete/zones" }, optional: true });
     const zones: UpstreamAnswer = { request: { method: "GET", path: "/athlete/zones" }, status: 200, bodyText: zonesBody };
@@ -81,20 +104,31 @@ describe("the answer agrees with the formulas, for any activities", () => {
           };
         });
         const newestFirst = [...activities].sort((x, y) => y.start_date.localeCompare(x.start_date));
-        const { answers, text } = drive(trainingLoadPlan({}, testNow), (path) => (path === "/athlete/zones" ? zonesBody : JSON.stringify(newestFirst)));
+        const { answers, text } = drive(trainingLoadPlan({}, testNow), (path) =>
+          path === "/athlete/zones" ? zonesBody : JSON.stringify(newestFirst),
+        );
         const answer = JSON.parse(text) as TrainingLoadAnswer;
         const inWindow = activities.filter((a) => a.start_date_local.slice(0, 10) >= answer.window.first);
         const zonesRead = answers.some((a) => a.request.path === "/athlete/zones");
         expect(zonesRead).toBe(inWindow.some((a) => a.suffer_score === null && "average_heartrate" in a));
-        const loads = referenceActivityLoads(inWindow, zonesRead ? (JSON.parse(zonesBody) as { heart_rate: { zones: Array<{ min: number; max: number }> } }).heart_rate.zones : undefined);
+        const loads = referenceActivityLoads(
+          inWindow,
+          zonesRead
+            ? (JSON.parse(zonesBody) as { heart_rate: { zones: Array<{ min: number; max: number }> } }).heart_rate.zones
+            : undefined,
+        );
 
         expect(answer.window.activities).toBe(inWindow.length);
         expect(answer.window.upstream_requests).toBe(answers.length);
         const byDate = new Map<string, number>();
-        inWindow.forEach((a, i) => byDate.set(a.start_date_local.slice(0, 10), (byDate.get(a.start_date_local.slice(0, 10)) ?? 0) + loads[i]!));
+        inWindow.forEach((a, i) =>
+          byDate.set(a.start_date_local.slice(0, 10), (byDate.get(a.start_date_local.slice(0, 10)) ?? 0) + loads[i]!),
+        );
         expect(answer.days.loads).toEqual(answer.days.loads.map((_, i) => byDate.get(addDays(answer.days.first, i)) ?? 0));
         for (const week of answer.weeks) {
-          const items = inWindow.map((a, i) => ({ a, load: loads[i]! })).filter(({ a }) => mondayOf(a.start_date_local.slice(0, 10)) === week.week);
+          const items = inWindow
+            .map((a, i) => ({ a, load: loads[i]! }))
+            .filter(({ a }) => mondayOf(a.start_date_local.slice(0, 10)) === week.week);
           expect(week.total).toEqual({
             count: items.length,
             distance: Math.round(items.reduce((s, { a }) => s + Math.round(a.distance * 10), 0) / 10),
@@ -105,7 +139,11 @@ describe("the answer agrees with the formulas, for any activities", () => {
           expect(Object.values(week.sports).reduce((s, totals) => s + totals.count, 0)).toBe(items.length);
         }
 
-        const reference = referenceLoad(answer.days.loads, answer.days.loads.map((_, i) => byDate.has(addDays(answer.days.first, i))), answer.days.first);
+        const reference = referenceLoad(
+          answer.days.loads,
+          answer.days.loads.map((_, i) => byDate.has(addDays(answer.days.first, i))),
+          answer.days.first,
+        );
         expect(Math.abs(answer.load.fitness - reference.fitness)).toBeLessThanOrEqual(0.05 + 1e-9);
         expect(Math.abs(answer.load.fatigue - reference.fatigue)).toBeLessThanOrEqual(0.05 + 1e-9);
         expect(Math.abs(answer.load.form - reference.form)).toBeLessThanOrEqual(0.05 + 1e-9);

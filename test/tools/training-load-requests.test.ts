@@ -11,12 +11,27 @@ import { testNow } from "../support/test-clock.ts";
 import { addDays, referenceActivityLoads, referenceLoad } from "../support/training-load-reference.ts";
 import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 
-const credentials = { client_id: "1234", client_secret: "secret-xyz", refresh_token: "refresh-1", access_token: "access-valid", expires_at: testNow / 1000 + 6 * 3600 };
+const credentials = {
+  client_id: "1234",
+  client_secret: "secret-xyz",
+  refresh_token: "refresh-1",
+  access_token: "access-valid",
+  expires_at: testNow / 1000 + 6 * 3600,
+};
 /** testNow is Saturday 2026-11-21, 15:37 in Denver (UTC-7). */
 const today = "2026-11-21";
 const denver = "(GMT-07:00) America/Denver";
 const zonesBody = JSON.stringify({
-  heart_rate: { custom_zones: false, zones: [{ min: 0, max: 122 }, { min: 122, max: 152 }, { min: 152, max: 167 }, { min: 167, max: 182 }, { min: 182, max: -1 }] },
+  heart_rate: {
+    custom_zones: false,
+    zones: [
+      { min: 0, max: 122 },
+      { min: 122, max: 152 },
+      { min: 152, max: 167 },
+      { min: 167, max: 182 },
+      { min: 182, max: -1 },
+    ],
+  },
   power: { zones: [] },
 });
 let core: FileBackedCore;
@@ -93,7 +108,8 @@ async function summarize(args: Record<string, unknown> = {}): Promise<TrainingLo
 /** `count` activities a day, every day from `today` back over `days` days. */
 function everyDay(days: number, count: number): Summary[] {
   const list: Summary[] = [];
-  for (let back = 0; back < days; back++) for (let i = 0; i < count; i++) list.push(activity(addDays(today, -back), 6 + i, { suffer_score: 20 + ((back + i) % 7) * 5 }));
+  for (let back = 0; back < days; back++)
+    for (let i = 0; i < count; i++) list.push(activity(addDays(today, -back), 6 + i, { suffer_score: 20 + ((back + i) % 7) * 5 }));
   return list;
 }
 
@@ -106,7 +122,14 @@ describe("paging", () => {
       { page: "2", per_page: "200" },
     ]);
     // Twelve calendar weeks: from the Monday eleven weeks before this week's.
-    expect(summary.window).toEqual({ first: "2026-08-31", last: today, time_zone: "America/Denver", activities: 83 * 3, upstream_requests: 2, complete: true });
+    expect(summary.window).toEqual({
+      first: "2026-08-31",
+      last: today,
+      time_zone: "America/Denver",
+      activities: 83 * 3,
+      upstream_requests: 2,
+      complete: true,
+    });
     expect(summary.weeks.map((week) => week.total.count)).toEqual([...new Array<number>(11).fill(21), 18]);
     expect(mock.requests()).toBe(2);
   });
@@ -123,9 +146,18 @@ describe("paging", () => {
     expect(queries.map((query) => query.get("page"))).toEqual(["1", "2", "3", "4", "5"]);
     // 1,000 activities read, 15 a day: back to 66 days before today, whose last activities were on page 6.
     const earliest = addDays(today, -66);
-    expect(summary.window).toEqual({ first: addDays(earliest, 1), last: today, time_zone: "America/Denver", activities: 66 * 15, upstream_requests: 5, complete: false });
+    expect(summary.window).toEqual({
+      first: addDays(earliest, 1),
+      last: today,
+      time_zone: "America/Denver",
+      activities: 66 * 15,
+      upstream_requests: 5,
+      complete: false,
+    });
     expect(summary.days.first).toBe(addDays(earliest, 1));
-    expect(summary.notes[0]).toMatch(new RegExp(`^Paging stopped at its bound \\(5 pages of 200 activities\\): dates before ${addDays(earliest, 1)} were not read`));
+    expect(summary.notes[0]).toMatch(
+      new RegExp(`^Paging stopped at its bound \\(5 pages of 200 activities\\): dates before ${addDays(earliest, 1)} were not read`),
+    );
   });
 });
 
@@ -135,7 +167,13 @@ describe("loads without a suffer_score", () => {
     activity("2026-11-12", 7, { suffer_score: 90, average_heartrate: 160, moving_time: 3_600 }),
     activity("2026-11-14", 7, { suffer_score: 30, average_heartrate: 130, moving_time: 2_400 }),
     activity("2026-11-18", 12, { sport_type: "VirtualRide", suffer_score: null, average_heartrate: 141, moving_time: 3_900 }),
-    activity("2026-11-19", 9, { sport_type: "Hike", suffer_score: null, average_heartrate: undefined, has_heartrate: false, moving_time: 10_800 }),
+    activity("2026-11-19", 9, {
+      sport_type: "Hike",
+      suffer_score: null,
+      average_heartrate: undefined,
+      has_heartrate: false,
+      moving_time: 10_800,
+    }),
   ];
 
   it("with heart rate: an estimate from the athlete's zones, read in one more request, calibrated and labelled", async () => {
@@ -165,7 +203,13 @@ describe("loads without a suffer_score", () => {
     serveActivities(mixed());
     mock.strava
       .intercept({ path: "/api/v3/athlete/zones", method: "GET" })
-      .reply(401, JSON.stringify({ message: "Authorization Error", errors: [{ resource: "AccessToken", field: "profile:read_all_permission", code: "missing" }] }));
+      .reply(
+        401,
+        JSON.stringify({
+          message: "Authorization Error",
+          errors: [{ resource: "AccessToken", field: "profile:read_all_permission", code: "missing" }],
+        }),
+      );
     const summary = await summarize();
     expect(summary.window.upstream_requests).toBe(2);
     expect(summary.load_source.heart_rate_estimate.count).toBe(0);
@@ -186,10 +230,27 @@ describe("small windows", () => {
   it("no activity at all: zeros, null ratios, the run of active days empty, dates in UTC", async () => {
     serveActivities([]);
     const summary = await summarize();
-    expect(summary.window).toEqual({ first: "2026-08-31", last: today, time_zone: "UTC", activities: 0, upstream_requests: 1, complete: true });
+    expect(summary.window).toEqual({
+      first: "2026-08-31",
+      last: today,
+      time_zone: "UTC",
+      activities: 0,
+      upstream_requests: 1,
+      complete: true,
+    });
     expect(summary.days.loads.every((load) => load === 0)).toBe(true);
-    expect(summary.weeks.every((week) => week.total.count === 0 && week.rest_days === week.days && week.load_change_percent === null)).toBe(true);
-    expect(summary.load).toEqual({ fitness: 0, fatigue: 0, form: 0, acute_chronic_ratio: null, monotony: null, strain: null, longest_run_without_rest: { days: 0, ends: null } });
+    expect(summary.weeks.every((week) => week.total.count === 0 && week.rest_days === week.days && week.load_change_percent === null)).toBe(
+      true,
+    );
+    expect(summary.load).toEqual({
+      fitness: 0,
+      fatigue: 0,
+      form: 0,
+      acute_chronic_ratio: null,
+      monotony: null,
+      strain: null,
+      longest_run_without_rest: { days: 0, ends: null },
+    });
     expect(summary.notes).toEqual(["No listed activity gives the athlete's time zone, so dates are UTC dates."]);
   });
 
@@ -203,7 +264,11 @@ describe("small windows", () => {
       ["2026-11-09", true, 4, 0],
       ["2026-11-16", true, 6, 77],
     ]);
-    const reference = referenceLoad(summary.days.loads, summary.days.loads.map((load) => load > 0), summary.days.first);
+    const reference = referenceLoad(
+      summary.days.loads,
+      summary.days.loads.map((load) => load > 0),
+      summary.days.first,
+    );
     expect(summary.load.fitness).toBeCloseTo(reference.fitness, 1);
     expect(summary.load.fatigue).toBeCloseTo(reference.fatigue, 1);
     expect(summary.load.form).toBeCloseTo(reference.form, 1);
@@ -231,9 +296,21 @@ describe("small windows", () => {
 describe("arguments refused before anything is sent", () => {
   const now = Math.floor(testNow / 1000);
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    ["after later than before", { after: now - 86_400, before: now - 2 * 86_400 }, /^Error: after \(\d+\) must be earlier than before \(\d+\)/],
-    ["a window over 366 days", { after: now - 400 * 86_400 }, /^Error: after \(\d+\) is 400 days before now; a summary covers at most 366 days/],
-    ["a window over 366 days between after and before", { after: now - 500 * 86_400, before: now - 100 * 86_400 }, /^Error: after \(\d+\) is 400 days before before \(\d+\)/],
+    [
+      "after later than before",
+      { after: now - 86_400, before: now - 2 * 86_400 },
+      /^Error: after \(\d+\) must be earlier than before \(\d+\)/,
+    ],
+    [
+      "a window over 366 days",
+      { after: now - 400 * 86_400 },
+      /^Error: after \(\d+\) is 400 days before now; a summary covers at most 366 days/,
+    ],
+    [
+      "a window over 366 days between after and before",
+      { after: now - 500 * 86_400, before: now - 100 * 86_400 },
+      /^Error: after \(\d+\) is 400 days before before \(\d+\)/,
+    ],
     ["after in the future", { after: now + 3_600 }, /^Error: after \(\d+\) is in the future/],
     ["page", { page: 2 }, /^Error: page does not apply with summary: true/],
     ["page 1, given", { page: 1 }, /^Error: page does not apply with summary: true/],

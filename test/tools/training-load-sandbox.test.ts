@@ -17,12 +17,24 @@ let summary: TrainingLoadAnswer;
 let summaryText: string;
 let requests: Record<string, number>;
 /** The list tool's answer for the summary's window, as Strava lists it. */
-let listed: Array<Record<string, unknown> & { start_date_local: string; sport_type: string; distance: number; moving_time: number; total_elevation_gain: number }>;
+let listed: Array<
+  Record<string, unknown> & {
+    start_date_local: string;
+    sport_type: string;
+    distance: number;
+    moving_time: number;
+    total_elevation_gain: number;
+  }
+>;
 
 beforeAll(async () => {
   session = await openSession({ clock: clock.now, rotateRefreshTokens: false });
   core = await fileBackedCore({
-    credentials: { client_id: session.sandbox.clientId, client_secret: session.sandbox.clientSecret, refresh_token: session.sandbox.refreshToken() },
+    credentials: {
+      client_id: session.sandbox.clientId,
+      client_secret: session.sandbox.clientSecret,
+      refresh_token: session.sandbox.refreshToken(),
+    },
     settings: { apiBase: session.sandbox.apiBase, tokenUrl: session.sandbox.tokenUrl },
     now: clock.now,
   });
@@ -36,7 +48,9 @@ beforeAll(async () => {
   // The window's activities, listed: a day's margin either side in epoch seconds, then by local date.
   const after = Math.floor(Date.parse(`${summary.window.first}T00:00:00Z`) / 1000) - 2 * 86_400;
   const all = JSON.parse(textOf(await core.call("get_activities", { after, per_page: 200 }))) as typeof listed;
-  listed = all.filter((a) => a.start_date_local.slice(0, 10) >= summary.window.first && a.start_date_local.slice(0, 10) <= summary.window.last);
+  listed = all.filter(
+    (a) => a.start_date_local.slice(0, 10) >= summary.window.first && a.start_date_local.slice(0, 10) <= summary.window.last,
+  );
 });
 afterAll(async () => {
   await core?.cleanup();
@@ -45,14 +59,21 @@ afterAll(async () => {
 
 /** Each listed activity's load: its suffer_score, or the reference page's estimate against the athlete's zones. */
 async function expectedLoads(): Promise<number[]> {
-  const zones = session.json<{ heart_rate: { zones: Array<{ min: number; max: number }> } }>(await session.get("/athlete/zones")).heart_rate.zones;
+  const zones = session.json<{ heart_rate: { zones: Array<{ min: number; max: number }> } }>(await session.get("/athlete/zones")).heart_rate
+    .zones;
   return referenceActivityLoads(listed as never, zones);
 }
 
 describe("the sandbox athlete's training load (summary: true, default window)", () => {
   it("covers twelve calendar weeks to today in the athlete's zone, from one page and the zones: two upstream requests, a few kilobytes", () => {
     // testNow is Saturday 2026-11-21, 15:37 in Boulder.
-    expect(summary.window).toMatchObject({ first: "2026-08-31", last: "2026-11-21", time_zone: "America/Denver", upstream_requests: 2, complete: true });
+    expect(summary.window).toMatchObject({
+      first: "2026-08-31",
+      last: "2026-11-21",
+      time_zone: "America/Denver",
+      upstream_requests: 2,
+      complete: true,
+    });
     expect(requests).toEqual({ "GET /athlete/activities": 1, "GET /athlete/zones": 1 });
     expect(summary.window.activities).toBe(listed.length);
     expect(summary.weeks).toHaveLength(12);
@@ -65,7 +86,9 @@ describe("the sandbox athlete's training load (summary: true, default window)", 
   it("weekly totals are the sums of the listed activities, per sport and per week; rest days are the days without one", async () => {
     const loads = await expectedLoads();
     for (const week of summary.weeks) {
-      const inWeek = listed.map((a, i) => ({ a, load: loads[i]! })).filter(({ a }) => mondayOf(a.start_date_local.slice(0, 10)) === week.week);
+      const inWeek = listed
+        .map((a, i) => ({ a, load: loads[i]! }))
+        .filter(({ a }) => mondayOf(a.start_date_local.slice(0, 10)) === week.week);
       const totals = (items: typeof inWeek) => ({
         count: items.length,
         // Exact sums of Strava's decimetres, rounded to whole metres.
@@ -77,14 +100,18 @@ describe("the sandbox athlete's training load (summary: true, default window)", 
       expect(week.total, week.week).toEqual(totals(inWeek));
       const sports = [...new Set(inWeek.map(({ a }) => a.sport_type))].sort();
       expect(Object.keys(week.sports)).toEqual(sports);
-      for (const sport of sports) expect(week.sports[sport], `${week.week} ${sport}`).toEqual(totals(inWeek.filter(({ a }) => a.sport_type === sport)));
+      for (const sport of sports)
+        expect(week.sports[sport], `${week.week} ${sport}`).toEqual(totals(inWeek.filter(({ a }) => a.sport_type === sport)));
       const activeDays = new Set(inWeek.map(({ a }) => a.start_date_local.slice(0, 10)));
       expect(week.rest_days).toBe(week.days - activeDays.size);
     }
   });
 
   it("the change from the week before compares like with like: full weeks whole, the current week with the same weekdays", () => {
-    const weekLoad = (monday: string, days: number) => summary.days.loads.slice(daysBetween(summary.days.first, monday), daysBetween(summary.days.first, monday) + days).reduce((a, b) => a + b, 0);
+    const weekLoad = (monday: string, days: number) =>
+      summary.days.loads
+        .slice(daysBetween(summary.days.first, monday), daysBetween(summary.days.first, monday) + days)
+        .reduce((a, b) => a + b, 0);
     expect(summary.weeks[0]!.load_change_percent).toBeNull();
     for (const [i, week] of summary.weeks.entries()) {
       if (i === 0) continue;
@@ -99,7 +126,9 @@ describe("the sandbox athlete's training load (summary: true, default window)", 
     listed.forEach((a, i) => byDate.set(a.start_date_local.slice(0, 10), (byDate.get(a.start_date_local.slice(0, 10)) ?? 0) + loads[i]!));
     expect(summary.days.first).toBe(summary.window.first);
     expect(summary.days.loads).toHaveLength(daysBetween(summary.window.first, summary.window.last) + 1);
-    summary.days.loads.forEach((load, i) => expect(load, addDays(summary.days.first, i)).toBe(byDate.get(addDays(summary.days.first, i)) ?? 0));
+    summary.days.loads.forEach((load, i) =>
+      expect(load, addDays(summary.days.first, i)).toBe(byDate.get(addDays(summary.days.first, i)) ?? 0),
+    );
     const unscored = listed.filter((a) => a["suffer_score"] === null);
     expect(summary.load_source.suffer_score).toBe(listed.length - unscored.length);
     expect(summary.load_source.heart_rate_estimate.count).toBe(unscored.filter((a) => a["has_heartrate"] === true).length);

@@ -31,7 +31,10 @@ function effectOf(result: APIGatewayAuthorizerResult): string | undefined {
 }
 
 function denials(): unknown[] {
-  return stderr.lines().filter((line) => line.event === "request_denied").map((line) => line.denial);
+  return stderr
+    .lines()
+    .filter((line) => line.event === "request_denied")
+    .map((line) => line.denial);
 }
 
 async function putToken(value: string, name = PARAMETER): Promise<void> {

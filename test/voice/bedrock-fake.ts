@@ -37,7 +37,12 @@ export interface BedrockFake {
 
 /** The environment that points the AWS SDK's Bedrock runtime client at `fake`, with dummy credentials. */
 export function bedrockFakeEnv(fake: BedrockFake): Record<string, string> {
-  return { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint, AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: "us-west-2" };
+  return {
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.endpoint,
+    AWS_ACCESS_KEY_ID: "test",
+    AWS_SECRET_ACCESS_KEY: "test",
+    AWS_REGION: "us-west-2",
+  };
 }
 
 /** A Converse success body around `text`, optionally after a reasoning block as extended thinking gives. */
@@ -59,10 +64,25 @@ function converseBody(answer: Extract<FakeAnswer, { kind: "text" }>): string {
  */
 function echoAnswer(body: ConverseRequestSeen["body"]): string {
   const system = body.system?.map((block) => block.text ?? "").join("\n") ?? "";
-  const text = body.messages?.[0]?.content?.map((block) => block.text ?? "").join(" ").trim() || "(nothing dictated)";
+  const text =
+    body.messages?.[0]?.content
+      ?.map((block) => block.text ?? "")
+      .join(" ")
+      .trim() || "(nothing dictated)";
   const action = /"action" must be "(\w+)"/.exec(system)?.[1] ?? "note";
   const title = text.split(/\s+/).slice(0, 8).join(" ");
-  return JSON.stringify({ markdown: `- ${text}`, action, title, dueISO: null, startISO: null, endISO: null, location: null, url: null, notes: null, tags: ["offline"] });
+  return JSON.stringify({
+    markdown: `- ${text}`,
+    action,
+    title,
+    dueISO: null,
+    startISO: null,
+    endISO: null,
+    location: null,
+    url: null,
+    notes: null,
+    tags: ["offline"],
+  });
 }
 
 export async function startBedrockFake(): Promise<BedrockFake> {

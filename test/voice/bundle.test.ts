@@ -65,14 +65,26 @@ describe("voice bundles", () => {
 
   it("the handler bundle validates and answers a capture", async () => {
     const { handler } = (await import(pathToFileURL(report("handler").file).href)) as { handler: typeof Handler };
-    const capture = (body: unknown): Promise<APIGatewayProxyResult> => handler(proxyEvent({ body: JSON.stringify(body) }), invocationContext());
+    const capture = (body: unknown): Promise<APIGatewayProxyResult> =>
+      handler(proxyEvent({ body: JSON.stringify(body) }), invocationContext());
     const stderr = captureStderr();
     try {
       const bad = await capture({ text: "buy milk", mode: "shopping" });
       expect(bad.statusCode).toBe(400);
       fake.queue({
         kind: "text",
-        text: JSON.stringify({ markdown: "- milk", action: "note", title: "Milk", dueISO: null, startISO: null, endISO: null, location: null, url: null, notes: null, tags: [] }),
+        text: JSON.stringify({
+          markdown: "- milk",
+          action: "note",
+          title: "Milk",
+          dueISO: null,
+          startISO: null,
+          endISO: null,
+          location: null,
+          url: null,
+          notes: null,
+          tags: [],
+        }),
       });
       const good = await capture({ text: "buy milk", mode: "note" });
       expect(good.statusCode).toBe(200);

@@ -57,7 +57,11 @@ async function captureWith(home: string, extra: Record<string, string>): Promise
   );
   running.push(voice);
   const [, url] = await voice.waitFor(/POST (http:\/\/127\.0\.0\.1:\d+\/dev\/invoke)/);
-  const response = await fetch(url!, { method: "POST", headers: { "x-client-token": token, "content-type": "application/json" }, body: JSON.stringify({ text: "buy milk", mode: "note" }) });
+  const response = await fetch(url!, {
+    method: "POST",
+    headers: { "x-client-token": token, "content-type": "application/json" },
+    body: JSON.stringify({ text: "buy milk", mode: "note" }),
+  });
   const body = (await response.json()) as { message: string };
   await voice.stop();
   return { status: response.status, message: body.message };
@@ -90,7 +94,11 @@ describe("npm run voice without AWS credentials says what it found", () => {
 
   test("a profile that exists but gives no credentials is told apart from one that does not exist", async () => {
     const home = scratchHome({ ".aws/config": "[profile coach]\nregion = us-west-2\n" });
-    const answer = await captureWith(home, { AWS_PROFILE: "coach", AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "not-used-while-a-profile-is-named" });
+    const answer = await captureWith(home, {
+      AWS_PROFILE: "coach",
+      AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+      AWS_SECRET_ACCESS_KEY: "not-used-while-a-profile-is-named",
+    });
     expect(answer.status).toBe(502);
     expect(answer.message).toBe(
       `No AWS credentials to call Bedrock in us-west-2: the profile "coach" (AWS_PROFILE, in ${home}/.aws/config) gave none: give it keys or a role ` +

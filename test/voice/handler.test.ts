@@ -24,7 +24,17 @@ function json(result: APIGatewayProxyResult): Record<string, unknown> {
   return JSON.parse(result.body) as Record<string, unknown>;
 }
 
-const BASE = { markdown: "Body", title: "Title", dueISO: null, startISO: null, endISO: null, location: null, url: null, notes: null, tags: [] };
+const BASE = {
+  markdown: "Body",
+  title: "Title",
+  dueISO: null,
+  startISO: null,
+  endISO: null,
+  location: null,
+  url: null,
+  notes: null,
+  tags: [],
+};
 
 function answer(fields: Record<string, unknown>): FakeAnswer {
   return { kind: "text", text: JSON.stringify({ ...BASE, ...fields }) };
@@ -125,7 +135,9 @@ describe("the Converse request", () => {
     fake.queue(answer({ action: "note" }), answer({ action: "note" }));
     await post({ text: "Plan my season", mode: "deepthink", maxTokens: 6000 });
     await post({ text: "Plan my season", mode: "deepthink", maxTokens: 1500 });
-    expect(fake.requests.map((r) => [r.body.inferenceConfig?.maxTokens, r.body.additionalModelRequestFields?.thinking?.budget_tokens])).toEqual([
+    expect(
+      fake.requests.map((r) => [r.body.inferenceConfig?.maxTokens, r.body.additionalModelRequestFields?.thinking?.budget_tokens]),
+    ).toEqual([
       [6000, 3000],
       [1500, undefined],
     ]);
@@ -194,24 +206,36 @@ describe("the response object", () => {
     });
   });
 
-  it.each(["note", "research", "deepthink"] as const)("answers action note for %s, with every date, location and url null", async (mode) => {
-    fake.queue(
-      answer({ action: "note", title: "Offsite", markdown: "# Offsite\n- ideas", dueISO: "2026-03-08T17:00:00Z", startISO: "2026-03-08T17:00:00Z", location: "Lisbon", url: "https://example.com", tags: ["work", " work ", "offsite"] }),
-    );
-    const body = json(await post({ text: "Idea for the team offsite tomorrow at 9am", mode }));
-    expect(body).toEqual({
-      markdown: "# Offsite\n- ideas",
-      action: "note",
-      title: "Offsite",
-      dueISO: null,
-      startISO: null,
-      endISO: null,
-      location: null,
-      url: null,
-      notes: null,
-      tags: ["work", "offsite"],
-    });
-  });
+  it.each(["note", "research", "deepthink"] as const)(
+    "answers action note for %s, with every date, location and url null",
+    async (mode) => {
+      fake.queue(
+        answer({
+          action: "note",
+          title: "Offsite",
+          markdown: "# Offsite\n- ideas",
+          dueISO: "2026-03-08T17:00:00Z",
+          startISO: "2026-03-08T17:00:00Z",
+          location: "Lisbon",
+          url: "https://example.com",
+          tags: ["work", " work ", "offsite"],
+        }),
+      );
+      const body = json(await post({ text: "Idea for the team offsite tomorrow at 9am", mode }));
+      expect(body).toEqual({
+        markdown: "# Offsite\n- ideas",
+        action: "note",
+        title: "Offsite",
+        dueISO: null,
+        startISO: null,
+        endISO: null,
+        location: null,
+        url: null,
+        notes: null,
+        tags: ["work", "offsite"],
+      });
+    },
+  );
 
   it("keeps the resolver's time when the model disagrees, and logs it", async () => {
     // The model applied today's offset (PST) to tomorrow, which is PDT: an hour late.
@@ -219,7 +243,13 @@ describe("the response object", () => {
     const body = json(await post({ text: "Remind me tomorrow at 9 AM to call mom", mode: "reminder" }));
     expect(body.dueISO).toBe("2026-03-08T16:00:00Z");
     expect(logLines("model_date_overridden")).toEqual([
-      expect.objectContaining({ level: "warn", field: "dueISO", resolver: "2026-03-08T16:00:00Z", model: "2026-03-08T17:00:00Z", timeZone: "America/Los_Angeles" }),
+      expect.objectContaining({
+        level: "warn",
+        field: "dueISO",
+        resolver: "2026-03-08T16:00:00Z",
+        model: "2026-03-08T17:00:00Z",
+        timeZone: "America/Los_Angeles",
+      }),
     ]);
   });
 

@@ -15,7 +15,11 @@ const THROTTLED = '{"message":"Rate Exceeded."}';
 let fake: BedrockFake;
 let stderr: StderrCapture;
 
-async function invoke(gateway: LocalGateway, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function invoke(
+  gateway: LocalGateway,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(gateway.invokeUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...headers },
@@ -66,21 +70,42 @@ describe("with VOICE_LOCAL_CLIENT_TOKEN", () => {
   it("answers 403 with the gateway's explicit-deny body when the token is missing", async () => {
     const result = await invoke(gateway, { text: "buy milk", mode: "note" });
     expect(result).toEqual({ status: 403, text: DENY });
-    expect(stderr.lines().filter((l) => l.event === "request_denied").map((l) => l.denial)).toEqual(["missing_token"]);
+    expect(
+      stderr
+        .lines()
+        .filter((l) => l.event === "request_denied")
+        .map((l) => l.denial),
+    ).toEqual(["missing_token"]);
     expect(fake.requests).toHaveLength(0);
   });
 
   it("answers 403 with the same body for a wrong token", async () => {
     const result = await invoke(gateway, { text: "buy milk", mode: "note" }, { "X-Client-Token": "wrong" });
     expect(result).toEqual({ status: 403, text: DENY });
-    expect(stderr.lines().filter((l) => l.event === "request_denied").map((l) => l.denial)).toEqual(["token_mismatch"]);
+    expect(
+      stderr
+        .lines()
+        .filter((l) => l.event === "request_denied")
+        .map((l) => l.denial),
+    ).toEqual(["token_mismatch"]);
     expect(stderr.raw()).not.toContain(TOKEN);
   });
 
   it("runs the handler for the right token and returns its answer", async () => {
     fake.queue({
       kind: "text",
-      text: JSON.stringify({ markdown: "- milk", action: "note", title: "Groceries", dueISO: null, startISO: null, endISO: null, location: null, url: null, notes: null, tags: ["shopping"] }),
+      text: JSON.stringify({
+        markdown: "- milk",
+        action: "note",
+        title: "Groceries",
+        dueISO: null,
+        startISO: null,
+        endISO: null,
+        location: null,
+        url: null,
+        notes: null,
+        tags: ["shopping"],
+      }),
     });
     const result = await invoke(gateway, { text: "buy milk", mode: "note" }, { "x-client-token": TOKEN });
     expect(result.status).toBe(200);
@@ -96,7 +121,11 @@ describe("with VOICE_LOCAL_CLIENT_TOKEN", () => {
 
   it("answers 413 for a body over 1 MB without running the authorizer, and closes the connection", async () => {
     const result = await fetch(gateway.invokeUrl, { method: "POST", headers: { "X-Client-Token": TOKEN }, body: "x".repeat(1_000_001) });
-    expect([result.status, result.headers.get("connection"), await result.text()]).toEqual([413, "close", '{"message":"Request Too Long"}']);
+    expect([result.status, result.headers.get("connection"), await result.text()]).toEqual([
+      413,
+      "close",
+      '{"message":"Request Too Long"}',
+    ]);
     expect(stderr.lines().filter((l) => l.event === "request_denied" || l.event === "request_allowed")).toEqual([]);
     expect(fake.requests).toHaveLength(0);
   });

@@ -37,7 +37,9 @@ beforeAll(() => {
   requireCfnLint();
   const result = spawnSync("python3", ["-c", TRANSFORM, TEMPLATE], { encoding: "utf8" });
   if (result.status !== 0) {
-    throw new Error(`The SAM transform through cfn-lint's Python package failed (python3 must be the Python cfn-lint runs on): ${result.stderr}`);
+    throw new Error(
+      `The SAM transform through cfn-lint's Python package failed (python3 must be the Python cfn-lint runs on): ${result.stderr}`,
+    );
   }
   const parsed = JSON.parse(result.stdout) as { Resources: Record<string, Resource>; Parameters: typeof parameters };
   resources = parsed.Resources;
@@ -91,7 +93,11 @@ describe("voice/template.yaml", () => {
     const functions = ofType("AWS::Lambda::Function");
     expect(functions).toHaveLength(2);
     for (const fn of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: "nodejs24.x", Timeout: { Ref: "FunctionTimeout" }, MemorySize: { Ref: "FunctionMemory" } });
+      expect(fn.Properties).toMatchObject({
+        Runtime: "nodejs24.x",
+        Timeout: { Ref: "FunctionTimeout" },
+        MemorySize: { Ref: "FunctionMemory" },
+      });
     }
     expect(parameters.FunctionTimeout?.Default).toBe(30);
     expect(parameters.FunctionMemory?.Default).toBe(256);

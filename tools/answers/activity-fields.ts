@@ -11,36 +11,108 @@
 
 /** SummaryActivity in Strava's API description (MetaActivity's `id` included), in its order. */
 const summaryActivityDescribed = [
-  "id", "external_id", "upload_id", "athlete", "name", "distance", "moving_time", "elapsed_time",
-  "total_elevation_gain", "elev_high", "elev_low", "type", "sport_type", "start_date", "start_date_local",
-  "timezone", "start_latlng", "end_latlng", "achievement_count", "kudos_count", "comment_count", "athlete_count",
-  "photo_count", "total_photo_count", "map", "device_name", "trainer", "commute", "manual", "private", "flagged",
-  "workout_type", "upload_id_str", "average_speed", "max_speed", "has_kudoed", "hide_from_home", "gear_id",
-  "kilojoules", "average_watts", "device_watts", "max_watts", "weighted_average_watts",
+  "id",
+  "external_id",
+  "upload_id",
+  "athlete",
+  "name",
+  "distance",
+  "moving_time",
+  "elapsed_time",
+  "total_elevation_gain",
+  "elev_high",
+  "elev_low",
+  "type",
+  "sport_type",
+  "start_date",
+  "start_date_local",
+  "timezone",
+  "start_latlng",
+  "end_latlng",
+  "achievement_count",
+  "kudos_count",
+  "comment_count",
+  "athlete_count",
+  "photo_count",
+  "total_photo_count",
+  "map",
+  "device_name",
+  "trainer",
+  "commute",
+  "manual",
+  "private",
+  "flagged",
+  "workout_type",
+  "upload_id_str",
+  "average_speed",
+  "max_speed",
+  "has_kudoed",
+  "hide_from_home",
+  "gear_id",
+  "kilojoules",
+  "average_watts",
+  "device_watts",
+  "max_watts",
+  "weighted_average_watts",
 ] as const;
 
 /** What DetailedActivity adds to SummaryActivity in the description. */
 const detailedActivityDescribed = [
-  "description", "photos", "gear", "calories", "segment_efforts", "embed_token", "splits_metric", "splits_standard",
-  "laps", "best_efforts",
+  "description",
+  "photos",
+  "gear",
+  "calories",
+  "segment_efforts",
+  "embed_token",
+  "splits_metric",
+  "splits_standard",
+  "laps",
+  "best_efforts",
 ] as const;
 
 /** ClubActivity in the description. */
 const clubActivityDescribed = [
-  "athlete", "name", "distance", "moving_time", "elapsed_time", "total_elevation_gain", "type", "sport_type", "workout_type",
+  "athlete",
+  "name",
+  "distance",
+  "moving_time",
+  "elapsed_time",
+  "total_elevation_gain",
+  "type",
+  "sport_type",
+  "workout_type",
 ] as const;
 
 /** Fields Strava sends in every activity (list item or detail) that its description does not declare. */
 export const activityFieldsBeyondDescription = [
-  "resource_state", "utc_offset", "location_city", "location_state", "location_country", "visibility",
-  "has_heartrate", "average_heartrate", "max_heartrate", "heartrate_opt_out", "display_hide_heartrate_option",
-  "average_cadence", "average_temp", "suffer_score", "pr_count", "from_accepted_tag",
+  "resource_state",
+  "utc_offset",
+  "location_city",
+  "location_state",
+  "location_country",
+  "visibility",
+  "has_heartrate",
+  "average_heartrate",
+  "max_heartrate",
+  "heartrate_opt_out",
+  "display_hide_heartrate_option",
+  "average_cadence",
+  "average_temp",
+  "suffer_score",
+  "pr_count",
+  "from_accepted_tag",
 ] as const;
 
 /** Fields Strava sends only in activity detail that its description does not declare. */
 export const detailFieldsBeyondDescription = [
-  "partner_brand_tag", "highlighted_kudosers", "segment_leaderboard_opt_out", "leaderboard_opt_out",
-  "perceived_exertion", "prefer_perceived_exertion", "available_zones", "stats_visibility",
+  "partner_brand_tag",
+  "highlighted_kudosers",
+  "segment_leaderboard_opt_out",
+  "leaderboard_opt_out",
+  "perceived_exertion",
+  "prefer_perceived_exertion",
+  "available_zones",
+  "stats_visibility",
 ] as const;
 
 /** Fields Strava sends in club feed items that its description does not declare. */
@@ -63,7 +135,12 @@ export const summaryActivityModel: FieldModel = {
 
 export const detailedActivityModel: FieldModel = {
   name: "DetailedActivity",
-  fields: new Set([...summaryActivityDescribed, ...detailedActivityDescribed, ...activityFieldsBeyondDescription, ...detailFieldsBeyondDescription]),
+  fields: new Set([
+    ...summaryActivityDescribed,
+    ...detailedActivityDescribed,
+    ...activityFieldsBeyondDescription,
+    ...detailFieldsBeyondDescription,
+  ]),
   described: [...summaryActivityDescribed, ...detailedActivityDescribed],
 };
 

@@ -28,7 +28,7 @@ export function checkFields(model: FieldModel, fields: readonly string[] | undef
   if (fields === undefined) return;
   const unknown = fields.filter((field) => !model.fields.has(field));
   if (unknown.length === 0) return;
-  const nested = unknown.some((field) => field.includes(".")) ? " Fields are top-level names only (\"map\", not \"map.polyline\")." : "";
+  const nested = unknown.some((field) => field.includes(".")) ? ' Fields are top-level names only ("map", not "map.polyline").' : "";
   throw new ToolInputError(
     `fields: ${unknown.map((field) => JSON.stringify(field)).join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} ` +
       `of Strava's ${model.name}.${nested} Valid names: ${[...model.fields].sort().join(", ")}.`,

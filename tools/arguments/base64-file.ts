@@ -21,7 +21,9 @@ export function decodeBase64File(text: string): Buffer {
   const padding = compact.indexOf("=");
   // Padding, when there is any, fills the last group of four exactly.
   if (padding !== -1 && (!/^=+$/.test(compact.slice(padding)) || compact.length - padding > 2 || compact.length % 4 !== 0)) {
-    throw new ToolInputError("file must be base64-encoded; '=' padding may only appear (at most twice) at the end, to fill its last group of four characters.");
+    throw new ToolInputError(
+      "file must be base64-encoded; '=' padding may only appear (at most twice) at the end, to fill its last group of four characters.",
+    );
   }
   const unpaddedLength = padding === -1 ? compact.length : padding;
   if (unpaddedLength % 4 === 1) {

@@ -7,17 +7,58 @@ import { StringEnum } from "../../common/schema-check.ts";
 
 /** Strava's `sport_type` values (Strava's list). */
 export const sportTypes = [
-  "Run", "TrailRun", "VirtualRun", "Ride", "MountainBikeRide", "GravelRide", "EBikeRide", "VirtualRide",
-  "Velomobile", "Swim", "Kayaking", "Canoeing", "Rowing", "StandUpPaddling", "Surfing", "Kitesurf", "Windsurf",
-  "AlpineSki", "BackcountrySki", "NordicSki", "Snowboard", "Snowshoe", "IceSkate", "Walk", "Hike",
-  "RockClimbing", "Crossfit", "Workout", "WeightTraining", "Yoga", "Pilates", "Golf", "Tennis", "Soccer",
-  "Basketball", "Wheelchair", "Handcycle",
+  "Run",
+  "TrailRun",
+  "VirtualRun",
+  "Ride",
+  "MountainBikeRide",
+  "GravelRide",
+  "EBikeRide",
+  "VirtualRide",
+  "Velomobile",
+  "Swim",
+  "Kayaking",
+  "Canoeing",
+  "Rowing",
+  "StandUpPaddling",
+  "Surfing",
+  "Kitesurf",
+  "Windsurf",
+  "AlpineSki",
+  "BackcountrySki",
+  "NordicSki",
+  "Snowboard",
+  "Snowshoe",
+  "IceSkate",
+  "Walk",
+  "Hike",
+  "RockClimbing",
+  "Crossfit",
+  "Workout",
+  "WeightTraining",
+  "Yoga",
+  "Pilates",
+  "Golf",
+  "Tennis",
+  "Soccer",
+  "Basketball",
+  "Wheelchair",
+  "Handcycle",
 ] as const;
 
 /** The 11 stream types Strava records. */
 export const streamKeys = [
-  "time", "distance", "latlng", "altitude", "velocity_smooth", "heartrate", "cadence", "watts", "temp",
-  "moving", "grade_smooth",
+  "time",
+  "distance",
+  "latlng",
+  "altitude",
+  "velocity_smooth",
+  "heartrate",
+  "cadence",
+  "watts",
+  "temp",
+  "moving",
+  "grade_smooth",
 ] as const;
 
 /** Upload formats Strava accepts (gzipped variants included). */
@@ -50,5 +91,4 @@ export const PerPage = Type.Integer({
 });
 
 /** Epoch seconds, bounded to years Strava can hold (1970 to 2100) so typos fail loudly. */
-export const EpochSeconds = (description: string) =>
-  Type.Integer({ minimum: 0, maximum: 4_102_444_800, description });
+export const EpochSeconds = (description: string) => Type.Integer({ minimum: 0, maximum: 4_102_444_800, description });

@@ -18,12 +18,7 @@ import { sendPlan } from "./run-plan.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../strava/strava-errors.ts";
 
-export async function runTool(
-  tool: ToolDefinition,
-  args: unknown,
-  deps: ToolDeps,
-  signal?: AbortSignal,
-): Promise<ToolResult> {
+export async function runTool(tool: ToolDefinition, args: unknown, deps: ToolDeps, signal?: AbortSignal): Promise<ToolResult> {
   const started = performance.now();
   let request: UpstreamRequest;
   let validated: Record<string, unknown>;
@@ -82,7 +77,11 @@ function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: 
 /** The parameters the caller sent with a value, before defaults are filled in. */
 function givenParameters(args: unknown): Set<string> {
   if (typeof args !== "object" || args === null) return new Set();
-  return new Set(Object.entries(args).filter(([, value]) => value !== undefined).map(([key]) => key));
+  return new Set(
+    Object.entries(args)
+      .filter(([, value]) => value !== undefined)
+      .map(([key]) => key),
+  );
 }
 
 /** Starts with `{` or `[` and ends with the bracket that closes it (JSON whitespace around it allowed). */

@@ -32,7 +32,11 @@ export function reduceStreams(bodyText: string, reduction: StreamReduction): str
   const time = byType.get("time");
   const length = Math.max(0, ...streams.map((stream) => stream.data.length));
   const indices = reduction.resolution
-    ? keptIndices(streams.map((stream) => stream.data), length, resolutionLimits[reduction.resolution])
+    ? keptIndices(
+        streams.map((stream) => stream.data),
+        length,
+        resolutionLimits[reduction.resolution],
+      )
     : undefined;
   return JSON.stringify(
     streams.map(({ type, data, rest }) => {
@@ -59,7 +63,9 @@ function parseStreams(bodyText: string): Stream[] {
   else throw new UpstreamBodyError("Strava answered the streams request with something other than a stream list.");
   return entries.map(([type, value]) => {
     if (typeof value !== "object" || value === null || !Array.isArray((value as { data?: unknown }).data)) {
-      throw new UpstreamBodyError(`Strava's ${type || "unnamed"} stream has no data list, so it cannot be reduced; ask without resolution and summary for the answer as sent.`);
+      throw new UpstreamBodyError(
+        `Strava's ${type || "unnamed"} stream has no data list, so it cannot be reduced; ask without resolution and summary for the answer as sent.`,
+      );
     }
     const { type: _type, data, ...rest } = value as { type?: unknown; data: unknown[] };
     return { type, data, rest };

@@ -173,7 +173,11 @@ function latlngSummary(data: readonly unknown[]): StreamSummary {
  * starting at a sample covers the samples recorded in the next `window` seconds, and counts only if
  * the recording lasts that long after it. Without a time stream, one sample is one second.
  */
-function peakMeans(data: readonly unknown[], time: readonly unknown[] | undefined, windows: readonly number[]): Record<string, number | null> {
+function peakMeans(
+  data: readonly unknown[],
+  time: readonly unknown[] | undefined,
+  windows: readonly number[],
+): Record<string, number | null> {
   const at = (index: number): number => secondsAt(time, index);
   const prefix = prefixSums(data);
   const out: Record<string, number | null> = {};

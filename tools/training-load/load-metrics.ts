@@ -24,7 +24,11 @@ export const chronicDays = 28;
  * `loads[i]` and `active[i]` belong to day `firstDay + i`. Returns the numbers and the notes on what the
  * window is too short for.
  */
-export function loadNumbers(loads: readonly number[], active: readonly boolean[], firstDay: number): { load: LoadNumbers; notes: string[] } {
+export function loadNumbers(
+  loads: readonly number[],
+  active: readonly boolean[],
+  firstDay: number,
+): { load: LoadNumbers; notes: string[] } {
   const n = loads.length;
   let fitness = 0;
   let fatigue = 0;
@@ -42,7 +46,9 @@ export function loadNumbers(loads: readonly number[], active: readonly boolean[]
   const monotony = n >= acuteDays ? monotonyOf(lastWeek) : null;
   const notes: string[] = [];
   if (n < fitnessDays) {
-    notes.push(`The window has ${n} days: fitness (CTL) builds over about six weeks, so fitness and form read low; ask for a longer window before judging them.`);
+    notes.push(
+      `The window has ${n} days: fitness (CTL) builds over about six weeks, so fitness and form read low; ask for a longer window before judging them.`,
+    );
   }
   if (n < chronicDays) notes.push(`The acute:chronic ratio needs ${chronicDays} days of load; this window has ${n}.`);
   if (n < acuteDays) notes.push(`Monotony and strain need ${acuteDays} days of load; this window has ${n}.`);

@@ -50,10 +50,15 @@ export function checkSummaryArguments(args: SummaryArguments, context: PlanConte
   const { before, after } = args;
   if (after === undefined) return;
   if (before !== undefined && after >= before) {
-    throw new ToolInputError(`after (${after}) must be earlier than before (${before}); both are epoch seconds and choose the first and last local dates of the summary.`);
+    throw new ToolInputError(
+      `after (${after}) must be earlier than before (${before}); both are epoch seconds and choose the first and last local dates of the summary.`,
+    );
   }
   const nowSeconds = Math.floor(context.nowMs / 1000);
-  if (after > nowSeconds) throw new ToolInputError(`after (${after}) is in the future (now is ${nowSeconds}, epoch seconds); the summary needs a window that has begun.`);
+  if (after > nowSeconds)
+    throw new ToolInputError(
+      `after (${after}) is in the future (now is ${nowSeconds}, epoch seconds); the summary needs a window that has begun.`,
+    );
   const end = Math.min(before ?? nowSeconds, nowSeconds);
   if (end - after > maxWindowDays * 86_400) {
     throw new ToolInputError(
@@ -70,7 +75,8 @@ export function trainingLoadPlan(args: SummaryArguments, nowMs: number): Request
     let list = parsed.get(answer);
     if (list === undefined) {
       const body: unknown = JSON.parse(answer.bodyText);
-      if (!Array.isArray(body)) throw new UpstreamBodyError(`Strava answered GET ${activitiesPath} with something other than a list of activities.`);
+      if (!Array.isArray(body))
+        throw new UpstreamBodyError(`Strava answered GET ${activitiesPath} with something other than a list of activities.`);
       list = body;
       parsed.set(answer, list);
     }
@@ -121,10 +127,14 @@ export function trainingLoadPlan(args: SummaryArguments, nowMs: number): Request
         heartRateZones = zonesAnswer.failed ? undefined : heartRateZonesOf(zonesAnswer.bodyText);
         if (heartRateZones === undefined) {
           const why = zonesAnswer.failed ? zonesAnswer.bodyText.replace(/\.$/, "") : "its answer holds no heart-rate zones";
-          notes.push(`The athlete's heart-rate zones could not be read (${why}); activities without Relative Effort are estimated from moving time.`);
+          notes.push(
+            `The athlete's heart-rate zones could not be read (${why}); activities without Relative Effort are estimated from moving time.`,
+          );
         }
       }
-      return JSON.stringify(trainingLoadAnswer({ activities: read.activities, window: read.window, heartRateZones, upstreamRequests: answers.length, notes }));
+      return JSON.stringify(
+        trainingLoadAnswer({ activities: read.activities, window: read.window, heartRateZones, upstreamRequests: answers.length, notes }),
+      );
     },
   };
 }
@@ -138,7 +148,8 @@ export function windowDays(args: SummaryArguments, nowMs: number, zone: string):
   const today = localDayAt(nowMs, zone);
   // `before` is exclusive: its date is that of the second before it.
   const lastDay = args.before === undefined ? today : Math.min(today, localDayAt(args.before * 1000 - 1000, zone));
-  const firstDay = args.after === undefined ? mondayOf(lastDay) - (defaultWeeks - 1) * 7 : Math.min(lastDay, localDayAt(args.after * 1000, zone));
+  const firstDay =
+    args.after === undefined ? mondayOf(lastDay) - (defaultWeeks - 1) * 7 : Math.min(lastDay, localDayAt(args.after * 1000, zone));
   return { firstDay, lastDay };
 }
 
@@ -155,7 +166,9 @@ function zoneOfNewest(page: readonly unknown[]): string | undefined {
 }
 
 function dayOf(activity: unknown): number | undefined {
-  return typeof activity === "object" && activity !== null ? dayOfDate((activity as Record<string, unknown>)["start_date_local"]) : undefined;
+  return typeof activity === "object" && activity !== null
+    ? dayOfDate((activity as Record<string, unknown>)["start_date_local"])
+    : undefined;
 }
 
 /** The heart-rate zones in GET /athlete/zones' answer (`{"heart_rate": {"zones": [{min, max}, ...]}}`), or undefined. */

@@ -47,7 +47,12 @@ export function windowActivities(activities: readonly unknown[], firstDay: numbe
     if (day === undefined || day < firstDay || day > lastDay) continue;
     listed.push({
       day,
-      sportType: typeof activity["sport_type"] === "string" ? activity["sport_type"] : typeof activity["type"] === "string" ? activity["type"] : "Unknown",
+      sportType:
+        typeof activity["sport_type"] === "string"
+          ? activity["sport_type"]
+          : typeof activity["type"] === "string"
+            ? activity["type"]
+            : "Unknown",
       distance: nonNegative(activity["distance"]) ?? 0,
       movingTime: nonNegative(activity["moving_time"]) ?? 0,
       elevationGain: nonNegative(activity["total_elevation_gain"]) ?? 0,
@@ -76,7 +81,9 @@ export function trainingLoadAnswer(input: SummaryInput): TrainingLoadAnswer {
   const notes = [...input.notes, ...shortWindow];
   const estimated = sources.heart_rate_estimate.count + sources.moving_time_estimate.count;
   if (estimated > 0) {
-    notes.push(`${estimated} of ${activities.length} activities have no Relative Effort from Strava; their load is an estimate (load_source).`);
+    notes.push(
+      `${estimated} of ${activities.length} activities have no Relative Effort from Strava; their load is an estimate (load_source).`,
+    );
   }
   return {
     window: {

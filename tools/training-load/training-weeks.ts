@@ -83,7 +83,13 @@ function totals(activities: readonly DatedActivity[]): ActivityTotals {
     movingTime += activity.movingTime;
     load += activity.load;
   }
-  return { count: activities.length, distance: Math.round(decimetres / 10), moving_time: Math.round(movingTime), elevation_gain: Math.round(climbDecimetres / 10), load };
+  return {
+    count: activities.length,
+    distance: Math.round(decimetres / 10),
+    moving_time: Math.round(movingTime),
+    elevation_gain: Math.round(climbDecimetres / 10),
+    load,
+  };
 }
 
 function percentChange(current: number, previous: number): number | null {

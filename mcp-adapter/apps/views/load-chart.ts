@@ -31,15 +31,27 @@ function dayAxis(dates: readonly string[], toX: (index: number) => number, top: 
   candidates.forEach(({ date, index }, position) => {
     if (position % every !== 0) return;
     const x = toX(index);
-    axis.append(svg("line", { class: "axis", x1: x, x2: x, y1: top, y2: top + 4 }), svg("text", { class: "tick x-tick", x, y: top + 16, "text-anchor": "middle" }, [shortDate(date)]));
+    axis.append(
+      svg("line", { class: "axis", x1: x, x2: x, y1: top, y2: top + 4 }),
+      svg("text", { class: "tick x-tick", x, y: top + 16, "text-anchor": "middle" }, [shortDate(date)]),
+    );
   });
   return axis;
 }
 
-function yTicks(group: SVGGElement, ticks: readonly number[], toY: (value: number) => number, f: Frame, format: (value: number) => string): void {
+function yTicks(
+  group: SVGGElement,
+  ticks: readonly number[],
+  toY: (value: number) => number,
+  f: Frame,
+  format: (value: number) => string,
+): void {
   for (const tick of ticks) {
     const y = toY(tick);
-    group.append(svg("line", { class: tick === 0 ? "axis" : "grid", x1: f.left, x2: f.width - f.right, y1: y, y2: y }), svg("text", { class: "tick y-tick", x: f.left - 5, y: y + 4, "text-anchor": "end" }, [format(tick)]));
+    group.append(
+      svg("line", { class: tick === 0 ? "axis" : "grid", x1: f.left, x2: f.width - f.right, y1: y, y2: y }),
+      svg("text", { class: "tick y-tick", x: f.left - 5, y: y + 4, "text-anchor": "end" }, [format(tick)]),
+    );
   }
 }
 
@@ -71,7 +83,21 @@ export function loadChart(days: readonly Day[], width: number): SVGSVGElement {
   const barWidth = Math.max(1, slot * 0.72);
   days.forEach((day, index) => {
     const y = toY(day.load);
-    bars.append(svg("rect", { class: "bar", x: toX(index) - barWidth / 2, y, width: barWidth, height: Math.max(0, bottom - y), "data-date": day.date, "data-load": day.load }, [title(`${shortDate(day.date, true)}: load ${grouped(day.load)}`)]));
+    bars.append(
+      svg(
+        "rect",
+        {
+          class: "bar",
+          x: toX(index) - barWidth / 2,
+          y,
+          width: barWidth,
+          height: Math.max(0, bottom - y),
+          "data-date": day.date,
+          "data-load": day.load,
+        },
+        [title(`${shortDate(day.date, true)}: load ${grouped(day.load)}`)],
+      ),
+    );
   });
   chart.append(bars);
   for (const [key, pick] of [
@@ -79,9 +105,20 @@ export function loadChart(days: readonly Day[], width: number): SVGSVGElement {
     ["fitness", (day: Day) => day.fitness],
   ] as const) {
     const points = days.map((day, index) => `${round(toX(index))},${round(toY(pick(day)))}`).join(" ");
-    chart.append(svg("g", { class: "series", "data-series": key, style: `--series: var(--chart-${key})` }, [svg("polyline", { class: "line thick", points })]));
+    chart.append(
+      svg("g", { class: "series", "data-series": key, style: `--series: var(--chart-${key})` }, [
+        svg("polyline", { class: "line thick", points }),
+      ]),
+    );
   }
-  chart.append(dayAxis(days.map((day) => day.date), toX, bottom, plotWidth));
+  chart.append(
+    dayAxis(
+      days.map((day) => day.date),
+      toX,
+      bottom,
+      plotWidth,
+    ),
+  );
   return chart;
 }
 
@@ -96,7 +133,15 @@ export function formChart(days: readonly Day[], width: number): SVGSVGElement {
   const values = days.map((day) => day.form);
   const { domain, ticks } = niceDomain(Math.min(0, ...values), Math.max(0, ...values), 3);
   const toY = linearScale(domain, [bottom, top]);
-  const chart = svg("svg", { class: "form-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": "Form per day", "data-form": decimal(days[days.length - 1]?.form ?? 0, 1) });
+  const chart = svg("svg", {
+    class: "form-chart",
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "img",
+    "aria-label": "Form per day",
+    "data-form": decimal(days[days.length - 1]?.form ?? 0, 1),
+  });
   const grid = svg("g", { class: "grid-lines" });
   yTicks(grid, ticks, toY, f, (value) => grouped(value));
   chart.append(grid);
@@ -105,13 +150,29 @@ export function formChart(days: readonly Day[], width: number): SVGSVGElement {
   days.forEach((day, index) => {
     const y = toY(day.form);
     bars.append(
-      svg("rect", { class: day.form >= 0 ? "form-up" : "form-down", x: toX(index) - slot / 2, y: Math.min(y, zero), width: Math.max(1, slot), height: Math.abs(zero - y), "data-date": day.date }, [
-        title(`${shortDate(day.date, true)}: form ${decimal(day.form, 1)}`),
-      ]),
+      svg(
+        "rect",
+        {
+          class: day.form >= 0 ? "form-up" : "form-down",
+          x: toX(index) - slot / 2,
+          y: Math.min(y, zero),
+          width: Math.max(1, slot),
+          height: Math.abs(zero - y),
+          "data-date": day.date,
+        },
+        [title(`${shortDate(day.date, true)}: form ${decimal(day.form, 1)}`)],
+      ),
     );
   });
   chart.append(bars);
-  chart.append(dayAxis(days.map((day) => day.date), toX, bottom, plotWidth));
+  chart.append(
+    dayAxis(
+      days.map((day) => day.date),
+      toX,
+      bottom,
+      plotWidth,
+    ),
+  );
   return chart;
 }
 
@@ -124,7 +185,14 @@ export function weeksChart(answer: TrainingLoadAnswer, sports: readonly string[]
   const plotWidth = Math.max(60, width - labelWidth - valueWidth);
   const most = Math.max(1, ...answer.weeks.map((week) => week.total.moving_time));
   const toWidth = (seconds: number): number => (seconds / most) * plotWidth;
-  const chart = svg("svg", { class: "weeks-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": "Training time per week by sport" });
+  const chart = svg("svg", {
+    class: "weeks-chart",
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "img",
+    "aria-label": "Training time per week by sport",
+  });
   answer.weeks.forEach((week, position) => {
     const y = position * row + 4;
     const group = svg("g", { class: "week", "data-week": week.week, "data-partial": String(week.partial) });
@@ -135,13 +203,26 @@ export function weeksChart(answer: TrainingLoadAnswer, sports: readonly string[]
       if (totals === undefined || totals.moving_time <= 0) continue;
       const w = toWidth(totals.moving_time);
       group.append(
-        svg("rect", { class: "segment", x, y: y + 3, width: Math.max(1, w - 1), height: row - 9, fill: sportColor(sport), "data-sport": sport, "data-seconds": totals.moving_time }, [
-          title(`${sportName(sport)}: ${totals.count} × ${formatHours(totals.moving_time)}, load ${grouped(totals.load)}`),
-        ]),
+        svg(
+          "rect",
+          {
+            class: "segment",
+            x,
+            y: y + 3,
+            width: Math.max(1, w - 1),
+            height: row - 9,
+            fill: sportColor(sport),
+            "data-sport": sport,
+            "data-seconds": totals.moving_time,
+          },
+          [title(`${sportName(sport)}: ${totals.count} × ${formatHours(totals.moving_time)}, load ${grouped(totals.load)}`)],
+        ),
       );
       x += w;
     }
-    const summary = compact ? `${formatHours(week.total.moving_time)} · ${grouped(week.total.load)}` : `${formatHours(week.total.moving_time)} · load ${grouped(week.total.load)}`;
+    const summary = compact
+      ? `${formatHours(week.total.moving_time)} · ${grouped(week.total.load)}`
+      : `${formatHours(week.total.moving_time)} · load ${grouped(week.total.load)}`;
     group.append(svg("text", { class: "week-total", x: labelWidth + toWidth(week.total.moving_time) + 6, y: y + 15 }, [summary]));
     chart.append(group);
   });
@@ -165,11 +246,22 @@ export function daysChart(activities: readonly ListedActivity[], width: number):
   const anyTime = dated.some((activity) => timeOf(activity) !== undefined);
   // Without times (a fields list that left them out) every activity counts the same: a stack shows how many.
   const amount = (activity: ListedActivity): number => (anyTime ? (timeOf(activity) ?? 0) : 1);
-  for (const activity of dated) perDay.set((activity.start_date_local ?? "").slice(0, 10), (perDay.get((activity.start_date_local ?? "").slice(0, 10)) ?? 0) + amount(activity));
+  for (const activity of dated)
+    perDay.set(
+      (activity.start_date_local ?? "").slice(0, 10),
+      (perDay.get((activity.start_date_local ?? "").slice(0, 10)) ?? 0) + amount(activity),
+    );
   const hours = anyTime;
   const { domain, ticks } = niceDomain(0, Math.max(1, ...perDay.values()) / (hours ? 3600 : 1), 3);
   const toY = linearScale(domain, [bottom, top]);
-  const chart = svg("svg", { class: "days-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": "Listed activities by day" });
+  const chart = svg("svg", {
+    class: "days-chart",
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "img",
+    "aria-label": "Listed activities by day",
+  });
   const grid = svg("g", { class: "grid-lines" });
   yTicks(grid, ticks, toY, f, (value) => (hours ? `${decimal(value, 1)} h` : String(value)));
   chart.append(grid);
@@ -184,9 +276,24 @@ export function daysChart(activities: readonly ListedActivity[], width: number):
     stacked.set(date, below + value);
     const sport = activity.sport_type ?? "";
     chart.append(
-      svg("rect", { class: "activity", x: toX(daysBetween(first, date)) - barWidth / 2, y: y1, width: barWidth, height: Math.max(1, y0 - y1 - 1), fill: sportColor(sport), "data-sport": sport, "data-date": date }, [
-        title(`${shortDate(date, true)}: ${activity.name ?? sportName(sport)}${timeOf(activity) !== undefined ? `, ${formatHours(timeOf(activity) ?? 0)}` : ""}`),
-      ]),
+      svg(
+        "rect",
+        {
+          class: "activity",
+          x: toX(daysBetween(first, date)) - barWidth / 2,
+          y: y1,
+          width: barWidth,
+          height: Math.max(1, y0 - y1 - 1),
+          fill: sportColor(sport),
+          "data-sport": sport,
+          "data-date": date,
+        },
+        [
+          title(
+            `${shortDate(date, true)}: ${activity.name ?? sportName(sport)}${timeOf(activity) !== undefined ? `, ${formatHours(timeOf(activity) ?? 0)}` : ""}`,
+          ),
+        ],
+      ),
     );
   }
   const allDates = Array.from({ length: count }, (_, index) => addDays(first, index));

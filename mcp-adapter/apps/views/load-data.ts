@@ -22,9 +22,11 @@ export type ActivitiesAnswer = { kind: "summary"; answer: TrainingLoadAnswer } |
 
 export function parseActivities(text: string): ActivitiesAnswer {
   const parsed: unknown = JSON.parse(text);
-  if (Array.isArray(parsed)) return { kind: "list", activities: parsed.filter((item): item is ListedActivity => typeof item === "object" && item !== null) };
+  if (Array.isArray(parsed))
+    return { kind: "list", activities: parsed.filter((item): item is ListedActivity => typeof item === "object" && item !== null) };
   const answer = parsed as Partial<TrainingLoadAnswer> | null;
-  if (answer && Array.isArray(answer.weeks) && Array.isArray(answer.days?.loads) && answer.load && answer.window) return { kind: "summary", answer: answer as TrainingLoadAnswer };
+  if (answer && Array.isArray(answer.weeks) && Array.isArray(answer.days?.loads) && answer.load && answer.window)
+    return { kind: "summary", answer: answer as TrainingLoadAnswer };
   throw new Error("The answer is neither a list of activities nor a training-load summary.");
 }
 
@@ -64,13 +66,19 @@ export function daysBetween(from: string, to: string): number {
 
 /** "21 Nov" (or "Sat 21 Nov" with the weekday). */
 export function shortDate(date: string, withWeekday = false): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", { timeZone: "UTC", day: "numeric", month: "short", ...(withWeekday ? { weekday: "short" } : {}) });
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", {
+    timeZone: "UTC",
+    day: "numeric",
+    month: "short",
+    ...(withWeekday ? { weekday: "short" } : {}),
+  });
 }
 
 /** The sports of the weeks in a stable order: most training time first. */
 export function sportsByTime(answer: TrainingLoadAnswer): string[] {
   const time = new Map<string, number>();
-  for (const week of answer.weeks) for (const [sport, totals] of Object.entries(week.sports)) time.set(sport, (time.get(sport) ?? 0) + totals.moving_time);
+  for (const week of answer.weeks)
+    for (const [sport, totals] of Object.entries(week.sports)) time.set(sport, (time.get(sport) ?? 0) + totals.moving_time);
   return [...time].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
 }
 

@@ -4,7 +4,16 @@
  * activities by day. Nothing here calls a tool.
  */
 import { element, message, notDrawable, startView, type ViewState } from "./view-app.ts";
-import { activitiesByDay, dailySeries, parseActivities, shortDate, sportsByTime, timeOf, type ActivitiesAnswer, type ListedActivity } from "./load-data.ts";
+import {
+  activitiesByDay,
+  dailySeries,
+  parseActivities,
+  shortDate,
+  sportsByTime,
+  timeOf,
+  type ActivitiesAnswer,
+  type ListedActivity,
+} from "./load-data.ts";
 import { daysChart, formChart, loadChart, weeksChart } from "./load-chart.ts";
 import { sportColor, sportName } from "./sport-colors.ts";
 import { formatDistance, formatHours, grouped, unitSystemFor, type UnitSystem } from "./units.ts";
@@ -33,7 +42,11 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
   const header = element("header", "view-header");
   header.append(
     element("h1", "", `Training load, ${shortDate(answer.window.first)} to ${shortDate(answer.window.last)}`),
-    element("p", "subtitle", `${grouped(answer.window.activities)} activities · ${answer.weeks.length} weeks · dates in ${answer.window.time_zone}`),
+    element(
+      "p",
+      "subtitle",
+      `${grouped(answer.window.activities)} activities · ${answer.weeks.length} weeks · dates in ${answer.window.time_zone}`,
+    ),
   );
   const load = answer.load;
   const numbers = keyNumbers([
@@ -43,17 +56,35 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
     ["Acute:chronic ratio", load.acute_chronic_ratio === null ? "n/a" : load.acute_chronic_ratio.toFixed(2)],
     ["Monotony", load.monotony === null ? "n/a" : load.monotony.toFixed(2)],
     ["Strain", load.strain === null ? "n/a" : grouped(load.strain)],
-    ["Days in a row without rest", `${load.longest_run_without_rest.days}`, load.longest_run_without_rest.ends ? `longest, to ${shortDate(load.longest_run_without_rest.ends)}` : undefined],
+    [
+      "Days in a row without rest",
+      `${load.longest_run_without_rest.days}`,
+      load.longest_run_without_rest.ends ? `longest, to ${shortDate(load.longest_run_without_rest.ends)}` : undefined,
+    ],
   ]);
   const parts: HTMLElement[] = [header, numbers];
-  parts.push(element("h3", "", "Daily load, fitness and fatigue"), legend([["Daily load", "var(--chart-load)", "bar"], ["Fitness (CTL)", "var(--chart-fitness)", "line"], ["Fatigue (ATL)", "var(--chart-fatigue)", "line"]]));
+  parts.push(
+    element("h3", "", "Daily load, fitness and fatigue"),
+    legend([
+      ["Daily load", "var(--chart-load)", "bar"],
+      ["Fitness (CTL)", "var(--chart-fitness)", "line"],
+      ["Fatigue (ATL)", "var(--chart-fatigue)", "line"],
+    ]),
+  );
   parts.push(wrap(loadChart(days, width)));
-  parts.push(element("h3", "", "Form (TSB): fitness minus fatigue"), legend([["Fresher", "var(--chart-form-up)", "bar"], ["More tired", "var(--chart-form-down)", "bar"]]));
+  parts.push(
+    element("h3", "", "Form (TSB): fitness minus fatigue"),
+    legend([
+      ["Fresher", "var(--chart-form-up)", "bar"],
+      ["More tired", "var(--chart-form-down)", "bar"],
+    ]),
+  );
   parts.push(wrap(formChart(days, width)));
   parts.push(element("h3", "", "Training time per week, by sport"));
   const sportLegend = legend(sports.map((sport) => [sportName(sport), sportColor(sport), "bar", sport]));
   parts.push(sportLegend, wrap(weeksChart(answer, sports, width)));
-  if (answer.weeks.some((week) => week.partial)) parts.push(element("p", "note", "* Part of the week is outside the window (the current week, or the first one)."));
+  if (answer.weeks.some((week) => week.partial))
+    parts.push(element("p", "note", "* Part of the week is outside the window (the current week, or the first one)."));
   if (answer.notes.length > 0) {
     const notes = element("ul", "notes");
     for (const note of answer.notes) notes.append(element("li", "", note));
@@ -74,7 +105,11 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
   const oldest = byDay[byDay.length - 1]?.date ?? "";
   header.append(element("p", "subtitle", `${shortDate(oldest)} to ${shortDate(newest)} · ${byDay.length} days with an activity`));
   const sports = [...new Set(activities.map((activity) => activity.sport_type).filter((sport): sport is string => sport !== undefined))];
-  const parts: HTMLElement[] = [header, legend(sports.map((sport) => [sportName(sport), sportColor(sport), "bar", sport])), wrap(daysChart(activities, width))];
+  const parts: HTMLElement[] = [
+    header,
+    legend(sports.map((sport) => [sportName(sport), sportColor(sport), "bar", sport])),
+    wrap(daysChart(activities, width)),
+  ];
   const list = element("ol", "day-list");
   for (const day of byDay) {
     const item = element("li", "day");
@@ -84,8 +119,16 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
       const row = element("li", "activity-row");
       const swatch = element("span", "swatch");
       swatch.style.background = sportColor(activity.sport_type ?? "");
-      const facts = [activity.sport_type ? sportName(activity.sport_type) : undefined, activity.distance ? formatDistance(activity.distance, system) : undefined, timeOf(activity) !== undefined ? formatHours(timeOf(activity) ?? 0) : undefined];
-      row.append(swatch, element("span", "activity-name", activity.name ?? "Activity"), element("span", "activity-facts", facts.filter(Boolean).join(" · ")));
+      const facts = [
+        activity.sport_type ? sportName(activity.sport_type) : undefined,
+        activity.distance ? formatDistance(activity.distance, system) : undefined,
+        timeOf(activity) !== undefined ? formatHours(timeOf(activity) ?? 0) : undefined,
+      ];
+      row.append(
+        swatch,
+        element("span", "activity-name", activity.name ?? "Activity"),
+        element("span", "activity-facts", facts.filter(Boolean).join(" · ")),
+      );
       rows.append(row);
     }
     item.append(rows);

@@ -38,7 +38,11 @@ export function rideChart(input: RideChartInput): SVGSVGElement {
   const height = series.length * (panelHeight + titleHeight) + axisHeight;
   const xMax = x.length > 0 ? Math.max(x[x.length - 1] ?? 0, 1) : 1;
   const toX = linearScale([x[0] ?? 0, xMax], [margin.left, margin.left + plotWidth]);
-  const indices = drawnIndices(x.length, series.map((one) => one.values), Math.round(plotWidth));
+  const indices = drawnIndices(
+    x.length,
+    series.map((one) => one.values),
+    Math.round(plotWidth),
+  );
 
   const chart = svg("svg", {
     class: "ride-chart",
@@ -80,12 +84,24 @@ export function rideChart(input: RideChartInput): SVGSVGElement {
         const first = segment[0] as number;
         const last = segment[segment.length - 1] as number;
         const base = top + panelHeight;
-        line.append(svg("polygon", { class: "area", points: `${round(toX(x[first] ?? 0))},${base} ${points.join(" ")} ${round(toX(x[last] ?? 0))},${base}` }));
+        line.append(
+          svg("polygon", {
+            class: "area",
+            points: `${round(toX(x[first] ?? 0))},${base} ${points.join(" ")} ${round(toX(x[last] ?? 0))},${base}`,
+          }),
+        );
       }
       line.append(svg("polyline", { class: "line", points: points.join(" ") }));
     }
     group.append(line);
-    if (one.peak) group.append(peakMarker(one, one.peak, toX(x[one.peak.index] ?? 0), toY(one.peak.value), { left: margin.left, right: margin.left + plotWidth, top }));
+    if (one.peak)
+      group.append(
+        peakMarker(one, one.peak, toX(x[one.peak.index] ?? 0), toY(one.peak.value), {
+          left: margin.left,
+          right: margin.left + plotWidth,
+          top,
+        }),
+      );
     chart.append(group);
   });
 
@@ -95,22 +111,39 @@ export function rideChart(input: RideChartInput): SVGSVGElement {
 }
 
 /** The peak's dot and its value on a pill above it (below when it is at the top), kept inside the plot. */
-function peakMarker(one: Series, peak: NonNullable<Series["peak"]>, x: number, y: number, box: { left: number; right: number; top: number }): SVGGElement {
+function peakMarker(
+  one: Series,
+  peak: NonNullable<Series["peak"]>,
+  x: number,
+  y: number,
+  box: { left: number; right: number; top: number },
+): SVGGElement {
   // Bold 12 px text is about 7 px a character: enough to size the pill without measuring.
   const width = peak.text.length * 7.4 + 14;
   const height = 19;
   const left = Math.min(Math.max(x - width / 2, box.left + 2), box.right - width - 2);
   const above = y - box.top >= height + 8;
   const top = above ? y - height - 7 : y + 7;
-  return svg("g", { class: "peak", "data-peak": one.key, "data-value": peak.value, "data-index": peak.index, style: `--series: ${colors[one.key]}` }, [
-    svg("rect", { class: "peak-pill", x: left, y: top, width, height, rx: height / 2 }),
-    svg("circle", { cx: x, cy: y, r: 4 }),
-    svg("text", { class: "peak-label", x: left + width / 2, y: top + 13.5, "text-anchor": "middle" }, [peak.text]),
-    title(peak.text),
-  ]);
+  return svg(
+    "g",
+    { class: "peak", "data-peak": one.key, "data-value": peak.value, "data-index": peak.index, style: `--series: ${colors[one.key]}` },
+    [
+      svg("rect", { class: "peak-pill", x: left, y: top, width, height, rx: height / 2 }),
+      svg("circle", { cx: x, cy: y, r: 4 }),
+      svg("text", { class: "peak-label", x: left + width / 2, y: top + 13.5, "text-anchor": "middle" }, [peak.text]),
+      title(peak.text),
+    ],
+  );
 }
 
-function xAxis(input: RideChartInput, toX: (value: number) => number, xMax: number, top: number, left: number, plotWidth: number): SVGGElement {
+function xAxis(
+  input: RideChartInput,
+  toX: (value: number) => number,
+  xMax: number,
+  top: number,
+  left: number,
+  plotWidth: number,
+): SVGGElement {
   const count = Math.max(2, Math.floor(plotWidth / 80));
   const distance = input.axis === "distance";
   const unitMeters = distance ? 1 / roadDistance(1, input.system) : 1;
@@ -120,7 +153,10 @@ function xAxis(input: RideChartInput, toX: (value: number) => number, xMax: numb
   for (const tick of ticks) {
     const x = toX(tick);
     const label = distance ? distanceLabel(tick, input.system) : clock(tick);
-    axis.append(svg("line", { class: "axis", x1: x, x2: x, y1: top, y2: top + 4 }), svg("text", { class: "tick x-tick", x, y: top + 17, "text-anchor": "middle" }, [label]));
+    axis.append(
+      svg("line", { class: "axis", x1: x, x2: x, y1: top, y2: top + 4 }),
+      svg("text", { class: "tick x-tick", x, y: top + 17, "text-anchor": "middle" }, [label]),
+    );
   }
   return axis;
 }
@@ -149,7 +185,9 @@ function crosshair(
 ): SVGGElement {
   const group = svg("g", { class: "crosshair" });
   const rule = svg("line", { class: "rule", y1: 0, y2: area.height, visibility: "hidden" });
-  const dots = panels.map(({ one }) => svg("circle", { class: "dot", r: 3.5, visibility: "hidden", style: `--series: ${colors[one.key]}` }));
+  const dots = panels.map(({ one }) =>
+    svg("circle", { class: "dot", r: 3.5, visibility: "hidden", style: `--series: ${colors[one.key]}` }),
+  );
   const surface = svg("rect", { class: "surface", x: area.left, y: 0, width: area.width, height: area.height });
   const hide = (): void => {
     rule.setAttribute("visibility", "hidden");

@@ -7,7 +7,23 @@
  * distance) and each stream's highs and lows (the reduction keeps every stream's extremes). Means and totals
  * come from the summary, or from the data when it holds every sample.
  */
-import { decimal, distanceUnit, elevation, elevationUnit, formatDistance, formatDuration, formatElevation, formatPace, pace, paceUnit, roadDistance, speed, speedUnit, grouped, type UnitSystem } from "./units.ts";
+import {
+  decimal,
+  distanceUnit,
+  elevation,
+  elevationUnit,
+  formatDistance,
+  formatDuration,
+  formatElevation,
+  formatPace,
+  pace,
+  paceUnit,
+  roadDistance,
+  speed,
+  speedUnit,
+  grouped,
+  type UnitSystem,
+} from "./units.ts";
 
 export interface StreamObject {
   type: string;
@@ -34,7 +50,8 @@ export function parseStreams(text: string): Streams {
   if (!Array.isArray(parsed)) throw new Error("The answer is not a list of streams.");
   const byType = new Map<string, StreamObject>();
   for (const item of parsed) {
-    if (typeof item === "object" && item !== null && typeof (item as StreamObject).type === "string") byType.set((item as StreamObject).type, item as StreamObject);
+    if (typeof item === "object" && item !== null && typeof (item as StreamObject).type === "string")
+      byType.set((item as StreamObject).type, item as StreamObject);
   }
   const all = [...byType.values()];
   const samples = Math.max(0, ...all.map((stream) => stream.data?.length ?? 0));
@@ -119,19 +136,45 @@ export function chartSeries(streams: Streams, system: UnitSystem, showPace: bool
     const made = series("pace", "Pace", paceUnit(system), paces, "min", formatPace);
     out.push({ ...made, inverted: true });
   } else if (velocity) {
-    out.push(series("speed", "Speed", speedUnit(system), velocity.map((value) => (value === null ? null : speed(value, system))), "max", (value) => decimal(value, 1)));
+    out.push(
+      series(
+        "speed",
+        "Speed",
+        speedUnit(system),
+        velocity.map((value) => (value === null ? null : speed(value, system))),
+        "max",
+        (value) => decimal(value, 1),
+      ),
+    );
   }
   const altitude = numbers(streams.byType.get("altitude"));
   if (altitude) {
-    const made = series("altitude", "Elevation", elevationUnit(system), altitude.map((value) => (value === null ? null : elevation(value, system))), "max", (value) => grouped(value));
+    const made = series(
+      "altitude",
+      "Elevation",
+      elevationUnit(system),
+      altitude.map((value) => (value === null ? null : elevation(value, system))),
+      "max",
+      (value) => grouped(value),
+    );
     out.push({ ...made, area: true });
   }
   return out;
 }
 
-function series(key: Series["key"], label: string, unit: string, values: Array<number | null>, pick: "max" | "min", format: (value: number) => string): Series {
+function series(
+  key: Series["key"],
+  label: string,
+  unit: string,
+  values: Array<number | null>,
+  pick: "max" | "min",
+  format: (value: number) => string,
+): Series {
   const found = extreme(values, pick);
-  const peak = found && { ...found, text: `${pick === "min" ? "Fastest" : key === "altitude" ? "Highest" : "Max"} ${format(found.value)} ${unit}` };
+  const peak = found && {
+    ...found,
+    text: `${pick === "min" ? "Fastest" : key === "altitude" ? "Highest" : "Max"} ${format(found.value)} ${unit}`,
+  };
   return { key, label, unit, values, peak, inverted: false, format, area: false };
 }
 
@@ -153,7 +196,8 @@ export function keyNumbers(streams: Streams, system: UnitSystem): KeyNumber[] {
     return values && values.length > 0 ? values[values.length - 1] : undefined;
   };
   const maxOf = (type: string): number | undefined => summaryNumber(stream(type), "max") ?? extreme(numbers(stream(type)), "max")?.value;
-  const meanOf = (type: string): number | undefined => summaryNumber(stream(type), "mean") ?? (everySample ? mean(numbers(stream(type)) ?? []) : undefined);
+  const meanOf = (type: string): number | undefined =>
+    summaryNumber(stream(type), "mean") ?? (everySample ? mean(numbers(stream(type)) ?? []) : undefined);
 
   push("Duration", summaryNumber(stream("time"), "duration") ?? last("time"), formatDuration);
   const movingTime = stream("moving")?.summary?.["moving_time"];

@@ -49,9 +49,34 @@ function render(root: HTMLElement, state: ViewState): void {
   }
 
   const controls = element("div", "controls");
-  if (streams.byType.has("distance")) controls.append(toggle("X axis", [["time", "Time"], ["distance", "Distance"]], choices.axis, (value) => (choices.axis = value as XAxis), root, state));
+  if (streams.byType.has("distance"))
+    controls.append(
+      toggle(
+        "X axis",
+        [
+          ["time", "Time"],
+          ["distance", "Distance"],
+        ],
+        choices.axis,
+        (value) => (choices.axis = value as XAxis),
+        root,
+        state,
+      ),
+    );
   if (streams.byType.has("velocity_smooth")) {
-    controls.append(toggle("Show", [["speed", "Speed"], ["pace", "Pace"]], showPace ? "pace" : "speed", (value) => (choices.pace = value === "pace"), root, state));
+    controls.append(
+      toggle(
+        "Show",
+        [
+          ["speed", "Speed"],
+          ["pace", "Pace"],
+        ],
+        showPace ? "pace" : "speed",
+        (value) => (choices.pace = value === "pace"),
+        root,
+        state,
+      ),
+    );
   }
   const readout = element("p", "readout", "Touch or point at the chart to read every line at one moment.");
   const axis = streams.byType.has("distance") ? choices.axis : "time";
@@ -66,13 +91,22 @@ function render(root: HTMLElement, state: ViewState): void {
     },
   });
   parts.push(controls, readout, chart, numbers);
-  if (streams.resolution === "low") parts.push(element("p", "note", 'Drawn from 100 samples: highs and lows are kept. For a closer look at one part, ask for this activity\'s streams at resolution "medium".'));
+  if (streams.resolution === "low")
+    parts.push(
+      element(
+        "p",
+        "note",
+        'Drawn from 100 samples: highs and lows are kept. For a closer look at one part, ask for this activity\'s streams at resolution "medium".',
+      ),
+    );
   root.replaceChildren(...parts);
 }
 
 function sampleNote(streams: Streams): string {
   const of = streams.originalSize !== undefined ? ` of ${grouped(streams.originalSize)}` : "";
-  return streams.resolution ? `${grouped(streams.samples)}${of} samples (resolution ${streams.resolution})` : `all ${grouped(streams.samples)} samples`;
+  return streams.resolution
+    ? `${grouped(streams.samples)}${of} samples (resolution ${streams.resolution})`
+    : `all ${grouped(streams.samples)} samples`;
 }
 
 function askForChart(streams: Streams): HTMLElement {
@@ -86,12 +120,23 @@ function askForChart(streams: Streams): HTMLElement {
         ? "This answer holds the summary only: numbers computed from every sample, no samples to draw."
         : "This answer holds no samples to draw.",
     ),
-    element("p", "", 'To see the chart, ask for it, for example "Show me this ride as a chart": the coach then reads the streams with resolution "low" (100 samples, highs and lows kept).'),
+    element(
+      "p",
+      "",
+      'To see the chart, ask for it, for example "Show me this ride as a chart": the coach then reads the streams with resolution "low" (100 samples, highs and lows kept).',
+    ),
   );
   return box;
 }
 
-function toggle(label: string, options: Array<[string, string]>, current: string, choose: (value: string) => void, root: HTMLElement, state: ViewState): HTMLElement {
+function toggle(
+  label: string,
+  options: Array<[string, string]>,
+  current: string,
+  choose: (value: string) => void,
+  root: HTMLElement,
+  state: ViewState,
+): HTMLElement {
   const group = element("div", "toggle");
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", label);

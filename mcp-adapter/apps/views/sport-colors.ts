@@ -4,14 +4,35 @@
  * a family; a sport not named here gets a grey of its own. Pure: no DOM.
  */
 const families: ReadonlyArray<[readonly string[], readonly string[]]> = [
-  [["Ride", "GravelRide", "VirtualRide", "MountainBikeRide", "EBikeRide", "EMountainBikeRide", "Velomobile", "Handcycle"], ["#1b6fc9", "#5b9be0", "#0d4a8c", "#8bbcf0", "#3a86d9", "#b5d4f5", "#2a5d99", "#6f95c2"]],
-  [["Run", "TrailRun", "VirtualRun"], ["#e8710a", "#b5530a", "#f5a35c"]],
+  [
+    ["Ride", "GravelRide", "VirtualRide", "MountainBikeRide", "EBikeRide", "EMountainBikeRide", "Velomobile", "Handcycle"],
+    ["#1b6fc9", "#5b9be0", "#0d4a8c", "#8bbcf0", "#3a86d9", "#b5d4f5", "#2a5d99", "#6f95c2"],
+  ],
+  [
+    ["Run", "TrailRun", "VirtualRun"],
+    ["#e8710a", "#b5530a", "#f5a35c"],
+  ],
   [["Swim"], ["#0f9d9a"]],
-  [["WeightTraining", "Workout", "Crossfit", "HighIntensityIntervalTraining"], ["#7b4fd6", "#a88bec", "#5a34a8", "#c7b5f5"]],
-  [["Walk", "Hike"], ["#3c9a48", "#7cc184"]],
-  [["Yoga", "Pilates"], ["#d94f8a", "#ee94ba"]],
-  [["Rowing", "VirtualRow", "Kayaking", "Canoeing", "StandUpPaddling"], ["#2a9fbc", "#6cc3d9", "#1d7389", "#97d6e6", "#55a9bd"]],
-  [["AlpineSki", "BackcountrySki", "NordicSki", "Snowboard", "Snowshoe"], ["#5c6bc0", "#8e99d6", "#3949ab", "#b3bbe6", "#7986cb"]],
+  [
+    ["WeightTraining", "Workout", "Crossfit", "HighIntensityIntervalTraining"],
+    ["#7b4fd6", "#a88bec", "#5a34a8", "#c7b5f5"],
+  ],
+  [
+    ["Walk", "Hike"],
+    ["#3c9a48", "#7cc184"],
+  ],
+  [
+    ["Yoga", "Pilates"],
+    ["#d94f8a", "#ee94ba"],
+  ],
+  [
+    ["Rowing", "VirtualRow", "Kayaking", "Canoeing", "StandUpPaddling"],
+    ["#2a9fbc", "#6cc3d9", "#1d7389", "#97d6e6", "#55a9bd"],
+  ],
+  [
+    ["AlpineSki", "BackcountrySki", "NordicSki", "Snowboard", "Snowshoe"],
+    ["#5c6bc0", "#8e99d6", "#3949ab", "#b3bbe6", "#7986cb"],
+  ],
 ];
 const greys = ["#7d8794", "#a2aab4", "#5b6370", "#c0c6cd"];
 

@@ -4,7 +4,11 @@ const svgNamespace = "http://www.w3.org/2000/svg";
 
 export type Attributes = Record<string, string | number | undefined>;
 
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Attributes = {}, children: Array<SVGElement | string> = []): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  children: Array<SVGElement | string> = [],
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(svgNamespace, tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value !== undefined) node.setAttribute(name, typeof value === "number" ? String(round(value)) : value);

@@ -51,7 +51,8 @@ export class ClientMetadataError extends NamedError {
   }
 }
 
-const unreachableMessage = "The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.";
+const unreachableMessage =
+  "The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.";
 
 const maxBytes = 10 * 1024;
 const timeoutMs = 5_000;
@@ -89,7 +90,8 @@ export class ClientMetadataFetcher {
       if (this.#cache.size > 1_000) this.#cache.clear();
       this.#cache.set(clientId, { document, expiresAtMs: this.#now() + maxAgeSeconds * 1000 });
     } catch (error) {
-      if (error instanceof ClientMetadataError) this.#failures?.record(error.reason, { host: URL.parse(clientId)?.host.slice(0, 120), detail: error.detail.slice(0, 300) });
+      if (error instanceof ClientMetadataError)
+        this.#failures?.record(error.reason, { host: URL.parse(clientId)?.host.slice(0, 120), detail: error.detail.slice(0, 300) });
       throw error;
     }
     return document;
@@ -117,7 +119,8 @@ export class ClientMetadataFetcher {
     };
     return new Promise((resolve, reject) => {
       // An answer came from a public address: its fault tells the sender nothing they could not see themselves.
-      const fail = (message: string): void => reject(new ClientMetadataError("answer", `The client metadata document could not be used: ${message}`));
+      const fail = (message: string): void =>
+        reject(new ClientMetadataError("answer", `The client metadata document could not be used: ${message}`));
       const unreachable = (error: NodeJS.ErrnoException): void =>
         reject(new ClientMetadataError(error.code === "EADDRNOTPUBLIC" ? "not_public" : "unreachable", unreachableMessage, error.message));
       const outgoing = request(
@@ -146,7 +149,9 @@ export class ClientMetadataFetcher {
             }
             chunks.push(chunk);
           });
-          response.on("end", () => resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeSeconds: maxAge(response.headers["cache-control"]) }));
+          response.on("end", () =>
+            resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeSeconds: maxAge(response.headers["cache-control"]) }),
+          );
           response.on("error", (error) => unreachable(error));
         },
       );
@@ -190,7 +195,8 @@ function parseDocument(body: string, clientId: string): ClientMetadataDocument {
       `token_endpoint_auth_method ${method}`,
     );
   }
-  if ("client_secret" in record) throw new ClientMetadataError("document", "The client metadata document contains a client_secret, which a public document must not.");
+  if ("client_secret" in record)
+    throw new ClientMetadataError("document", "The client metadata document contains a client_secret, which a public document must not.");
   const redirectUris = parsed.data.redirect_uris.map(String);
   if (redirectUris.length === 0) throw new ClientMetadataError("document", "The client metadata document lists no redirect_uris.");
   for (const uri of redirectUris) {

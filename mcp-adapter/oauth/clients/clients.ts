@@ -59,7 +59,10 @@ export class ClientDirectory {
       }
     }
     if (clientId.startsWith("http:") || clientId.startsWith("https:")) {
-      throw new OAuthRequestError("invalid_client", "The client_id is a URL but not an https URL with a path, so it cannot be a client metadata document.");
+      throw new OAuthRequestError(
+        "invalid_client",
+        "The client_id is a URL but not an https URL with a path, so it cannot be a client metadata document.",
+      );
     }
     const registered = await this.#store.getClient(clientId, signal);
     if (registered === undefined) {
@@ -93,8 +96,13 @@ export class ClientDirectory {
       const colon = decoded.indexOf(":");
       if (colon < 0) throw new OAuthRequestError("invalid_client", "The Basic authorization header must hold client_id:client_secret.");
       const basicId = safeDecode(decoded.slice(0, colon));
-      if (clientId !== null && clientId !== basicId) throw new OAuthRequestError("invalid_client", "client_id in the form differs from the one in the Authorization header.");
-      if (secret !== null) throw new OAuthRequestError("invalid_request", "Send the client secret once: in the Authorization header or in the form, not both.");
+      if (clientId !== null && clientId !== basicId)
+        throw new OAuthRequestError("invalid_client", "client_id in the form differs from the one in the Authorization header.");
+      if (secret !== null)
+        throw new OAuthRequestError(
+          "invalid_request",
+          "Send the client secret once: in the Authorization header or in the form, not both.",
+        );
       clientId = basicId;
       secret = safeDecode(decoded.slice(colon + 1));
       method = "client_secret_basic";
@@ -107,12 +115,19 @@ export class ClientDirectory {
       throw error;
     }
     if (client.authMethod === "none") {
-      if (secret !== null) throw new OAuthRequestError("invalid_client", "This client is public (token_endpoint_auth_method none): it must not send a client secret.");
+      if (secret !== null)
+        throw new OAuthRequestError(
+          "invalid_client",
+          "This client is public (token_endpoint_auth_method none): it must not send a client secret.",
+        );
       return client;
     }
-    if (secret === null) throw new OAuthRequestError("invalid_client", `This client authenticates with ${client.authMethod}: the client secret is missing.`);
-    if (method !== client.authMethod) throw new OAuthRequestError("invalid_client", `This client registered ${client.authMethod}; it sent its secret by ${method}.`);
-    if (client.secretSha256 === undefined || !secretsMatch(sha256Hex(secret), client.secretSha256)) throw new OAuthRequestError("invalid_client", "The client secret is wrong.");
+    if (secret === null)
+      throw new OAuthRequestError("invalid_client", `This client authenticates with ${client.authMethod}: the client secret is missing.`);
+    if (method !== client.authMethod)
+      throw new OAuthRequestError("invalid_client", `This client registered ${client.authMethod}; it sent its secret by ${method}.`);
+    if (client.secretSha256 === undefined || !secretsMatch(sha256Hex(secret), client.secretSha256))
+      throw new OAuthRequestError("invalid_client", "The client secret is wrong.");
     return client;
   }
 }

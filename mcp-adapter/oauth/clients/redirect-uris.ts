@@ -11,7 +11,19 @@
 import { OAuthRequestError } from "../endpoints/oauth-answers.ts";
 import { isLoopbackHostname } from "../oauth-settings.ts";
 
-const refusedSchemes = new Set(["javascript", "data", "file", "vbscript", "about", "blob", "ftp", "ws", "wss", "filesystem", "view-source"]);
+const refusedSchemes = new Set([
+  "javascript",
+  "data",
+  "file",
+  "vbscript",
+  "about",
+  "blob",
+  "ftp",
+  "ws",
+  "wss",
+  "filesystem",
+  "view-source",
+]);
 
 /** What is wrong with `uri` as a redirect URI, or undefined when it is allowed. Quotes the URI (for its owner). */
 export function redirectUriProblem(uri: string): string | undefined {

@@ -50,7 +50,18 @@ interface PendingAuthorization {
 const codeLifetimeSeconds = 300;
 
 /** The parameters an authorization request may carry; a page names only these, never one a link made up. */
-const knownParameters = new Set(["client_id", "redirect_uri", "response_type", "state", "scope", "code_challenge", "code_challenge_method", "resource", "response_mode", "prompt"]);
+const knownParameters = new Set([
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "scope",
+  "code_challenge",
+  "code_challenge_method",
+  "resource",
+  "response_mode",
+  "prompt",
+]);
 
 export function isSecureOrigin(issuer: string): boolean {
   return issuer.startsWith("https:");
@@ -60,7 +71,11 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
     if (query.getAll(key).length > 1) {
-      return problemPage(400, "This sign-in link is not valid", knownParameters.has(key) ? `The parameter ${key} appears more than once in it.` : "A parameter appears more than once in it.");
+      return problemPage(
+        400,
+        "This sign-in link is not valid",
+        knownParameters.has(key) ? `The parameter ${key} appears more than once in it.` : "A parameter appears more than once in it.",
+      );
     }
   }
   let client: KnownClient;
@@ -74,7 +89,11 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   let redirectUri = query.get("redirect_uri");
   if (redirectUri === null) {
     if (client.redirectUris.length !== 1) {
-      return problemPage(400, "This sign-in link is not valid", "It has no redirect_uri, and the app has several: it must say which one to return to.");
+      return problemPage(
+        400,
+        "This sign-in link is not valid",
+        "It has no redirect_uri, and the app has several: it must say which one to return to.",
+      );
     }
     redirectUri = client.redirectUris[0] as string;
   }
@@ -106,17 +125,31 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   if (query.get("response_type") !== "code") return fail("unsupported_response_type", 'response_type must be "code".');
   const challenge = query.get("code_challenge");
   if (challenge === null) return fail("invalid_request", "code_challenge is missing: PKCE with code_challenge_method S256 is required.");
-  if (query.get("code_challenge_method") !== "S256") return fail("invalid_request", "code_challenge_method must be S256 (plain is not accepted).");
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters).");
+  if (query.get("code_challenge_method") !== "S256")
+    return fail("invalid_request", "code_challenge_method must be S256 (plain is not accepted).");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    return fail("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters).");
   const resource = query.get("resource");
-  if (resource === null) return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
-  if (!isThisResource(resource, context)) return fail("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`);
+  if (resource === null)
+    return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
+  if (!isThisResource(resource, context))
+    return fail(
+      "invalid_target",
+      `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`,
+    );
   const scopes = scopesForRequest(query.get("scope"), client.scopes);
   if (!scopes.ok && "beyond" in scopes) {
-    return fail("invalid_scope", `The scope ${scopes.beyond.join(", ")} is more than this client registered (${scopeText(client.scopes ?? [])}); ask for no more than that, or register again.`);
+    return fail(
+      "invalid_scope",
+      `The scope ${scopes.beyond.join(", ")} is more than this client registered (${scopeText(client.scopes ?? [])}); ask for no more than that, or register again.`,
+    );
   }
   if (!scopes.ok) {
-    return fail("invalid_scope", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`, "It asks for a scope this server does not grant (only fitness:read and fitness:write).");
+    return fail(
+      "invalid_scope",
+      `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`,
+      "It asks for a scope this server does not grant (only fitness:read and fitness:write).",
+    );
   }
 
   const csrf = randomBytes(24).toString("base64url");
@@ -165,7 +198,11 @@ export async function consentDecision(request: Request, context: OAuthContext): 
   if (form.get("decision") !== "allow") {
     context.logger.info("consent_declined", { client: clientHint(pending.client_id) });
     return withCookieCleared(
-      redirectToClient(pending.redirect_uri, { error: "access_denied", error_description: "The athlete declined.", state: pending.state }, context.issuer),
+      redirectToClient(
+        pending.redirect_uri,
+        { error: "access_denied", error_description: "The athlete declined.", state: pending.state },
+        context.issuer,
+      ),
       pending.cookie,
       context,
     );
@@ -201,7 +238,8 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
     );
   }
   const code = query.get("code");
-  if (!code) return problemPage(400, "Strava's answer is incomplete", "It carries no authorization code. Start the connection again from your app.");
+  if (!code)
+    return problemPage(400, "Strava's answer is incomplete", "It carries no authorization code. Start the connection again from your app.");
 
   let signIn;
   try {
@@ -212,7 +250,11 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
     return problemPage(502, "The sign-in with Strava could not be finished", messageOf(error));
   }
   if (!(await context.admission.admits(signIn.athleteId, storeSignal(context)))) {
-    context.logger.warn("sign_in_refused", { athlete: signIn.athleteId, client: clientHint(pending.client_id), admitted: context.admission.describe });
+    context.logger.warn("sign_in_refused", {
+      athlete: signIn.athleteId,
+      client: clientHint(pending.client_id),
+      admitted: context.admission.describe,
+    });
     try {
       await revokeStravaGrant(context.strava, signIn.tokens.refresh_token);
     } catch (error) {
@@ -226,7 +268,10 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
 
   await context.store
     .credentialStoreFor(signIn.athleteId)
-    .writeAuthorization({ client_id: context.strava.clientId, client_secret: context.strava.clientSecret, ...signIn.tokens }, storeSignal(context));
+    .writeAuthorization(
+      { client_id: context.strava.clientId, client_secret: context.strava.clientSecret, ...signIn.tokens },
+      storeSignal(context),
+    );
   const authorizationCode = randomBytes(32).toString("base64url");
   await context.store.putCode(
     {
@@ -242,7 +287,11 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
     },
     storeSignal(context),
   );
-  context.logger.info("sign_in_completed", { athlete: signIn.athleteId, client: clientHint(pending.client_id), scope: scopeText(pending.scopes) });
+  context.logger.info("sign_in_completed", {
+    athlete: signIn.athleteId,
+    client: clientHint(pending.client_id),
+    scope: scopeText(pending.scopes),
+  });
   return back({ code: authorizationCode });
 }
 
@@ -308,18 +357,30 @@ function withCookieCleared(response: Response, cookie: string, context: OAuthCon
 }
 
 function problemPage(status: number, title: string, message: string): Response {
-  return pageAnswer(errorPage({ title, message, hint: "Go back to the app you came from and start connecting again. If it keeps happening, tell the app's makers what this page says." }), { status });
+  return pageAnswer(
+    errorPage({
+      title,
+      message,
+      hint: "Go back to the app you came from and start connecting again. If it keeps happening, tell the app's makers what this page says.",
+    }),
+    { status },
+  );
 }
 
 function expiredPage(): Response {
-  return problemPage(400, "This sign-in has expired", "The page was open too long (15 minutes), or its link was altered, so it cannot be finished.");
+  return problemPage(
+    400,
+    "This sign-in has expired",
+    "The page was open too long (15 minutes), or its link was altered, so it cannot be finished.",
+  );
 }
 
 function otherBrowserPage(): Response {
   return pageAnswer(
     errorPage({
       title: "This sign-in was started in another browser",
-      message: "A connection must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.",
+      message:
+        "A connection must be finished in the browser it was started in (with cookies allowed for this site), so that nobody can finish it for you.",
       hint: "Start connecting again from your app, and stay in the same browser until you are sent back.",
     }),
     { status: 403 },

@@ -7,7 +7,11 @@
  * CORS open for browser-based clients. OpenID Connect discovery is not offered (404): this is not an
  * OpenID provider.
  */
-import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl, type OAuthMetadata } from "@modelcontextprotocol/server";
+import {
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  type OAuthMetadata,
+} from "@modelcontextprotocol/server";
 import { corsHeaders } from "./oauth-answers.ts";
 import { paths } from "../oauth-context.ts";
 import { supportedScopes } from "../tokens/scopes.ts";
@@ -55,7 +59,8 @@ export function discoveryDocuments(issuer: string, resource: string, serverName:
       const document = documents.get(path);
       if (document === undefined) return undefined;
       if (method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
-      if (method !== "GET" && method !== "HEAD") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET, HEAD, OPTIONS", ...corsHeaders } });
+      if (method !== "GET" && method !== "HEAD")
+        return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET, HEAD, OPTIONS", ...corsHeaders } });
       return Response.json(document, { headers: { "cache-control": "public, max-age=300", ...corsHeaders } });
     },
   };

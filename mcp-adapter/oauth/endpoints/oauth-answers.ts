@@ -93,7 +93,10 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 export async function readForm(request: Request, limit = 16 * 1024): Promise<URLSearchParams> {
   const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
-    throw new OAuthRequestError("invalid_request", `The body must be application/x-www-form-urlencoded (got ${type ?? "no content type"}).`);
+    throw new OAuthRequestError(
+      "invalid_request",
+      `The body must be application/x-www-form-urlencoded (got ${type ?? "no content type"}).`,
+    );
   }
   let text: string;
   try {

@@ -26,7 +26,9 @@ export async function registrationRequest(request: Request, context: OAuthContex
   const source = registrationSource(clientAddress);
   const nowMs = context.now();
   const verdict = context.registrationPrecheck.check(source, nowMs);
-  const counted = verdict.admitted ? await context.store.countRegistration(source, registrationLimits.perSourcePerHour, nowMs, storeSignal(context)) : verdict;
+  const counted = verdict.admitted
+    ? await context.store.countRegistration(source, registrationLimits.perSourcePerHour, nowMs, storeSignal(context))
+    : verdict;
   if (!counted.admitted) {
     context.refusedRegistrations.record("rate", { source });
     return withCors(
@@ -42,7 +44,8 @@ export async function registrationRequest(request: Request, context: OAuthContex
   }
   try {
     const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
-    if (type !== "application/json") throw new OAuthRequestError("invalid_client_metadata", "The registration must be a JSON object (Content-Type: application/json).");
+    if (type !== "application/json")
+      throw new OAuthRequestError("invalid_client_metadata", "The registration must be a JSON object (Content-Type: application/json).");
     let json: unknown;
     try {
       json = JSON.parse(await readBodyText(request, 16 * 1024));
@@ -57,25 +60,41 @@ export async function registrationRequest(request: Request, context: OAuthContex
     }
     const metadata = parsed.data;
     const redirectUris = metadata.redirect_uris.map(String);
-    if (redirectUris.length === 0 || redirectUris.length > 10) throw new OAuthRequestError("invalid_redirect_uri", "redirect_uris must list 1 to 10 URIs.");
+    if (redirectUris.length === 0 || redirectUris.length > 10)
+      throw new OAuthRequestError("invalid_redirect_uri", "redirect_uris must list 1 to 10 URIs.");
     for (const uri of redirectUris) checkRedirectUri(uri);
     const method = metadata.token_endpoint_auth_method ?? "client_secret_basic";
     if (!(authMethods as readonly string[]).includes(method)) {
-      throw new OAuthRequestError("invalid_client_metadata", `token_endpoint_auth_method must be one of ${authMethods.join(", ")}; got ${method}.`);
+      throw new OAuthRequestError(
+        "invalid_client_metadata",
+        `token_endpoint_auth_method must be one of ${authMethods.join(", ")}; got ${method}.`,
+      );
     }
     const grantTypes = metadata.grant_types ?? ["authorization_code", "refresh_token"];
-    if (!grantTypes.includes("authorization_code") || grantTypes.some((grant) => grant !== "authorization_code" && grant !== "refresh_token")) {
-      throw new OAuthRequestError("invalid_client_metadata", "grant_types must include authorization_code and may add refresh_token; no other grant is offered.");
+    if (
+      !grantTypes.includes("authorization_code") ||
+      grantTypes.some((grant) => grant !== "authorization_code" && grant !== "refresh_token")
+    ) {
+      throw new OAuthRequestError(
+        "invalid_client_metadata",
+        "grant_types must include authorization_code and may add refresh_token; no other grant is offered.",
+      );
     }
     const responseTypes = metadata.response_types ?? ["code"];
-    if (responseTypes.some((kind) => kind !== "code")) throw new OAuthRequestError("invalid_client_metadata", 'response_types may only be ["code"].');
+    if (responseTypes.some((kind) => kind !== "code"))
+      throw new OAuthRequestError("invalid_client_metadata", 'response_types may only be ["code"].');
     let scope: string | undefined;
     if (metadata.scope) {
       const scopes = parseRequestedScopes(metadata.scope);
-      if (!scopes.ok) throw new OAuthRequestError("invalid_client_metadata", `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`);
+      if (!scopes.ok)
+        throw new OAuthRequestError(
+          "invalid_client_metadata",
+          `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`,
+        );
       scope = scopeText(scopes.scopes);
     }
-    if (metadata.client_name !== undefined && metadata.client_name.length > 200) throw new OAuthRequestError("invalid_client_metadata", "client_name is longer than 200 characters.");
+    if (metadata.client_name !== undefined && metadata.client_name.length > 200)
+      throw new OAuthRequestError("invalid_client_metadata", "client_name is longer than 200 characters.");
 
     const now = Math.floor(nowMs / 1000);
     const clientId = `fc_${randomBytes(16).toString("base64url")}`;

@@ -8,7 +8,11 @@
 import { isIP } from "node:net";
 import type { RequestOrigin } from "../oauth-app.ts";
 
-export function requestOrigin(header: string | undefined, headerValue: (name: string) => string | null | undefined, connectionAddress: string | undefined): RequestOrigin {
+export function requestOrigin(
+  header: string | undefined,
+  headerValue: (name: string) => string | null | undefined,
+  connectionAddress: string | undefined,
+): RequestOrigin {
   if (header !== undefined) {
     const named = headerValue(header)?.split(",").at(-1)?.trim();
     if (named !== undefined && isIP(named) !== 0) return { address: named };

@@ -45,7 +45,10 @@ export function createResourceGate(options: {
       try {
         grant = await options.store.getGrant(claims.grantId, AbortSignal.timeout(options.storeTimeoutMs));
       } catch {
-        throw new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The server could not check the token's grant just now; try again shortly.");
+        throw new OAuthError(
+          OAuthErrorCode.TemporarilyUnavailable,
+          "The server could not check the token's grant just now; try again shortly.",
+        );
       }
       if (grant === undefined || grant.athlete_id !== claims.athleteId || grant.client_id !== claims.clientId) {
         throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token's grant was revoked (or has expired); sign in again.");
@@ -54,9 +57,16 @@ export function createResourceGate(options: {
       try {
         admitted = await options.stillAdmits(claims.athleteId);
       } catch {
-        throw new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The server could not check the token's grant just now; try again shortly.");
+        throw new OAuthError(
+          OAuthErrorCode.TemporarilyUnavailable,
+          "The server could not check the token's grant just now; try again shortly.",
+        );
       }
-      if (!admitted) throw new OAuthError(OAuthErrorCode.InvalidToken, "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.");
+      if (!admitted)
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.",
+        );
       return {
         token,
         clientId: claims.clientId,
@@ -76,7 +86,10 @@ export function createResourceGate(options: {
         options.onRefused?.(error instanceof OAuthError ? error.code : "error");
         if (error instanceof OAuthError && error.code === OAuthErrorCode.TemporarilyUnavailable) {
           // The store did not answer: not the client's fault, so no challenge that would make it sign in again.
-          return Response.json({ error: error.code, error_description: error.message }, { status: 503, headers: { "retry-after": "5", "cache-control": "no-store" } });
+          return Response.json(
+            { error: error.code, error_description: error.message },
+            { status: 503, headers: { "retry-after": "5", "cache-control": "no-store" } },
+          );
         }
         return bearerAuthChallengeResponse(error, { resourceMetadataUrl: options.resourceMetadataUrl });
       }

@@ -25,7 +25,8 @@ export async function revocationRequest(request: Request, context: OAuthContext)
     if (grantId !== undefined) {
       const grant = await context.store.getGrant(grantId, storeSignal(context));
       if (grant !== undefined) {
-        if (grant.client_id !== client.clientId) throw new OAuthRequestError("invalid_request", "This token was issued to another client; only that client can revoke it.");
+        if (grant.client_id !== client.clientId)
+          throw new OAuthRequestError("invalid_request", "This token was issued to another client; only that client can revoke it.");
         await removeGrant(grantId, context);
         context.logger.info("grant_revoked", { athlete: grant.athlete_id, grant: grant.grant_id });
       }
@@ -45,7 +46,9 @@ async function grantOf(token: string, context: OAuthContext): Promise<string | u
     const grant = await context.store.getGrant(refresh.grantId, storeSignal(context));
     const hash = sha256Hex(token);
     const earlier = refresh.generation !== undefined && grant?.generation !== undefined && refresh.generation < grant.generation;
-    const ofGrant = grant !== undefined && (hash === grant.refresh_sha256 || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash) || earlier);
+    const ofGrant =
+      grant !== undefined &&
+      (hash === grant.refresh_sha256 || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash) || earlier);
     return ofGrant ? refresh.grantId : undefined;
   }
   try {

@@ -43,7 +43,11 @@ export async function tokenRequest(request: Request, context: OAuthContext): Pro
     if (grantType === "authorization_code") answer = await redeemCode(form, client, context);
     else if (grantType === "refresh_token") answer = await refresh(form, client, context);
     else if (!grantType) throw new OAuthRequestError("invalid_request", "grant_type is missing: use authorization_code or refresh_token.");
-    else throw new OAuthRequestError("unsupported_grant_type", `grant_type ${grantType.slice(0, 60)} is not supported: use authorization_code or refresh_token.`);
+    else
+      throw new OAuthRequestError(
+        "unsupported_grant_type",
+        `grant_type ${grantType.slice(0, 60)} is not supported: use authorization_code or refresh_token.`,
+      );
     return withCors(answer);
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
@@ -57,15 +61,19 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
   if (!code) throw new OAuthRequestError("invalid_request", "code is missing.");
   const codeHash = sha256Hex(code);
   const record = await context.store.getCode(codeHash, storeSignal(context));
-  if (record === undefined) throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
+  if (record === undefined)
+    throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   if (record.redeemed_grant !== undefined) {
     await revokeReplayedCode(record.redeemed_grant, context);
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   }
-  if (record.client_id !== client.clientId) throw new OAuthRequestError("invalid_grant", "The authorization code was issued to another client.");
+  if (record.client_id !== client.clientId)
+    throw new OAuthRequestError("invalid_grant", "The authorization code was issued to another client.");
   const redirectUri = form.get("redirect_uri");
-  if (redirectUri === null) throw new OAuthRequestError("invalid_request", "redirect_uri is missing: send the one the authorization request used.");
-  if (redirectUri !== record.redirect_uri) throw new OAuthRequestError("invalid_grant", "redirect_uri differs from the one the authorization request used.");
+  if (redirectUri === null)
+    throw new OAuthRequestError("invalid_request", "redirect_uri is missing: send the one the authorization request used.");
+  if (redirectUri !== record.redirect_uri)
+    throw new OAuthRequestError("invalid_grant", "redirect_uri differs from the one the authorization request used.");
   const verifier = form.get("code_verifier");
   if (verifier === null) throw new OAuthRequestError("invalid_request", "code_verifier is missing (PKCE).");
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) {
@@ -131,14 +139,24 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
   if (!current && !lostAnswer) {
     const olderGeneration = parsed.generation !== undefined && grant.generation !== undefined && parsed.generation < grant.generation;
     if (olderGeneration || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash)) {
-      context.logger.warn("refresh_token_reuse", { athlete: grant.athlete_id, grant: grant.grant_id, message: "A replaced refresh token was used again: the grant is revoked." });
+      context.logger.warn("refresh_token_reuse", {
+        athlete: grant.athlete_id,
+        grant: grant.grant_id,
+        message: "A replaced refresh token was used again: the grant is revoked.",
+      });
       await removeGrant(grant.grant_id, context);
-      throw new OAuthRequestError("invalid_grant", "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.");
+      throw new OAuthRequestError(
+        "invalid_grant",
+        "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.",
+      );
     }
     throw invalid;
   }
   if (!(await context.admission.stillAdmits(grant.athlete_id, context))) {
-    throw new OAuthRequestError("invalid_grant", "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.");
+    throw new OAuthRequestError(
+      "invalid_grant",
+      "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.",
+    );
   }
   const requested = form.get("scope");
   let scope = grant.scope;
@@ -146,7 +164,11 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
     const granted = grant.scope.split(" ");
     const asked = requested.split(" ").filter((item) => item !== "" && item !== "offline_access");
     const beyond = asked.filter((item) => !granted.includes(item));
-    if (beyond.length > 0) throw new OAuthRequestError("invalid_scope", `The grant does not include ${beyond.join(", ")}; a refresh can only keep or narrow the scope.`);
+    if (beyond.length > 0)
+      throw new OAuthRequestError(
+        "invalid_scope",
+        `The grant does not include ${beyond.join(", ")}; a refresh can only keep or narrow the scope.`,
+      );
     scope = scopeText(asked);
   }
   checkResource(form, grant.resource, context);
@@ -185,8 +207,19 @@ function checkResource(form: URLSearchParams, granted: string, context: OAuthCon
 
 async function tokensAnswer(grant: GrantRecord, refreshToken: string, context: OAuthContext): Promise<Response> {
   const scopes = grant.scope.split(" ").filter((item) => item !== "");
-  const access = await context.accessTokens.issue({ athleteId: grant.athlete_id, clientId: grant.client_id, scopes, grantId: grant.grant_id });
-  return jsonAnswer(200, { access_token: access.token, token_type: "Bearer", expires_in: access.expiresIn, refresh_token: refreshToken, scope: grant.scope });
+  const access = await context.accessTokens.issue({
+    athleteId: grant.athlete_id,
+    clientId: grant.client_id,
+    scopes,
+    grantId: grant.grant_id,
+  });
+  return jsonAnswer(200, {
+    access_token: access.token,
+    token_type: "Bearer",
+    expires_in: access.expiresIn,
+    refresh_token: refreshToken,
+    scope: grant.scope,
+  });
 }
 
 /** A registered client that gets tokens keeps its registration (unused ones expire). */
@@ -194,7 +227,11 @@ async function keepRegistration(client: KnownClient, context: OAuthContext): Pro
   if (client.kind !== "registered") return;
   const stored = await context.store.getClient(client.clientId, storeSignal(context));
   const now = Math.floor(context.now() / 1000);
-  if (stored === undefined) throw new OAuthRequestError("invalid_client", "This client's registration is gone (an unused one is kept a day); register again and sign in again.");
+  if (stored === undefined)
+    throw new OAuthRequestError(
+      "invalid_client",
+      "This client's registration is gone (an unused one is kept a day); register again and sign in again.",
+    );
   if (stored.unused_seq === undefined && stored.expires_at - now > registrationKeepSeconds / 2) return;
   await context.store.keepClient(client.clientId, now + registrationKeepSeconds, storeSignal(context));
 }

@@ -37,7 +37,13 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { createHash } from "node:crypto";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../../credentials/credential-store.ts";
+import {
+  CredentialStoreError,
+  type CredentialSnapshot,
+  type SaveOutcome,
+  type StoredCredentials,
+  type TokenSet,
+} from "../../../credentials/credential-store.ts";
 import { awsStoreError } from "../../../credentials/stores/aws-errors.ts";
 import { DynamoDbCredentialStore } from "../../../credentials/stores/dynamodb-store.ts";
 import {
@@ -128,7 +134,9 @@ export class DynamoDbOAuthStore implements OAuthStore {
     const seq = Number(counted.Attributes?.["seq"]?.N);
     const item = this.#item(`client#${client.client_id}`, { ...client, unused_seq: seq }, client.expires_at, undefined);
     item["unused_seq"] = { N: String(seq) };
-    await this.#call("PutItem", signal, () => this.#client.send(new PutItemCommand({ TableName: this.#table, Item: item }), { abortSignal: signal }));
+    await this.#call("PutItem", signal, () =>
+      this.#client.send(new PutItemCommand({ TableName: this.#table, Item: item }), { abortSignal: signal }),
+    );
     let replaced: Item | undefined;
     const placed = await this.#writeIf("PutItem", signal, async () => {
       const answer = await this.#client.send(
@@ -174,7 +182,10 @@ export class DynamoDbOAuthStore implements OAuthStore {
           UpdateExpression: "SET #record = :record, #ttl = :ttl REMOVE unused_seq",
           ConditionExpression: "attribute_exists(pk)",
           ExpressionAttributeNames: { "#record": "record", "#ttl": "ttl" },
-          ExpressionAttributeValues: { ":record": { S: JSON.stringify({ ...kept, expires_at: expiresAt }) }, ":ttl": { N: String(expiresAt) } },
+          ExpressionAttributeValues: {
+            ":record": { S: JSON.stringify({ ...kept, expires_at: expiresAt }) },
+            ":ttl": { N: String(expiresAt) },
+          },
         }),
         { abortSignal: signal },
       ),
@@ -223,26 +234,26 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async replaceGrant(next: GrantRecord, signal: AbortSignal): Promise<boolean> {
-    return this.#writeIf(
-      "PutItem",
-      signal,
-      () =>
-        this.#client.send(
-          new PutItemCommand({
-            TableName: this.#table,
-            Item: this.#item(`grant#${next.grant_id}`, next, next.expires_at, next.athlete_id),
-            ConditionExpression: "#revision = :expected",
-            ExpressionAttributeNames: { "#revision": "revision" },
-            ExpressionAttributeValues: { ":expected": { N: String(next.revision - 1) } },
-          }),
-          { abortSignal: signal },
-        ),
+    return this.#writeIf("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: this.#item(`grant#${next.grant_id}`, next, next.expires_at, next.athlete_id),
+          ConditionExpression: "#revision = :expected",
+          ExpressionAttributeNames: { "#revision": "revision" },
+          ExpressionAttributeValues: { ":expected": { N: String(next.revision - 1) } },
+        }),
+        { abortSignal: signal },
+      ),
     );
   }
 
   async deleteGrant(grantId: string, signal: AbortSignal): Promise<GrantRecord | undefined> {
     const old = await this.#call("DeleteItem", signal, () =>
-      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `grant#${grantId}` } }, ReturnValues: "ALL_OLD" }), { abortSignal: signal }),
+      this.#client.send(
+        new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `grant#${grantId}` } }, ReturnValues: "ALL_OLD" }),
+        { abortSignal: signal },
+      ),
     );
     return old.Attributes ? this.#live<GrantRecord>(old.Attributes) : undefined;
   }
@@ -258,18 +269,15 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async claimOwner(athleteId: string, signal: AbortSignal): Promise<string> {
-    const claimed = await this.#writeIf(
-      "PutItem",
-      signal,
-      () =>
-        this.#client.send(
-          new PutItemCommand({
-            TableName: this.#table,
-            Item: { pk: { S: "owner" }, owner_athlete: { S: athleteId }, claimed_at: { S: new Date(this.#now()).toISOString() } },
-            ConditionExpression: "attribute_not_exists(pk)",
-          }),
-          { abortSignal: signal },
-        ),
+    const claimed = await this.#writeIf("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: "owner" }, owner_athlete: { S: athleteId }, claimed_at: { S: new Date(this.#now()).toISOString() } },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+        { abortSignal: signal },
+      ),
     );
     if (claimed) return athleteId;
     return (await this.owner(signal)) ?? athleteId;
@@ -280,7 +288,9 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async resetOwner(signal: AbortSignal): Promise<void> {
-    await this.#call("DeleteItem", signal, () => this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: "owner" } } }), { abortSignal: signal }));
+    await this.#call("DeleteItem", signal, () =>
+      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: "owner" } } }), { abortSignal: signal }),
+    );
   }
 
   credentialStoreFor(athleteId: string): AthleteCredentialStore {
@@ -304,7 +314,9 @@ export class DynamoDbOAuthStore implements OAuthStore {
   async deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void> {
     const keys = new Set([...(await this.#keysOf(athleteId, signal)), `athlete#${athleteId}`, `unadmitted#${athleteId}`]);
     for (const pk of keys) {
-      await this.#call("DeleteItem", signal, () => this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: pk } } }), { abortSignal: signal }));
+      await this.#call("DeleteItem", signal, () =>
+        this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: pk } } }), { abortSignal: signal }),
+      );
     }
     await this.#updateAthleteSet("DELETE", athleteId, signal);
   }
@@ -337,11 +349,19 @@ export class DynamoDbOAuthStore implements OAuthStore {
 
   async clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void> {
     await this.#call("DeleteItem", signal, () =>
-      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `unadmitted#${athleteId}` } } }), { abortSignal: signal }),
+      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `unadmitted#${athleteId}` } } }), {
+        abortSignal: signal,
+      }),
     );
   }
 
-  async countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict> {
+  async countUpstreamRequest(
+    athleteId: string,
+    read: boolean,
+    share: FairShare,
+    nowMs: number,
+    signal: AbortSignal,
+  ): Promise<FairShareVerdict> {
     const { day, quarter, dayEndsMs } = fairShareWindows(nowMs);
     const windows: { window: FairShareWindow; attribute: string; share: number }[] = [
       { window: "overall 15-minute", attribute: `o_q${quarter}`, share: share.overall.fifteenMinute },
@@ -360,21 +380,18 @@ export class DynamoDbOAuthStore implements OAuthStore {
       conditions.push(`(attribute_not_exists(#w${index}) OR #w${index} < :s${index})`);
     });
     const key = { pk: { S: `usage#${athleteId}#${day}` } };
-    const counted = await this.#writeIf(
-      "UpdateItem",
-      signal,
-      () =>
-        this.#client.send(
-          new UpdateItemCommand({
-            TableName: this.#table,
-            Key: key,
-            UpdateExpression: `ADD ${windows.map((_, index) => `#w${index} :one`).join(", ")} SET athlete_id = :athlete, #ttl = :ttl`,
-            ConditionExpression: conditions.join(" AND "),
-            ExpressionAttributeNames: { ...names, "#ttl": "ttl" },
-            ExpressionAttributeValues: values,
-          }),
-          { abortSignal: signal },
-        ),
+    const counted = await this.#writeIf("UpdateItem", signal, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: key,
+          UpdateExpression: `ADD ${windows.map((_, index) => `#w${index} :one`).join(", ")} SET athlete_id = :athlete, #ttl = :ttl`,
+          ConditionExpression: conditions.join(" AND "),
+          ExpressionAttributeNames: { ...names, "#ttl": "ttl" },
+          ExpressionAttributeValues: values,
+        }),
+        { abortSignal: signal },
+      ),
     );
     if (counted) return { admitted: true };
     const item = (await this.#getItem(key.pk.S, signal)) ?? {};
@@ -392,7 +409,11 @@ export class DynamoDbOAuthStore implements OAuthStore {
           UpdateExpression: "ADD checks :one SET #quarter = :one, #ttl = :ttl",
           ConditionExpression: "attribute_not_exists(#quarter) AND (attribute_not_exists(checks) OR checks < :limit)",
           ExpressionAttributeNames: { "#quarter": `q${quarter}`, "#ttl": "ttl" },
-          ExpressionAttributeValues: { ":one": { N: "1" }, ":limit": { N: String(dailyLimit) }, ":ttl": { N: String(Math.floor(dayEndsMs / 1000) + 86_400) } },
+          ExpressionAttributeValues: {
+            ":one": { N: "1" },
+            ":limit": { N: String(dailyLimit) },
+            ":ttl": { N: String(Math.floor(dayEndsMs / 1000) + 86_400) },
+          },
         }),
         { abortSignal: signal },
       ),
@@ -407,7 +428,11 @@ export class DynamoDbOAuthStore implements OAuthStore {
     if (this.#key) return this.#key;
     let text: string | undefined;
     try {
-      text = (await this.#secrets.send(new GetSecretValueCommand({ SecretId: this.#options.signingKeySecret, VersionStage: "AWSCURRENT" }), { abortSignal: signal })).SecretString;
+      text = (
+        await this.#secrets.send(new GetSecretValueCommand({ SecretId: this.#options.signingKeySecret, VersionStage: "AWSCURRENT" }), {
+          abortSignal: signal,
+        })
+      ).SecretString;
     } catch (error) {
       throw awsStoreError(error, {
         call: "GetSecretValue",
@@ -418,7 +443,9 @@ export class DynamoDbOAuthStore implements OAuthStore {
       });
     }
     if (text === undefined || text.length < 32) {
-      throw new CredentialStoreError(`The signing key secret "${this.#options.signingKeySecret}" must hold a string of at least 32 characters (the template generates 64).`);
+      throw new CredentialStoreError(
+        `The signing key secret "${this.#options.signingKeySecret}" must hold a string of at least 32 characters (the template generates 64).`,
+      );
     }
     this.#key = new TextEncoder().encode(text);
     return this.#key;
@@ -433,7 +460,9 @@ export class DynamoDbOAuthStore implements OAuthStore {
 
   async #put(pk: string, record: object, expiresAt: number, athleteId: string | undefined, signal: AbortSignal): Promise<void> {
     await this.#call("PutItem", signal, () =>
-      this.#client.send(new PutItemCommand({ TableName: this.#table, Item: this.#item(pk, record, expiresAt, athleteId) }), { abortSignal: signal }),
+      this.#client.send(new PutItemCommand({ TableName: this.#table, Item: this.#item(pk, record, expiresAt, athleteId) }), {
+        abortSignal: signal,
+      }),
     );
   }
 
@@ -444,7 +473,9 @@ export class DynamoDbOAuthStore implements OAuthStore {
 
   async #getItem(pk: string, signal: AbortSignal): Promise<Item | undefined> {
     const answer = await this.#call("GetItem", signal, () =>
-      this.#client.send(new GetItemCommand({ TableName: this.#table, Key: { pk: { S: pk } }, ConsistentRead: true }), { abortSignal: signal }),
+      this.#client.send(new GetItemCommand({ TableName: this.#table, Key: { pk: { S: pk } }, ConsistentRead: true }), {
+        abortSignal: signal,
+      }),
     );
     return answer.Item;
   }

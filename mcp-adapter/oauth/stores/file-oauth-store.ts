@@ -31,7 +31,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { CredentialStoreError, type CredentialSnapshot, type SaveOutcome, type StoredCredentials, type TokenSet } from "../../../credentials/credential-store.ts";
+import {
+  CredentialStoreError,
+  type CredentialSnapshot,
+  type SaveOutcome,
+  type StoredCredentials,
+  type TokenSet,
+} from "../../../credentials/credential-store.ts";
 import { withFileLock } from "../../../common/file-lock.ts";
 import { checkPrivateDirectory } from "../../../common/private-directory.ts";
 import { defaultStoreTimeoutMs } from "../../../credentials/store-deadline.ts";
@@ -100,7 +106,9 @@ export class FileOAuthStore implements OAuthStore {
     try {
       mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     } catch (error) {
-      throw new StartupError(`The OAuth state directory ${options.directory} cannot be created: ${messageOf(error)}. Set FITNESS_OAUTH_DIR to a directory this user can create.`);
+      throw new StartupError(
+        `The OAuth state directory ${options.directory} cannot be created: ${messageOf(error)}. Set FITNESS_OAUTH_DIR to a directory this user can create.`,
+      );
     }
     checkPrivateDirectory(options.directory, {
       what: `The OAuth state directory ${options.directory}`,
@@ -298,7 +306,13 @@ export class FileOAuthStore implements OAuthStore {
     await rm(this.#unadmittedPath(athleteId), { force: true });
   }
 
-  async countUpstreamRequest(athleteId: string, read: boolean, share: FairShare, nowMs: number, signal: AbortSignal): Promise<FairShareVerdict> {
+  async countUpstreamRequest(
+    athleteId: string,
+    read: boolean,
+    share: FairShare,
+    nowMs: number,
+    signal: AbortSignal,
+  ): Promise<FairShareVerdict> {
     const { day, quarter } = fairShareWindows(nowMs);
     return this.#updateSmallFile<UsageFile, FairShareVerdict>("usage.json", signal, (counts) => {
       // Counts of other days are dropped: the day of the request counted, so counting and pruning read one clock.
@@ -352,7 +366,8 @@ export class FileOAuthStore implements OAuthStore {
       }
       this.#key = Buffer.from(readFileSync(path, "utf8").trim(), "base64url");
     }
-    if (this.#key.length < 32) throw new CredentialStoreError(`The signing key in ${path} is shorter than 32 bytes; delete the file to have a new one made.`);
+    if (this.#key.length < 32)
+      throw new CredentialStoreError(`The signing key in ${path} is shorter than 32 bytes; delete the file to have a new one made.`);
     return this.#key;
   }
 
@@ -402,7 +417,8 @@ export class FileOAuthStore implements OAuthStore {
     });
     if (text === undefined) return undefined;
     const record = parseJson<T>(text);
-    if (record === undefined) throw new CredentialStoreError(`${path} is not valid JSON; delete it (the client it belongs to then signs in again).`);
+    if (record === undefined)
+      throw new CredentialStoreError(`${path} is not valid JSON; delete it (the client it belongs to then signs in again).`);
     return record;
   }
 
@@ -475,14 +491,22 @@ export class FileOAuthStore implements OAuthStore {
       const text = await readOptional(statePath);
       if (text === undefined) return; // another process migrated it meanwhile
       const state = parseJson<LegacyStateFile>(text);
-      if (state === undefined) throw new CredentialStoreError(`${statePath} is not valid JSON; restore it from a backup or delete it (every client then signs in again).`);
+      if (state === undefined)
+        throw new CredentialStoreError(
+          `${statePath} is not valid JSON; restore it from a backup or delete it (every client then signs in again).`,
+        );
       const copy = async (path: string, record: { expires_at: number }): Promise<void> => {
-        if (this.#live(record) !== undefined && (await readOptional(path)) === undefined) await this.#write(path, JSON.stringify(record), { durable: true });
+        if (this.#live(record) !== undefined && (await readOptional(path)) === undefined)
+          await this.#write(path, JSON.stringify(record), { durable: true });
       };
-      for (const client of Object.values(state.clients ?? {})) if (clientIdPattern.test(client.client_id)) await copy(this.#clientPath(client.client_id), client);
-      for (const code of Object.values(state.codes ?? {})) if (digestPattern.test(code.code_sha256)) await copy(this.#codePath(code.code_sha256), code);
-      for (const grant of Object.values(state.grants ?? {})) if (grantIdPattern.test(grant.grant_id)) await copy(this.#grantPath(grant.grant_id), grant);
-      if (state.owner !== undefined && athleteIdPattern.test(state.owner)) await this.#linkOnce(join(this.#directory, "owner"), state.owner);
+      for (const client of Object.values(state.clients ?? {}))
+        if (clientIdPattern.test(client.client_id)) await copy(this.#clientPath(client.client_id), client);
+      for (const code of Object.values(state.codes ?? {}))
+        if (digestPattern.test(code.code_sha256)) await copy(this.#codePath(code.code_sha256), code);
+      for (const grant of Object.values(state.grants ?? {}))
+        if (grantIdPattern.test(grant.grant_id)) await copy(this.#grantPath(grant.grant_id), grant);
+      if (state.owner !== undefined && athleteIdPattern.test(state.owner))
+        await this.#linkOnce(join(this.#directory, "owner"), state.owner);
       await rename(statePath, `${statePath}.migrated`);
       syncDirectory(this.#directory);
     });
@@ -552,11 +576,19 @@ class ApplicationCredentials implements AthleteCredentialStore {
   }
 
   saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
-    return this.#inner.saveTokens(expected, tokens, signal).then((outcome) =>
-      outcome.saved
-        ? { saved: true, snapshot: { credentials: { ...outcome.snapshot.credentials, ...this.#application }, version: outcome.snapshot.version } }
-        : { saved: false, current: { credentials: { ...outcome.current.credentials, ...this.#application }, version: outcome.current.version } },
-    );
+    return this.#inner
+      .saveTokens(expected, tokens, signal)
+      .then((outcome) =>
+        outcome.saved
+          ? {
+              saved: true,
+              snapshot: { credentials: { ...outcome.snapshot.credentials, ...this.#application }, version: outcome.snapshot.version },
+            }
+          : {
+              saved: false,
+              current: { credentials: { ...outcome.current.credentials, ...this.#application }, version: outcome.current.version },
+            },
+      );
   }
 
   writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {

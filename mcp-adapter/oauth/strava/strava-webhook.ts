@@ -60,17 +60,31 @@ interface StravaEvent {
   updates: Record<string, unknown>;
 }
 
-export async function stravaWebhook(request: Request, context: OAuthContext, options: WebhookOptions, sourceAddress: string | undefined): Promise<Response> {
+export async function stravaWebhook(
+  request: Request,
+  context: OAuthContext,
+  options: WebhookOptions,
+  sourceAddress: string | undefined,
+): Promise<Response> {
   const { log } = options;
   if (request.method === "GET") {
     const query = new URL(request.url).searchParams;
     const challenge = query.get("hub.challenge");
     if (query.get("hub.mode") !== "subscribe" || challenge === null) {
-      return Response.json({ error: "invalid_request", error_description: "Expected Strava's subscription check: hub.mode=subscribe with hub.challenge and hub.verify_token." }, { status: 400 });
+      return Response.json(
+        {
+          error: "invalid_request",
+          error_description: "Expected Strava's subscription check: hub.mode=subscribe with hub.challenge and hub.verify_token.",
+        },
+        { status: 400 },
+      );
     }
     if (options.verifyToken === undefined || !secretsMatch(query.get("hub.verify_token") ?? "", options.verifyToken)) {
       log.record("check_refused", { message: "The verify_token does not match STRAVA_WEBHOOK_VERIFY_TOKEN (or it is not set)." });
-      return Response.json({ error: "forbidden", error_description: "hub.verify_token is not this server's STRAVA_WEBHOOK_VERIFY_TOKEN." }, { status: 403 });
+      return Response.json(
+        { error: "forbidden", error_description: "hub.verify_token is not this server's STRAVA_WEBHOOK_VERIFY_TOKEN." },
+        { status: 403 },
+      );
     }
     context.logger.info("strava_webhook_subscribed", {});
     return Response.json({ "hub.challenge": challenge });
@@ -78,7 +92,10 @@ export async function stravaWebhook(request: Request, context: OAuthContext, opt
   if (request.method !== "POST") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET, POST" } });
   if (!options.perSource.admit(sourceAddress ?? "unknown", context.now())) {
     log.record("rate", { source: sourceAddress });
-    return Response.json({ error: "too_many_requests", error_description: `At most ${eventsPerSourcePerMinute} events a minute from one address.` }, { status: 429, headers: { "retry-after": "60" } });
+    return Response.json(
+      { error: "too_many_requests", error_description: `At most ${eventsPerSourcePerMinute} events a minute from one address.` },
+      { status: 429, headers: { "retry-after": "60" } },
+    );
   }
 
   let parsed: unknown;
@@ -86,7 +103,10 @@ export async function stravaWebhook(request: Request, context: OAuthContext, opt
     parsed = JSON.parse(await readBodyText(request, 8 * 1024));
   } catch {
     log.record("not_json", {});
-    return Response.json({ error: "invalid_request", error_description: "The event must be a JSON object of at most 8 KiB." }, { status: 400 });
+    return Response.json(
+      { error: "invalid_request", error_description: "The event must be a JSON object of at most 8 KiB." },
+      { status: 400 },
+    );
   }
   const problem = eventProblem(parsed);
   if (problem !== undefined) {
@@ -96,18 +116,26 @@ export async function stravaWebhook(request: Request, context: OAuthContext, opt
   const event = parsed as StravaEvent;
   const subscription = await options.subscription.check(event.subscription_id);
   if (subscription === "unknown") {
-    log.record("subscription_unknown", { message: `This deployment's push subscription is not known yet (${options.subscription.lastFailure ?? "no answer"}); answered 503 so Strava sends the event again.` });
+    log.record("subscription_unknown", {
+      message: `This deployment's push subscription is not known yet (${options.subscription.lastFailure ?? "no answer"}); answered 503 so Strava sends the event again.`,
+    });
     return Response.json({ error: "temporarily_unavailable" }, { status: 503, headers: { "retry-after": "60" } });
   }
   if (subscription === "not-ours") {
     log.record("other_subscription", { subscription_id: event.subscription_id });
-    return Response.json({ error: "forbidden", error_description: "subscription_id is not this deployment's push subscription." }, { status: 403 });
+    return Response.json(
+      { error: "forbidden", error_description: "subscription_id is not this deployment's push subscription." },
+      { status: 403 },
+    );
   }
   const deauthorized = event.object_type === "athlete" && event.aspect_type === "update" && String(event.updates["authorized"]) === "false";
   if (!deauthorized) return Response.json({ received: true });
   const athleteId = String(event.object_id);
   const deferred = (): Response => {
-    log.record("deauthorization_deferred", { athlete: athleteId, message: "This athlete's deauthorization check with Strava is spent for now; answered 503 so Strava sends the event again." });
+    log.record("deauthorization_deferred", {
+      athlete: athleteId,
+      message: "This athlete's deauthorization check with Strava is spent for now; answered 503 so Strava sends the event again.",
+    });
     return Response.json({ error: "temporarily_unavailable" }, { status: 503, headers: { "retry-after": "900" } });
   };
   if (options.checked.has(athleteId, context.now())) return deferred();
@@ -115,16 +143,27 @@ export async function stravaWebhook(request: Request, context: OAuthContext, opt
     log.record("deauthorization_ignored", { athlete: athleteId, message: "Nothing is stored for this athlete." });
     return Response.json({ received: true });
   }
-  const claimed = await context.store.claimDeauthorizationCheck(athleteId, deauthorizationChecksPerDay, context.now(), storeSignal(context));
+  const claimed = await context.store.claimDeauthorizationCheck(
+    athleteId,
+    deauthorizationChecksPerDay,
+    context.now(),
+    storeSignal(context),
+  );
   options.checked.mark(athleteId, context.now());
   if (!claimed) return deferred();
   const verdict = await confirmWithStrava(athleteId, options.depsFor(athleteId), context);
   if (verdict === "still-authorized") {
-    log.record("deauthorization_unconfirmed", { athlete: athleteId, message: "Strava still accepts the athlete's credentials: the event is ignored (forged, or sent in error)." });
+    log.record("deauthorization_unconfirmed", {
+      athlete: athleteId,
+      message: "Strava still accepts the athlete's credentials: the event is ignored (forged, or sent in error).",
+    });
     return Response.json({ received: true });
   }
   if (verdict === "unknown") {
-    log.record("deauthorization_unchecked", { athlete: athleteId, message: "Could not ask Strava whether the athlete revoked access; answering 503 so Strava sends the event again." });
+    log.record("deauthorization_unchecked", {
+      athlete: athleteId,
+      message: "Could not ask Strava whether the athlete revoked access; answering 503 so Strava sends the event again.",
+    });
     return Response.json({ error: "temporarily_unavailable" }, { status: 503 });
   }
   await disconnectAthlete(athleteId, "they revoked this application on Strava", context, { revokeAtStrava: false });
@@ -141,7 +180,8 @@ function eventProblem(value: unknown): string | undefined {
     const number = event[field];
     if (typeof number !== "number" || !Number.isSafeInteger(number) || number <= 0) return `${field} must be a positive whole number`;
   }
-  if (event["object_type"] === "athlete" && event["object_id"] !== event["owner_id"]) return "an athlete event's object_id and owner_id must be the athlete";
+  if (event["object_type"] === "athlete" && event["object_id"] !== event["owner_id"])
+    return "an athlete event's object_id and owner_id must be the athlete";
   const updates = event["updates"] ?? {};
   if (typeof updates !== "object" || updates === null || Array.isArray(updates)) return "updates must be an object";
   (event as { updates: unknown }).updates = updates;
@@ -198,7 +238,11 @@ export class SourceRate {
  * access token when it is still valid by its expiry (one GET /athlete, no refresh, so nothing rotates),
  * else through the athlete's token manager (which refreshes and saves first), bounded in time.
  */
-async function confirmWithStrava(athleteId: string, deps: ToolDeps, context: OAuthContext): Promise<"deauthorized" | "still-authorized" | "unknown"> {
+async function confirmWithStrava(
+  athleteId: string,
+  deps: ToolDeps,
+  context: OAuthContext,
+): Promise<"deauthorized" | "still-authorized" | "unknown"> {
   const deadline = AbortSignal.timeout(1_500);
   try {
     const stored = (await context.store.credentialStoreFor(athleteId).load(deadline)).credentials;

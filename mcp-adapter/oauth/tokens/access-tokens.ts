@@ -85,10 +85,12 @@ export class AccessTokens {
 function describeFailure(error: unknown): string {
   if (error instanceof errors.JWTExpired) return "The access token has expired; refresh it.";
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.claim === "aud") return "The access token was issued for another resource (audience); ask for a token for this server's /mcp.";
+    if (error.claim === "aud")
+      return "The access token was issued for another resource (audience); ask for a token for this server's /mcp.";
     if (error.claim === "iss") return "The access token was issued by another authorization server.";
     return `The access token's ${error.claim} claim is not valid.`;
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return "The access token's signature does not verify: it was not issued by this server, or it was altered.";
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return "The access token's signature does not verify: it was not issued by this server, or it was altered.";
   return "The access token is malformed or not one this server issued.";
 }

@@ -41,12 +41,41 @@ const coachCoreTools = ["read", "write", "web_fetch", "web_search"];
  * below), so their absence for the coach is the policy's doing, not the host's.
  */
 const forbiddenTools = [
-  "exec", "process", "code_execution", "terminal", "apply_patch", "edit", "ls",
-  "browser", "canvas", "computer", "mobile_ui", "nodes",
-  "message", "conversations_send", "conversations_turn", "conversations_list", "tts",
-  "sessions", "sessions_send", "sessions_spawn", "sessions_list", "sessions_history", "sessions_search", "sessions_yield",
-  "session_status", "subagents", "agents_list", "agents_wait",
-  "gateway", "cron", "automations", "plugins", "secrets", "openclaw", "skill_workshop",
+  "exec",
+  "process",
+  "code_execution",
+  "terminal",
+  "apply_patch",
+  "edit",
+  "ls",
+  "browser",
+  "canvas",
+  "computer",
+  "mobile_ui",
+  "nodes",
+  "message",
+  "conversations_send",
+  "conversations_turn",
+  "conversations_list",
+  "tts",
+  "sessions",
+  "sessions_send",
+  "sessions_spawn",
+  "sessions_list",
+  "sessions_history",
+  "sessions_search",
+  "sessions_yield",
+  "session_status",
+  "subagents",
+  "agents_list",
+  "agents_wait",
+  "gateway",
+  "cron",
+  "automations",
+  "plugins",
+  "secrets",
+  "openclaw",
+  "skill_workshop",
 ];
 /** Of those, the ones the main agent (full profile) must have in this host, so the absence list is not vacuous. */
 const mainMustHave = ["exec", "process", "edit", "apply_patch", "message", "sessions_send", "sessions_spawn", "gateway", "session_status"];
@@ -76,43 +105,71 @@ const module: HostCheckModule = {
     await withHost(async (context) => {
       const pluginDir = await copyPluginCheckout(repoRoot, join(context.dir, "openclaw-fitness"));
       // An operator's host before the coach: one implicit agent (main), the fitness plugin enabled.
-      const before: Record<string, unknown> = { ...fitnessHostConfig(context, services, { loadPaths: [pluginDir] }), agents: context.baseConfig()["agents"] };
+      const before: Record<string, unknown> = {
+        ...fitnessHostConfig(context, services, { loadPaths: [pluginDir] }),
+        agents: context.baseConfig()["agents"],
+      };
       await context.writeConfig(before);
       const coachWorkspace = join(context.dir, "workspace-coach");
 
-      await report.check("without --sandbox and with no Docker engine, setup:coach says the coach could not run, offers the three choices, writes nothing", async () => {
-        const configBefore = await readFile(context.configPath, "utf8");
-        const result = await runSetupCoach(repoRoot, context, ["--workspace", coachWorkspace, "--config", context.configPath], noDockerEngine);
-        assert.equal(result.code, 1, result.output);
-        assert.match(result.output, /^Sandbox \(docker\): sandbox\.mode "all" in a Docker container/);
-        assert.match(result.output, /every coach turn would fail with a sandbox error/);
-        for (const choice of ["--sandbox docker", "--sandbox ssh", "--sandbox off"]) assert.ok(result.output.includes(choice), `no ${choice} in:\n${result.output}`);
-        assert.equal(await readFile(context.configPath, "utf8"), configBefore, "the config changed");
-        assert.equal(existsSync(coachWorkspace), false, "the workspace was created");
-        return result.output.split("\n")[1]?.trim();
-      });
+      await report.check(
+        "without --sandbox and with no Docker engine, setup:coach says the coach could not run, offers the three choices, writes nothing",
+        async () => {
+          const configBefore = await readFile(context.configPath, "utf8");
+          const result = await runSetupCoach(
+            repoRoot,
+            context,
+            ["--workspace", coachWorkspace, "--config", context.configPath],
+            noDockerEngine,
+          );
+          assert.equal(result.code, 1, result.output);
+          assert.match(result.output, /^Sandbox \(docker\): sandbox\.mode "all" in a Docker container/);
+          assert.match(result.output, /every coach turn would fail with a sandbox error/);
+          for (const choice of ["--sandbox docker", "--sandbox ssh", "--sandbox off"])
+            assert.ok(result.output.includes(choice), `no ${choice} in:\n${result.output}`);
+          assert.equal(await readFile(context.configPath, "utf8"), configBefore, "the config changed");
+          assert.equal(existsSync(coachWorkspace), false, "the workspace was created");
+          return result.output.split("\n")[1]?.trim();
+        },
+      );
 
-      const setUp = await report.check("npm run setup:coach --sandbox docker --skip-sandbox-check installs the coach workspace and merges the fragment into the host config", async () => {
-        const result = await runSetupCoach(repoRoot, context, ["--workspace", coachWorkspace, "--config", context.configPath, "--sandbox", "docker", "--skip-sandbox-check"], noDockerEngine);
-        assert.equal(result.code, 0, `exit ${result.code}:\n${result.output}`);
-        assert.match(result.output, /Writing the config anyway \(--skip-sandbox-check\)/);
-        assert.match(result.output, /create {2}AGENTS\.md/);
-        const merged = await context.readConfig();
-        const entries = (merged["agents"] as { entries?: Record<string, { workspace?: string; tools?: unknown }> }).entries ?? {};
-        assert.equal(entries[coach]?.workspace, coachWorkspace, "coach workspace");
-        // The main agent's tool policy is untouched: no tools key added to it or to the defaults.
-        assert.equal(entries["main"]?.tools, undefined, "agents.entries.main.tools was added");
-        assert.equal((merged["agents"] as { defaults?: { tools?: unknown } }).defaults?.tools, undefined, "agents.defaults.tools was added");
-        assert.deepEqual(merged["plugins"], before["plugins"], "the plugin config changed");
-        return `${(result.ms / 1000).toFixed(1)} s; agents ${Object.keys(entries).join(", ")}`;
-      });
+      const setUp = await report.check(
+        "npm run setup:coach --sandbox docker --skip-sandbox-check installs the coach workspace and merges the fragment into the host config",
+        async () => {
+          const result = await runSetupCoach(
+            repoRoot,
+            context,
+            ["--workspace", coachWorkspace, "--config", context.configPath, "--sandbox", "docker", "--skip-sandbox-check"],
+            noDockerEngine,
+          );
+          assert.equal(result.code, 0, `exit ${result.code}:\n${result.output}`);
+          assert.match(result.output, /Writing the config anyway \(--skip-sandbox-check\)/);
+          assert.match(result.output, /create {2}AGENTS\.md/);
+          const merged = await context.readConfig();
+          const entries = (merged["agents"] as { entries?: Record<string, { workspace?: string; tools?: unknown }> }).entries ?? {};
+          assert.equal(entries[coach]?.workspace, coachWorkspace, "coach workspace");
+          // The main agent's tool policy is untouched: no tools key added to it or to the defaults.
+          assert.equal(entries["main"]?.tools, undefined, "agents.entries.main.tools was added");
+          assert.equal(
+            (merged["agents"] as { defaults?: { tools?: unknown } }).defaults?.tools,
+            undefined,
+            "agents.defaults.tools was added",
+          );
+          assert.deepEqual(merged["plugins"], before["plugins"], "the plugin config changed");
+          return `${(result.ms / 1000).toFixed(1)} s; agents ${Object.keys(entries).join(", ")}`;
+        },
+      );
       if (!setUp) {
         report.blocked("coach host checks", "setup:coach failed");
         return;
       }
 
       const valid = await report.check("openclaw config validate --json accepts the merged config", async () => {
-        const { result, json } = await context.runJson<{ valid: boolean; warnings?: Array<{ path: string; message: string }> }>(["config", "validate", "--json"]);
+        const { result, json } = await context.runJson<{ valid: boolean; warnings?: Array<{ path: string; message: string }> }>([
+          "config",
+          "validate",
+          "--json",
+        ]);
         assert.equal(json.valid, true, result.stdout);
         assert.deepEqual(json.warnings ?? [], [], "warnings");
         return `valid, no warnings (${(result.ms / 1000).toFixed(1)} s)`;
@@ -127,9 +184,25 @@ const module: HostCheckModule = {
           "tools.effective below is the host's policy projection without the sandbox layer, which is read on its own with sandbox explain.",
       );
       await report.check("openclaw skills info fitness-coaching --agent coach: eligible, model-visible, user-invocable", async () => {
-        const { result, json } = await context.runJson<Record<string, unknown>>(["skills", "info", "fitness-coaching", "--agent", coach, "--json"]);
+        const { result, json } = await context.runJson<Record<string, unknown>>([
+          "skills",
+          "info",
+          "fitness-coaching",
+          "--agent",
+          coach,
+          "--json",
+        ]);
         assert.equal(result.code, 0, result.stderr.slice(-1000));
-        const facts = pick(json, ["name", "eligible", "disabled", "blockedByAllowlist", "blockedByAgentFilter", "modelVisible", "userInvocable", "commandVisible"]);
+        const facts = pick(json, [
+          "name",
+          "eligible",
+          "disabled",
+          "blockedByAllowlist",
+          "blockedByAgentFilter",
+          "modelVisible",
+          "userInvocable",
+          "commandVisible",
+        ]);
         assert.deepEqual(facts, {
           name: "fitness-coaching",
           eligible: true,
@@ -144,33 +217,47 @@ const module: HostCheckModule = {
         return `${JSON.stringify(facts)} from ${String(json["source"])} (${(result.ms / 1000).toFixed(1)} s)`;
       });
 
-      await report.check("openclaw sandbox explain --agent coach: mode all, scope agent, rw on the coach workspace, sandbox tool policy admits the five", async () => {
-        const { result, json } = await context.runJson<SandboxExplain>(["sandbox", "explain", "--agent", coach, "--json"]);
-        assert.equal(result.code, 0, result.stderr.slice(-1000));
-        const box = json.sandbox;
-        assert.deepEqual(
-          pick(box as unknown as Record<string, unknown>, ["mode", "scope", "workspaceAccess", "effectiveHostWorkspaceRoot", "sessionIsSandboxed"]),
-          { mode: "all", scope: "agent", workspaceAccess: "rw", effectiveHostWorkspaceRoot: coachWorkspace, sessionIsSandboxed: true },
-        );
-        for (const entry of ["fitness", ...coachCoreTools]) assert.ok(box.tools.allow.includes(entry), `sandbox allow lacks ${entry}: ${box.tools.allow.join(", ")}`);
-        const admitted = box.tools.allow.filter((entry) => forbiddenTools.includes(entry));
-        assert.deepEqual(admitted, [], "the sandbox policy admits forbidden tools");
-        for (const entry of ["browser", "canvas", "gateway", "telegram"]) assert.ok(box.tools.deny.includes(entry), `sandbox deny lacks ${entry}`);
-        return `allow [${box.tools.allow.join(", ")}], deny ${box.tools.deny.length} entries incl. browser, canvas, gateway and the messaging channels (${(result.ms / 1000).toFixed(1)} s)`;
-      });
+      await report.check(
+        "openclaw sandbox explain --agent coach: mode all, scope agent, rw on the coach workspace, sandbox tool policy admits the five",
+        async () => {
+          const { result, json } = await context.runJson<SandboxExplain>(["sandbox", "explain", "--agent", coach, "--json"]);
+          assert.equal(result.code, 0, result.stderr.slice(-1000));
+          const box = json.sandbox;
+          assert.deepEqual(
+            pick(box as unknown as Record<string, unknown>, [
+              "mode",
+              "scope",
+              "workspaceAccess",
+              "effectiveHostWorkspaceRoot",
+              "sessionIsSandboxed",
+            ]),
+            { mode: "all", scope: "agent", workspaceAccess: "rw", effectiveHostWorkspaceRoot: coachWorkspace, sessionIsSandboxed: true },
+          );
+          for (const entry of ["fitness", ...coachCoreTools])
+            assert.ok(box.tools.allow.includes(entry), `sandbox allow lacks ${entry}: ${box.tools.allow.join(", ")}`);
+          const admitted = box.tools.allow.filter((entry) => forbiddenTools.includes(entry));
+          assert.deepEqual(admitted, [], "the sandbox policy admits forbidden tools");
+          for (const entry of ["browser", "canvas", "gateway", "telegram"])
+            assert.ok(box.tools.deny.includes(entry), `sandbox deny lacks ${entry}`);
+          return `allow [${box.tools.allow.join(", ")}], deny ${box.tools.deny.length} entries incl. browser, canvas, gateway and the messaging channels (${(result.ms / 1000).toFixed(1)} s)`;
+        },
+      );
 
       // After the CLI answers, not beside them: a CLI run and a starting gateway on the same state
       // directory contend for its lifecycle lock (the gateway then exits asking for doctor --fix).
       let gateway: RunningGateway | undefined;
-      const started = await report.check("openclaw gateway run becomes ready with the coach config (channels skipped, bot token set)", async () => {
-        gateway = await context.startGateway({
-          // The telegram account would dial out (no network here) and hold /readyz at 503; the
-          // SecretRef still needs a value. Channels only add delivery, not tools: `message` is
-          // still offered to the main agent below.
-          env: { OPENCLAW_SKIP_CHANNELS: "1", TELEGRAM_COACH_BOT_TOKEN: "123456:not-a-real-token" },
-        });
-        return gateway.url;
-      });
+      const started = await report.check(
+        "openclaw gateway run becomes ready with the coach config (channels skipped, bot token set)",
+        async () => {
+          gateway = await context.startGateway({
+            // The telegram account would dial out (no network here) and hold /readyz at 503; the
+            // SecretRef still needs a value. Channels only add delivery, not tools: `message` is
+            // still offered to the main agent below.
+            env: { OPENCLAW_SKIP_CHANNELS: "1", TELEGRAM_COACH_BOT_TOKEN: "123456:not-a-real-token" },
+          });
+          return gateway.url;
+        },
+      );
 
       if (!started || !gateway) {
         report.blocked("coach effective tools", "the gateway did not start");
@@ -181,41 +268,57 @@ const module: HostCheckModule = {
       const coachTools = effectiveTools(live, coach);
       // Awaited inside the checks below; marked handled so a failure is reported there, not as a crash.
       coachTools.catch(() => undefined);
-      await report.check("tools.effective for a coach session: exactly the 11 fitness_* tools plus read, write, web_fetch, web_search", async () => {
-        const tools = await coachTools;
-        assert.equal(tools.profile, "minimal");
-        const ids = toolIds(tools);
-        assert.deepEqual([...ids].sort(), [...expectedTools, ...coachCoreTools].sort());
-        for (const tool of tools.groups.flatMap((group) => group.tools)) {
-          const plugin = tool.id.startsWith("fitness_");
-          assert.deepEqual({ id: tool.id, source: tool.source, pluginId: tool.pluginId }, { id: tool.id, source: plugin ? "plugin" : "core", pluginId: plugin ? "fitness" : undefined });
-        }
-        return `profile ${tools.profile}: ${ids.join(", ")}`;
-      });
+      await report.check(
+        "tools.effective for a coach session: exactly the 11 fitness_* tools plus read, write, web_fetch, web_search",
+        async () => {
+          const tools = await coachTools;
+          assert.equal(tools.profile, "minimal");
+          const ids = toolIds(tools);
+          assert.deepEqual([...ids].sort(), [...expectedTools, ...coachCoreTools].sort());
+          for (const tool of tools.groups.flatMap((group) => group.tools)) {
+            const plugin = tool.id.startsWith("fitness_");
+            assert.deepEqual(
+              { id: tool.id, source: tool.source, pluginId: tool.pluginId },
+              { id: tool.id, source: plugin ? "plugin" : "core", pluginId: plugin ? "fitness" : undefined },
+            );
+          }
+          return `profile ${tools.profile}: ${ids.join(", ")}`;
+        },
+      );
 
       const mainTools = effectiveTools(live, "main");
       mainTools.catch(() => undefined);
-      await report.check("tools.effective: none of exec, process, edit, apply_patch, browser, canvas, message, sessions_*, gateway, cron ... for the coach; the main agent has them", async () => {
-        const coachIds = toolIds(await coachTools);
-        assert.deepEqual(coachIds.filter((id) => forbiddenTools.includes(id)), [], "forbidden tools offered to the coach");
-        const main = await mainTools;
-        const mainIds = toolIds(main);
-        const missing = mainMustHave.filter((id) => !mainIds.includes(id));
-        assert.deepEqual(missing, [], "the main agent lacks tools it should have (the absence check would prove nothing)");
-        const absentHere = forbiddenTools.filter((id) => !mainIds.includes(id));
-        return `${forbiddenTools.length} names absent for the coach; ${forbiddenTools.length - absentHere.length} of them offered to main here (not in this host's tool set at all: ${absentHere.join(", ")})`;
-      });
+      await report.check(
+        "tools.effective: none of exec, process, edit, apply_patch, browser, canvas, message, sessions_*, gateway, cron ... for the coach; the main agent has them",
+        async () => {
+          const coachIds = toolIds(await coachTools);
+          assert.deepEqual(
+            coachIds.filter((id) => forbiddenTools.includes(id)),
+            [],
+            "forbidden tools offered to the coach",
+          );
+          const main = await mainTools;
+          const mainIds = toolIds(main);
+          const missing = mainMustHave.filter((id) => !mainIds.includes(id));
+          assert.deepEqual(missing, [], "the main agent lacks tools it should have (the absence check would prove nothing)");
+          const absentHere = forbiddenTools.filter((id) => !mainIds.includes(id));
+          return `${forbiddenTools.length} names absent for the coach; ${forbiddenTools.length - absentHere.length} of them offered to main here (not in this host's tool set at all: ${absentHere.join(", ")})`;
+        },
+      );
 
-      await report.check("the main agent keeps its tools after the merge: profile full, the 8 read-only fitness tools, not the optional write tools", async () => {
-        const main = await mainTools;
-        assert.equal(main.profile, "full");
-        const mainIds = toolIds(main);
-        const fitness = mainIds.filter((id) => id.startsWith("fitness_"));
-        // The write tools are optional: only an agent that names the plugin (as the coach does) gets them.
-        const readOnly = expectedTools.filter((id) => !expectedOptionalTools.includes(id));
-        assert.deepEqual(fitness.sort(), [...readOnly].sort());
-        return `${mainIds.length} tools`;
-      });
+      await report.check(
+        "the main agent keeps its tools after the merge: profile full, the 8 read-only fitness tools, not the optional write tools",
+        async () => {
+          const main = await mainTools;
+          assert.equal(main.profile, "full");
+          const mainIds = toolIds(main);
+          const fitness = mainIds.filter((id) => id.startsWith("fitness_"));
+          // The write tools are optional: only an agent that names the plugin (as the coach does) gets them.
+          const readOnly = expectedTools.filter((id) => !expectedOptionalTools.includes(id));
+          assert.deepEqual(fitness.sort(), [...readOnly].sort());
+          return `${mainIds.length} tools`;
+        },
+      );
 
       await live.stop();
     });
@@ -236,4 +339,3 @@ async function effectiveTools(gateway: RunningGateway, agentId: string): Promise
 function toolIds(tools: EffectiveTools): string[] {
   return tools.groups.flatMap((group) => group.tools.map((tool) => tool.id));
 }
-

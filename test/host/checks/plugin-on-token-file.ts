@@ -51,23 +51,36 @@ const module: HostCheckModule = {
       const stored = (): TokenFileContents => JSON.parse(readFileSync(tokenFile, "utf8")) as TokenFileContents;
       const mode = (): string => (statSync(tokenFile).mode & 0o777).toString(8).padStart(4, "0");
       // Every AWS_* variable the runner gives host processes (moto's endpoint and test keys), removed.
-      const noAws: NodeJS.ProcessEnv = Object.fromEntries(Object.keys(context.env).filter((name) => name.startsWith("AWS_")).map((name) => [name, undefined]));
+      const noAws: NodeJS.ProcessEnv = Object.fromEntries(
+        Object.keys(context.env)
+          .filter((name) => name.startsWith("AWS_"))
+          .map((name) => [name, undefined]),
+      );
 
-      const authorized = await report.check("npm run authorize -- --store file --token-file F (against the sandbox, no AWS variable) writes the token file, mode 0600", async () => {
-        const run = await authorizeIntoFile(repoRoot, context, services, tokenFile, noAws);
-        const file = stored();
-        assert.deepEqual(
-          Object.fromEntries(["client_id", "client_secret", "refresh_token", "access_token", "expires_at"].map((key) => [key, typeof file[key as keyof TokenFileContents]])),
-          { client_id: "string", client_secret: "string", refresh_token: "string", access_token: "string", expires_at: "number" },
-        );
-        assert.equal(file.client_id, sandbox.clientId);
-        assert.equal(mode(), "0600");
-        // Its own grant: not the seeded one the secret holds.
-        assert.notEqual(file.refresh_token, sandbox.refreshToken());
-        for (const value of [file.refresh_token, file.access_token, sandbox.clientSecret]) assert.ok(!run.output.includes(String(value)), "authorize printed a secret");
-        assert.ok(run.output.includes(`in the token file ${tokenFile}.`), run.output);
-        return `${(run.ms / 1000).toFixed(1)} s; mode ${mode()}`;
-      });
+      const authorized = await report.check(
+        "npm run authorize -- --store file --token-file F (against the sandbox, no AWS variable) writes the token file, mode 0600",
+        async () => {
+          const run = await authorizeIntoFile(repoRoot, context, services, tokenFile, noAws);
+          const file = stored();
+          assert.deepEqual(
+            Object.fromEntries(
+              ["client_id", "client_secret", "refresh_token", "access_token", "expires_at"].map((key) => [
+                key,
+                typeof file[key as keyof TokenFileContents],
+              ]),
+            ),
+            { client_id: "string", client_secret: "string", refresh_token: "string", access_token: "string", expires_at: "number" },
+          );
+          assert.equal(file.client_id, sandbox.clientId);
+          assert.equal(mode(), "0600");
+          // Its own grant: not the seeded one the secret holds.
+          assert.notEqual(file.refresh_token, sandbox.refreshToken());
+          for (const value of [file.refresh_token, file.access_token, sandbox.clientSecret])
+            assert.ok(!run.output.includes(String(value)), "authorize printed a secret");
+          assert.ok(run.output.includes(`in the token file ${tokenFile}.`), run.output);
+          return `${(run.ms / 1000).toFixed(1)} s; mode ${mode()}`;
+        },
+      );
       if (!authorized) {
         report.blocked("the plugin on a token file", "npm run authorize did not write the token file");
         return;
@@ -75,28 +88,58 @@ const module: HostCheckModule = {
 
       // The plugin's config as setup:coach writes it (into a config of its own; its coach and Telegram parts are coach-conversation.ts's).
       let pluginConfig: Record<string, unknown> | undefined;
-      const configured = await report.check("npm run setup:coach --credentials token-file --token-file F writes the plugin's config and finds the file ready (0600)", async () => {
-        const setupConfig = join(context.dir, "setup-coach.json");
-        const setup = await runSetupCoach(repoRoot, context, ["--workspace", join(context.dir, "workspace-coach"), "--config", setupConfig, "--sandbox", "off", "--credentials", "token-file", "--token-file", tokenFile], noAws);
-        assert.equal(setup.code, 0, setup.output);
-        assert.ok(setup.output.includes(`check: ${tokenFile} exists, mode 0600, with client_id, client_secret and a refresh token`), setup.output);
-        const written = await context.readConfig(setupConfig);
-        pluginConfig = ["plugins", "entries", "fitness", "config"].reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], written) as Record<string, unknown> | undefined;
-        assert.deepEqual(pluginConfig, { credentialStore: "token-file", tokenFile });
-        return setup.output.split("\n").find((line) => line.startsWith("Credentials "));
-      });
+      const configured = await report.check(
+        "npm run setup:coach --credentials token-file --token-file F writes the plugin's config and finds the file ready (0600)",
+        async () => {
+          const setupConfig = join(context.dir, "setup-coach.json");
+          const setup = await runSetupCoach(
+            repoRoot,
+            context,
+            [
+              "--workspace",
+              join(context.dir, "workspace-coach"),
+              "--config",
+              setupConfig,
+              "--sandbox",
+              "off",
+              "--credentials",
+              "token-file",
+              "--token-file",
+              tokenFile,
+            ],
+            noAws,
+          );
+          assert.equal(setup.code, 0, setup.output);
+          assert.ok(
+            setup.output.includes(`check: ${tokenFile} exists, mode 0600, with client_id, client_secret and a refresh token`),
+            setup.output,
+          );
+          const written = await context.readConfig(setupConfig);
+          pluginConfig = ["plugins", "entries", "fitness", "config"].reduce<unknown>(
+            (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+            written,
+          ) as Record<string, unknown> | undefined;
+          assert.deepEqual(pluginConfig, { credentialStore: "token-file", tokenFile });
+          return setup.output.split("\n").find((line) => line.startsWith("Credentials "));
+        },
+      );
       if (!configured || !pluginConfig) {
         report.blocked("the plugin on a token file", "setup:coach did not write the plugin's config");
         return;
       }
 
       const pluginDir = await copyPluginCheckout(repoRoot, join(context.dir, "openclaw-fitness"));
-      const config = fitnessHostConfig(context, services, { loadPaths: [pluginDir] }) as { plugins: { entries: { fitness: { config: Record<string, unknown> } } } };
+      const config = fitnessHostConfig(context, services, { loadPaths: [pluginDir] }) as {
+        plugins: { entries: { fitness: { config: Record<string, unknown> } } };
+      };
       config.plugins.entries.fitness.config = pluginConfig;
       await context.writeConfig(config as unknown as Record<string, unknown>);
 
       await report.check('openclaw config validate accepts credentialStore "token-file" with the file\'s path', async () => {
-        const { result, json } = await context.runJson<{ valid: boolean; warnings?: Array<{ path: string; message: string }> }>(["config", "validate", "--json"], { env: noAws });
+        const { result, json } = await context.runJson<{ valid: boolean; warnings?: Array<{ path: string; message: string }> }>(
+          ["config", "validate", "--json"],
+          { env: noAws },
+        );
         assert.equal(json.valid, true, result.stdout);
         const ours = (json.warnings ?? []).filter((warning) => warning.path.startsWith("plugins") || /fitness/i.test(warning.message));
         assert.deepEqual(ours, [], "warnings about the plugin");
@@ -109,79 +152,114 @@ const module: HostCheckModule = {
           (text) => text.split("\0").map((entry) => entry.split("=")[0] ?? ""),
           () => undefined,
         );
-        if (environment) assert.deepEqual(environment.filter((name) => name.startsWith("AWS_")), [], "AWS variables reached the gateway");
+        if (environment)
+          assert.deepEqual(
+            environment.filter((name) => name.startsWith("AWS_")),
+            [],
+            "AWS variables reached the gateway",
+          );
         return environment ? `${environment.length} variables, none AWS_*` : "(no /proc here: the environment was built without AWS_*)";
       });
       if (!started || !gateway) return;
       const live = gateway;
       const control = sandboxControl(services);
 
-      const served = await report.check("POST /tools/invoke fitness_get_athlete answers from the upstream with the token file's credentials", async () => {
-        const athlete = invokeResultJson(await live.invoke("fitness_get_athlete", {}, checkAgents.allowed), "fitness_get_athlete") as { id: number };
-        assert.equal(athlete.id, sandbox.athleteId);
-        const said = live.output().split("\n").find((line) => line.includes("fitness_tools_ready"));
-        assert.ok(said?.includes(`"credentials":"token file ${tokenFile}"`), `the plugin did not log that it uses the token file: ${said ?? "(no fitness_tools_ready line)"}`);
-        return `athlete ${athlete.id}; the plugin logged credentials "token file <F>"`;
-      });
+      const served = await report.check(
+        "POST /tools/invoke fitness_get_athlete answers from the upstream with the token file's credentials",
+        async () => {
+          const athlete = invokeResultJson(await live.invoke("fitness_get_athlete", {}, checkAgents.allowed), "fitness_get_athlete") as {
+            id: number;
+          };
+          assert.equal(athlete.id, sandbox.athleteId);
+          const said = live
+            .output()
+            .split("\n")
+            .find((line) => line.includes("fitness_tools_ready"));
+          assert.ok(
+            said?.includes(`"credentials":"token file ${tokenFile}"`),
+            `the plugin did not log that it uses the token file: ${said ?? "(no fitness_tools_ready line)"}`,
+          );
+          return `athlete ${athlete.id}; the plugin logged credentials "token file <F>"`;
+        },
+      );
       if (!served) return;
 
-      const refreshed = await report.check("after the sandbox expires the access token, the next call refreshes and writes the new refresh token back to the file (client_id, client_secret and 0600 kept)", async () => {
-        const before = stored();
-        const counters = await control.counters();
-        await control.expire();
-        const [latest] = invokeResultJson(await live.invoke("fitness_get_activities", { per_page: 1 }, checkAgents.allowed), "fitness_get_activities") as Array<{ id: number }>;
-        assert.ok(latest, "no activity listed");
-        const after = stored();
-        const now = await control.counters();
-        assert.equal(now.tokenRequests - counters.tokenRequests, 1, "refreshes for one expiry");
-        assert.equal(now.refreshTokenRejections - counters.refreshTokenRejections, 0, "refresh tokens refused");
-        assert.notEqual(after.refresh_token, before.refresh_token, "the file still holds the spent refresh token");
-        assert.ok(sandbox.acceptsRefreshToken(String(after.refresh_token)), "the file's refresh token is not the one that works now");
-        assert.notEqual(after.access_token, before.access_token);
-        assert.ok(Number(after.expires_at) > Date.now() / 1000 + 3600, "expires_at is not hours ahead");
-        assert.equal(after.client_id, sandbox.clientId);
-        assert.equal(after.client_secret, sandbox.clientSecret);
-        assert.equal(mode(), "0600");
-        return `1 refresh, 0 refused; mode ${mode()}`;
-      });
+      const refreshed = await report.check(
+        "after the sandbox expires the access token, the next call refreshes and writes the new refresh token back to the file (client_id, client_secret and 0600 kept)",
+        async () => {
+          const before = stored();
+          const counters = await control.counters();
+          await control.expire();
+          const [latest] = invokeResultJson(
+            await live.invoke("fitness_get_activities", { per_page: 1 }, checkAgents.allowed),
+            "fitness_get_activities",
+          ) as Array<{ id: number }>;
+          assert.ok(latest, "no activity listed");
+          const after = stored();
+          const now = await control.counters();
+          assert.equal(now.tokenRequests - counters.tokenRequests, 1, "refreshes for one expiry");
+          assert.equal(now.refreshTokenRejections - counters.refreshTokenRejections, 0, "refresh tokens refused");
+          assert.notEqual(after.refresh_token, before.refresh_token, "the file still holds the spent refresh token");
+          assert.ok(sandbox.acceptsRefreshToken(String(after.refresh_token)), "the file's refresh token is not the one that works now");
+          assert.notEqual(after.access_token, before.access_token);
+          assert.ok(Number(after.expires_at) > Date.now() / 1000 + 3600, "expires_at is not hours ahead");
+          assert.equal(after.client_id, sandbox.clientId);
+          assert.equal(after.client_secret, sandbox.clientSecret);
+          assert.equal(mode(), "0600");
+          return `1 refresh, 0 refused; mode ${mode()}`;
+        },
+      );
       if (!refreshed) return;
 
       let server: McpChild | undefined;
       try {
-        await report.check(`an MCP server started on the same file and the plugin take turns, an expiry before each call (${rounds} rounds): both answer, no refresh token refused`, async () => {
-          server = spawnMcpChild({
-            env: baseEnv({ PORT: "0", AUTH_TOKEN: mcpAuthToken, FITNESS_TOKEN_FILE: tokenFile, STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl }),
-          });
-          const listening = await server.waitForEvent("listening", 60_000);
-          assert.equal(listening["upstream"], "strava");
-          const url = String(listening["url"]);
-          const counters = await control.counters();
-          const spent = new Set<string>();
-          for (let round = 1; round <= rounds; round++) {
-            spent.add(String(stored().refresh_token));
-            await control.expire();
-            const fromMcp = await mcpGetAthlete(url);
-            assert.equal(fromMcp.id, sandbox.athleteId, `round ${round}: the MCP server's answer`);
-            assert.ok(!spent.has(String(stored().refresh_token)), `round ${round}: the MCP server's refresh was not written to the file`);
-            spent.add(String(stored().refresh_token));
-            await control.expire();
-            const fromPlugin = invokeResultJson(await live.invoke("fitness_get_athlete", {}, checkAgents.allowed), "fitness_get_athlete") as { id: number };
-            assert.equal(fromPlugin.id, sandbox.athleteId, `round ${round}: the plugin's answer`);
-            assert.ok(!spent.has(String(stored().refresh_token)), `round ${round}: the plugin's refresh was not written to the file`);
-          }
-          const now = await control.counters();
-          assert.equal(now.refreshTokenRejections - counters.refreshTokenRejections, 0, "refresh tokens refused by the sandbox");
-          assert.equal(now.tokenRequests - counters.tokenRequests, 2 * rounds, "refreshes (one per expiry)");
-          const file = stored();
-          assert.ok(sandbox.acceptsRefreshToken(String(file.refresh_token)), "the file's refresh token is not the one that works now");
-          assert.equal(file.client_id, sandbox.clientId);
-          assert.equal(file.client_secret, sandbox.clientSecret);
-          assert.equal(mode(), "0600");
-          // Every token the file has held stays out of both logs (the client secret too).
-          const logs = `${live.output()}\n${server.stderrLines.join("\n")}`;
-          for (const value of [...spent, String(file.refresh_token), String(file.access_token), sandbox.clientSecret]) assert.ok(!logs.includes(value), "a secret reached a log");
-          return `${2 * rounds} refreshes, each written to the file and picked up by the other process; 0 refused; mode ${mode()}`;
-        });
+        await report.check(
+          `an MCP server started on the same file and the plugin take turns, an expiry before each call (${rounds} rounds): both answer, no refresh token refused`,
+          async () => {
+            server = spawnMcpChild({
+              env: baseEnv({
+                PORT: "0",
+                AUTH_TOKEN: mcpAuthToken,
+                FITNESS_TOKEN_FILE: tokenFile,
+                STRAVA_API_BASE: sandbox.apiBase,
+                STRAVA_TOKEN_URL: sandbox.tokenUrl,
+              }),
+            });
+            const listening = await server.waitForEvent("listening", 60_000);
+            assert.equal(listening["upstream"], "strava");
+            const url = String(listening["url"]);
+            const counters = await control.counters();
+            const spent = new Set<string>();
+            for (let round = 1; round <= rounds; round++) {
+              spent.add(String(stored().refresh_token));
+              await control.expire();
+              const fromMcp = await mcpGetAthlete(url);
+              assert.equal(fromMcp.id, sandbox.athleteId, `round ${round}: the MCP server's answer`);
+              assert.ok(!spent.has(String(stored().refresh_token)), `round ${round}: the MCP server's refresh was not written to the file`);
+              spent.add(String(stored().refresh_token));
+              await control.expire();
+              const fromPlugin = invokeResultJson(
+                await live.invoke("fitness_get_athlete", {}, checkAgents.allowed),
+                "fitness_get_athlete",
+              ) as { id: number };
+              assert.equal(fromPlugin.id, sandbox.athleteId, `round ${round}: the plugin's answer`);
+              assert.ok(!spent.has(String(stored().refresh_token)), `round ${round}: the plugin's refresh was not written to the file`);
+            }
+            const now = await control.counters();
+            assert.equal(now.refreshTokenRejections - counters.refreshTokenRejections, 0, "refresh tokens refused by the sandbox");
+            assert.equal(now.tokenRequests - counters.tokenRequests, 2 * rounds, "refreshes (one per expiry)");
+            const file = stored();
+            assert.ok(sandbox.acceptsRefreshToken(String(file.refresh_token)), "the file's refresh token is not the one that works now");
+            assert.equal(file.client_id, sandbox.clientId);
+            assert.equal(file.client_secret, sandbox.clientSecret);
+            assert.equal(mode(), "0600");
+            // Every token the file has held stays out of both logs (the client secret too).
+            const logs = `${live.output()}\n${server.stderrLines.join("\n")}`;
+            for (const value of [...spent, String(file.refresh_token), String(file.access_token), sandbox.clientSecret])
+              assert.ok(!logs.includes(value), "a secret reached a log");
+            return `${2 * rounds} refreshes, each written to the file and picked up by the other process; 0 refused; mode ${mode()}`;
+          },
+        );
       } finally {
         await server?.stop();
         await live.stop();
@@ -269,7 +347,12 @@ function sandboxControl(services: HostServices): { expire(): Promise<void>; coun
 async function mcpGetAthlete(url: string): Promise<{ id: number }> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${mcpAuthToken}` },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      authorization: `Bearer ${mcpAuthToken}`,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_athlete", arguments: {} } }),
     signal: AbortSignal.timeout(60_000),
   });

@@ -126,9 +126,11 @@ describe("access tokens at /mcp", () => {
   });
 
   it("no line of the server's log holds a token or a code", async () => {
-    const secrets = [provider.tokens()?.access_token, provider.tokens()?.refresh_token, provider.outcome?.callback?.searchParams.get("code")].filter(
-      (value): value is string => typeof value === "string" && value.length > 0,
-    );
+    const secrets = [
+      provider.tokens()?.access_token,
+      provider.tokens()?.refresh_token,
+      provider.outcome?.callback?.searchParams.get("code"),
+    ].filter((value): value is string => typeof value === "string" && value.length > 0);
     expect(secrets.length).toBe(3);
     for (const line of server.child.stderrLines) for (const secret of secrets) expect(line).not.toContain(secret);
   });

@@ -35,7 +35,11 @@ async function tokenRequest(issuer: string, provider: RecordingOAuthProvider): P
   const response = await fetch(`${issuer}/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: provider.tokens()?.refresh_token as string, client_id: provider.clientInformation()?.client_id as string }),
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: provider.tokens()?.refresh_token as string,
+      client_id: provider.clientInformation()?.client_id as string,
+    }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -57,7 +61,9 @@ describe("an athlete taken out of MCP_ATHLETES", () => {
     try {
       const waiting = await server.child.waitForEvent("athlete_waiting", 10_000);
       expect(waiting).toMatchObject({ level: "warn", athlete: jonas });
-      expect(String(waiting["message"])).toMatch(/kept until \d{4}-\d\d-\d\dT.*then revoked at Strava and deleted.*npm run oauth-admin -- forget 61930114/);
+      expect(String(waiting["message"])).toMatch(
+        /kept until \d{4}-\d\d-\d\dT.*then revoked at Strava and deleted.*npm run oauth-admin -- forget 61930114/,
+      );
       const refused = await rawToolCall(server.mcpUrl, jonasProvider.tokens()?.access_token, "get_athlete");
       expect(refused.status).toBe(401);
       expect(await tokenRequest(server.issuer, jonasProvider)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });

@@ -55,12 +55,15 @@ describe("admission", () => {
     const jonasClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
     if (!mayaClient || !jonasClient) throw new Error("both athletes should be signed in");
 
-    const who = async (client: typeof mayaClient): Promise<number> => JSON.parse(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).id;
+    const who = async (client: typeof mayaClient): Promise<number> =>
+      JSON.parse(resultText(await client.callTool({ name: "get_athlete", arguments: {} }))).id;
     expect(await who(mayaClient)).toBe(Number(maya));
     expect(await who(jonasClient)).toBe(Number(jonas));
 
     const ids = async (client: typeof mayaClient, owner: string): Promise<number[]> => {
-      const list = JSON.parse(resultText(await client.callTool({ name: "get_activities", arguments: { per_page: 200, fields: ["id", "athlete"] } }))) as {
+      const list = JSON.parse(
+        resultText(await client.callTool({ name: "get_activities", arguments: { per_page: 200, fields: ["id", "athlete"] } })),
+      ) as {
         id: number;
         athlete: { id: number };
       }[];

@@ -44,7 +44,9 @@ describe("the authorization endpoint", () => {
       [{ redirect_uri: "https://attacker.example/cb" }, /not exactly one of the addresses/],
     ];
     for (const [params, message] of cases) {
-      const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge, ...params }), { redirectUri: manualRedirectUri });
+      const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge, ...params }), {
+        redirectUri: manualRedirectUri,
+      });
       expect(outcome.callback, JSON.stringify(params)).toBeUndefined();
       expect(outcome.page?.status).toBe(400);
       expect(outcome.page?.html).toMatch(message);
@@ -66,7 +68,9 @@ describe("the authorization endpoint", () => {
       [{ scope: "fitness:read admin" }, "invalid_scope", /Unknown scope admin/],
     ];
     for (const [params, error, description] of cases) {
-      const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge, ...params }), { redirectUri: manualRedirectUri });
+      const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge, ...params }), {
+        redirectUri: manualRedirectUri,
+      });
       expect(outcome.callback, JSON.stringify(params)).toBeUndefined();
       expect(outcome.page?.status).toBe(400);
       const back = linkBackToClient(outcome.page?.html ?? "");
@@ -88,7 +92,13 @@ describe("the authorization endpoint", () => {
     });
     const { client_id } = (await registered.json()) as { client_id: string };
     const wrong = new URL(`${server.issuer}/authorize`);
-    for (const [key, value] of Object.entries({ client_id, response_type: "x", redirect_uri: "https://attacker.example/landing", state: "s" })) wrong.searchParams.set(key, value);
+    for (const [key, value] of Object.entries({
+      client_id,
+      response_type: "x",
+      redirect_uri: "https://attacker.example/landing",
+      state: "s",
+    }))
+      wrong.searchParams.set(key, value);
     const answer = await fetch(wrong, { redirect: "manual" });
     expect(answer.status).toBe(400);
     expect(answer.headers.get("location")).toBeNull();
@@ -101,7 +111,10 @@ describe("the authorization endpoint", () => {
 
   it("once the athlete has answered the consent page, faults go back to the client at once (Cancel: access_denied)", async () => {
     const { challenge } = client.pkce();
-    const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge }), { redirectUri: manualRedirectUri, decision: "deny" });
+    const outcome = await client.userAgent.authorize(client.authorizeUrl({ code_challenge: challenge }), {
+      redirectUri: manualRedirectUri,
+      decision: "deny",
+    });
     expect(outcome.callback?.searchParams.get("error")).toBe("access_denied");
     expect(outcome.callback?.searchParams.get("state")).toBe("state-1");
     expect(outcome.callback?.searchParams.get("iss")).toBe(server.issuer);
@@ -120,7 +133,9 @@ describe("the authorization endpoint", () => {
     expect(consent).toContain("asked for read-only access");
     expect(consent).not.toContain('name="allow_write"');
     for (const scope of ["fitness:read fitness:write", "fitness:write"]) {
-      const wider = await reader.userAgent.authorize(reader.authorizeUrl({ code_challenge: reader.pkce().challenge, scope }), { redirectUri: manualRedirectUri });
+      const wider = await reader.userAgent.authorize(reader.authorizeUrl({ code_challenge: reader.pkce().challenge, scope }), {
+        redirectUri: manualRedirectUri,
+      });
       expect(wider.callback, scope).toBeUndefined();
       expect(wider.page?.status).toBe(400);
       const back = linkBackToClient(wider.page?.html ?? "");
@@ -194,15 +209,25 @@ describe("the token endpoint", () => {
     const reused = await client.exchange(code, verifier);
     expect(reused).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     expect((await rawToolCall(server.mcpUrl, good.body["access_token"] as string, "get_athlete")).status).toBe(401);
-    expect((await client.token({ grant_type: "refresh_token", refresh_token: good.body["refresh_token"] as string })).body["error"]).toBe("invalid_grant");
+    expect((await client.token({ grant_type: "refresh_token", refresh_token: good.body["refresh_token"] as string })).body["error"]).toBe(
+      "invalid_grant",
+    );
     await server.child.waitForEvent("authorization_code_replayed", 5_000);
   });
 
   it("a body that is not a form, or a parameter sent twice, is invalid_request", async () => {
-    const json = await fetch(`${server.issuer}/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "refresh_token" }) });
+    const json = await fetch(`${server.issuer}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ grant_type: "refresh_token" }),
+    });
     expect(json.status).toBe(400);
     expect(((await json.json()) as { error: string }).error).toBe("invalid_request");
-    const twice = await fetch(`${server.issuer}/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `client_id=${client.clientId}&grant_type=refresh_token&grant_type=refresh_token` });
+    const twice = await fetch(`${server.issuer}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `client_id=${client.clientId}&grant_type=refresh_token&grant_type=refresh_token`,
+    });
     expect(((await twice.json()) as { error_description: string }).error_description).toMatch(/more than once/);
   });
 
@@ -256,7 +281,8 @@ describe("the token endpoint", () => {
     secrets.push(code);
     const first = keep((await client.exchange(code, verifier)).body)["refresh_token"] as string;
     let current = first;
-    for (let i = 0; i < 12; i++) current = keep((await client.token({ grant_type: "refresh_token", refresh_token: current })).body)["refresh_token"] as string;
+    for (let i = 0; i < 12; i++)
+      current = keep((await client.token({ grant_type: "refresh_token", refresh_token: current })).body)["refresh_token"] as string;
     const reuse = await client.token({ grant_type: "refresh_token", refresh_token: first });
     expect(reuse.body).toMatchObject({ error: "invalid_grant" });
     expect(String(reuse.body["error_description"])).toMatch(/already used and replaced; as a precaution the grant is revoked/);
@@ -266,14 +292,18 @@ describe("the token endpoint", () => {
 
 describe("the registration endpoint", () => {
   it("refuses bad metadata with invalid_client_metadata or invalid_redirect_uri", async () => {
-    const register = (body: string, type = "application/json") => fetch(`${server.issuer}/register`, { method: "POST", headers: { "content-type": type }, body });
+    const register = (body: string, type = "application/json") =>
+      fetch(`${server.issuer}/register`, { method: "POST", headers: { "content-type": type }, body });
     const cases: [string, string][] = [
       ["{not json", "invalid_client_metadata"],
       [JSON.stringify({ client_name: "x" }), "invalid_redirect_uri"],
       [JSON.stringify({ redirect_uris: ["http://evil.example.com/cb"] }), "invalid_redirect_uri"],
       [JSON.stringify({ redirect_uris: ["javascript:alert(1)"] }), "invalid_redirect_uri"],
       [JSON.stringify({ redirect_uris: ["https://a.example.com/cb#frag"] }), "invalid_redirect_uri"],
-      [JSON.stringify({ redirect_uris: ["https://a.example.com/cb"], token_endpoint_auth_method: "private_key_jwt" }), "invalid_client_metadata"],
+      [
+        JSON.stringify({ redirect_uris: ["https://a.example.com/cb"], token_endpoint_auth_method: "private_key_jwt" }),
+        "invalid_client_metadata",
+      ],
       [JSON.stringify({ redirect_uris: ["https://a.example.com/cb"], grant_types: ["client_credentials"] }), "invalid_client_metadata"],
       [JSON.stringify({ redirect_uris: ["https://a.example.com/cb"], client_name: "x".repeat(20_000) }), "invalid_client_metadata"],
     ];
@@ -283,9 +313,14 @@ describe("the registration endpoint", () => {
       expect(((await response.json()) as { error: string }).error, body.slice(0, 80)).toBe(error);
     }
     expect((await register("redirect_uris=x", "application/x-www-form-urlencoded")).status).toBe(400);
-    const native = await register(JSON.stringify({ redirect_uris: ["com.example.coach:/oauth", "http://[::1]:8123/cb"], token_endpoint_auth_method: "none" }));
+    const native = await register(
+      JSON.stringify({ redirect_uris: ["com.example.coach:/oauth", "http://[::1]:8123/cb"], token_endpoint_auth_method: "none" }),
+    );
     expect(native.status).toBe(201);
-    const confidential = (await (await register(JSON.stringify({ redirect_uris: ["https://a.example.com/cb"] }))).json()) as Record<string, unknown>;
+    const confidential = (await (await register(JSON.stringify({ redirect_uris: ["https://a.example.com/cb"] }))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(confidential["token_endpoint_auth_method"]).toBe("client_secret_basic");
     expect(typeof confidential["client_secret"]).toBe("string");
   });
@@ -297,7 +332,11 @@ describe("the revocation endpoint", () => {
     secrets.push(code);
     const tokens = keep((await client.exchange(code, verifier)).body);
     const revoke = (body: Record<string, string>) =>
-      fetch(`${server.issuer}/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+      fetch(`${server.issuer}/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body),
+      });
     const unknown = await revoke({ client_id: "fc_nobody", token: tokens["refresh_token"] as string });
     expect(unknown.status).toBe(401);
     expect(((await unknown.json()) as { error: string }).error).toBe("invalid_client");

@@ -7,14 +7,35 @@
  * accepts loopback documents besides. The caller is told only that the document could not be fetched.
  */
 import { describe, expect, it } from "vitest";
-import { ClientMetadataError, ClientMetadataFetcher, isClientMetadataUrl, isFetchableAddress } from "../../../mcp-adapter/oauth/clients/client-metadata-document.ts";
+import {
+  ClientMetadataError,
+  ClientMetadataFetcher,
+  isClientMetadataUrl,
+  isFetchableAddress,
+} from "../../../mcp-adapter/oauth/clients/client-metadata-document.ts";
 
 describe("which addresses a metadata document may be fetched from", () => {
   it("public addresses only, loopback too for a loopback server", () => {
-    const refused = ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1",
-      "::1", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:169.254.169.254"];
+    const refused = [
+      "127.0.0.1",
+      "127.8.9.10",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "::1",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:10.0.0.1",
+      "::ffff:169.254.169.254",
+    ];
     for (const address of refused) expect(isFetchableAddress(address, false), address).toBe(false);
-    for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700::1111", "172.32.0.1"]) expect(isFetchableAddress(address, false), address).toBe(true);
+    for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700::1111", "172.32.0.1"])
+      expect(isFetchableAddress(address, false), address).toBe(true);
     expect(isFetchableAddress("127.0.0.1", true)).toBe(true);
     expect(isFetchableAddress("::1", true)).toBe(true);
     expect(isFetchableAddress("10.0.0.1", true)).toBe(false);
@@ -24,11 +45,36 @@ describe("which addresses a metadata document may be fetched from", () => {
   it("only what IANA's special-purpose registries mark globally reachable: IPv6 transition, legacy and documentation ranges and the IPv4 blocks that are not", () => {
     const refused = [
       // IPv6 outside 2000::/3, some of which carry an IPv4 address of any kind to a translator or tunnel.
-      "::a00:1", "::10.0.0.1", "::ffff:a00:1", "::ffff:0:a00:1", "64:ff9b::a00:1", "64:ff9b::808:808", "64:ff9b:1::a00:1", "100::1", "fec0::1", "ff02::1", "5f00::1",
+      "::a00:1",
+      "::10.0.0.1",
+      "::ffff:a00:1",
+      "::ffff:0:a00:1",
+      "64:ff9b::a00:1",
+      "64:ff9b::808:808",
+      "64:ff9b:1::a00:1",
+      "100::1",
+      "fec0::1",
+      "ff02::1",
+      "5f00::1",
       // Inside 2000::/3 but not globally reachable: Teredo and the IETF block, 6to4, documentation.
-      "2001::1", "2001:0:a00:1::", "2001:2::1", "2001:db8::1", "2002:a00:1::1", "2002:808:808::1", "3fff::1",
+      "2001::1",
+      "2001:0:a00:1::",
+      "2001:2::1",
+      "2001:db8::1",
+      "2002:a00:1::1",
+      "2002:808:808::1",
+      "3fff::1",
       // IPv4: TEST-NETs, 6to4 relay anycast, IETF protocol assignments, benchmarking, reserved, broadcast, multicast.
-      "192.0.2.1", "198.51.100.7", "203.0.113.9", "192.88.99.1", "192.0.0.8", "198.18.0.1", "198.19.255.255", "240.0.0.1", "255.255.255.255", "239.1.1.1",
+      "192.0.2.1",
+      "198.51.100.7",
+      "203.0.113.9",
+      "192.88.99.1",
+      "192.0.0.8",
+      "198.18.0.1",
+      "198.19.255.255",
+      "240.0.0.1",
+      "255.255.255.255",
+      "239.1.1.1",
     ];
     for (const address of refused) expect(isFetchableAddress(address, false), address).toBe(false);
     // Mapped addresses are judged by the IPv4 address inside, in either notation.
@@ -36,7 +82,15 @@ describe("which addresses a metadata document may be fetched from", () => {
     expect(isFetchableAddress("::ffff:808:808", false)).toBe(true);
     expect(isFetchableAddress("::ffff:7f00:1", true)).toBe(true);
     // Global unicast beside those blocks stays reachable.
-    for (const address of ["2001:4860:4860::8888", "2a00:1450:4001::1", "2620:4f:8000::1", "192.0.1.1", "192.31.196.1", "198.20.0.1", "223.255.255.1"]) {
+    for (const address of [
+      "2001:4860:4860::8888",
+      "2a00:1450:4001::1",
+      "2620:4f:8000::1",
+      "192.0.1.1",
+      "192.31.196.1",
+      "198.20.0.1",
+      "223.255.255.1",
+    ]) {
       expect(isFetchableAddress(address, false), address).toBe(true);
     }
     // A zone index, or text that is not an address, is refused.
@@ -66,7 +120,9 @@ describe("which addresses a metadata document may be fetched from", () => {
         (error: unknown) => error as ClientMetadataError,
       );
       expect(refusal, clientId).toBeInstanceOf(ClientMetadataError);
-      expect(refusal?.message).toBe("The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.");
+      expect(refusal?.message).toBe(
+        "The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.",
+      );
       expect(refusal?.detail, clientId).toMatch(detail);
     }
   });

@@ -20,16 +20,18 @@ let host: ClientMetadataHost;
 let server: OAuthServer;
 const redirectUri = "http://127.0.0.1:47613/oauth/callback";
 
-const document = (name: string, extra: Record<string, unknown> = {}) => (url: string) => ({
-  client_id: url,
-  client_name: name,
-  client_uri: "https://coach.example.com",
-  redirect_uris: [redirectUri],
-  grant_types: ["authorization_code", "refresh_token"],
-  response_types: ["code"],
-  token_endpoint_auth_method: "none",
-  ...extra,
-});
+const document =
+  (name: string, extra: Record<string, unknown> = {}) =>
+  (url: string) => ({
+    client_id: url,
+    client_name: name,
+    client_uri: "https://coach.example.com",
+    redirect_uris: [redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+    ...extra,
+  });
 
 beforeAll(async () => {
   certificates = makeTestCertificates();
@@ -102,7 +104,14 @@ describe("Client ID Metadata Documents", () => {
 
   it("a document's redirect URIs follow the rules a registration follows (https or loopback, an app's scheme; no fragment; no file, blob, about or ws)", async () => {
     const agent = new HeadlessUserAgent();
-    const refused = ["http://evil.example.com/cb", "https://coach.example.com/cb#fragment", "file:///etc/passwd", "blob:https://coach.example.com/550e8400", "about:blank", "ws://127.0.0.1:47613/cb"];
+    const refused = [
+      "http://evil.example.com/cb",
+      "https://coach.example.com/cb#fragment",
+      "file:///etc/passwd",
+      "blob:https://coach.example.com/550e8400",
+      "about:blank",
+      "ws://127.0.0.1:47613/cb",
+    ];
     for (const [index, uri] of refused.entries()) {
       const path = `/redirect-rule-${index}.json`;
       host.publish(path, document("Rule Breaker", { redirect_uris: [uri] }));
@@ -114,7 +123,10 @@ describe("Client ID Metadata Documents", () => {
     }
     // What native apps and local clients use stays allowed.
     host.publish("/native.json", document("Native Coach", { redirect_uris: ["com.example.coach:/oauth", redirectUri] }));
-    const native = await agent.authorize(authorizeUrl(host.url("/native.json"), { redirect_uri: "com.example.coach:/oauth" }), { redirectUri: "com.example.coach:/oauth", decision: "deny" });
+    const native = await agent.authorize(authorizeUrl(host.url("/native.json"), { redirect_uri: "com.example.coach:/oauth" }), {
+      redirectUri: "com.example.coach:/oauth",
+      decision: "deny",
+    });
     expect(native.callback?.searchParams.get("error")).toBe("access_denied");
   });
 
@@ -133,11 +145,17 @@ describe("Client ID Metadata Documents", () => {
     host.publish("/read-only.json", document("Reader", { scope: "fitness:read" }));
     const agent = new HeadlessUserAgent();
     let consent = "";
-    const granted = await agent.authorize(authorizeUrl(host.url("/read-only.json")), { redirectUri, decision: "deny", beforeConsent: (html) => (consent = html) });
+    const granted = await agent.authorize(authorizeUrl(host.url("/read-only.json")), {
+      redirectUri,
+      decision: "deny",
+      beforeConsent: (html) => (consent = html),
+    });
     expect(granted.callback?.searchParams.get("error")).toBe("access_denied");
     expect(consent).toContain("asked for read-only access");
     expect(consent).not.toContain('name="allow_write"');
-    const wider = await agent.authorize(authorizeUrl(host.url("/read-only.json"), { scope: "fitness:read fitness:write" }), { redirectUri });
+    const wider = await agent.authorize(authorizeUrl(host.url("/read-only.json"), { scope: "fitness:read fitness:write" }), {
+      redirectUri,
+    });
     expect(wider.callback).toBeUndefined();
     expect(wider.page?.status).toBe(400);
     expect(linkBackToClient(wider.page?.html ?? "")?.searchParams.get("error")).toBe("invalid_scope");

@@ -76,7 +76,12 @@ describe("names a client chose", () => {
   it("a document's name cannot turn its verified host around: the host is isolated from the name", async () => {
     // Beside an unisolated U+202E, "(127.0.0.1:PORT)" would be shown reversed; a registrable host such as
     // ia.edualc.ws would read (sw.claude.ai).
-    host.publish("/reversed.json", (url) => ({ client_id: url, client_name: "Claude \u202e", redirect_uris: [manualRedirectUri], token_endpoint_auth_method: "none" }));
+    host.publish("/reversed.json", (url) => ({
+      client_id: url,
+      client_name: "Claude \u202e",
+      redirect_uris: [manualRedirectUri],
+      token_endpoint_auth_method: "none",
+    }));
     const consent = await page(authorizeUrl(host.url("/reversed.json")));
     expect(consent.status).toBe(200);
     expect(consent.html).not.toMatch(invisible);
@@ -98,7 +103,11 @@ describe("error pages say only this server's words", () => {
     const pages = [
       await page(authorizeUrl(`http://${phishing.replace(/[ ,]+/g, "-")}.example/x`)),
       await page(authorizeUrl(`https://127.0.0.1:1/${encodeURIComponent(phishing)}`)),
-      await page(new URL(`${client.authorizeUrl({ code_challenge: client.pkce().challenge })}&${encodeURIComponent(phishing)}=1&${encodeURIComponent(phishing)}=2`)),
+      await page(
+        new URL(
+          `${client.authorizeUrl({ code_challenge: client.pkce().challenge })}&${encodeURIComponent(phishing)}=1&${encodeURIComponent(phishing)}=2`,
+        ),
+      ),
       await page(client.authorizeUrl({ code_challenge: client.pkce().challenge, scope: `fitness:read ${phishing}` })),
     ];
     for (const { status, html } of pages) {

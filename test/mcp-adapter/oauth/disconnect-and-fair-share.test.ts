@@ -28,7 +28,10 @@ async function start(env: Record<string, string> = {}): Promise<OAuthServer> {
 }
 
 async function subscribe(server: OAuthServer, verifyToken: string): Promise<Response> {
-  const credentials = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/credentials`)).json()) as { client_id: string; client_secret: string };
+  const credentials = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/credentials`)).json()) as {
+    client_id: string;
+    client_secret: string;
+  };
   return fetch(`${server.sandboxBaseUrl}/api/v3/push_subscriptions`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -57,7 +60,15 @@ describe("disconnecting", () => {
       fetch(`${server.issuer}/strava/webhook`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ aspect_type: "update", object_type: "athlete", object_id: Number(jonas), owner_id: Number(jonas), subscription_id: subscription, event_time: 1, updates: { authorized: "false" } }),
+        body: JSON.stringify({
+          aspect_type: "update",
+          object_type: "athlete",
+          object_id: Number(jonas),
+          owner_id: Number(jonas),
+          subscription_id: subscription,
+          event_time: 1,
+          updates: { authorized: "false" },
+        }),
       });
     expect((await forge(subscriptionId + 1)).status).toBe(403);
     // A forged event for Jonas with this deployment's subscription, whose access Strava still accepts: ignored.
@@ -83,7 +94,10 @@ describe("disconnecting", () => {
     const revoked = await fetch(`${server.issuer}/revoke`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: provider.tokens()?.refresh_token as string, client_id: provider.clientInformation()?.client_id as string }),
+      body: new URLSearchParams({
+        token: provider.tokens()?.refresh_token as string,
+        client_id: provider.clientInformation()?.client_id as string,
+      }),
     });
     expect(revoked.status).toBe(200);
     await server.child.waitForEvent("athlete_disconnected", 5_000);
@@ -106,11 +120,16 @@ describe("the application's rate limit, shared", () => {
     const before = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
     const refused = await mayaClient.callTool({ name: "get_athlete", arguments: {} });
     expect(refused.isError).toBe(true);
-    expect(resultText(refused)).toMatch(/429 Too Many Requests: athlete 48201735's share .* 3 of 3 requests in the read 15-minute window .* shared by the 2 athletes/);
+    expect(resultText(refused)).toMatch(
+      /429 Too Many Requests: athlete 48201735's share .* 3 of 3 requests in the read 15-minute window .* shared by the 2 athletes/,
+    );
     const after = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
     expect(after.apiRequests).toBe(before.apiRequests);
     // Writes count against the overall window only: one more fits.
-    const created = await mayaClient.callTool({ name: "create_activity", arguments: { name: "Core", sport_type: "Workout", start_date_local: "2026-11-20T07:00:00", elapsed_time: 1200 } });
+    const created = await mayaClient.callTool({
+      name: "create_activity",
+      arguments: { name: "Core", sport_type: "Workout", start_date_local: "2026-11-20T07:00:00", elapsed_time: 1200 },
+    });
     expect(created.isError).toBeFalsy();
     expect((await jonasClient.callTool({ name: "get_athlete", arguments: {} })).isError).toBeFalsy();
     await server.child.waitForEvent("fair_share_exceeded", 5_000, (line) => line["athlete"] === maya);

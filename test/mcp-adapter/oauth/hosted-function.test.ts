@@ -71,7 +71,12 @@ beforeAll(async () => {
   await createOAuthResources({ table: "hosted-oauth", secret: "hosted-signing-key" });
   sandbox = await startSandbox({ secondAthlete: true });
   const secrets = new SecretsManagerClient({ region: "us-west-2" });
-  await secrets.send(new CreateSecretCommand({ Name: "hosted-strava-app", SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret }) }));
+  await secrets.send(
+    new CreateSecretCommand({
+      Name: "hosted-strava-app",
+      SecretString: JSON.stringify({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret }),
+    }),
+  );
   secrets.destroy();
   bundleDirectory = mkdtempSync(join(tmpdir(), "hosted-bundle-"));
   bundleFile = (await buildHostedFunction(bundleDirectory)).file;
@@ -92,7 +97,9 @@ describe("the hosted function behind its function URL", () => {
     expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "strava", issuer: origin });
     const unauthenticated = await rawToolCall(`${origin}/mcp`, undefined, "get_athlete");
     expect(unauthenticated.status).toBe(401);
-    expect(unauthenticated.headers.get("www-authenticate")).toContain(`resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(unauthenticated.headers.get("www-authenticate")).toContain(
+      `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
 
     const provider = new RecordingOAuthProvider();
     const client = await connectWithOAuth(`${origin}/mcp`, provider);
@@ -107,7 +114,9 @@ describe("the hosted function behind its function URL", () => {
     const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "tool_call_failed");
     expect(failed).toMatchObject({ tool: "get_activity_by_id", kind: "UpstreamStatusError", status: 404 });
     expect(lines.some((line) => line.includes('"event":"hosted_ready"'))).toBe(true);
-    const leaked = lines.filter((line) => [provider.tokens()?.access_token, provider.tokens()?.refresh_token].some((secret) => secret && line.includes(secret)));
+    const leaked = lines.filter((line) =>
+      [provider.tokens()?.access_token, provider.tokens()?.refresh_token].some((secret) => secret && line.includes(secret)),
+    );
     expect(leaked).toEqual([]);
   });
 
@@ -127,36 +136,50 @@ describe("the hosted function behind its function URL", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
-  it("a function that cannot start answers a plain 503 without its secret's name, region or AWS's words, logs why, and retries at most every 30 s", { timeout: 60_000 }, async () => {
-    const broken = await startFunction({ FITNESS_SECRET_NAME: "hosted-missing-strava-app" });
-    const answers = [];
-    for (let request = 0; request < 12; request++) {
-      const path = ["/health", "/mcp", "/authorize", "/token", "/.well-known/oauth-authorization-server", "/nowhere"][request % 6] as string;
-      const response = await fetch(`${broken.origin}${path}`, { method: path === "/mcp" || path === "/token" ? "POST" : "GET" });
-      answers.push({ status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text() });
-    }
-    for (const answer of answers) {
-      expect(answer.status).toBe(503);
-      expect(JSON.parse(answer.body)).toMatchObject({ error: "temporarily_unavailable" });
-      expect(answer.body).not.toMatch(/hosted-missing-strava-app|us-west-2|ResourceNotFound|Secrets Manager can|arn:aws/i);
-      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(Number(answer.retryAfter)).toBeLessThanOrEqual(30);
-    }
-    // One attempt for all twelve requests, and the log says what went wrong.
-    const failures = broken.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["event"] === "startup_failed");
-    expect(failures).toHaveLength(1);
-    expect(JSON.stringify(failures[0])).toMatch(/hosted-missing-strava-app|ResourceNotFound/);
-    expect(failures[0]).toMatchObject({ retry_in_s: 30 });
-  });
+  it(
+    "a function that cannot start answers a plain 503 without its secret's name, region or AWS's words, logs why, and retries at most every 30 s",
+    { timeout: 60_000 },
+    async () => {
+      const broken = await startFunction({ FITNESS_SECRET_NAME: "hosted-missing-strava-app" });
+      const answers = [];
+      for (let request = 0; request < 12; request++) {
+        const path = ["/health", "/mcp", "/authorize", "/token", "/.well-known/oauth-authorization-server", "/nowhere"][
+          request % 6
+        ] as string;
+        const response = await fetch(`${broken.origin}${path}`, { method: path === "/mcp" || path === "/token" ? "POST" : "GET" });
+        answers.push({ status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.text() });
+      }
+      for (const answer of answers) {
+        expect(answer.status).toBe(503);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: "temporarily_unavailable" });
+        expect(answer.body).not.toMatch(/hosted-missing-strava-app|us-west-2|ResourceNotFound|Secrets Manager can|arn:aws/i);
+        expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+        expect(Number(answer.retryAfter)).toBeLessThanOrEqual(30);
+      }
+      // One attempt for all twelve requests, and the log says what went wrong.
+      const failures = broken.lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line["event"] === "startup_failed");
+      expect(failures).toHaveLength(1);
+      expect(JSON.stringify(failures[0])).toMatch(/hosted-missing-strava-app|ResourceNotFound/);
+      expect(failures[0]).toMatchObject({ retry_in_s: 30 });
+    },
+  );
 
-  it("a deployment without its Strava application refuses to start (generic 503) rather than serve the built-in sandbox", { timeout: 60_000 }, async () => {
-    // Locally (PUBLIC_URL on loopback) no application means the sandbox plays Strava; anywhere else it is a failed start.
-    const bare = await startFunction({ FITNESS_SECRET_NAME: "", PUBLIC_URL: "https://fitness.example.com", MCP_ATHLETES: "48201735" });
-    const response = await fetch(`${bare.origin}/health`);
-    expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ error: "temporarily_unavailable" });
-    const failure = bare.lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "startup_failed");
-    expect(JSON.stringify(failure)).toContain("No Strava application: set FITNESS_SECRET_NAME");
-    expect(bare.lines.some((line) => line.includes('"event":"upstream_sandbox"'))).toBe(false);
-  });
+  it(
+    "a deployment without its Strava application refuses to start (generic 503) rather than serve the built-in sandbox",
+    { timeout: 60_000 },
+    async () => {
+      // Locally (PUBLIC_URL on loopback) no application means the sandbox plays Strava; anywhere else it is a failed start.
+      const bare = await startFunction({ FITNESS_SECRET_NAME: "", PUBLIC_URL: "https://fitness.example.com", MCP_ATHLETES: "48201735" });
+      const response = await fetch(`${bare.origin}/health`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: "temporarily_unavailable" });
+      const failure = bare.lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line["event"] === "startup_failed");
+      expect(JSON.stringify(failure)).toContain("No Strava application: set FITNESS_SECRET_NAME");
+      expect(bare.lines.some((line) => line.includes('"event":"upstream_sandbox"'))).toBe(false);
+    },
+  );
 });

@@ -28,7 +28,8 @@ print(json.dumps({"Resources": t._template["Resources"]}, default=str))
 
 beforeAll(() => {
   const lint = spawnSync("cfn-lint", [template], { encoding: "utf8" });
-  if (lint.error) throw new Error("cfn-lint is not on PATH: install it with `pip install cfn-lint` (the CI machine image ships cfn-lint 1.x).");
+  if (lint.error)
+    throw new Error("cfn-lint is not on PATH: install it with `pip install cfn-lint` (the CI machine image ships cfn-lint 1.x).");
   if (lint.status !== 0) throw new Error(`cfn-lint found problems in the hosted template:\n${lint.stdout}${lint.stderr}`);
   const result = spawnSync("python3", ["-c", transform, template], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`The SAM transform through cfn-lint's Python package failed: ${result.stderr}`);
@@ -43,7 +44,13 @@ describe("the hosted template", () => {
     expect(table?.Properties).toMatchObject({
       BillingMode: "PAY_PER_REQUEST",
       KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
-      GlobalSecondaryIndexes: [{ IndexName: athleteIndexName, KeySchema: [{ AttributeName: "athlete_id", KeyType: "HASH" }], Projection: { ProjectionType: "KEYS_ONLY" } }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: athleteIndexName,
+          KeySchema: [{ AttributeName: "athlete_id", KeyType: "HASH" }],
+          Projection: { ProjectionType: "KEYS_ONLY" },
+        },
+      ],
       TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true },
     });
   });
@@ -52,21 +59,43 @@ describe("the hosted template", () => {
     const [fn] = ofType("AWS::Lambda::Function");
     expect(fn?.Properties).toMatchObject({ Runtime: "nodejs24.x", Architectures: ["arm64"], Handler: "lambda-handler.handler" });
     const variables = (fn?.Properties["Environment"] as { Variables: Record<string, unknown> }).Variables;
-    expect(Object.keys(variables).sort()).toEqual(
-      ["FITNESS_SECRET_NAME", "LOG_LEVEL", "MCP_ATHLETES", "MCP_AUTH", "MCP_OAUTH_TABLE", "MCP_SIGNING_KEY_SECRET", "PUBLIC_URL", "STRAVA_WEBHOOK_SUBSCRIPTION_ID", "STRAVA_WEBHOOK_VERIFY_TOKEN"],
-    );
+    expect(Object.keys(variables).sort()).toEqual([
+      "FITNESS_SECRET_NAME",
+      "LOG_LEVEL",
+      "MCP_ATHLETES",
+      "MCP_AUTH",
+      "MCP_OAUTH_TABLE",
+      "MCP_SIGNING_KEY_SECRET",
+      "PUBLIC_URL",
+      "STRAVA_WEBHOOK_SUBSCRIPTION_ID",
+      "STRAVA_WEBHOOK_VERIFY_TOKEN",
+    ]);
     expect(variables["MCP_AUTH"]).toBe("oauth");
     const [url] = ofType("AWS::Lambda::Url");
     expect(url?.Properties).toMatchObject({ AuthType: "NONE", InvokeMode: "BUFFERED" });
     const permissions = ofType("AWS::Lambda::Permission").map((permission) => permission.Properties);
-    expect(permissions).toContainEqual(expect.objectContaining({ Action: "lambda:InvokeFunctionUrl", Principal: "*", FunctionUrlAuthType: "NONE" }));
-    expect(permissions).toContainEqual(expect.objectContaining({ Action: "lambda:InvokeFunction", Principal: "*", InvokedViaFunctionUrl: true }));
+    expect(permissions).toContainEqual(
+      expect.objectContaining({ Action: "lambda:InvokeFunctionUrl", Principal: "*", FunctionUrlAuthType: "NONE" }),
+    );
+    expect(permissions).toContainEqual(
+      expect.objectContaining({ Action: "lambda:InvokeFunction", Principal: "*", InvokedViaFunctionUrl: true }),
+    );
   });
 
   it("grants the function only the table's item calls (and one scan) and reading the two secrets", () => {
-    const policies = ofType("AWS::IAM::Role").flatMap((role) => (role.Properties["Policies"] as { PolicyDocument: { Statement: { Action: string | string[] }[] } }[]) ?? []);
+    const policies = ofType("AWS::IAM::Role").flatMap(
+      (role) => (role.Properties["Policies"] as { PolicyDocument: { Statement: { Action: string | string[] }[] } }[]) ?? [],
+    );
     const actions = policies.flatMap((policy) => policy.PolicyDocument.Statement.flatMap((statement) => [statement.Action].flat()));
-    expect(actions.sort()).toEqual(["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"]);
+    expect(actions.sort()).toEqual([
+      "dynamodb:DeleteItem",
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:Query",
+      "dynamodb:Scan",
+      "dynamodb:UpdateItem",
+      "secretsmanager:GetSecretValue",
+    ]);
     const [secret] = ofType("AWS::SecretsManager::Secret");
     expect(secret?.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
   });

@@ -43,7 +43,17 @@ afterAll(async () => {
 
 const implementations: [string, (now?: () => number) => OAuthStore][] = [
   ["local files", (now) => new FileOAuthStore({ directory: join(directory, "state"), application, ...(now ? { now } : {}) })],
-  ["DynamoDB + Secrets Manager", (now) => new DynamoDbOAuthStore({ tableName: "oauth-contract", signingKeySecret: "oauth-contract-key", region: "us-west-2", application, ...(now ? { now } : {}) })],
+  [
+    "DynamoDB + Secrets Manager",
+    (now) =>
+      new DynamoDbOAuthStore({
+        tableName: "oauth-contract",
+        signingKeySecret: "oauth-contract-key",
+        region: "us-west-2",
+        application,
+        ...(now ? { now } : {}),
+      }),
+  ],
 ];
 
 const grant = (id: string, athlete: string, revision = 1): GrantRecord => ({
@@ -77,7 +87,17 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     await store.registerClient(client("fc_old", now() - 1), 100, signal());
     expect(await store.getClient("fc_old", signal())).toBeUndefined();
     expect(await store.getClient("../../etc/passwd", signal())).toBeUndefined();
-    const code = { code_sha256: sha256Hex(`c-${Math.random()}`), client_id: "fc_1", redirect_uri: "https://a.example/cb", code_challenge: "x", scope: "fitness:read", resource: "r", athlete_id: "1", client_name: "A", expires_at: now() + 60 };
+    const code = {
+      code_sha256: sha256Hex(`c-${Math.random()}`),
+      client_id: "fc_1",
+      redirect_uri: "https://a.example/cb",
+      code_challenge: "x",
+      scope: "fitness:read",
+      resource: "r",
+      athlete_id: "1",
+      client_name: "A",
+      expires_at: now() + 60,
+    };
     await store.putCode(code, signal());
     expect(await store.getCode(code.code_sha256, signal())).toEqual(code);
     const grants = Array.from({ length: 5 }, () => crypto.randomUUID());
@@ -86,7 +106,10 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     expect(redeemed.filter((outcome) => outcome.redeemed)).toHaveLength(1);
     for (const outcome of redeemed) if (!outcome.redeemed) expect(outcome.grantId).toBe(winner);
     expect((await store.getCode(code.code_sha256, signal()))?.redeemed_grant).toBe(winner);
-    expect(await store.redeemCode(sha256Hex("never issued"), crypto.randomUUID(), signal())).toEqual({ redeemed: false, grantId: undefined });
+    expect(await store.redeemCode(sha256Hex("never issued"), crypto.randomUUID(), signal())).toEqual({
+      redeemed: false,
+      grantId: undefined,
+    });
   });
 
   it("unused registrations take places in a ring that evicts the oldest; a kept one leaves the ring", async () => {
@@ -107,7 +130,9 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     const keptUntil = now() + 7200;
     await store.keepClient(`${prefix}0`, keptUntil, signal());
     for (let n = 1; n <= 5; n++) await store.registerClient(client(n), capacity, signal());
-    const present = await Promise.all([0, 1, 2, 3, 4, 5].map(async (n) => (await store.getClient(`${prefix}${n}`, signal())) !== undefined));
+    const present = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(async (n) => (await store.getClient(`${prefix}${n}`, signal())) !== undefined),
+    );
     expect(present).toEqual([true, false, false, true, true, true]);
     const kept = await store.getClient(`${prefix}0`, signal());
     expect(kept?.unused_seq).toBeUndefined();
@@ -130,7 +155,10 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     const store = make();
     const id = crypto.randomUUID();
     await store.createGrant(grant(id, "100"), signal());
-    const results = await Promise.all([make().replaceGrant(grant(id, "100", 2), signal()), make().replaceGrant({ ...grant(id, "100", 2), refresh_sha256: "other" }, signal())]);
+    const results = await Promise.all([
+      make().replaceGrant(grant(id, "100", 2), signal()),
+      make().replaceGrant({ ...grant(id, "100", 2), refresh_sha256: "other" }, signal()),
+    ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await store.getGrant(id, signal()))?.revision).toBe(2);
     expect(await store.replaceGrant(grant(id, "100", 2), signal())).toBe(false);
@@ -154,7 +182,12 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
   it("lists the stored athletes and records once since when one is no longer admitted", async () => {
     const store = make();
     for (const athlete of ["400", "401"]) {
-      await store.credentialStoreFor(athlete).writeAuthorization({ ...application, refresh_token: `rt-${athlete}`, access_token: `at-${athlete}`, expires_at: now() + 3600 }, signal());
+      await store
+        .credentialStoreFor(athlete)
+        .writeAuthorization(
+          { ...application, refresh_token: `rt-${athlete}`, access_token: `at-${athlete}`, expires_at: now() + 3600 },
+          signal(),
+        );
     }
     const t = testDayAt("09:00:00");
     expect(await store.markUnadmitted("400", t, signal())).toBe(t);
@@ -189,9 +222,19 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     const share: FairShare = { overall: { fifteenMinute: 3, daily: 100 }, read: { fifteenMinute: 2, daily: 100 } };
     expect((await store.countUpstreamRequest("200", true, share, t, signal())).admitted).toBe(true);
     expect((await store.countUpstreamRequest("200", true, share, t, signal())).admitted).toBe(true);
-    expect(await store.countUpstreamRequest("200", true, share, t, signal())).toEqual({ admitted: false, window: "read 15-minute", used: 2, share: 2 });
+    expect(await store.countUpstreamRequest("200", true, share, t, signal())).toEqual({
+      admitted: false,
+      window: "read 15-minute",
+      used: 2,
+      share: 2,
+    });
     expect((await store.countUpstreamRequest("200", false, share, t, signal())).admitted).toBe(true);
-    expect(await store.countUpstreamRequest("200", false, share, t, signal())).toEqual({ admitted: false, window: "overall 15-minute", used: 3, share: 3 });
+    expect(await store.countUpstreamRequest("200", false, share, t, signal())).toEqual({
+      admitted: false,
+      window: "overall 15-minute",
+      used: 3,
+      share: 3,
+    });
     // Another athlete's share is their own; the next quarter hour starts afresh.
     expect((await store.countUpstreamRequest("201", true, share, t, signal())).admitted).toBe(true);
     expect((await store.countUpstreamRequest("200", true, share, t + 15 * 60_000, signal())).admitted).toBe(true);
@@ -200,7 +243,12 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
   it("deleting an athlete removes their Strava tokens, grants and counts, and nobody else's", async () => {
     const store = make();
     for (const athlete of ["300", "301"]) {
-      await store.credentialStoreFor(athlete).writeAuthorization({ ...application, refresh_token: `rt-${athlete}`, access_token: `at-${athlete}`, expires_at: now() + 3600 }, signal());
+      await store
+        .credentialStoreFor(athlete)
+        .writeAuthorization(
+          { ...application, refresh_token: `rt-${athlete}`, access_token: `at-${athlete}`, expires_at: now() + 3600 },
+          signal(),
+        );
       await store.createGrant(grant(crypto.randomUUID(), athlete), signal());
     }
     expect(await store.hasAthlete("300", signal())).toBe(true);
@@ -225,20 +273,27 @@ describe("the local files", () => {
     const store: OAuthStore = new FileOAuthStore({ directory: join(directory, "modes"), application });
     await store.signingKey(signal());
     await store.claimOwner("1", signal());
-    await store.credentialStoreFor("1").writeAuthorization({ ...application, refresh_token: "rt", access_token: "at", expires_at: now() + 60 }, signal());
+    await store
+      .credentialStoreFor("1")
+      .writeAuthorization({ ...application, refresh_token: "rt", access_token: "at", expires_at: now() + 60 }, signal());
     expect(statSync(join(directory, "modes")).mode & 0o777).toBe(0o700);
-    for (const file of ["owner", "signing-key", "athletes/1.json"]) expect(statSync(join(directory, "modes", file)).mode & 0o777, file).toBe(0o600);
+    for (const file of ["owner", "signing-key", "athletes/1.json"])
+      expect(statSync(join(directory, "modes", file)).mode & 0o777, file).toBe(0o600);
   });
 
   it("a directory others may enter, or inside one others may write, is refused with the chmod that fixes it", () => {
     const loose = join(directory, "loose");
     mkdirSync(loose, { mode: 0o700 });
     chmodSync(loose, 0o777);
-    expect(() => new FileOAuthStore({ directory: loose, application })).toThrow(`permissions 777). It holds the key that signs every access token: make it this user's alone (chmod 700 ${loose})`);
+    expect(() => new FileOAuthStore({ directory: loose, application })).toThrow(
+      `permissions 777). It holds the key that signs every access token: make it this user's alone (chmod 700 ${loose})`,
+    );
     const open = join(directory, "open-parent");
     mkdirSync(open, { mode: 0o700 });
     chmodSync(open, 0o777);
-    expect(() => new FileOAuthStore({ directory: join(open, "oauth"), application })).toThrow(`inside ${open}, which others may write to (permissions 777): they could swap it for theirs. Remove that write permission (chmod go-w ${open})`);
+    expect(() => new FileOAuthStore({ directory: join(open, "oauth"), application })).toThrow(
+      `inside ${open}, which others may write to (permissions 777): they could swap it for theirs. Remove that write permission (chmod go-w ${open})`,
+    );
   });
 
   it("a state.json of the earlier version is split into record files once: clients, codes, grants and the owner keep working", async () => {
@@ -246,14 +301,40 @@ describe("the local files", () => {
     mkdirSync(legacyDirectory, { mode: 0o700 });
     const grantId = crypto.randomUUID();
     const codeHash = sha256Hex("legacy code");
-    const legacyClient = { client_id: "fc_legacyClient0000000000", client_id_issued_at: now(), redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"], expires_at: now() + 86_400 };
-    const legacyCode = { code_sha256: codeHash, client_id: legacyClient.client_id, redirect_uri: "https://a.example/cb", code_challenge: "x", scope: "fitness:read", resource: "r", athlete_id: "42", client_name: "A", expires_at: now() + 60 };
+    const legacyClient = {
+      client_id: "fc_legacyClient0000000000",
+      client_id_issued_at: now(),
+      redirect_uris: ["https://a.example/cb"],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      expires_at: now() + 86_400,
+    };
+    const legacyCode = {
+      code_sha256: codeHash,
+      client_id: legacyClient.client_id,
+      redirect_uri: "https://a.example/cb",
+      code_challenge: "x",
+      scope: "fitness:read",
+      resource: "r",
+      athlete_id: "42",
+      client_name: "A",
+      expires_at: now() + 60,
+    };
     writeFileSync(
       join(legacyDirectory, "state.json"),
-      JSON.stringify({ owner: "42", clients: { [legacyClient.client_id]: legacyClient }, codes: { [codeHash]: legacyCode }, grants: { [grantId]: grant(grantId, "42") } }),
+      JSON.stringify({
+        owner: "42",
+        clients: { [legacyClient.client_id]: legacyClient },
+        codes: { [codeHash]: legacyCode },
+        grants: { [grantId]: grant(grantId, "42") },
+      }),
       { mode: 0o600 },
     );
-    const stores: OAuthStore[] = [new FileOAuthStore({ directory: legacyDirectory, application }), new FileOAuthStore({ directory: legacyDirectory, application })];
+    const stores: OAuthStore[] = [
+      new FileOAuthStore({ directory: legacyDirectory, application }),
+      new FileOAuthStore({ directory: legacyDirectory, application }),
+    ];
     const [first, second] = await Promise.all(stores.map((store) => store.getGrant(grantId, signal())));
     expect(first?.athlete_id).toBe("42");
     expect(second?.athlete_id).toBe("42");

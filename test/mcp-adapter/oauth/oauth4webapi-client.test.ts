@@ -26,7 +26,10 @@ afterAll(async () => {
 
 describe("oauth4webapi against OAuth mode", () => {
   it("discovers, registers with a secret, signs in with PKCE, calls a tool, refreshes and revokes", async () => {
-    const resource = await oauth.processResourceDiscoveryResponse(new URL(server.mcpUrl), await oauth.resourceDiscoveryRequest(new URL(server.mcpUrl), insecure));
+    const resource = await oauth.processResourceDiscoveryResponse(
+      new URL(server.mcpUrl),
+      await oauth.resourceDiscoveryRequest(new URL(server.mcpUrl), insecure),
+    );
     expect(resource.resource).toBe(server.mcpUrl);
     const issuer = new URL((resource.authorization_servers as string[])[0] as string);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
@@ -35,7 +38,12 @@ describe("oauth4webapi against OAuth mode", () => {
     const registered = await oauth.processDynamicClientRegistrationResponse(
       await oauth.dynamicClientRegistrationRequest(
         as,
-        { client_name: "oauth4webapi coach", redirect_uris: [redirectUri], token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code", "refresh_token"] },
+        {
+          client_name: "oauth4webapi coach",
+          redirect_uris: [redirectUri],
+          token_endpoint_auth_method: "client_secret_basic",
+          grant_types: ["authorization_code", "refresh_token"],
+        },
         insecure,
       ),
     );
@@ -54,7 +62,8 @@ describe("oauth4webapi against OAuth mode", () => {
       scope: "fitness:read fitness:write",
       resource: server.mcpUrl,
       state,
-    })) authorizationUrl.searchParams.set(key, value);
+    }))
+      authorizationUrl.searchParams.set(key, value);
 
     let consent = "";
     const outcome = await new HeadlessUserAgent().authorize(authorizationUrl, { redirectUri, beforeConsent: (html) => (consent = html) });
@@ -65,7 +74,10 @@ describe("oauth4webapi against OAuth mode", () => {
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, callbackParameters, redirectUri, verifier, { additionalParameters: { resource: server.mcpUrl }, ...insecure }),
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, callbackParameters, redirectUri, verifier, {
+        additionalParameters: { resource: server.mcpUrl },
+        ...insecure,
+      }),
     );
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.scope).toBe("fitness:read fitness:write");
@@ -76,17 +88,28 @@ describe("oauth4webapi against OAuth mode", () => {
     const refreshed = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token as string, { additionalParameters: { resource: server.mcpUrl }, ...insecure }),
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token as string, {
+        additionalParameters: { resource: server.mcpUrl },
+        ...insecure,
+      }),
     );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await rawToolCall(server.mcpUrl, refreshed.access_token, "get_athlete")).status).toBe(200);
 
     // The wrong secret is refused at the token endpoint (401 invalid_client) and changes nothing.
-    const wrong = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic("not-the-secret"), refreshed.refresh_token as string, insecure);
+    const wrong = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic("not-the-secret"),
+      refreshed.refresh_token as string,
+      insecure,
+    );
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { error: string }).error).toBe("invalid_client");
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token as string, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token as string, insecure),
+    );
     expect((await rawToolCall(server.mcpUrl, refreshed.access_token, "get_athlete")).status).toBe(401);
   });
 });

@@ -58,7 +58,9 @@ beforeAll(async () => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     response.end(
       `<!doctype html><title>Coach Desk</title><body style="font:16px system-ui;margin:3rem"><h1>Coach Desk</h1>` +
-        (error ? `<p>Not connected: <strong>${error}</strong></p>` : `<p>Connected to your Strava training log. The app received an authorization code from <code>${url.searchParams.get("iss")}</code>.</p>`) +
+        (error
+          ? `<p>Not connected: <strong>${error}</strong></p>`
+          : `<p>Connected to your Strava training log. The app received an authorization code from <code>${url.searchParams.get("iss")}</code>.</p>`) +
         `</body>`,
     );
   });
@@ -68,7 +70,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
     viewport: { width: 900, height: 900 },
   });
 }, 120_000);
@@ -138,12 +149,16 @@ describe.skipIf(!available)("the sign-in pages in Chromium", () => {
   it("a request that cannot go back to the client shows the error page; Cancel goes back with access_denied", async () => {
     const { client, redirectUri } = await registeredClient("Coach Desk");
     const page = await context.newPage();
-    const response = await page.goto(client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: `${appOrigin}/somewhere-else` }).toString());
+    const response = await page.goto(
+      client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: `${appOrigin}/somewhere-else` }).toString(),
+    );
     expect(response?.status()).toBe(400);
     expect(await page.locator("h1").innerText()).toBe("This sign-in link is not valid");
     await shot(page, "4-error");
 
-    await page.goto(client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: redirectUri, scope: "fitness:read" }).toString());
+    await page.goto(
+      client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: redirectUri, scope: "fitness:read" }).toString(),
+    );
     expect(await page.locator("main").innerText()).toContain("asked for read-only access");
     await shot(page, "5-consent-read-only");
     await page.getByRole("button", { name: "Cancel" }).click();
@@ -154,7 +169,12 @@ describe.skipIf(!available)("the sign-in pages in Chromium", () => {
 
   it("a client identified by its metadata document is named with its host; unticked Strava boxes get a page saying which", async () => {
     const redirectUri = `${appOrigin}/oauth/callback`;
-    documents.publish("/coach-desk.json", (url) => ({ client_id: url, client_name: "Coach Desk", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }));
+    documents.publish("/coach-desk.json", (url) => ({
+      client_id: url,
+      client_name: "Coach Desk",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+    }));
     const client = new ManualOAuthClient(server.issuer);
     client.clientId = documents.url("/coach-desk.json");
     const page = await context.newPage();
@@ -179,7 +199,9 @@ describe.skipIf(!available)("the sign-in pages in Chromium", () => {
     const { client, redirectUri } = await registeredClient("Coach Desk");
     const page = await context.newPage();
     const before = callbacks.length;
-    const response = await page.goto(client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: redirectUri, response_type: "x" }).toString());
+    const response = await page.goto(
+      client.authorizeUrl({ code_challenge: client.pkce().challenge, redirect_uri: redirectUri, response_type: "x" }).toString(),
+    );
     expect(response?.status()).toBe(400);
     expect(await page.locator("h1").innerText()).toBe("The app's sign-in request cannot be used");
     expect(await page.locator("main").innerText()).toContain(new URL(appOrigin).host);
@@ -198,7 +220,12 @@ describe.skipIf(!available)("the sign-in pages in Chromium", () => {
     const redirectUri = `${appOrigin}/oauth/callback`;
     // Unisolated, U+202E would show "(127.0.0.1:PORT)" as "(TROP:1.0.0.721)", and a registrable host such as
     // ia.edualc.ws as (sw.claude.ai).
-    documents.publish("/reversed.json", (url) => ({ client_id: url, client_name: "Coach Desk \u202e", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }));
+    documents.publish("/reversed.json", (url) => ({
+      client_id: url,
+      client_name: "Coach Desk \u202e",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+    }));
     const client = new ManualOAuthClient(server.issuer);
     client.clientId = documents.url("/reversed.json");
     const page = await context.newPage();
@@ -218,7 +245,9 @@ describe.skipIf(!available)("the sign-in pages in Chromium", () => {
       return places.sort((a, b) => a.left - b.left).map((place) => place.character).join("");
     })()`);
     expect(drawn).toBe(`(${new URL(documents.origin).host})`);
-    expect(await page.locator("h1").innerText()).toBe(`Allow Coach Desk (${new URL(documents.origin).host}) to use your Strava training log?`);
+    expect(await page.locator("h1").innerText()).toBe(
+      `Allow Coach Desk (${new URL(documents.origin).host}) to use your Strava training log?`,
+    );
     await shot(page, "9-consent-name-with-override");
     await page.close();
   });

@@ -48,7 +48,9 @@ describe("registration from one source", () => {
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(((await refused.json()) as { error_description: string }).error_description).toMatch(/registered 20 clients in the last hour.*register again in \d+ s/);
+    expect(((await refused.json()) as { error_description: string }).error_description).toMatch(
+      /registered 20 clients in the last hour.*register again in \d+ s/,
+    );
     // A client cannot choose its source: only the last address, the proxy's own, counts.
     expect((await register("192.0.2.1, 198.51.100.7")).status).toBe(429);
     expect((await register("198.51.100.8")).status).toBe(201);
@@ -61,43 +63,49 @@ describe("registration from one source", () => {
 });
 
 describe("a flood of registrations from many sources", () => {
-  it("evicts the oldest unused registration, never a client that signed in, and costs a signed-in athlete nothing", { timeout: 120_000 }, async () => {
-    const signedIn = new ManualOAuthClient(server.issuer);
-    await signedIn.register();
-    const { code, verifier } = await signedIn.code();
-    const tokens = (await signedIn.exchange(code, verifier)).body as { access_token: string; refresh_token: string };
-    const unused = new ManualOAuthClient(server.issuer);
-    await unused.register();
+  it(
+    "evicts the oldest unused registration, never a client that signed in, and costs a signed-in athlete nothing",
+    { timeout: 120_000 },
+    async () => {
+      const signedIn = new ManualOAuthClient(server.issuer);
+      await signedIn.register();
+      const { code, verifier } = await signedIn.code();
+      const tokens = (await signedIn.exchange(code, verifier)).body as { access_token: string; refresh_token: string };
+      const unused = new ManualOAuthClient(server.issuer);
+      await unused.register();
 
-    // 1,100 more from 55 sources of 20 each: more than the 1,000 places.
-    for (let source = 0; source < 55; source++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => register(`203.0.113.${source}`)));
-      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
-    }
+      // 1,100 more from 55 sources of 20 each: more than the 1,000 places.
+      for (let source = 0; source < 55; source++) {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => register(`203.0.113.${source}`)));
+        expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+      }
 
-    // The unused registration made before the flood is gone; its sign-in link says so.
-    const { challenge } = unused.pkce();
-    const evicted = await unused.userAgent.authorize(unused.authorizeUrl({ code_challenge: challenge }), { redirectUri: manualRedirectUri });
-    expect(evicted.callback).toBeUndefined();
-    expect(evicted.page?.status).toBe(400);
-    // The client that signed in keeps working: its token, and a refresh.
-    expect((await rawToolCall(server.mcpUrl, tokens.access_token, "get_athlete")).status).toBe(200);
-    const refreshed = await signedIn.token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
-    expect(refreshed.status).toBe(200);
-    // A real new client still gets in.
-    const newcomer = new ManualOAuthClient(server.issuer);
-    await newcomer.register();
-    const fresh = await newcomer.code();
-    expect((await newcomer.exchange(fresh.code, fresh.verifier)).status).toBe(200);
+      // The unused registration made before the flood is gone; its sign-in link says so.
+      const { challenge } = unused.pkce();
+      const evicted = await unused.userAgent.authorize(unused.authorizeUrl({ code_challenge: challenge }), {
+        redirectUri: manualRedirectUri,
+      });
+      expect(evicted.callback).toBeUndefined();
+      expect(evicted.page?.status).toBe(400);
+      // The client that signed in keeps working: its token, and a refresh.
+      expect((await rawToolCall(server.mcpUrl, tokens.access_token, "get_athlete")).status).toBe(200);
+      const refreshed = await signedIn.token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+      expect(refreshed.status).toBe(200);
+      // A real new client still gets in.
+      const newcomer = new ManualOAuthClient(server.issuer);
+      await newcomer.register();
+      const fresh = await newcomer.code();
+      expect((await newcomer.exchange(fresh.code, fresh.verifier)).status).toBe(200);
 
-    // One small file per record: nothing a request reads grows with the flood, and the unused ones are capped.
-    const files = filesUnder(server.stateDirectory);
-    const largest = files.reduce((a, b) => (a.size >= b.size ? a : b));
-    expect(largest.size, largest.path).toBeLessThan(4_096);
-    const clients = files.filter((file) => /clients\/fc_[^/]+\.json$/.test(file.path)).length;
-    expect(clients).toBeLessThanOrEqual(1_000 + 2);
-    // Registrations are logged at a bounded rate, not one line each.
-    const lines = server.child.stderrLines.filter((line) => line.includes('"event":"client_registered"'));
-    expect(lines.length).toBeLessThan(20);
-  });
+      // One small file per record: nothing a request reads grows with the flood, and the unused ones are capped.
+      const files = filesUnder(server.stateDirectory);
+      const largest = files.reduce((a, b) => (a.size >= b.size ? a : b));
+      expect(largest.size, largest.path).toBeLessThan(4_096);
+      const clients = files.filter((file) => /clients\/fc_[^/]+\.json$/.test(file.path)).length;
+      expect(clients).toBeLessThanOrEqual(1_000 + 2);
+      // Registrations are logged at a bounded rate, not one line each.
+      const lines = server.child.stderrLines.filter((line) => line.includes('"event":"client_registered"'));
+      expect(lines.length).toBeLessThan(20);
+    },
+  );
 });

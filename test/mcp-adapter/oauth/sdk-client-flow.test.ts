@@ -30,7 +30,8 @@ async function connect(provider: RecordingOAuthProvider): Promise<Client> {
     if (!(error instanceof UnauthorizedError)) throw error;
   }
   const callback = provider.outcome?.callback;
-  if (!callback) throw new Error(`The sign-in did not come back to the client: ${JSON.stringify(provider.outcome, null, 1).slice(0, 2000)}`);
+  if (!callback)
+    throw new Error(`The sign-in did not come back to the client: ${JSON.stringify(provider.outcome, null, 1).slice(0, 2000)}`);
   await transport.finishAuth(callback.searchParams);
   const signedIn = new Client({ name: "oauth-e2e", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await signedIn.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { authProvider: provider }));

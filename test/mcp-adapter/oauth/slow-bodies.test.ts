@@ -48,7 +48,9 @@ function trickle(path: string, contentType: string, headers: Record<string, stri
       resolve(performance.now() - started);
     }),
   );
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\nContent-Length: 4000\r\n${extra}\r\n`);
   socket.write("a=");
   return { socket, closed, isOpen: () => open, received: () => received };
@@ -59,36 +61,48 @@ function events(name: string): Record<string, unknown>[] {
 }
 
 describe("bodies on the unauthenticated endpoints have a deadline", () => {
-  it("a body that trickles is cut off at 10 s on /token, /register, /revoke, POST /authorize and the webhook, and /mcp is left alone", { timeout: 40_000 }, async () => {
-    const form = "application/x-www-form-urlencoded";
-    const unauthenticated = [
-      trickle("/token", form),
-      trickle("/register", "application/json"),
-      trickle("/revoke", form),
-      trickle("/authorize", form),
-      trickle("/strava/webhook", "application/json"),
-    ];
-    const upload = trickle("/mcp", "application/json", { authorization: `Bearer ${accessToken}`, accept: "application/json, text/event-stream" });
-    const closedAfter = await Promise.all(unauthenticated.map((exchange) => Promise.race([exchange.closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 25_000))])));
-    for (const ms of closedAfter) {
-      // Not before the deadline (a slow honest client gets its 10 s), and long before the 120 s request timeout.
-      expect(ms).toBeGreaterThanOrEqual(9_500);
-      expect(ms).toBeLessThan(20_000);
-    }
-    expect(upload.isOpen()).toBe(true);
-    // Other clients are served as ever.
-    expect((await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)).status).toBe(200);
-    const cut = events("http_body_incomplete");
-    expect(cut.length).toBeGreaterThanOrEqual(1);
-    expect(cut[0]).toMatchObject({ reason: "deadline", deadline_s: 10 });
-    expect(events("http_internal_error")).toEqual([]);
-    // The upload may still finish: it is answered (a body that is not JSON-RPC) on its connection.
-    upload.socket.write("x".repeat(3_998));
-    for (let waited = 0; !upload.received().includes("HTTP/1.1 ") && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(upload.received()).toMatch(/^HTTP\/1\.1 400 /);
-    upload.socket.destroy();
-    for (const exchange of unauthenticated) exchange.socket.destroy();
-  });
+  it(
+    "a body that trickles is cut off at 10 s on /token, /register, /revoke, POST /authorize and the webhook, and /mcp is left alone",
+    { timeout: 40_000 },
+    async () => {
+      const form = "application/x-www-form-urlencoded";
+      const unauthenticated = [
+        trickle("/token", form),
+        trickle("/register", "application/json"),
+        trickle("/revoke", form),
+        trickle("/authorize", form),
+        trickle("/strava/webhook", "application/json"),
+      ];
+      const upload = trickle("/mcp", "application/json", {
+        authorization: `Bearer ${accessToken}`,
+        accept: "application/json, text/event-stream",
+      });
+      const closedAfter = await Promise.all(
+        unauthenticated.map((exchange) =>
+          Promise.race([exchange.closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 25_000))]),
+        ),
+      );
+      for (const ms of closedAfter) {
+        // Not before the deadline (a slow honest client gets its 10 s), and long before the 120 s request timeout.
+        expect(ms).toBeGreaterThanOrEqual(9_500);
+        expect(ms).toBeLessThan(20_000);
+      }
+      expect(upload.isOpen()).toBe(true);
+      // Other clients are served as ever.
+      expect((await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)).status).toBe(200);
+      const cut = events("http_body_incomplete");
+      expect(cut.length).toBeGreaterThanOrEqual(1);
+      expect(cut[0]).toMatchObject({ reason: "deadline", deadline_s: 10 });
+      expect(events("http_internal_error")).toEqual([]);
+      // The upload may still finish: it is answered (a body that is not JSON-RPC) on its connection.
+      upload.socket.write("x".repeat(3_998));
+      for (let waited = 0; !upload.received().includes("HTTP/1.1 ") && waited < 5_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(upload.received()).toMatch(/^HTTP\/1\.1 400 /);
+      upload.socket.destroy();
+      for (const exchange of unauthenticated) exchange.socket.destroy();
+    },
+  );
 
   it("clients that leave halfway through a body are counted, not logged a line each", async () => {
     const before = server.child.stderrLines.length;

@@ -17,7 +17,9 @@ async function refusal(env: Record<string, string>): Promise<string> {
   const child = spawnMcpChild({ env: baseEnv({ MCP_AUTH: "oauth", PORT: "0", FITNESS_OAUTH_DIR: join(scratch.path, "oauth"), ...env }) });
   try {
     expect(await child.exited).toBe(1);
-    const failed = child.stderrLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "startup_failed");
+    const failed = child.stderrLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line["event"] === "startup_failed");
     return String(failed?.["message"]);
   } finally {
     scratch.remove();
@@ -44,11 +46,15 @@ describe("OAuth mode refuses to start", () => {
       mkdirSync(loose, { mode: 0o700 });
       chmodSync(loose, 0o777);
       expect(await refusal({ FITNESS_OAUTH_DIR: loose })).toMatch(
-        new RegExp(`The OAuth state directory ${loose} lets other users in \\(permissions 777\\)\\. It holds the key that signs every access token: make it this user's alone \\(chmod 700 ${loose}\\)`),
+        new RegExp(
+          `The OAuth state directory ${loose} lets other users in \\(permissions 777\\)\\. It holds the key that signs every access token: make it this user's alone \\(chmod 700 ${loose}\\)`,
+        ),
       );
       chmodSync(loose, 0o700);
       chmodSync(scratch.path, 0o777);
-      expect(await refusal({ FITNESS_OAUTH_DIR: loose })).toMatch(new RegExp(`inside ${scratch.path}, which others may write to .* \\(chmod go-w ${scratch.path}\\)`));
+      expect(await refusal({ FITNESS_OAUTH_DIR: loose })).toMatch(
+        new RegExp(`inside ${scratch.path}, which others may write to .* \\(chmod go-w ${scratch.path}\\)`),
+      );
     } finally {
       chmodSync(scratch.path, 0o700);
       scratch.remove();

@@ -68,50 +68,56 @@ afterAll(async () => {
 });
 
 describe("two instances on one DynamoDB table", () => {
-  it("serve one athlete through forced expiries under concurrent load without a failed call or a lost refresh", { timeout: 120_000 }, async () => {
-    const provider = new RecordingOAuthProvider();
-    const mcpUrl = `${proxy.origin}/mcp`;
-    const client = await connectWithOAuth(mcpUrl, provider);
-    if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome?.page)}`);
-    const failures: string[] = [];
-    let calls = 0;
-    for (let round = 0; round < 4; round++) {
-      sandbox.expireAccessTokens();
-      const results = await Promise.all(
-        Array.from({ length: 16 }, (_, index) => client.callTool({ name: index % 2 ? "get_athlete" : "get_activities", arguments: index % 2 ? {} : { per_page: 2 } })),
-      );
-      calls += results.length;
-      for (const result of results) if (result.isError) failures.push(resultText(result));
-    }
-    expect(failures).toEqual([]);
-    expect(calls).toBe(64);
-    const counts = [...proxy.counts().values()];
-    expect(counts).toHaveLength(2);
-    expect(Math.min(...counts)).toBeGreaterThan(20);
+  it(
+    "serve one athlete through forced expiries under concurrent load without a failed call or a lost refresh",
+    { timeout: 120_000 },
+    async () => {
+      const provider = new RecordingOAuthProvider();
+      const mcpUrl = `${proxy.origin}/mcp`;
+      const client = await connectWithOAuth(mcpUrl, provider);
+      if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome?.page)}`);
+      const failures: string[] = [];
+      let calls = 0;
+      for (let round = 0; round < 4; round++) {
+        sandbox.expireAccessTokens();
+        const results = await Promise.all(
+          Array.from({ length: 16 }, (_, index) =>
+            client.callTool({ name: index % 2 ? "get_athlete" : "get_activities", arguments: index % 2 ? {} : { per_page: 2 } }),
+          ),
+        );
+        calls += results.length;
+        for (const result of results) if (result.isError) failures.push(resultText(result));
+      }
+      expect(failures).toEqual([]);
+      expect(calls).toBe(64);
+      const counts = [...proxy.counts().values()];
+      expect(counts).toHaveLength(2);
+      expect(Math.min(...counts)).toBeGreaterThan(20);
 
-    const stored = await new DynamoDbCredentialStore({
-      tableName: "fitness-oauth",
-      athleteId: maya,
-      key: { name: "pk", value: `athlete#${maya}` },
-      region: "us-west-2",
-      application: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret },
-    }).load(AbortSignal.timeout(5_000));
-    expect(sandbox.acceptsRefreshToken(stored.credentials.refresh_token)).toBe(true);
-    const refreshed = instances.flatMap((child) => child.stderrLines.filter((line) => line.includes('"event":"token_refreshed"')));
-    expect(refreshed.length).toBeGreaterThanOrEqual(4);
+      const stored = await new DynamoDbCredentialStore({
+        tableName: "fitness-oauth",
+        athleteId: maya,
+        key: { name: "pk", value: `athlete#${maya}` },
+        region: "us-west-2",
+        application: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret },
+      }).load(AbortSignal.timeout(5_000));
+      expect(sandbox.acceptsRefreshToken(stored.credentials.refresh_token)).toBe(true);
+      const refreshed = instances.flatMap((child) => child.stderrLines.filter((line) => line.includes('"event":"token_refreshed"')));
+      expect(refreshed.length).toBeGreaterThanOrEqual(4);
 
-    // This server's own refresh tokens rotate through both instances, each new one working.
-    let previous = provider.tokens()?.refresh_token;
-    for (let i = 0; i < 4; i++) {
-      expect(await auth(provider, { serverUrl: new URL(mcpUrl) })).toBe("AUTHORIZED");
-      expect(provider.tokens()?.refresh_token).not.toBe(previous);
-      previous = provider.tokens()?.refresh_token;
-    }
-    const after = await connectWithOAuth(mcpUrl, provider);
-    expect(resultText(await after?.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
-    await after?.close();
-    await client.close();
-  });
+      // This server's own refresh tokens rotate through both instances, each new one working.
+      let previous = provider.tokens()?.refresh_token;
+      for (let i = 0; i < 4; i++) {
+        expect(await auth(provider, { serverUrl: new URL(mcpUrl) })).toBe("AUTHORIZED");
+        expect(provider.tokens()?.refresh_token).not.toBe(previous);
+        previous = provider.tokens()?.refresh_token;
+      }
+      const after = await connectWithOAuth(mcpUrl, provider);
+      expect(resultText(await after?.callTool({ name: "get_athlete", arguments: {} }))).toContain('"firstname":"Maya"');
+      await after?.close();
+      await client.close();
+    },
+  );
 
   it("tokens a stopped process kept in the rescue directory are saved by the next load, on either instance", async () => {
     const table = (client?: DynamoDBClient) =>
@@ -132,12 +138,26 @@ describe("two instances on one DynamoDB table", () => {
     const before = await table().load(AbortSignal.timeout(5_000));
     const answer = await fetch(sandbox.tokenUrl, {
       method: "POST",
-      body: new URLSearchParams({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, grant_type: "refresh_token", refresh_token: before.credentials.refresh_token }),
+      body: new URLSearchParams({
+        client_id: sandbox.clientId,
+        client_secret: sandbox.clientSecret,
+        grant_type: "refresh_token",
+        refresh_token: before.credentials.refresh_token,
+      }),
     });
     const rotated = (await answer.json()) as { access_token: string; refresh_token: string; expires_at: number };
     expect(rotated.refresh_token).not.toBe(before.credentials.refresh_token);
-    const unreachable = new DynamoDBClient({ region: "us-west-2", endpoint: "http://127.0.0.1:9", maxAttempts: 1, credentials: { accessKeyId: "test", secretAccessKey: "test" } });
-    const dying = new RescuingCredentialStore(table(unreachable), TokenRescueDirectory.open(rescue.path, { createParents: false }), capturingLogger().logger);
+    const unreachable = new DynamoDBClient({
+      region: "us-west-2",
+      endpoint: "http://127.0.0.1:9",
+      maxAttempts: 1,
+      credentials: { accessKeyId: "test", secretAccessKey: "test" },
+    });
+    const dying = new RescuingCredentialStore(
+      table(unreachable),
+      TokenRescueDirectory.open(rescue.path, { createParents: false }),
+      capturingLogger().logger,
+    );
     await expect(dying.saveTokens(before, rotated, AbortSignal.timeout(5_000))).rejects.toThrow();
     unreachable.destroy();
     expect(await readdir(rescue.path)).toHaveLength(1);

@@ -16,8 +16,15 @@ let subscriptionId: number;
 let provider: RecordingOAuthProvider;
 
 beforeAll(async () => {
-  server = await startOAuthServer({ MCP_ATHLETES: maya, STRAVA_WEBHOOK_VERIFY_TOKEN: "webhook-verify-token-2", MCP_CLIENT_ADDRESS_HEADER: "x-forwarded-for" });
-  const credentials = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/credentials`)).json()) as { client_id: string; client_secret: string };
+  server = await startOAuthServer({
+    MCP_ATHLETES: maya,
+    STRAVA_WEBHOOK_VERIFY_TOKEN: "webhook-verify-token-2",
+    MCP_CLIENT_ADDRESS_HEADER: "x-forwarded-for",
+  });
+  const credentials = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/credentials`)).json()) as {
+    client_id: string;
+    client_secret: string;
+  };
   const created = await fetch(`${server.sandboxBaseUrl}/api/v3/push_subscriptions`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -66,29 +73,43 @@ describe("forged webhook events", () => {
     expect(after["GET /athlete"] ?? 0).toBe(before["GET /athlete"] ?? 0);
   });
 
-  it("1,000 forged deauthorizations from as many addresses cost at most one Strava request for the athlete", { timeout: 60_000 }, async () => {
-    const before = await stravaRequests();
-    const startedMs = Date.now();
-    const statuses: number[] = [];
-    for (let batch = 0; batch < 20; batch++) {
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(deauthorization(subscriptionId), `198.18.${batch}.${i}`)));
-      statuses.push(...answers.map((answer) => answer.status));
-    }
-    const after = await stravaRequests();
-    // One check per quarter hour (a flood that crosses :00, :15, :30 or :45 may take one more).
-    const quarters = Math.floor(Date.now() / 900_000) - Math.floor(startedMs / 900_000) + 1;
-    expect((after["GET /athlete"] ?? 0) - (before["GET /athlete"] ?? 0)).toBeLessThanOrEqual(quarters);
-    expect((after["GET /push_subscriptions"] ?? 0) - (before["GET /push_subscriptions"] ?? 0)).toBeLessThanOrEqual(1);
-    // One check said Strava still accepts Maya (200); the rest wait for the next window (503: Strava would retry).
-    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(quarters);
-    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
-    expect((await rawToolCall(server.mcpUrl, provider.tokens()?.access_token, "get_athlete")).status).toBe(200);
-    const logged = server.child.stderrLines.filter((line) => line.includes('"event":"strava_webhook"'));
-    expect(logged.length).toBeLessThan(12);
-  });
+  it(
+    "1,000 forged deauthorizations from as many addresses cost at most one Strava request for the athlete",
+    { timeout: 60_000 },
+    async () => {
+      const before = await stravaRequests();
+      const startedMs = Date.now();
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 20; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => post(deauthorization(subscriptionId), `198.18.${batch}.${i}`)),
+        );
+        statuses.push(...answers.map((answer) => answer.status));
+      }
+      const after = await stravaRequests();
+      // One check per quarter hour (a flood that crosses :00, :15, :30 or :45 may take one more).
+      const quarters = Math.floor(Date.now() / 900_000) - Math.floor(startedMs / 900_000) + 1;
+      expect((after["GET /athlete"] ?? 0) - (before["GET /athlete"] ?? 0)).toBeLessThanOrEqual(quarters);
+      expect((after["GET /push_subscriptions"] ?? 0) - (before["GET /push_subscriptions"] ?? 0)).toBeLessThanOrEqual(1);
+      // One check said Strava still accepts Maya (200); the rest wait for the next window (503: Strava would retry).
+      expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(quarters);
+      expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+      expect((await rawToolCall(server.mcpUrl, provider.tokens()?.access_token, "get_athlete")).status).toBe(200);
+      const logged = server.child.stderrLines.filter((line) => line.includes('"event":"strava_webhook"'));
+      expect(logged.length).toBeLessThan(12);
+    },
+  );
 
   it("one address may post 60 events a minute", async () => {
-    const activity = { aspect_type: "create", object_type: "activity", object_id: 1, owner_id: Number(maya), subscription_id: subscriptionId, event_time: 1_700_000_000, updates: {} };
+    const activity = {
+      aspect_type: "create",
+      object_type: "activity",
+      object_id: 1,
+      owner_id: Number(maya),
+      subscription_id: subscriptionId,
+      event_time: 1_700_000_000,
+      updates: {},
+    };
     const answers = await Promise.all(Array.from({ length: 61 }, () => post(activity, "192.0.2.77")));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(60);

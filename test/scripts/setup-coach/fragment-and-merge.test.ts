@@ -34,8 +34,15 @@ describe("the fragment", () => {
     expect(at(f, "agents.entries.coach.sandbox")).toMatchObject({ mode: "all", scope: "agent" });
     expect(at(f, "tools.agentToAgent.allow")).toContain("coach");
     expect(at(f, "bindings")).toEqual([{ agentId: "coach", match: { channel: "telegram", accountId: "coach" } }]);
-    expect(at(f, "channels.telegram.accounts.coach.botToken")).toEqual({ source: "env", provider: "default", id: "TELEGRAM_COACH_BOT_TOKEN" });
-    expect(at(f, "plugins.entries.fitness")).toEqual({ enabled: true, config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" } });
+    expect(at(f, "channels.telegram.accounts.coach.botToken")).toEqual({
+      source: "env",
+      provider: "default",
+      id: "TELEGRAM_COACH_BOT_TOKEN",
+    });
+    expect(at(f, "plugins.entries.fitness")).toEqual({
+      enabled: true,
+      config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" },
+    });
   });
 
   it("keeps the bot token out of the config: a SecretRef in the host's env-ref shape", () => {
@@ -69,9 +76,19 @@ describe("the fragment", () => {
   });
 
   it("writes the sandbox block of each choice", () => {
-    expect(at(fragment("coach", "/w", { sandbox: { kind: "docker" } }), "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent", workspaceAccess: "rw" });
+    expect(at(fragment("coach", "/w", { sandbox: { kind: "docker" } }), "agents.entries.coach.sandbox")).toEqual({
+      mode: "all",
+      scope: "agent",
+      workspaceAccess: "rw",
+    });
     expect(at(fragment("coach", "/w", { sandbox: { kind: "off" } }), "agents.entries.coach.sandbox")).toEqual({ mode: "off" });
-    const ssh = { kind: "ssh", target: "coach@box:2222", identityFile: "/k/id", knownHostsFile: "/k/known", workspaceRoot: "/srv/sandboxes" } as const;
+    const ssh = {
+      kind: "ssh",
+      target: "coach@box:2222",
+      identityFile: "/k/id",
+      knownHostsFile: "/k/known",
+      workspaceRoot: "/srv/sandboxes",
+    } as const;
     expect(at(fragment("coach", "/w", { sandbox: ssh }), "agents.entries.coach.sandbox")).toEqual({
       mode: "all",
       backend: "ssh",
@@ -85,8 +102,15 @@ describe("the fragment", () => {
     const f = fragment("coach", "/w", { telegramUserId: "5550001" });
     expect(at(f, "channels.telegram.accounts.coach.dmPolicy")).toBe("allowlist");
     expect(at(f, "channels.telegram.accounts.coach.allowFrom")).toEqual(["5550001"]);
-    expect(at(f, "channels.telegram.accounts.coach.execApprovals")).toEqual({ enabled: true, approvers: ["5550001"], target: "dm", agentFilter: ["coach"] });
-    expect(() => fragment("coach", "/w", { telegramUserId: "@maya" })).toThrow(/--telegram-user-id "@maya" is not a Telegram user id: it is the athlete's numeric id/);
+    expect(at(f, "channels.telegram.accounts.coach.execApprovals")).toEqual({
+      enabled: true,
+      approvers: ["5550001"],
+      target: "dm",
+      agentFilter: ["coach"],
+    });
+    expect(() => fragment("coach", "/w", { telegramUserId: "@maya" })).toThrow(
+      /--telegram-user-id "@maya" is not a Telegram user id: it is the athlete's numeric id/,
+    );
     expect(() => fragment("coach", "/w", { telegramUserId: "0123" })).toThrow(CoachSetupError);
   });
 });
@@ -114,7 +138,11 @@ describe("merging into an existing config", () => {
   });
 
   it("is idempotent: merging into its own result changes nothing", () => {
-    for (const existing of [{}, { channels: { telegram: { botToken: "x" } } }, { agents: { ownership: "explicit", entries: { a: {}, b: {} } } }]) {
+    for (const existing of [
+      {},
+      { channels: { telegram: { botToken: "x" } } },
+      { agents: { ownership: "explicit", entries: { a: {}, b: {} } } },
+    ]) {
       const once = merge(existing as JsonObject).config;
       const twice = merge(once);
       expect(diffConfigs(once, twice.config)).toEqual([]);
@@ -125,7 +153,10 @@ describe("merging into an existing config", () => {
 
   it("never overwrites an existing value and reports the difference instead", () => {
     const existing = {
-      agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", identity: { emoji: "🔥" }, tools: { profile: "coding" } } } },
+      agents: {
+        ownership: "explicit",
+        entries: { main: {}, coach: { workspace: "/srv/coach", identity: { emoji: "🔥" }, tools: { profile: "coding" } } },
+      },
     };
     const { config: c, kept } = merge(existing);
     expect(at(c, "agents.entries.coach.identity")).toEqual({ emoji: "🔥", name: "Coach", theme: "casual strength and endurance coach" });
@@ -155,14 +186,19 @@ describe("merging into an existing config", () => {
   });
 
   it("does not take over a route another agent already owns", () => {
-    const existing = { agents: { ownership: "explicit", entries: { main: {} } }, bindings: [{ agentId: "main", match: { channel: "telegram", accountId: "coach" } }] };
+    const existing = {
+      agents: { ownership: "explicit", entries: { main: {} } },
+      bindings: [{ agentId: "main", match: { channel: "telegram", accountId: "coach" } }],
+    };
     const { config, kept } = merge(existing);
     expect(at(config, "bindings")).toEqual(existing.bindings);
     expect(kept[0]?.reason).toMatch(/already bound to another agent/);
   });
 
   it("does not add alsoAllow next to an existing allow list (the host rejects both in one scope)", () => {
-    const existing = { agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", tools: { allow: ["read"] } } } } };
+    const existing = {
+      agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", tools: { allow: ["read"] } } } },
+    };
     const { config, kept } = merge(existing);
     expect(at(config, "agents.entries.coach.tools.allow")).toEqual(["read"]);
     expect(at(config, "agents.entries.coach.tools.alsoAllow")).toBeUndefined();
@@ -195,14 +231,25 @@ describe("merging into an existing config", () => {
   });
 
   it("keeps an existing sandbox block of the coach whole, never merging keys into it, unless told to replace it whole", () => {
-    const existing = { agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "/srv/coach", sandbox: { mode: "all", scope: "agent", prune: { idleHours: 2 } } } } } };
+    const existing = {
+      agents: {
+        ownership: "explicit",
+        entries: { main: {}, coach: { workspace: "/srv/coach", sandbox: { mode: "all", scope: "agent", prune: { idleHours: 2 } } } },
+      },
+    };
     const ssh = buildCoachFragment(template, { agentId: "coach", workspace: "/srv/coach", sandbox: { kind: "ssh", target: "c@box" } });
     const kept = mergeCoachFragment(existing, ssh, { env: {} });
     expect(at(kept.config, "agents.entries.coach.sandbox")).toEqual({ mode: "all", scope: "agent", prune: { idleHours: 2 } }); // no backend slipped in
     // Which to do is the setup's decision (sandbox-in-config.ts), reported in its own words: nothing under "kept" here.
     expect(kept.kept.filter((k) => k.path.endsWith("sandbox"))).toEqual([]);
     const replaced = mergeCoachFragment(existing, ssh, { env: {}, sandbox: "replace" });
-    expect(at(replaced.config, "agents.entries.coach.sandbox")).toEqual({ mode: "all", backend: "ssh", scope: "agent", workspaceAccess: "rw", ssh: { target: "c@box" } });
+    expect(at(replaced.config, "agents.entries.coach.sandbox")).toEqual({
+      mode: "all",
+      backend: "ssh",
+      scope: "agent",
+      workspaceAccess: "rw",
+      ssh: { target: "c@box" },
+    });
     expect(at(replaced.config, "agents.entries.coach.workspace")).toBe("/srv/coach");
   });
 
@@ -220,7 +267,12 @@ describe("the printed diff", () => {
     const lines = formatChanges(
       diffConfigs(
         { channels: { telegram: { botToken: "123:old" } }, bindings: [] },
-        { channels: { telegram: { botToken: "456:new", accounts: { coach: { botToken: { source: "env", provider: "default", id: "T" } } } } }, bindings: [{ agentId: "coach" }] },
+        {
+          channels: {
+            telegram: { botToken: "456:new", accounts: { coach: { botToken: { source: "env", provider: "default", id: "T" } } } },
+          },
+          bindings: [{ agentId: "coach" }],
+        },
       ),
     );
     expect(lines).toEqual([

@@ -46,7 +46,8 @@ async function setupWith(env: Record<string, string>, ...args: string[]): Promis
 }
 
 const at = (root: JsonValue, dotted: string) => getPath(root, dotted.split("."));
-const backupsOf = async (file: string) => (await readdir(path.dirname(file))).filter((name) => name.startsWith(`${path.basename(file)}.bak-`));
+const backupsOf = async (file: string) =>
+  (await readdir(path.dirname(file))).filter((name) => name.startsWith(`${path.basename(file)}.bak-`));
 
 let scratch: string;
 beforeAll(async () => {
@@ -118,14 +119,23 @@ describe("setup:coach on an existing install", () => {
     expect(at(merged, "agents.entries.coach.sandbox")).toMatchObject({ mode: "all", scope: "agent" });
     expect(at(merged, "tools.agentToAgent.allow")).toEqual(["main", "coach"]);
     expect(at(merged, "bindings")).toContainEqual({ agentId: "coach", match: { channel: "telegram", accountId: "coach" } });
-    expect(at(merged, "channels.telegram.accounts.coach.botToken")).toEqual({ source: "env", provider: "default", id: "TELEGRAM_COACH_BOT_TOKEN" });
-    expect(at(merged, "plugins.entries.fitness")).toEqual({ enabled: true, config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" } });
+    expect(at(merged, "channels.telegram.accounts.coach.botToken")).toEqual({
+      source: "env",
+      provider: "default",
+      id: "TELEGRAM_COACH_BOT_TOKEN",
+    });
+    expect(at(merged, "plugins.entries.fitness")).toEqual({
+      enabled: true,
+      config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" },
+    });
   });
 
   it("prints a readable diff and never the plaintext token", () => {
     expect(first.stdout).toContain('+ agents.entries.coach.tools.profile = "minimal"');
-    expect(first.stdout).toContain('+ channels.telegram.accounts.default = {}');
-    expect(first.stdout).toContain("openclaw cron add --name 'coach weekly memory consolidation' --declaration-key coach-weekly-memory-consolidation");
+    expect(first.stdout).toContain("+ channels.telegram.accounts.default = {}");
+    expect(first.stdout).toContain(
+      "openclaw cron add --name 'coach weekly memory consolidation' --declaration-key coach-weekly-memory-consolidation",
+    );
     expect(first.stdout + first.stderr).not.toContain(PLAINTEXT_TOKEN);
   });
 
@@ -149,7 +159,9 @@ describe("setup:coach on an existing install", () => {
   });
 
   it("says to install the plugin, which it configures but does not install, unless the config loads it from a folder", async () => {
-    expect(first.stdout).toContain("If the fitness plugin is not installed yet (openclaw plugins list shows it when it is): this setup configures it but does");
+    expect(first.stdout).toContain(
+      "If the fitness plugin is not installed yet (openclaw plugins list shows it when it is): this setup configures it but does",
+    );
     const loading = path.join(scratch, "existing/loads-plugin.json");
     await writeFile(loading, JSON.stringify({ plugins: { allow: ["fitness"], load: { paths: [REPO] } } }));
     const run = await setup("--workspace", workspace, "--config", loading, "--sandbox", "docker", "--skip-sandbox-check");
@@ -167,7 +179,8 @@ describe("setup:coach's sandbox check and choices", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^Sandbox \(docker\): sandbox.mode "all" in a Docker container/);
     expect(run.stdout).toMatch(/every coach turn would fail with a sandbox error/);
-    for (const choice of ["--sandbox docker", "--sandbox ssh --ssh-target USER@HOST[:PORT]", "--sandbox off"]) expect(run.stdout).toContain(choice);
+    for (const choice of ["--sandbox docker", "--sandbox ssh --ssh-target USER@HOST[:PORT]", "--sandbox off"])
+      expect(run.stdout).toContain(choice);
     expect(run.stdout.trimEnd().endsWith("Nothing was written.")).toBe(true);
     await expect(stat(path.join(scratch, "no-engine"))).rejects.toThrow(/ENOENT/);
   });
@@ -177,7 +190,10 @@ describe("setup:coach's sandbox check and choices", () => {
     const bin = path.join(scratch, "engine-bin");
     await mkdir(bin, { recursive: true });
     // A stand-in for the docker CLI with a running engine (the check only asks for the server version).
-    await writeFile(path.join(bin, "docker"), `#!/bin/sh\n[ "$1 $2 $3" = "version --format {{.Server.Version}}" ] && echo 27.3.1 && exit 0\nexit 1\n`);
+    await writeFile(
+      path.join(bin, "docker"),
+      `#!/bin/sh\n[ "$1 $2 $3" = "version --format {{.Server.Version}}" ] && echo 27.3.1 && exit 0\nexit 1\n`,
+    );
     await chmod(path.join(bin, "docker"), 0o755);
     const run = await setupWith({ PATH: `${bin}:${process.env["PATH"] ?? ""}` }, "--workspace", workspace, "--config", config);
     expect(run.code, run.stderr).toBe(0);
@@ -203,7 +219,9 @@ describe("setup:coach's sandbox check and choices", () => {
     const run = await setup("--workspace", workspace, "--config", config, "--sandbox", "ssh", "--ssh-target", "coach@127.0.0.1:1");
     expect(run.code).toBe(1);
     // (a machine without the ssh client says so instead: the host needs it for this backend too)
-    expect(run.stdout).toMatch(/check: (ssh coach@127\.0\.0\.1:1 failed: .*(Connection refused|connect)|the ssh command is not installed here)/);
+    expect(run.stdout).toMatch(
+      /check: (ssh coach@127\.0\.0\.1:1 failed: .*(Connection refused|connect)|the ssh command is not installed here)/,
+    );
     expect(run.stdout).toContain("Fix it and run setup again, or choose another sandbox:");
     await expect(stat(path.join(scratch, "ssh"))).rejects.toThrow(/ENOENT/);
     const bad = await setup("--workspace", workspace, "--config", config, "--sandbox", "ssh", "--ssh-target", "box.example.net");
@@ -224,7 +242,16 @@ describe("setup:coach's sandbox check and choices", () => {
   });
 
   it("next steps: with the athlete's id no pairing is needed; without it, pairing and its owner caveat", async () => {
-    const withId = await setup("--workspace", paths("id").workspace, "--config", paths("id").config, "--sandbox", "off", "--telegram-user-id", "5550001");
+    const withId = await setup(
+      "--workspace",
+      paths("id").workspace,
+      "--config",
+      paths("id").config,
+      "--sandbox",
+      "off",
+      "--telegram-user-id",
+      "5550001",
+    );
     expect(withId.code, withId.stderr).toBe(0);
     expect(withId.stdout).toMatch(/Only Telegram user 5550001 may message the coach .* and they approve each\s+Strava write/);
     expect(withId.stdout).not.toMatch(/pairing approve/);
@@ -232,7 +259,16 @@ describe("setup:coach's sandbox check and choices", () => {
     expect(withoutId.stdout).toContain("openclaw pairing approve telegram <CODE> --account coach");
     expect(withoutId.stdout).toMatch(/makes the athlete\s+the owner of the whole Gateway/);
     expect(withoutId.stdout).toMatch(/Strava writes are held until a Telegram approver allows them/);
-    const badId = await setup("--workspace", paths("bad-id").workspace, "--config", paths("bad-id").config, "--sandbox", "off", "--telegram-user-id", "maya");
+    const badId = await setup(
+      "--workspace",
+      paths("bad-id").workspace,
+      "--config",
+      paths("bad-id").config,
+      "--sandbox",
+      "off",
+      "--telegram-user-id",
+      "maya",
+    );
     expect(badId.code).toBe(1);
     expect(badId.stderr).toMatch(/--telegram-user-id "maya" is not a Telegram user id/);
   });
@@ -272,7 +308,9 @@ describe("setup:coach edge cases (in process, same code the command runs)", () =
     const legacy = options("legacy");
     await mkdir(path.dirname(legacy.configFile), { recursive: true });
     await writeFile(legacy.configFile, JSON.stringify({ agents: { list: [{ id: "main" }] } }));
-    await expect(runCoachSetup(legacy)).rejects.toThrow(/the host config still uses the legacy agents.list roster\. Run `openclaw doctor --fix`/);
+    await expect(runCoachSetup(legacy)).rejects.toThrow(
+      /the host config still uses the legacy agents.list roster\. Run `openclaw doctor --fix`/,
+    );
     await expect(stat(legacy.workspace)).rejects.toThrow(/ENOENT/);
     expect(await backupsOf(legacy.configFile)).toEqual([]);
   });
@@ -280,9 +318,17 @@ describe("setup:coach edge cases (in process, same code the command runs)", () =
   it("refuses to install into a workspace the config does not use for the agent", async () => {
     const other = options("other-ws");
     await mkdir(path.dirname(other.configFile), { recursive: true });
-    await writeFile(other.configFile, JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "~/elsewhere" } } } }));
+    await writeFile(
+      other.configFile,
+      JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: "~/elsewhere" } } } }),
+    );
     await expect(runCoachSetup(other)).rejects.toThrow(/already gives agent "coach" the workspace ~\/elsewhere.*--workspace ~\/elsewhere/);
-    await writeFile(other.configFile, JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: other.workspace.replace(scratch, "~") } } } }));
+    await writeFile(
+      other.configFile,
+      JSON.stringify({
+        agents: { ownership: "explicit", entries: { main: {}, coach: { workspace: other.workspace.replace(scratch, "~") } } },
+      }),
+    );
     await expect(runCoachSetup(other)).resolves.toMatchObject({ agentId: "coach" }); // `~` is the athlete's home
   });
 
@@ -291,7 +337,10 @@ describe("setup:coach edge cases (in process, same code the command runs)", () =
     const fakeOpenclaw = path.join(scratch, "schedule/openclaw");
     await mkdir(path.dirname(argsFile), { recursive: true });
     // A stand-in for the openclaw executable: records its arguments, fails when asked to.
-    await writeFile(fakeOpenclaw, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nif [ -f '${argsFile}.fail' ]; then echo 'gateway not reachable' >&2; exit 1; fi\necho '{"ok":true}'\n`);
+    await writeFile(
+      fakeOpenclaw,
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nif [ -f '${argsFile}.fail' ]; then echo 'gateway not reachable' >&2; exit 1; fi\necho '{"ok":true}'\n`,
+    );
     await chmod(fakeOpenclaw, 0o755);
     const scheduled = options("schedule", { schedule: { openclawBin: fakeOpenclaw } });
 

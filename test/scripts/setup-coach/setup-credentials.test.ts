@@ -61,7 +61,12 @@ async function authorizedFile(file: string): Promise<void> {
 function paths(name: string): { workspace: string; config: string; tokenFile: string; base: string[] } {
   const workspace = path.join(scratch, name, "workspace-coach");
   const config = path.join(scratch, name, "openclaw.json");
-  return { workspace, config, tokenFile: path.join(scratch, name, "strava", "tokens.json"), base: ["--workspace", workspace, "--config", config, "--sandbox", "off"] };
+  return {
+    workspace,
+    config,
+    tokenFile: path.join(scratch, name, "strava", "tokens.json"),
+    base: ["--workspace", workspace, "--config", config, "--sandbox", "off"],
+  };
 }
 
 const pluginConfig = async (config: string): Promise<JsonValue | undefined> =>
@@ -93,7 +98,9 @@ describe("setup:coach --credentials token-file", () => {
     expect(section).toContain(`Credentials plugins.entries.fitness.config = {"credentialStore":"token-file","tokenFile":"${tokenFile}"}`);
     expect(section).toContain(`the plugin reads the Strava credentials from the token file ${tokenFile}`);
     expect(section).toContain("added, as --credentials token-file asked");
-    expect(section).toContain(`WARNING ${tokenFile} does not exist yet. Fix it with:\n    npm run authorize -- --store file --token-file ${tokenFile}`);
+    expect(section).toContain(
+      `WARNING ${tokenFile} does not exist yet. Fix it with:\n    npm run authorize -- --store file --token-file ${tokenFile}`,
+    );
     expect(run.stdout).toMatch(/\d+\. Before the athlete writes to the coach, make the token file ready/);
     expect(run.stdout).not.toContain("--store secrets-manager");
   });
@@ -104,7 +111,9 @@ describe("setup:coach --credentials token-file", () => {
     expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
     const run = await setup(...base, "--credentials", "token-file", "--token-file", tokenFile);
     expect(run.code, run.stderr).toBe(0);
-    expect(credentialsSection(run.stdout)).toContain(`check: ${tokenFile} exists, mode 0600, with client_id, client_secret and a refresh token`);
+    expect(credentialsSection(run.stdout)).toContain(
+      `check: ${tokenFile} exists, mode 0600, with client_id, client_secret and a refresh token`,
+    );
     expect(run.stdout).not.toMatch(/WARNING|make the token file ready/);
     expectNoSecret(run);
     expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile });
@@ -141,7 +150,11 @@ describe("setup:coach --credentials token-file", () => {
   it("warns when the file lacks what the plugin needs (a token file of the environment store holds no client credentials)", async () => {
     const { tokenFile, base } = paths("tokens-only");
     await mkdir(path.dirname(tokenFile), { recursive: true });
-    await writeFile(tokenFile, JSON.stringify({ refresh_token: SECRETS.refresh_token, access_token: SECRETS.access_token, expires_at: 1 }), { mode: 0o600 });
+    await writeFile(
+      tokenFile,
+      JSON.stringify({ refresh_token: SECRETS.refresh_token, access_token: SECRETS.access_token, expires_at: 1 }),
+      { mode: 0o600 },
+    );
     const run = await setup(...base, "--credentials", "token-file", "--token-file", tokenFile);
     expect(run.code, run.stderr).toBe(0);
     expect(credentialsSection(run.stdout)).toContain(`WARNING ${tokenFile} holds no client_id, client_secret (the plugin needs`);
@@ -159,9 +172,14 @@ describe("setup:coach --credentials token-file", () => {
     const fresh = paths("default-file");
     const run = await setup(...fresh.base, "--credentials", "token-file");
     expect(run.code, run.stderr).toBe(0);
-    expect(await pluginConfig(fresh.config)).toEqual({ credentialStore: "token-file", tokenFile: "~/.config/openclaw-fitness/strava-tokens.json" });
+    expect(await pluginConfig(fresh.config)).toEqual({
+      credentialStore: "token-file",
+      tokenFile: "~/.config/openclaw-fitness/strava-tokens.json",
+    });
     const resolved = path.join(home, ".config/openclaw-fitness/strava-tokens.json");
-    expect(credentialsSection(run.stdout)).toContain(`WARNING ${resolved} does not exist yet. Fix it with:\n    npm run authorize -- --store file --token-file '~/.config/openclaw-fitness/strava-tokens.json'`);
+    expect(credentialsSection(run.stdout)).toContain(
+      `WARNING ${resolved} does not exist yet. Fix it with:\n    npm run authorize -- --store file --token-file '~/.config/openclaw-fitness/strava-tokens.json'`,
+    );
     await authorizedFile(resolved);
     const again = await setup(...fresh.base);
     expect(credentialsSection(again.stdout)).toContain(`check: ${resolved} exists, mode 0600`);
@@ -183,7 +201,9 @@ describe("setup:coach --credentials secrets-manager, and the default", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(await pluginConfig(config)).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
     const section = credentialsSection(run.stdout);
-    expect(section).toContain('the plugin reads the Strava credentials from the AWS Secrets Manager secret "fitness-credentials" in us-west-2 (credentialStore not set: the plugin\'s default)');
+    expect(section).toContain(
+      'the plugin reads the Strava credentials from the AWS Secrets Manager secret "fitness-credentials" in us-west-2 (credentialStore not set: the plugin\'s default)',
+    );
     expect(section).toContain("not set: the plugin's default (run setup with --credentials token-file to use a local token file instead)");
     expect(run.stdout).toContain("npm run authorize -- --store secrets-manager --secret-name fitness-credentials --region us-west-2");
     expect(run.stdout).toMatch(/No AWS account on this host\? Run this setup\s+again with --credentials token-file/);
@@ -192,21 +212,40 @@ describe("setup:coach --credentials secrets-manager, and the default", () => {
   it("replaces a token file choice (backup first), keeps the operator's secret name, and a rerun keeps the secret", async () => {
     const { config, tokenFile, base } = paths("switch");
     await mkdir(path.dirname(config), { recursive: true });
-    await writeFile(config, JSON.stringify({ plugins: { entries: { fitness: { enabled: true, config: { credentialStore: "token-file", tokenFile, secretName: "team/strava" } } } } }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        plugins: {
+          entries: { fitness: { enabled: true, config: { credentialStore: "token-file", tokenFile, secretName: "team/strava" } } },
+        },
+      }),
+    );
     const run = await setup(...base, "--credentials", "secrets-manager");
     expect(run.code, run.stderr).toBe(0);
-    expect(await pluginConfig(config)).toEqual({ credentialStore: "secrets-manager", tokenFile, secretName: "team/strava", cloudRegion: "us-west-2" });
+    expect(await pluginConfig(config)).toEqual({
+      credentialStore: "secrets-manager",
+      tokenFile,
+      secretName: "team/strava",
+      cloudRegion: "us-west-2",
+    });
     expect(run.stdout).toContain('~ plugins.entries.fitness.config.credentialStore: "token-file" -> "secrets-manager"');
     expect(await backupsOf(config)).toHaveLength(1);
     const section = credentialsSection(run.stdout);
-    expect(section).toContain(`changed from credentialStore "token-file", tokenFile "${tokenFile}", as --credentials secrets-manager asked`);
+    expect(section).toContain(
+      `changed from credentialStore "token-file", tokenFile "${tokenFile}", as --credentials secrets-manager asked`,
+    );
     expect(section).toContain('the plugin reads the Strava credentials from the AWS Secrets Manager secret "team/strava" in us-west-2');
     expect(section).not.toContain("check:");
 
     const rerun = await setup(...base);
     expect(rerun.stdout).toContain("no changes: the coach is already configured");
     expect(credentialsSection(rerun.stdout)).toContain("kept: already in the config");
-    expect(await pluginConfig(config)).toEqual({ credentialStore: "secrets-manager", tokenFile, secretName: "team/strava", cloudRegion: "us-west-2" });
+    expect(await pluginConfig(config)).toEqual({
+      credentialStore: "secrets-manager",
+      tokenFile,
+      secretName: "team/strava",
+      cloudRegion: "us-west-2",
+    });
 
     const back = await setup(...base, "--credentials", "token-file");
     expect(await pluginConfig(config)).toMatchObject({ credentialStore: "token-file", tokenFile });
@@ -221,14 +260,19 @@ describe("setup:coach credential options that cannot work", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--credentials must be one of secrets-manager, token-file; got "aws"/);
     expect(unknown.stderr).toMatch(/Usage: npm run setup:coach/);
-    for (const args of [["--token-file", "/tmp/x.json"], ["--credentials", "secrets-manager", "--token-file", "/tmp/x.json"]]) {
+    for (const args of [
+      ["--token-file", "/tmp/x.json"],
+      ["--credentials", "secrets-manager", "--token-file", "/tmp/x.json"],
+    ]) {
       const stray = await setup(...base, ...args);
       expect(stray.code).toBe(2);
       expect(stray.stderr).toMatch(/--token-file only applies with --credentials token-file/);
     }
     const relative = await setup(...base, "--credentials", "token-file", "--token-file", "tokens.json");
     expect(relative.code).toBe(1);
-    expect(relative.stderr).toMatch(/--token-file must be an absolute path, or one under your home folder starting with ~\/.*got "tokens.json"/);
+    expect(relative.stderr).toMatch(
+      /--token-file must be an absolute path, or one under your home folder starting with ~\/.*got "tokens.json"/,
+    );
     await expect(stat(config)).rejects.toThrow(/ENOENT/);
   });
 

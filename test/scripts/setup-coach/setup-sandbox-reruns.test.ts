@@ -27,8 +27,18 @@ const ssh: Extract<SandboxChoice, { kind: "ssh" }> = {
   workspaceRoot: "/srv/openclaw-sandboxes",
 };
 const choices: Record<SandboxKind, SandboxChoice> = { docker: { kind: "docker" }, ssh, off: { kind: "off" } };
-const sshArgs = ["--ssh-target", ssh.target, "--ssh-identity-file", ssh.identityFile ?? "", "--ssh-known-hosts-file", ssh.knownHostsFile ?? "", "--ssh-workspace-root", ssh.workspaceRoot ?? ""];
-const flagArgs = (kind: SandboxKind | undefined): string[] => (kind === undefined ? [] : ["--sandbox", kind, ...(kind === "ssh" ? sshArgs : [])]);
+const sshArgs = [
+  "--ssh-target",
+  ssh.target,
+  "--ssh-identity-file",
+  ssh.identityFile ?? "",
+  "--ssh-known-hosts-file",
+  ssh.knownHostsFile ?? "",
+  "--ssh-workspace-root",
+  ssh.workspaceRoot ?? "",
+];
+const flagArgs = (kind: SandboxKind | undefined): string[] =>
+  kind === undefined ? [] : ["--sandbox", kind, ...(kind === "ssh" ? sshArgs : [])];
 
 interface Run {
   code: number;
@@ -53,7 +63,11 @@ beforeAll(async () => {
     await chmod(path.join(dir, name), 0o755);
   };
   // The check asks only for the engine's version; the ssh check prints a line only for what is missing.
-  await stand(withDocker, "docker", `#!/bin/sh\n[ "$1 $2 $3" = "version --format {{.Server.Version}}" ] && echo 27.3.1 && exit 0\nexit 1\n`);
+  await stand(
+    withDocker,
+    "docker",
+    `#!/bin/sh\n[ "$1 $2 $3" = "version --format {{.Server.Version}}" ] && echo 27.3.1 && exit 0\nexit 1\n`,
+  );
   for (const dir of [withDocker, withoutDocker]) await stand(dir, "ssh", "#!/bin/sh\nexit 0\n");
   // Node (tsx) and npm stay reachable; a docker elsewhere on this machine must not be.
   const nodeDir = path.dirname(process.execPath);
@@ -86,7 +100,8 @@ async function installed(name: string, existing: SandboxChoice): Promise<{ works
   return { workspace, config };
 }
 
-const blockIn = async (config: string): Promise<JsonValue | undefined> => getPath(JSON.parse(await readFile(config, "utf8")) as JsonObject, ["agents", "entries", "coach", "sandbox"]);
+const blockIn = async (config: string): Promise<JsonValue | undefined> =>
+  getPath(JSON.parse(await readFile(config, "utf8")) as JsonObject, ["agents", "entries", "coach", "sandbox"]);
 
 /** What the report says about the sandbox: the block it names, its first line's kind, and its next step. */
 function reportedSandbox(stdout: string): { block: unknown; checked: string | undefined; step: SandboxKind | undefined } {
@@ -106,30 +121,33 @@ const kinds: SandboxKind[] = ["docker", "ssh", "off"];
 const matrix = kinds.flatMap((existing) => [...kinds, undefined].map((flag) => [existing, flag] as const));
 
 describe("setup:coach run again over an existing sandbox choice: the report and the written config agree", () => {
-  it.each(matrix.map(([existing, flag]) => [existing, flag ?? "not given", flag] as const))("existing %s, --sandbox %s", async (existing, _label, flag) => {
-    const { workspace, config } = await installed(`${existing}-${flag ?? "none"}`, choices[existing]);
-    const before = await blockIn(config);
-    const run = await setup(machinePath, "--workspace", workspace, "--config", config, ...flagArgs(flag));
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  it.each(matrix.map(([existing, flag]) => [existing, flag ?? "not given", flag] as const))(
+    "existing %s, --sandbox %s",
+    async (existing, _label, flag) => {
+      const { workspace, config } = await installed(`${existing}-${flag ?? "none"}`, choices[existing]);
+      const before = await blockIn(config);
+      const run = await setup(machinePath, "--workspace", workspace, "--config", config, ...flagArgs(flag));
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
 
-    const expected = flag ?? existing;
-    const written = await blockIn(config);
-    expect(written).toEqual(flag === undefined ? before : sandboxBlock(choices[flag]));
-    const reported = reportedSandbox(run.stdout);
-    expect(reported.block).toEqual(written);
-    expect(reported.checked).toBe(expected);
-    expect(reported.step).toBe(expected);
-    expect(run.stdout).not.toMatch(/kept agents\.entries\.coach\.sandbox/);
-    if (flag === undefined) {
-      expect(run.stdout).toContain("kept from the config (agents.entries.coach.sandbox); run setup with --sandbox to change it");
-      expect(run.stdout).toContain("kept: already in the config");
-    } else if (flag === existing) {
-      expect(run.stdout).toContain(`kept: it already is what --sandbox ${flag} asks`);
-    } else {
-      expect(run.stdout).toContain(`changed from ${JSON.stringify(before)}, as --sandbox ${flag} asked`);
-      expect((await readdir(path.dirname(config))).filter((file) => file.startsWith("openclaw.json.bak-"))).toHaveLength(1);
-    }
-  });
+      const expected = flag ?? existing;
+      const written = await blockIn(config);
+      expect(written).toEqual(flag === undefined ? before : sandboxBlock(choices[flag]));
+      const reported = reportedSandbox(run.stdout);
+      expect(reported.block).toEqual(written);
+      expect(reported.checked).toBe(expected);
+      expect(reported.step).toBe(expected);
+      expect(run.stdout).not.toMatch(/kept agents\.entries\.coach\.sandbox/);
+      if (flag === undefined) {
+        expect(run.stdout).toContain("kept from the config (agents.entries.coach.sandbox); run setup with --sandbox to change it");
+        expect(run.stdout).toContain("kept: already in the config");
+      } else if (flag === existing) {
+        expect(run.stdout).toContain(`kept: it already is what --sandbox ${flag} asks`);
+      } else {
+        expect(run.stdout).toContain(`changed from ${JSON.stringify(before)}, as --sandbox ${flag} asked`);
+        expect((await readdir(path.dirname(config))).filter((file) => file.startsWith("openclaw.json.bak-"))).toHaveLength(1);
+      }
+    },
+  );
 });
 
 describe("setup:coach run again on a machine without Docker", () => {
@@ -182,7 +200,10 @@ describe("a sandbox block setup does not write", () => {
     const config = path.join(scratch, "other", "openclaw.json");
     await mkdir(path.dirname(config), { recursive: true });
     const other = { mode: "non-main", scope: "session" };
-    await writeFile(config, JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace, sandbox: other } } } }));
+    await writeFile(
+      config,
+      JSON.stringify({ agents: { ownership: "explicit", entries: { main: {}, coach: { workspace, sandbox: other } } } }),
+    );
     const kept = await setup(noDockerPath, "--workspace", workspace, "--config", config);
     expect(kept.code, kept.stdout).toBe(0);
     expect(kept.stdout).toMatch(/^Sandbox \(as configured\): agents\.entries\.coach\.sandbox = \{"mode":"non-main","scope":"session"\}/);
@@ -200,8 +221,16 @@ describe("planSandbox", () => {
     const block = { ...sandboxBlock(ssh), prune: { idleHours: 2 } };
     const config = { agents: { entries: { coach: { sandbox: block } } } } as JsonObject;
     expect(planSandbox(ssh, configuredSandbox(config, "coach"))).toMatchObject({ action: "keep", explicit: true });
-    expect(planSandbox({ ...ssh, target: "coach@other.example.net" }, configuredSandbox(config, "coach"))).toMatchObject({ action: "replace", previous: block });
-    expect(planSandbox(undefined, configuredSandbox(config, "coach"))).toEqual({ action: "keep", choice: ssh, explicit: false, previous: block });
+    expect(planSandbox({ ...ssh, target: "coach@other.example.net" }, configuredSandbox(config, "coach"))).toMatchObject({
+      action: "replace",
+      previous: block,
+    });
+    expect(planSandbox(undefined, configuredSandbox(config, "coach"))).toEqual({
+      action: "keep",
+      choice: ssh,
+      explicit: false,
+      previous: block,
+    });
     expect(planSandbox(undefined, { kind: "none" })).toEqual({ action: "add", choice: { kind: "docker" }, explicit: false });
     // Every key of the Docker block is in an SSH block too: the kind decides first.
     expect(planSandbox({ kind: "docker" }, configuredSandbox(config, "coach"))).toMatchObject({ action: "replace" });
