@@ -201,15 +201,13 @@ describe("loads without a suffer_score", () => {
 
   it("zones refused (no profile:read_all): the call still answers, estimating from moving time, and says why", async () => {
     serveActivities(mixed());
-    mock.strava
-      .intercept({ path: "/api/v3/athlete/zones", method: "GET" })
-      .reply(
-        401,
-        JSON.stringify({
-          message: "Authorization Error",
-          errors: [{ resource: "AccessToken", field: "profile:read_all_permission", code: "missing" }],
-        }),
-      );
+    mock.strava.intercept({ path: "/api/v3/athlete/zones", method: "GET" }).reply(
+      401,
+      JSON.stringify({
+        message: "Authorization Error",
+        errors: [{ resource: "AccessToken", field: "profile:read_all_permission", code: "missing" }],
+      }),
+    );
     const summary = await summarize();
     expect(summary.window.upstream_requests).toBe(2);
     expect(summary.load_source.heart_rate_estimate.count).toBe(0);

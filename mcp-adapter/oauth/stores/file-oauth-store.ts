@@ -576,19 +576,17 @@ class ApplicationCredentials implements AthleteCredentialStore {
   }
 
   saveTokens(expected: CredentialSnapshot, tokens: TokenSet, signal: AbortSignal): Promise<SaveOutcome> {
-    return this.#inner
-      .saveTokens(expected, tokens, signal)
-      .then((outcome) =>
-        outcome.saved
-          ? {
-              saved: true,
-              snapshot: { credentials: { ...outcome.snapshot.credentials, ...this.#application }, version: outcome.snapshot.version },
-            }
-          : {
-              saved: false,
-              current: { credentials: { ...outcome.current.credentials, ...this.#application }, version: outcome.current.version },
-            },
-      );
+    return this.#inner.saveTokens(expected, tokens, signal).then((outcome) =>
+      outcome.saved
+        ? {
+            saved: true,
+            snapshot: { credentials: { ...outcome.snapshot.credentials, ...this.#application }, version: outcome.snapshot.version },
+          }
+        : {
+            saved: false,
+            current: { credentials: { ...outcome.current.credentials, ...this.#application }, version: outcome.current.version },
+          },
+    );
   }
 
   writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
