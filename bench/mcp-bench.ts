@@ -32,7 +32,7 @@
  * 4. per server, peak resident memory (VmHWM) over the whole run, burst included.
  *
  * Start-up over stdio is bench/stdio-startup.ts; hostile clients are bench/hostile-http.ts.
- * Options: --quick (one short round), --rounds N (default 3), --before REV, --only-form-a, --sandbox-process,
+ * Options: --quick (one short round), --rounds N (default 3), --before REV, --only-ours, --sandbox-process,
  * --json FILE.
  */
 import { execFileSync, execSync } from "node:child_process";
@@ -41,7 +41,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
-import { benchActivities, formAEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
+import { benchActivities, mcpServerEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
@@ -55,7 +55,7 @@ const { values: flags } = parseArgs({
     quick: { type: "boolean", default: false },
     rounds: { type: "string" },
     before: { type: "string" },
-    "only-form-a": { type: "boolean", default: false },
+    "only-ours": { type: "boolean", default: false },
     "sandbox-process": { type: "boolean", default: false },
     json: { type: "string" },
   },
@@ -175,7 +175,7 @@ try {
       burst: true,
     });
   }
-  if (!flags["only-form-a"]) {
+  if (!flags["only-ours"]) {
     builds.push(
       {
         name: "yardstick: plain express pass-through (no MCP, no checks)",
@@ -204,7 +204,7 @@ try {
   const running: { build: Build; child: StartedChild; client: LeanHttpClient; port: number }[] = [];
   for (const build of builds) {
     const env: NodeJS.ProcessEnv = {
-      ...formAEnvOnSandbox(sandbox, credentials, authToken, join(scratch, `tokens-${running.length}.json`)),
+      ...mcpServerEnvOnSandbox(sandbox, credentials, authToken, join(scratch, `tokens-${running.length}.json`)),
       // The pass-through yardsticks' upstream.
       UPSTREAM_API_BASE: sandbox.apiBase,
       UPSTREAM_ACCESS_TOKEN: token,
@@ -223,11 +223,11 @@ try {
     const port = (JSON.parse(child.readyLine) as { port: number }).port;
     running.push({ build, child, client: new LeanHttpClient(`http://127.0.0.1:${port}`, 1_000), port });
   }
-  const formA = running[0]!;
+  const ours = running[0]!;
 
   // Same data on both paths: the tool's text is the upstream body.
   const viaDirect = (await upstream.send(directRequest())).body;
-  const viaMcp = jsonRpcReply<{ result: { content: { text: string }[] } }>((await formA.client.send(mcpRequest())).body);
+  const viaMcp = jsonRpcReply<{ result: { content: { text: string }[] } }>((await ours.client.send(mcpRequest())).body);
   const sameBytes = viaMcp.result.content[0]!.text === viaDirect;
   console.log(
     `get_activity_by_id ${typical.id}: tool text identical to the upstream body: ${sameBytes} (${Buffer.byteLength(viaDirect)} bytes)`,
@@ -303,7 +303,7 @@ try {
     method: "tools/call",
     params: { name: "get_activity_streams", arguments: { id: longRide.id } },
   });
-  const streamsHttp = (await formA.client.send({ method: "POST", path: "/mcp", headers: mcpHeaders, body: streamsCall })).body;
+  const streamsHttp = (await ours.client.send({ method: "POST", path: "/mcp", headers: mcpHeaders, body: streamsCall })).body;
   const streamsText = jsonRpcReply<{ result: { content: { text: string }[] } }>(streamsHttp).result.content[0]!.text;
   const points = (JSON.parse(streamsText) as { type: string; data: unknown[] }[]).find((s) => s.type === "time")?.data.length;
   const streams = {

@@ -35,7 +35,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
-import { benchActivities, formAEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
+import { benchActivities, mcpServerEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { httpHeapFlags } from "../mcp-adapter/heap-settings.mjs";
 import { startTsChild } from "./child-process.ts";
@@ -91,7 +91,7 @@ try {
   for (let repetition = 1; repetition <= repeat; repetition++) {
     for (const tree of trees) {
       const tokenFile = join(scratch, `tokens-${repetition}-${results.get(tree.label)!.length}-${tree.label.replace(/\W/g, "_")}.json`);
-      const env = formAEnvOnSandbox(sandbox, credentials, authToken, tokenFile);
+      const env = mcpServerEnvOnSandbox(sandbox, credentials, authToken, tokenFile);
       const child = await startTsChild({
         script: join(tree.root, "mcp-adapter", "start.mjs"),
         env,

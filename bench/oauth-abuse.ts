@@ -13,7 +13,11 @@
  * - 1,000 forged deauthorizations of the athlete with the deployment's subscription, each from a new address.
  *
  * Targets: medians within 2x of quiet, no 5xx to the athlete, and at most one Strava request per stored
- * athlete for the whole webhook flood. Options: --rounds N (legitimate pairs in each quiet phase, default 200).
+ * athlete for the whole webhook flood. Each flood is compared with the quiet phase before the floods and with
+ * the one after them: on this kind of shared machine two quiet phases of one run differ by up to 2x, so
+ * one alone can flatter the floods or be harsh on them.
+ * Options: --rounds N (legitimate pairs in each quiet phase, default 200), --warmup N (pairs before the
+ * first quiet phase, not counted; default 2,000).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,8 +30,11 @@ import { baseEnv, spawnMcpChild } from "../test/mcp-adapter/mcp-child.ts";
 import { ManualOAuthClient } from "../test/support/manual-oauth-client.ts";
 
 const root = resolve(import.meta.dirname, "..");
-const { values: flags } = parseArgs({ options: { rounds: { type: "string", default: "200" } } });
+const { values: flags } = parseArgs({
+  options: { rounds: { type: "string", default: "200" }, warmup: { type: "string", default: "2000" } },
+});
 const rounds = Number(flags.rounds);
+const warmupPairs = Number(flags.warmup);
 const athlete = "48201735";
 console.log(
   `machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, load ${loadavg()
@@ -108,9 +115,9 @@ async function pair(sample: Sample): Promise<void> {
   }
 }
 
-async function quiet(): Promise<Sample> {
+async function quiet(pairs = rounds): Promise<Sample> {
   const sample: Sample = { list: [], refresh: [], serverErrors: 0 };
-  for (let i = 0; i < rounds; i++) await pair(sample);
+  for (let i = 0; i < pairs; i++) await pair(sample);
   return sample;
 }
 
@@ -145,37 +152,37 @@ async function during(
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const p95 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)] ?? Number.NaN;
-const row = (label: string, sample: Sample, base?: Sample): string =>
-  `${label.padEnd(44)} tools/list p50 ${median(sample.list).toFixed(1).padStart(6)} ms (p95 ${p95(sample.list).toFixed(1)})` +
-  `${base ? ` ${(median(sample.list) / median(base.list)).toFixed(2)}x` : ""}   refresh p50 ${median(sample.refresh).toFixed(1).padStart(6)} ms (p95 ${p95(sample.refresh).toFixed(1)})` +
-  `${base ? ` ${(median(sample.refresh) / median(base.refresh)).toFixed(2)}x` : ""}   n=${sample.list.length}   5xx ${sample.serverErrors}`;
+const ratio = (value: number, base: number): string => `${(value / base).toFixed(2)}x`;
+const row = (label: string, sample: Sample, before?: Sample, after?: Sample): string =>
+  `${label.padEnd(46)} tools/list p50 ${median(sample.list).toFixed(1).padStart(5)} ms (p95 ${p95(sample.list).toFixed(1)})` +
+  `${before && after ? ` ${ratio(median(sample.list), median(before.list))}/${ratio(median(sample.list), median(after.list))}` : ""}` +
+  `   refresh p50 ${median(sample.refresh).toFixed(1).padStart(5)} ms (p95 ${p95(sample.refresh).toFixed(1)})` +
+  `${before && after ? ` ${ratio(median(sample.refresh), median(before.refresh))}/${ratio(median(sample.refresh), median(after.refresh))}` : ""}` +
+  `   n=${sample.list.length}   5xx ${sample.serverErrors}`;
 
 const stravaAthleteRequests = async (): Promise<number> => sandbox.counters().byRoute["GET /athlete"] ?? 0;
 
-await quiet(); // warm-up: the JIT and the first files, not counted
-const base = await quiet();
-console.log(row("quiet", base));
+await quiet(warmupPairs); // warm-up: the JIT and the first files, not counted
+const before = await quiet();
 const fill = await during("fill", 1_060);
-console.log(row(`filling 1,000 places (53 sources, ${fill.seconds.toFixed(0)} s)`, fill.sample, base), JSON.stringify(fill.flood.statuses));
 const oneSource = await during("registrations-one-source", 10_000);
-console.log(
-  row(`10,000 registrations, 16 sources (${oneSource.seconds.toFixed(0)} s)`, oneSource.sample, base),
-  JSON.stringify(oneSource.flood.statuses),
-);
 const manySources = await during("registrations-many-sources", 10_000);
-console.log(
-  row(`10,000 registrations, new source each (${manySources.seconds.toFixed(0)} s)`, manySources.sample, base),
-  JSON.stringify(manySources.flood.statuses),
-);
 const athleteBefore = await stravaAthleteRequests();
 const webhooks = await during("webhooks", 1_000);
 const athleteRequests = (await stravaAthleteRequests()) - athleteBefore;
-console.log(
-  row(`1,000 forged webhooks (${webhooks.seconds.toFixed(0)} s)`, webhooks.sample, base),
-  JSON.stringify(webhooks.flood.statuses),
-);
+const after = await quiet();
+console.log("ratios: against the quiet phase before the floods / after them");
+console.log(row("quiet", before));
+for (const [label, phase] of [
+  [`filling 1,000 places (53 sources, ${fill.seconds.toFixed(0)} s)`, fill],
+  [`10,000 registrations, 16 sources (${oneSource.seconds.toFixed(0)} s)`, oneSource],
+  [`10,000 registrations, new source each (${manySources.seconds.toFixed(0)} s)`, manySources],
+  [`1,000 forged webhooks (${webhooks.seconds.toFixed(0)} s)`, webhooks],
+] as const) {
+  console.log(row(label, phase.sample, before, after), JSON.stringify(phase.flood.statuses));
+}
+console.log(row("quiet again", after));
 console.log(`Strava requests for the stored athlete during the webhook flood: ${athleteRequests} GET /athlete`);
-console.log(row("quiet again", await quiet(), base));
 const logLines = server.stderrLines.length;
 console.log(`server log lines in all: ${logLines}`);
 
