@@ -6,7 +6,7 @@
  * started up front and measured in turns. The first is the MCP server exactly as its bin and `npm start` run it
  * (`node mcp-adapter/start.mjs`: the build in dist/mcp-server, pointed at the sandbox by the STRAVA_*
  * variables); the others are comparisons: with `--before REV`, the MCP server of an earlier revision run the same
- * way (that revision's whole tree in .cache/mcp-bench-before/REV, built by its own build script, this
+ * way (that revision's whole tree in .cache/bench-revisions/REV, built by its own build script, this
  * checkout's node_modules), so a change is measured against what it replaced in the same run; the issue's
  * yardstick of a plain express pass-through (bench/express-proxy-server.ts); and a bare node:http
  * pass-through as the floor for any extra hop (bench/raw-proxy-server.ts). The pass-throughs are bundled
@@ -35,14 +35,15 @@
  * Options: --quick (one short round), --rounds N (default 3), --before REV, --only-ours, --sandbox-process,
  * --json FILE.
  */
-import { execFileSync, execSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../sandbox/server.ts";
 import { benchActivities, mcpServerEnvOnSandbox, mcpCallOk, sandboxAccessToken, sandboxControl, sandboxGrant } from "./sandbox-athlete.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
+import { mcpServerOfRevision } from "./tree-of-revision.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
 import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse, type LoadResult } from "./lean-http-client.ts";
@@ -169,7 +170,7 @@ try {
   if (flags.before) {
     builds.push({
       name: `the MCP server of ${flags.before}, run the same way`,
-      script: beforeTree(flags.before),
+      script: mcpServerOfRevision(flags.before),
       args: [],
       run: "as-is",
       burst: true,
@@ -421,18 +422,6 @@ function round(value: number): number {
 }
 
 /** `revision`'s whole tree, built by its own build script, with this checkout's node_modules; returns its start.mjs. */
-function beforeTree(revision: string): string {
-  const tree = join(root, ".cache", "mcp-bench-before", revision);
-  if (!existsSync(join(tree, "dist", "mcp-server", "manifest.json"))) {
-    rmSync(tree, { recursive: true, force: true });
-    mkdirSync(tree, { recursive: true });
-    execFileSync("bash", ["-c", `git archive "${revision}" | tar -x -C "${tree}"`], { cwd: root });
-    symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
-    execFileSync(process.execPath, [join(tree, "mcp-adapter", "build-server.mjs")], { cwd: tree, stdio: "inherit" });
-  }
-  return join(tree, "mcp-adapter", "start.mjs");
-}
-
 function gitCommit(): string {
   try {
     return execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();

@@ -62,7 +62,12 @@ export async function benchActivities(
 }
 
 /** The environment of a the MCP server on the sandbox's grant, over HTTP on a free loopback port, tokens in `tokenFile`. */
-export function mcpServerEnvOnSandbox(sandbox: SandboxAddresses, grant: SandboxGrant, authToken: string, tokenFile: string): NodeJS.ProcessEnv {
+export function mcpServerEnvOnSandbox(
+  sandbox: SandboxAddresses,
+  grant: SandboxGrant,
+  authToken: string,
+  tokenFile: string,
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     HOST: "127.0.0.1",

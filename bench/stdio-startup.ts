@@ -12,16 +12,20 @@
  * `npm start --silent -- --stdio`, the command older client configurations run. Two warm-up starts of
  * each are not counted (the first start after a build fills Node's compile cache).
  *
- * Options: --rounds N (default 15), --json FILE.
+ * Options: --rounds N (default 15), --before REV (also the MCP server of another revision, built once into
+ * .cache/; repeatable), --json FILE.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { mcpServerOfRevision } from "./tree-of-revision.ts";
 
 const root = resolve(import.meta.dirname, "..");
-const { values: flags } = parseArgs({ options: { rounds: { type: "string", default: "15" }, json: { type: "string" } } });
+const { values: flags } = parseArgs({
+  options: { rounds: { type: "string", default: "15" }, before: { type: "string", multiple: true }, json: { type: "string" } },
+});
 const rounds = Number(flags.rounds);
 const peerPackage = "@r-huijts/strava-mcp-server@1.2.1";
 const peerDirectory = join(root, ".cache", "bench-peer");
@@ -65,6 +69,13 @@ const cases: Case[] = [
     env: { ...baseEnv, ...credentials },
     expectTools: 11,
   },
+  ...(flags.before ?? []).map((revision) => ({
+    name: `the MCP server of ${revision}, the same way`,
+    command: process.execPath,
+    args: [mcpServerOfRevision(revision), "--stdio"],
+    env: { ...baseEnv, ...credentials },
+    expectTools: 11,
+  })),
   {
     name: "peer: node @r-huijts/strava-mcp-server (Strava credentials)",
     command: process.execPath,
@@ -179,8 +190,12 @@ for (const entry of cases) {
   );
 }
 const ours = medians[cases[0]!.name]!;
-const peer = medians[cases[1]!.name]!;
+const peer = medians[cases.find((entry) => entry.name.startsWith("peer:"))!.name]!;
 console.log(`\nthe MCP server's median is ${((ours / peer) * 100).toFixed(0)}% of the peer's (target: at most 50%)`);
+for (const revision of flags.before ?? []) {
+  const theirs = medians[`the MCP server of ${revision}, the same way`]!;
+  console.log(`the MCP server of ${revision}: ${((theirs / peer) * 100).toFixed(0)}% of the peer's`);
+}
 console.log(
   `load average at end: ${loadavg()
     .map((n) => n.toFixed(2))

@@ -1,0 +1,23 @@
+/**
+ * Another revision of this repository, extracted and built once into .cache/bench-revisions/REV (git-ignored),
+ * so a bench can run its MCP server beside this checkout's in the same run. It borrows this checkout's
+ * node_modules: a revision whose dependencies differ must be compared from a checkout of its own.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+
+/** The path of `mcp-adapter/start.mjs` in `revision`'s built tree. */
+export function mcpServerOfRevision(revision: string): string {
+  const tree = join(root, ".cache", "bench-revisions", revision);
+  if (!existsSync(join(tree, "dist", "mcp-server", "manifest.json"))) {
+    rmSync(tree, { recursive: true, force: true });
+    mkdirSync(tree, { recursive: true });
+    execFileSync("bash", ["-c", `git archive "${revision}" | tar -x -C "${tree}"`], { cwd: root });
+    symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
+    execFileSync(process.execPath, [join(tree, "mcp-adapter", "build-server.mjs")], { cwd: tree, stdio: "inherit" });
+  }
+  return join(tree, "mcp-adapter", "start.mjs");
+}
