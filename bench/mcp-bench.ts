@@ -6,7 +6,7 @@
  * started up front and measured in turns. The first is the MCP server exactly as its bin and `npm start` run it
  * (`node mcp-adapter/start.mjs`: the build in dist/mcp-server, pointed at the sandbox by the STRAVA_*
  * variables); the others are comparisons: with `--before REV`, the MCP server of an earlier revision run the same
- * way (that revision's whole tree in .cache/bench-revisions/REV, built by its own build script, this
+ * way (that revision's whole tree in .cache/bench-revisions/COMMIT, built by its own build script, this
  * checkout's node_modules), so a change is measured against what it replaced in the same run; the issue's
  * yardstick of a plain express pass-through (bench/express-proxy-server.ts); and a bare node:http
  * pass-through as the floor for any extra hop (bench/raw-proxy-server.ts). The pass-throughs are bundled

@@ -3,7 +3,7 @@
  *
  * bench/mcp-bench.ts reports one figure per server, the peak resident set (VmHWM) over its whole run. This
  * says which part of that run sets the peak, so a change in it can be traced to a cause. Each TREE is a
- * checkout (this one is ".", an earlier revision's tree is .cache/bench-revisions/REV as
+ * checkout (this one is ".", an earlier revision's tree is .cache/bench-revisions/COMMIT as
  * `npm run bench:mcp -- --before REV` leaves it, or an edited copy with node_modules beside it) whose the MCP server is started as its bin runs it (`node TREE/mcp-adapter/start.mjs`),
  * pointed at the sandbox the way mcp-bench.ts points it, and driven through the same phases:
  *
@@ -51,7 +51,7 @@ const { values: flags, positionals } = parseArgs({
     "v8-flags": { type: "string" },
   },
 });
-if (positionals.length === 0) throw new Error("Name at least one tree to measure: npm run bench:memory -- . .cache/bench-revisions/REV");
+if (positionals.length === 0) throw new Error("Name at least one tree to measure: npm run bench:memory -- . .cache/bench-revisions/COMMIT");
 const trees = positionals.map((tree, index) => ({ label: flags.label?.[index] ?? tree, root: resolve(tree) }));
 const v8Flags = flags["v8-flags"]?.split(/\s+/).filter(Boolean) ?? [];
 const rounds = Number(flags.rounds);

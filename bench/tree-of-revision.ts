@@ -1,5 +1,5 @@
 /**
- * Another revision of this repository, extracted and built once into .cache/bench-revisions/REV (git-ignored),
+ * Another revision of this repository, extracted and built once into .cache/bench-revisions/COMMIT (git-ignored),
  * so a bench can run its MCP server beside this checkout's in the same run. It borrows this checkout's
  * node_modules: a revision whose dependencies differ must be compared from a checkout of its own.
  */
@@ -11,11 +11,15 @@ const root = resolve(import.meta.dirname, "..");
 
 /** The path of `mcp-adapter/start.mjs` in `revision`'s built tree. */
 export function mcpServerOfRevision(revision: string): string {
-  const tree = join(root, ".cache", "bench-revisions", revision);
+  // Kept by commit, so a branch name that has moved on is built again.
+  const commit = execFileSync("git", ["rev-parse", "--short", `${revision}^{commit}`], { cwd: root })
+    .toString()
+    .trim();
+  const tree = join(root, ".cache", "bench-revisions", commit);
   if (!existsSync(join(tree, "dist", "mcp-server", "manifest.json"))) {
     rmSync(tree, { recursive: true, force: true });
     mkdirSync(tree, { recursive: true });
-    execFileSync("bash", ["-c", `git archive "${revision}" | tar -x -C "${tree}"`], { cwd: root });
+    execFileSync("bash", ["-c", `git archive "${commit}" | tar -x -C "${tree}"`], { cwd: root });
     symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
     execFileSync(process.execPath, [join(tree, "mcp-adapter", "build-server.mjs")], { cwd: tree, stdio: "inherit" });
   }

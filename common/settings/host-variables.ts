@@ -32,7 +32,7 @@ export const home = defineSetting({
   name: "HOME",
   type: "path",
   defaultText: "the user's home",
-  meaning: "where the host's default state folder is found",
-  readBy: ["setup:coach"],
+  meaning: "the home folder: the host's default state folder is under it, and a token file given as ~/... is in it",
+  readBy: ["setup:coach", "authorize"],
   parse: text(),
 });

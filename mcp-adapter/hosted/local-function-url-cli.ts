@@ -77,20 +77,25 @@ const removeScratch = (): void => {
   }
 };
 
-let local: LocalFunctionUrl;
+// Installed before the start, so a stop while it starts removes the scratch state too; a second signal while
+// the first one is closing changes nothing.
+let local: LocalFunctionUrl | undefined;
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void (local?.close() ?? Promise.resolve()).then(() => {
+      removeScratch();
+      process.exit(0);
+    });
+  });
+}
 try {
   local = await startLocalFunctionUrl({ port, ...(bundle ? { bundle } : {}) });
 } catch (error) {
   removeScratch();
   fail(messageOf(error));
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void local.close().then(() => {
-      removeScratch();
-      process.exit(0);
-    });
-  });
 }
 
 // The handler reads its settings on the first request: the address is known by then (PORT=0 too).

@@ -2,10 +2,13 @@
  * Command-line options of `npm run authorize`, read from the arguments and the environment.
  * Every mistake is an `AuthorizeUsageError` that says what to pass instead.
  */
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigurationError } from "../../common/configuration-error.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { awsRegion, readTokenFile, stravaClientId, stravaClientSecret } from "../../common/settings/credential-variables.ts";
+import { home } from "../../common/settings/host-variables.ts";
 import { readSetting, type Environment } from "../../common/settings/setting.ts";
 import { stravaAuthorizeUrl, stravaRevokeUrl, stravaTokenUrl } from "../../common/settings/strava-variables.ts";
 import type { AuthorizationTarget } from "../../credentials/store-choice.ts";
@@ -107,7 +110,11 @@ export function parseAuthorizeOptions(argv: readonly string[], env: Environment)
   } else if (store === "file") {
     if (text("secret-name") || text("region"))
       throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
-    target = { kind: "token-file", path: text("token-file") ?? readTokenFile(env).path };
+    // A `~/` that reached us unexpanded (the shell leaves a quoted one alone) means the home folder, as it does
+    // in the plugin's tokenFile, rather than a folder named "~" in the working directory.
+    const named = text("token-file");
+    const path = named?.startsWith("~/") ? join(readSetting(env, home) ?? homedir(), named.slice(2)) : named;
+    target = { kind: "token-file", path: path ?? readTokenFile(env).path };
   } else {
     throw new AuthorizeUsageError(
       `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store secrets-manager (an AWS Secrets Manager secret) or --store file (a token file on this computer, for the MCP server or the OpenClaw plugin).\n\n${usage}`,

@@ -146,7 +146,9 @@ export interface TokenFileCheck {
 
 /** The command that writes the token file the plugin reads. */
 export function authorizeCommand(tokenFile: string): string {
-  return `npm run authorize -- --store file --token-file ${shellQuote(tokenFile)}`;
+  // A path under the home folder keeps its `~/` outside the quotes: the shell expands it only there.
+  const path = tokenFile.startsWith("~/") ? `~/${shellQuote(tokenFile.slice(2))}` : shellQuote(tokenFile);
+  return `npm run authorize -- --store file --token-file ${path}`;
 }
 
 /** Whether the token file is there and ready for the plugin; reads its field names only, never prints a value. */

@@ -429,6 +429,18 @@ describe("authorize options", () => {
     });
   });
 
+  it("a --token-file under ~/ that the shell left unexpanded (quoted) is in the home folder, not a folder named ~", () => {
+    const home = { ...env, HOME: "/home/athlete" };
+    expect(parseAuthorizeOptions(["--store", "file", "--token-file", "~/.config/openclaw-fitness/strava-tokens.json"], home)).toMatchObject(
+      {
+        target: { kind: "token-file", path: "/home/athlete/.config/openclaw-fitness/strava-tokens.json" },
+      },
+    );
+    expect(parseAuthorizeOptions(["--store", "file", "--token-file", "./~/t.json"], home)).toMatchObject({
+      target: { kind: "token-file", path: "./~/t.json" },
+    });
+  });
+
   it("--revoke: the application's credentials may come from the store; the revocation URL sits beside the token URL", () => {
     expect(
       parseAuthorizeOptions(["--revoke", "--store", "file", "--token-file", "/tmp/t.json"], {

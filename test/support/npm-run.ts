@@ -12,7 +12,7 @@ export interface NpmRun {
   readonly process: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  /** Resolves with the exit code (or the signal's name) once the process has exited and all its output is read. */
   readonly exited: Promise<number | string>;
   /** The first match of `pattern` in standard output or standard error (waits for it; fails when the process exits first). */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
@@ -58,9 +58,14 @@ function watch(child: ChildProcess): NpmRun {
     err += chunk.toString("utf8");
     changed();
   });
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
-  // Its output is all read only once the pipes close, which may come after the exit.
+  // Its output is read in full only once its pipes close, which may come after 'exit'. A process it left behind
+  // can hold them open for good: then the exit, two seconds on, is the end (the test finds that process).
   const closed = new Promise<number | string>((resolve) => child.once("close", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  const exitOnly = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  const exited = Promise.race([
+    closed,
+    exitOnly.then((code) => new Promise<number | string>((resolve) => setTimeout(() => resolve(code), 2000).unref())),
+  ]);
   return {
     process: child,
     stdout: () => out,

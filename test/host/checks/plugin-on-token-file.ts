@@ -297,28 +297,49 @@ async function authorizeIntoFile(
   });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  try {
+    return await finishAuthorization(
+      child,
+      exited,
+      () => output,
+      (chunk) => (output += chunk),
+      started,
+    );
+  } finally {
+    // A check that failed half way must not leave authorize holding its callback port.
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  }
+}
+
+async function finishAuthorization(
+  child: ReturnType<typeof spawn>,
+  exited: Promise<number | null>,
+  read: () => string,
+  append: (chunk: string) => void,
+  started: number,
+): Promise<{ output: string; ms: number }> {
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no authorization URL within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no authorization URL within 60 s:\n${read()}`)), 60_000);
     const collect = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /https?:\/\/\S+\/oauth\/authorize\S*/.exec(output);
+      append(chunk.toString());
+      const match = /https?:\/\/\S+\/oauth\/authorize\S*/.exec(read());
       if (match) {
         clearTimeout(timer);
         resolve(match[0]);
       }
     };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
+    child.stdout!.on("data", collect);
+    child.stderr!.on("data", collect);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`npm run authorize exited (${code}) before printing a URL:\n${output}`));
+      reject(new Error(`npm run authorize exited (${code}) before printing a URL:\n${read()}`));
     });
   });
   const page = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   assert.equal(page.status, 200, `the callback page answered ${page.status}`);
   const code = await exited;
-  assert.equal(code, 0, output);
-  return { output, ms: performance.now() - started };
+  assert.equal(code, 0, read());
+  return { output: read(), ms: performance.now() - started };
 }
 
 interface SandboxCounters {

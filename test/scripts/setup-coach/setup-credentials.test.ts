@@ -178,7 +178,7 @@ describe("setup:coach --credentials token-file", () => {
     });
     const resolved = path.join(home, ".config/openclaw-fitness/strava-tokens.json");
     expect(credentialsSection(run.stdout)).toContain(
-      `WARNING ${resolved} does not exist yet. Fix it with:\n    npm run authorize -- --store file --token-file '~/.config/openclaw-fitness/strava-tokens.json'`,
+      `WARNING ${resolved} does not exist yet. Fix it with:\n    npm run authorize -- --store file --token-file ~/.config/openclaw-fitness/strava-tokens.json`,
     );
     await authorizedFile(resolved);
     const again = await setup(...fresh.base);
