@@ -17,13 +17,13 @@ import { epochParam, flagValue, pageParams, pathId, slicePage } from "./paramete
 import type { Parsed } from "./parameter-parsing.ts";
 import type { Reply } from "./reply.ts";
 import { jsonReply } from "./reply.ts";
+import { handLoggedActivity } from "./hand-logged-activity.ts";
 import { bodyKind, decodeForm } from "./body-decoding.ts";
-import { round } from "./route-geometry.ts";
 import { seedAthlete, seedGear } from "./seed-athlete.ts";
 import type { AthleteIdentity } from "./second-athlete.ts";
 import { statsJson } from "./stats.ts";
 import { instantFromWallClock, type WallClock } from "../common/time-zone.ts";
-import { stravaTimezoneLabel, utcOffsetSeconds } from "./strava-dates.ts";
+import { stravaTimezoneLabel } from "./strava-dates.ts";
 import type { UploadProcessor } from "./uploads.ts";
 import { zonesJson } from "./zones.ts";
 import { athleteZonesJson } from "./athlete-zones.ts";
@@ -271,56 +271,21 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
         ? seedGear.find((g) => g.kind === "bike" && g.primary)
         : undefined;
   const activity: Activity = {
-    id: state.store.allocateActivityId(),
+    ...handLoggedActivity({
+      id: state.store.allocateActivityId(),
+      name,
+      description: f["description"] ?? null,
+      sportType,
+      startMs,
+      elapsed,
+      distance,
+      zone,
+      timezoneLabel: stravaTimezoneLabel(zone, state.clock()),
+    }),
     athleteId: state.athlete.id,
-    name,
-    description: f["description"] ?? null,
-    sportType,
-    type,
-    startMs,
-    timezone: stravaTimezoneLabel(zone, state.clock()),
-    utcOffset: utcOffsetSeconds(startMs, zone),
-    elapsedTime: elapsed,
-    movingTime: elapsed,
-    distance: round(distance, 1),
-    totalElevationGain: 0,
-    elevHigh: null,
-    elevLow: null,
     trainer: trainer.value ?? false,
     commute: commute.value ?? false,
-    manual: true,
-    private: false,
-    hideFromHome: false,
     gearId: defaultGear?.id ?? null,
-    workoutType: null,
-    externalId: null,
-    uploadId: null,
-    deviceName: null,
-    averageSpeed: round(distance / elapsed, 3),
-    maxSpeed: 0,
-    averageHeartrate: null,
-    maxHeartrate: null,
-    averageCadence: null,
-    averageWatts: null,
-    weightedAverageWatts: null,
-    maxWatts: null,
-    kilojoules: null,
-    deviceWatts: false,
-    averageTemp: null,
-    calories: 0,
-    sufferScore: null,
-    achievementCount: 0,
-    kudosCount: 0,
-    commentCount: 0,
-    athleteCount: 1,
-    prCount: 0,
-    startLatlng: null,
-    endLatlng: null,
-    locationCountry: seedAthlete.country,
-    summaryPolyline: "",
-    recording: null,
-    segmentWindows: [],
-    version: 1,
   };
   state.store.add(activity);
   return jsonReply(201, state.store.detailJson(activity));

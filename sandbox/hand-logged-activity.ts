@@ -11,7 +11,8 @@ import { utcOffsetSeconds } from "./strava-dates.ts";
 export interface HandLoggedInput {
   id: number;
   name: string;
-  description: string;
+  /** Null when none was given (POST /activities without one). */
+  description: string | null;
   sportType: string;
   startMs: number;
   /** Seconds; a hand-logged activity's moving time is its elapsed time. */
