@@ -20,7 +20,7 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
 import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
 import { skillTextForMcp } from "../../mcp-adapter/skills-over-mcp/skill-text-for-mcp.ts";
-import { baseEnv, repositoryRoot, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { baseEnv, repositoryRoot, sandboxAsStravaEnv, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const authToken = `coach-${randomBytes(16).toString("hex")}`;
 const skillUri = "skill://fitness-coaching/SKILL.md";
@@ -175,14 +175,7 @@ describe("the coaching skill over stdio", () => {
       command: process.execPath,
       args: ["mcp-adapter/start.mjs", "--stdio"],
       cwd: repositoryRoot,
-      env: baseEnv({
-        STRAVA_CLIENT_ID: sandbox.clientId,
-        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-        STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
-        STRAVA_API_BASE: sandbox.apiBase,
-        STRAVA_TOKEN_URL: sandbox.tokenUrl,
-        FITNESS_TOKEN_FILE: join(scratch.path, "stdio-tokens.json"),
-      }),
+      env: baseEnv(sandboxAsStravaEnv(sandbox, join(scratch.path, "stdio-tokens.json"))),
       stderr: "pipe",
     });
     const client = new Client({ name: "coach-stdio", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });

@@ -38,18 +38,21 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-/** The environment of a server on `sandbox` as if it were Strava: HTTP on a free port, tokens saved under `tokenDirectory`. */
-export function sandboxEnv(sandbox: RunningSandbox, options: { authToken: string; tokenDirectory: string }): Record<string, string> {
-  return baseEnv({
-    PORT: "0",
-    AUTH_TOKEN: options.authToken,
+/** The variables that make a server take `sandbox` for Strava, with an athlete's grant and its tokens kept in `tokenFile`. */
+export function sandboxAsStravaEnv(sandbox: RunningSandbox, tokenFile: string): Record<string, string> {
+  return {
     STRAVA_CLIENT_ID: sandbox.clientId,
     STRAVA_CLIENT_SECRET: sandbox.clientSecret,
     STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
     STRAVA_API_BASE: sandbox.apiBase,
     STRAVA_TOKEN_URL: sandbox.tokenUrl,
-    FITNESS_TOKEN_FILE: join(options.tokenDirectory, "tokens.json"),
-  });
+    FITNESS_TOKEN_FILE: tokenFile,
+  };
+}
+
+/** The environment of a server on `sandbox` as if it were Strava: HTTP on a free port, tokens saved under `tokenDirectory`. */
+export function sandboxEnv(sandbox: RunningSandbox, options: { authToken: string; tokenDirectory: string }): Record<string, string> {
+  return baseEnv({ PORT: "0", AUTH_TOKEN: options.authToken, ...sandboxAsStravaEnv(sandbox, join(options.tokenDirectory, "tokens.json")) });
 }
 
 export interface McpChild {

@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@mod
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
-import { baseEnv, repositoryRoot, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { baseEnv, repositoryRoot, sandboxAsStravaEnv, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const currentRevision = "2026-07-28";
 const authToken = `versions-${randomBytes(16).toString("hex")}`;
@@ -168,14 +168,7 @@ describe("over stdio", () => {
       command: process.execPath,
       args: ["mcp-adapter/start.mjs", "--stdio"],
       cwd: repositoryRoot,
-      env: baseEnv({
-        STRAVA_CLIENT_ID: sandbox.clientId,
-        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-        STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
-        STRAVA_API_BASE: sandbox.apiBase,
-        STRAVA_TOKEN_URL: sandbox.tokenUrl,
-        FITNESS_TOKEN_FILE: join(scratch.path, "stdio-tokens.json"),
-      }),
+      env: baseEnv(sandboxAsStravaEnv(sandbox, join(scratch.path, "stdio-tokens.json"))),
       stderr: "pipe",
     });
     const client = new Client({ name: "versions-stdio", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { JSONRPCMessageSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
-import { baseEnv, repositoryRoot, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { baseEnv, repositoryRoot, sandboxAsStravaEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 function textOf(result: CallToolResult): string {
   const item = result.content[0];
@@ -39,12 +39,7 @@ describe("the MCP server over stdio with the SDK client", () => {
       env: baseEnv({
         // Set to prove stdio mode neither needs nor prints it.
         AUTH_TOKEN: authToken,
-        STRAVA_CLIENT_ID: sandbox.clientId,
-        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-        STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
-        STRAVA_API_BASE: sandbox.apiBase,
-        STRAVA_TOKEN_URL: sandbox.tokenUrl,
-        FITNESS_TOKEN_FILE: join(scratch.path, "tokens.json"),
+        ...sandboxAsStravaEnv(sandbox, join(scratch.path, "tokens.json")),
       }),
       stderr: "pipe",
     });
@@ -178,14 +173,7 @@ describe("stdio shutdown: calls in flight are answered, then exit 0", () => {
     const child = spawnMcpChild({
       args: ["--stdio"],
       stdin: "pipe",
-      env: baseEnv({
-        STRAVA_CLIENT_ID: sandbox.clientId,
-        STRAVA_CLIENT_SECRET: sandbox.clientSecret,
-        STRAVA_REFRESH_TOKEN: sandbox.refreshToken(),
-        STRAVA_API_BASE: sandbox.apiBase,
-        STRAVA_TOKEN_URL: sandbox.tokenUrl,
-        FITNESS_TOKEN_FILE: join(scratch.path, `tokens-${delayMs}.json`),
-      }),
+      env: baseEnv(sandboxAsStravaEnv(sandbox, join(scratch.path, `tokens-${delayMs}.json`))),
     });
     await child.waitForEvent("listening");
     const send = (message: unknown): boolean => child.process.stdin!.write(`${JSON.stringify(message)}\n`);
