@@ -15,7 +15,7 @@
  * so the proposal is a reply of its own before the call, and the approval, which holds only 512
  * characters, points to it (the skill and `writeToolConfirmationNote` say so to the model).
  *
- * The approval shows what will change (write-change-summary.ts); for an update that needs the activity
+ * The approval shows what will change (tools/writes/write-change-summary.ts); for an update that needs the activity
  * as it is now, read here with the same core and credentials as the tools (one GET per write). Calls
  * whose arguments the tool would reject are not held: nothing would be written, and the tool's own
  * error tells the model what to fix.
@@ -31,7 +31,7 @@ import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
 import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from "./host-api.ts";
 import { hostToolName, isOptionalTool } from "./host-tool.ts";
 import type { WriteApprovalMode } from "./plugin-config.ts";
-import { summarizeCreate, summarizeUpdate, summarizeUpload, type ChangeSummary, type CurrentActivity } from "./write-change-summary.ts";
+import { summarizeCreate, summarizeUpdate, summarizeUpload, type ChangeSummary, type CurrentActivity } from "../tools/writes/write-change-summary.ts";
 import { messageOf } from "../common/named-error.ts";
 
 /** The host-side names of the write tools, the hook's matcher. */
