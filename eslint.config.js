@@ -1,6 +1,6 @@
 // Lint: the recommended JavaScript and type-aware TypeScript rules, no `console` in product code (logs go
 // through the injected logger to standard error; standard output carries protocol only), imports that point
-// one way between the rooms (docs/architecture.md), and no environment read in the core.
+// one way between the rooms (docs/architecture.md), static and dynamic alike, and no environment read in the core.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -10,19 +10,32 @@ const frontEnds = ["plugin", "mcp-adapter", "scripts"];
 const apart = ["voice", "sandbox"];
 const everyRoom = [...core, ...frontEnds, ...apart, "agents", "skills"];
 
-/** A rule that forbids importing `rooms` from a file of `room` (any depth: `../../credentials/x.ts`). */
+/**
+ * A rule that forbids importing the other rooms from a file of `room` but `allowed` (any depth:
+ * `../../credentials/x.ts`): `import ... from`, `export ... from` (no-restricted-imports), and `import("...")`
+ * and the type `import("...").T`, which no-restricted-imports does not see (no-restricted-syntax, with the
+ * same message). A specifier computed at run time cannot be checked here.
+ */
 function importsOnly(room, allowed) {
   const forbidden = everyRoom.filter((other) => other !== room && !allowed.includes(other));
+  const message = `${room}/ may import only ${allowed.length > 0 ? allowed.join(", ") : "nothing of the other rooms"} (imports point one way: docs/architecture.md).`;
+  // esquery's regular expressions cannot hold a "/": \x2F stands for it.
+  const specifier = `/^(\\.\\.\\x2F)+(${forbidden.join("|")})\\x2F/`;
   return {
     files: [`${room}/**/*.ts`, `${room}/**/*.mjs`],
     rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: `ImportExpression[source.value=${specifier}]`, message },
+        { selector: `TSImportType Literal[value=${specifier}]`, message },
+      ],
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
               regex: `^(\\.\\./)+(${forbidden.join("|")})/`,
-              message: `${room}/ may import only ${allowed.length > 0 ? allowed.join(", ") : "nothing of the other rooms"} (imports point one way: docs/architecture.md).`,
+              message,
             },
           ],
           paths: [

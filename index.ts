@@ -12,6 +12,7 @@ import { lazyPluginToolDeps } from "./plugin/plugin-tool-deps.ts";
 import { hostTool, isOptionalTool } from "./plugin/host-tool.ts";
 import { registerTokenSettleService } from "./plugin/token-settle-service.ts";
 import { writeApprovalHook, writeToolConfirmationNote, writeToolNames } from "./plugin/write-approval.ts";
+import { PreparedCalls } from "./plugin/prepared-calls.ts";
 
 export default {
   id: "fitness",
@@ -22,13 +23,15 @@ export default {
     const settings = resolvePluginSettings(api.pluginConfig);
     const deps = lazyPluginToolDeps(settings, loggerOverHost(api.logger));
     const confirmationNote = writeToolConfirmationNote(settings.writeApproval);
+    const timeoutSeconds = settings.writeApprovalTimeoutSeconds;
+    // The approval hook leaves each held call validated and built for its tool's execute. A held call waits at
+    // most the approval's timeout; a minute more covers the host's own grace. Empty when nothing is held.
+    const preparedCalls = new PreparedCalls({ ttlMs: (timeoutSeconds + 60) * 1000 });
     for (const tool of toolTable) {
-      api.registerTool(hostTool(tool, deps, confirmationNote), { optional: isOptionalTool(tool) });
+      api.registerTool(hostTool(tool, deps, { confirmationNote, preparedCalls }), { optional: isOptionalTool(tool) });
     }
     if (settings.writeApproval === "host") {
-      api.on("before_tool_call", writeApprovalHook({ deps, timeoutSeconds: settings.writeApprovalTimeoutSeconds }), {
-        matcher: writeToolNames,
-      });
+      api.on("before_tool_call", writeApprovalHook({ deps, timeoutSeconds, preparedCalls }), { matcher: writeToolNames() });
     }
     registerTokenSettleService(api, deps);
   },

@@ -16,6 +16,7 @@ import { runTool } from "../tools/runner/run-tool.ts";
 import { errorResult, type ToolResult } from "../tools/runner/tool-result.ts";
 import type { HostTool, HostToolResult } from "./host-api.ts";
 import { messageOf } from "../common/named-error.ts";
+import type { PreparedCalls } from "./prepared-calls.ts";
 
 export const toolNamePrefix = "fitness_";
 
@@ -24,7 +25,7 @@ export function hostToolName(tool: ToolDefinition): string {
 }
 
 /**
- * The write tools (create_activity, update_activity, create_upload) are optional: they change the
+ * The write tools (their `readOnlyHint` is false) are optional: they change the
  * athlete's public training log, so only agents whose tool policy names the tool or the `fitness`
  * plugin get them. Read tools are required (present whenever the plugin is enabled).
  * The manifest's `toolMetadata.<tool>.optional` says the same; a unit test keeps the two in step.
@@ -33,9 +34,14 @@ export function isOptionalTool(tool: ToolDefinition): boolean {
   return !tool.annotations.readOnlyHint;
 }
 
+export interface HostToolBuildOptions {
+  /** Ends a write tool's description with how confirmation works in this install (plugin/write-approval.ts). */
+  confirmationNote?: string;
+  /** The calls the write-approval hook validated and built: a call found there is sent as built. */
+  preparedCalls?: PreparedCalls;
+}
+
 /**
- * `confirmationNote` ends a write tool's description with how confirmation works in this install
- * (plugin/write-approval.ts).
  *
  * Every tool is `direct-only`: with the host's Tool Search on (its default), plugin tools otherwise
  * reach the model only as a directory entry with the description cut to 180 characters, to be called
@@ -43,18 +49,20 @@ export function isOptionalTool(tool: ToolDefinition): boolean {
  * has no per-agent Tool Search setting (`tools.toolSearch` is global), so the plugin keeps its own 11
  * tools visible wherever they are allowed and leaves the operator's Tool Search choice alone.
  */
-export function hostTool(tool: ToolDefinition, deps: () => Promise<ToolDeps>, confirmationNote?: string): HostTool {
+export function hostTool(tool: ToolDefinition, deps: () => Promise<ToolDeps>, options: HostToolBuildOptions = {}): HostTool {
   const name = hostToolName(tool);
+  const { confirmationNote, preparedCalls } = options;
   return {
     name,
     label: tool.title,
     description: confirmationNote && !tool.annotations.readOnlyHint ? `${tool.description} ${confirmationNote}` : tool.description,
     parameters: tool.parameters,
     catalogMode: "direct-only",
-    async execute(_toolCallId, params, signal) {
+    async execute(toolCallId, params, signal) {
+      const prepared = preparedCalls?.take(toolCallId, tool.name, params);
       let result: ToolResult;
       try {
-        result = await runTool(tool, params, await deps(), signal);
+        result = await runTool(tool, params, await deps(), signal, prepared);
       } catch (error) {
         // Only building the dependencies can throw (runTool turns its own failures into results).
         result = errorResult(messageOf(error));

@@ -1,7 +1,6 @@
 /**
- * Host-enforced confirmation of the write tools (fitness_update_activity, fitness_create_activity,
- * fitness_create_upload): a `before_tool_call` hook that holds every call of them for the approval
- * of a person, through the host's plugin approvals (openclaw 2026.9: `requireApproval`, shown in the
+ * Host-enforced confirmation of the write tools (every tool whose definition carries a `writeApproval`):
+ * a `before_tool_call` hook that holds every call of them for the approval of a person, through the host's plugin approvals (openclaw 2026.9: `requireApproval`, shown in the
  * chat the request came from with Allow/Deny buttons or `/approve <id> allow-once|deny`, and in the
  * Control UI). Nothing reaches Strava until that person allows it; a denial, a timeout or a host that
  * has nobody to ask refuses the call, and the host tells the model why.
@@ -15,51 +14,60 @@
  * so the proposal is a reply of its own before the call, and the approval, which holds only 512
  * characters, points to it (the skill and `writeToolConfirmationNote` say so to the model).
  *
- * The approval shows what will change (write-change-summary.ts); for an update that needs the activity
- * as it is now, read here with the same core and credentials as the tools (one GET per write). Calls
- * whose arguments the tool would reject are not held: nothing would be written, and the tool's own
- * error tells the model what to fix.
+ * The approval shows what will change: each write tool's definition says how (`writeApproval`: its summary,
+ * and for a write that changes an existing record, the read tool that answers the record now, run here with
+ * the same core and credentials as the tools: one GET per update). The hook loops over the table and knows
+ * no tool by name. Calls whose arguments the tool would reject are not held: nothing would be written, and
+ * the tool's own error tells the model what to fix.
+ *
+ * The hook validates and builds the call once, and leaves it for the tool's execute (prepared-calls.ts),
+ * which sends it as built when the host runs the same call after the approval.
  *
  * Only "allow once" and "deny" are offered: each write is its own yes. With `writeApproval: "chat"` in
  * the plugin config the hook is not registered and the skill's confirmation in chat is the only check.
  */
 import { toolTable } from "../tools/table.ts";
 import { runTool } from "../tools/runner/run-tool.ts";
-import { validateArguments, ToolInputError } from "../tools/arguments/validate-arguments.ts";
+import { prepareCall, type PreparedCall } from "../tools/runner/prepared-call.ts";
+import { ToolInputError } from "../tools/arguments/validate-arguments.ts";
 import type { ToolDeps } from "../tools/runner/create-tool-deps.ts";
-import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
+import type { ChangeSummary, CurrentRecord, RequestContext, ToolDefinition, WriteApproval } from "../tools/definition/tool-definition.ts";
 import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from "./host-api.ts";
-import { hostToolName, isOptionalTool } from "./host-tool.ts";
+import { hostToolName } from "./host-tool.ts";
+import type { PreparedCalls } from "./prepared-calls.ts";
 import type { WriteApprovalMode } from "./plugin-config.ts";
-import { summarizeCreate, summarizeUpdate, summarizeUpload, type ChangeSummary, type CurrentActivity } from "./write-change-summary.ts";
 import { messageOf } from "../common/named-error.ts";
 
-/** The host-side names of the write tools, the hook's matcher. */
-export const writeToolNames: readonly string[] = toolTable.filter(isOptionalTool).map(hostToolName);
-
-const readActivity = requireTool("get_activity_by_id");
-const byHostName = new Map(toolTable.map((tool) => [hostToolName(tool), tool]));
+/** The host-side names of the tools whose calls are held (every write tool carries a `writeApproval`), the hook's matcher. */
+export function writeToolNames(table: readonly ToolDefinition[] = toolTable): string[] {
+  return table.filter((tool) => tool.writeApproval !== undefined).map(hostToolName);
+}
 
 export interface WriteApprovalOptions {
   /** The core's dependencies, as the tools get them (built on first use). */
   deps: () => Promise<ToolDeps>;
   timeoutSeconds: number;
+  /** Where each held call is left, validated and built, for the tool's execute. */
+  preparedCalls?: PreparedCalls;
+  /** The tools registered (the plugin's table by default). */
+  table?: readonly ToolDefinition[];
 }
 
 export function writeApprovalHook(options: WriteApprovalOptions) {
+  const held = new Map((options.table ?? toolTable).flatMap((tool) => (tool.writeApproval ? [[hostToolName(tool), tool] as const] : [])));
   return async (event: BeforeToolCallEvent, context: ToolHookContext): Promise<BeforeToolCallResult | undefined> => {
-    const tool = byHostName.get(event.toolName);
-    if (!tool || tool.annotations.readOnlyHint) return undefined;
-    let args: Record<string, unknown>;
+    const tool = held.get(event.toolName);
+    if (tool?.writeApproval === undefined) return undefined;
+    let prepared: PreparedCall;
     try {
-      args = validateArguments(tool.name, tool.parameters, event.params);
       // An update with nothing to change is refused by the tool itself, like any invalid call.
-      await tool.request(args, { athleteId: () => Promise.resolve(0) });
+      prepared = await prepareCall(tool, event.params, requestContext(options.deps, context.abortSignal));
     } catch (error) {
       if (error instanceof ToolInputError) return undefined;
       throw error;
     }
-    const summary = await summarize(tool, args, options.deps, context.abortSignal);
+    const summary = await summarize(tool.writeApproval, prepared.args, options.deps, context.abortSignal);
+    if (event.toolCallId !== undefined) options.preparedCalls?.keep(event.toolCallId, tool.name, event.params, prepared);
     return {
       requireApproval: {
         title: summary.title,
@@ -87,40 +95,43 @@ export function writeToolConfirmationNote(mode: WriteApprovalMode): string {
         "they say yes to it.";
 }
 
+/** What a tool may ask while its request is built; the core is built only if it asks. */
+function requestContext(deps: () => Promise<ToolDeps>, signal: AbortSignal | undefined): RequestContext {
+  return { athleteId: async (abort) => (await deps()).athlete.id(abort), signal };
+}
+
 async function summarize(
-  tool: ToolDefinition,
+  approval: WriteApproval,
   args: Record<string, unknown>,
   deps: () => Promise<ToolDeps>,
   signal: AbortSignal | undefined,
 ): Promise<ChangeSummary> {
-  if (tool.name === "create_activity") return summarizeCreate(args);
-  if (tool.name === "create_upload") return summarizeUpload(args);
-  return summarizeUpdate(args, await currentActivity(args["id"], deps, signal));
+  if (approval.current === undefined) return approval.summary(args);
+  const { tool, arguments: readArguments } = approval.current;
+  return approval.summary(args, await currentRecord(tool, readArguments(args), deps, signal));
 }
 
-async function currentActivity(
-  id: unknown,
+/** The record as the read tool answers it now, or why it could not be read (the approval says so). */
+async function currentRecord(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
   deps: () => Promise<ToolDeps>,
   signal: AbortSignal | undefined,
-): Promise<CurrentActivity | { unreadable: string }> {
+): Promise<CurrentRecord> {
   let result;
   try {
-    result = await runTool(readActivity, { id }, await deps(), signal);
+    result = await runTool(tool, args, await deps(), signal);
   } catch (error) {
     return { unreadable: messageOf(error) };
   }
   const text = result.content[0]?.text ?? "";
   if (result.isError) return { unreadable: text.replace(/^Error: /, "") };
   try {
-    // Only display fields are used; the big segment-effort ids elsewhere in the body do not matter here.
-    return JSON.parse(text) as CurrentActivity;
+    const record: unknown = JSON.parse(text);
+    return typeof record === "object" && record !== null && !Array.isArray(record)
+      ? (record as Record<string, unknown>)
+      : { unreadable: "the answer was not a JSON object" };
   } catch {
     return { unreadable: "the answer was not JSON" };
   }
-}
-
-function requireTool(name: string): ToolDefinition {
-  const tool = toolTable.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`the tool table has no ${name}`);
-  return tool;
 }

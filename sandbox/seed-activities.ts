@@ -21,6 +21,7 @@ import { estimateProfile, stoppedSeconds } from "./speed-model.ts";
 import { encodePolyline } from "./polyline.ts";
 import { segmentChoicesFor } from "./segments.ts";
 import { blockSessions, droppedForRecovery } from "./training-block.ts";
+import type { Session, SessionKind } from "./seed-session.ts";
 import { handLoggedActivity } from "./hand-logged-activity.ts";
 
 export const historyDays = 90;
@@ -28,33 +29,6 @@ export const historyDays = 90;
 export const longRideSeconds = 21_600;
 
 const dayMs = 86_400_000;
-
-/** A session as the routine describes it, before it becomes an Activity. */
-export interface Session {
-  sportType: string;
-  kind: SessionKind;
-  localHour: number;
-  localMinute: number;
-  elapsed: number;
-  name?: string;
-  description?: string;
-  private?: boolean;
-}
-
-export type SessionKind =
-  | "easy-run"
-  | "interval-run"
-  | "long-run"
-  | "trail-run"
-  | "ride"
-  | "gravel-ride"
-  | "long-ride"
-  | "virtual-ride"
-  | "hike"
-  | "swim"
-  | "weights"
-  | "workout"
-  | "yoga";
 
 /** Activity id from the start time: increasing like Strava's, 11 digits, far below 2^53. */
 export function activityIdForStart(startMs: number): number {

@@ -5,7 +5,7 @@
  * session every day, one of them a hike logged by hand without a watch). Like the long ride and today's
  * session, it sits relative to the clock; every routine session it does not drop keeps its id.
  */
-import type { Session, SessionKind } from "./seed-activities.ts";
+import type { Session, SessionKind } from "./seed-session.ts";
 
 /** A session the block adds, `daysBack` local days before today, at a fixed local time (seconds never 0). */
 export interface BlockSession {

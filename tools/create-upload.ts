@@ -3,6 +3,7 @@ import { defineTool } from "./definition/tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
 import { uploadDataTypes } from "./arguments/parameter-schemas.ts";
 import { decodeBase64File, maxUploadBytes } from "./arguments/base64-file.ts";
+import { summarizeUpload } from "./writes/write-change-summary.ts";
 
 export const createUpload = defineTool({
   name: "create_upload",
@@ -48,4 +49,5 @@ export const createUpload = defineTool({
     const file = { field: "file", filename: `activity.${args.data_type}`, contentType: "application/octet-stream", bytes };
     return { method: "POST", path: "/uploads", body: { kind: "multipart", fields, file } };
   },
+  writeApproval: { summary: summarizeUpload },
 });

@@ -39,6 +39,7 @@ export const getActivities = defineTool({
   ),
   upstream: "GET /athlete/activities",
   annotations: readOnly,
+  view: "load",
   plan(args, context) {
     if (args.summary !== true) return undefined;
     checkSummaryArguments(args, context);

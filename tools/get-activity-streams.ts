@@ -64,6 +64,7 @@ export const getActivityStreams = defineTool({
     return reduces(args) ? reduceStreams(bodyText, { resolution: args.resolution, summary: args.summary }) : streamsAsArray(bodyText);
   },
   errorHint: activityIdHint,
+  view: "ride",
 });
 
 function reduces(args: { resolution?: string | undefined; summary?: boolean | undefined }): boolean {

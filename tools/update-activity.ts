@@ -2,6 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "./definition/tool-definition.ts";
 import { ActivityId, activityIdHint, SportType } from "./arguments/parameter-schemas.ts";
 import { ToolInputError } from "./arguments/validate-arguments.ts";
+import { getActivityById } from "./get-activity-by-id.ts";
+import { summarizeUpdate, type CurrentActivity } from "./writes/write-change-summary.ts";
 
 const updatableFields = ["name", "sport_type", "description", "trainer", "commute", "gear_id"] as const;
 
@@ -45,4 +47,11 @@ export const updateActivity = defineTool({
     return { method: "PUT", path: `/activities/${args.id}`, body: { kind: "json", value: changes } };
   },
   errorHint: activityIdHint,
+  writeApproval: {
+    // The approval shows current and proposed values: the activity as Strava has it now.
+    current: { tool: getActivityById, arguments: (args) => ({ id: args.id }) },
+    // Only display fields of the answer are shown, each as text (the big segment-effort ids elsewhere in it do not matter here).
+    summary: (args, current) =>
+      summarizeUpdate(args, (current ?? { unreadable: "it was not read" }) as CurrentActivity | { unreadable: string }),
+  },
 });

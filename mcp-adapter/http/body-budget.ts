@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage } from "node:http";
 
-/** 40 MiB: a 25 MB file (create_upload's limit) is about 35 MB as base64, plus the JSON-RPC envelope. */
+/** 40 MiB: a 25 MB file (the upload tool's limit) is about 35 MB as base64, plus the JSON-RPC envelope. */
 export const maxRequestBodyBytes = 40 * 1024 * 1024;
 
 /** One largest body plus room for everyday calls beside it. */

@@ -233,6 +233,6 @@ function headerText(value: string | string[] | undefined): string | undefined {
 function tooLargeMessage(maxBodyBytes: number): string {
   return (
     `Payload Too Large: the request body must not exceed ${maxBodyBytes} bytes (${(maxBodyBytes / 1_048_576).toFixed(0)} MiB); ` +
-    "create_upload takes files up to 25 MB (about 35 MB as base64)."
+    "an activity file to upload may be up to 25 MB (about 35 MB as base64)."
   );
 }

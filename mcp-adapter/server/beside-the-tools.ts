@@ -30,13 +30,14 @@ import {
 } from "@modelcontextprotocol/core/ext/skills";
 import { appViewResources, readAppView, withAppViews } from "../apps/app-views.ts";
 import type { CoachingSkill } from "../skills-over-mcp/coaching-skill.ts";
+import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** The first protocol revision whose results carry cache fields (`ttlMs`, `cacheScope`). */
 const firstRevisionWithCacheFields = "2026-07-28";
 
 export interface BesideTheTools {
-  /** tools/list's tools, each with its view named when it has one. */
-  listing(tools: readonly Tool[]): Tool[];
+  /** tools/list's tools, each with its view named when its definition names one. */
+  listing(catalog: ToolCatalog): Tool[];
   /** Declares and serves the resources, the prompt and the Skills extension on `server` (before it connects). */
   install(server: Server): void;
 }

@@ -77,7 +77,7 @@ export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?:
   const listingOf = (catalog: ToolCatalog): { listing: ListToolsResult; toolNames: string } => {
     let entry = listings.get(catalog);
     if (entry === undefined) {
-      entry = { listing: { tools: beside.listing(catalog.tools) }, toolNames: [...catalog.byName.keys()].join(", ") };
+      entry = { listing: { tools: beside.listing(catalog) }, toolNames: [...catalog.byName.keys()].join(", ") };
       listings.set(catalog, entry);
     }
     return entry;

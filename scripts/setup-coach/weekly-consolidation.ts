@@ -4,6 +4,8 @@
 // The declaration key makes that command idempotent: running it again updates the same job.
 
 import { shellQuote } from "../../common/shell-quote.ts";
+import { hostToolName } from "../../plugin/host-tool.ts";
+import { getActivities } from "../../tools/get-activities.ts";
 
 export const CONSOLIDATION_SCHEDULE = "0 18 * * 0"; // Sundays 18:00, Gateway host time
 
@@ -12,7 +14,7 @@ export function consolidationDeclarationKey(agentId: string): string {
 }
 
 /** The one fitness tool the scheduled run may call, and only with `{"summary": true}`: the training load. */
-export const CONSOLIDATION_FITNESS_TOOL = "fitness_get_activities";
+export const CONSOLIDATION_FITNESS_TOOL = hostToolName(getActivities);
 
 export const CONSOLIDATION_MESSAGE = [
   "Weekly memory consolidation (scheduled, no athlete in this conversation).",

@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport, type ReadResourceResult } from "
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { buildViews, viewContentSecurityPolicy, type ViewsBuild } from "../../mcp-adapter/apps/build-views.mjs";
 import { appViews } from "../../mcp-adapter/apps/app-views.ts";
+import { toolTable } from "../../tools/table.ts";
 import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
 import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
@@ -88,6 +89,12 @@ describe("the views as resources", () => {
       expect(markup.match(/\s(src|href|srcset|action)=|<link\b|<iframe\b|<object\b|<embed\b/gi) ?? []).toEqual([]);
       expect(css.match(/url\(|@import/gi) ?? []).toEqual([]);
     }
+  });
+
+  test("each is drawn for exactly one tool of the table, whose definition names it, and every view a tool names exists", () => {
+    for (const view of appViews) expect(toolTable.filter((tool) => tool.view === view.name).length, view.name).toBe(1);
+    const names = appViews.map((view) => view.name);
+    for (const tool of toolTable) if (tool.view !== undefined) expect(names, tool.name).toContain(tool.view);
   });
 
   test(`each is within ${budgetBytes / 1024} KB`, () => {

@@ -2,7 +2,8 @@
  * The manifest is read by the host before any plugin code runs, so it must agree with what the code
  * registers: every tool in `contracts.tools` (the host drops undeclared tools), the same optional
  * flags, a strict config schema whose defaults are the code's defaults, and a package.json that points
- * the host at the entry.
+ * the host at the entry. Its tool entries are generated from the tool table (`npm run plugin:manifest`):
+ * the committed file must be exactly what the generator writes.
  */
 import { readFileSync, existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -10,9 +11,11 @@ import { toolTable } from "../../tools/table.ts";
 import { defaultPluginSettings, resolvePluginSettings, writeApprovalModes, writeApprovalTimeoutRange } from "../../plugin/plugin-config.ts";
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
 import plugin from "../../index.ts";
+import { renderPluginManifest } from "../../scripts/plugin-manifest.ts";
 
 const root = new URL("../../", import.meta.url);
-const manifest = JSON.parse(readFileSync(new URL("openclaw.plugin.json", root), "utf8")) as {
+const manifestText = readFileSync(new URL("openclaw.plugin.json", root), "utf8");
+const manifest = JSON.parse(manifestText) as {
   id: string;
   name: string;
   description: string;
@@ -46,6 +49,10 @@ describe("openclaw.plugin.json", () => {
     expect(manifest.name).toBe(plugin.name);
     expect(manifest.description.length).toBeGreaterThan(20);
     expect(manifest.version).toBe(packageJson.version);
+  });
+
+  it("is exactly what npm run plugin:manifest writes from the tool table (run it after adding a tool)", async () => {
+    expect(manifestText).toBe(await renderPluginManifest(manifestText));
   });
 
   it("declares exactly the 11 registered tool names, in table order", () => {

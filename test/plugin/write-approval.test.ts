@@ -2,7 +2,8 @@
  * The write-approval hook as the host calls it (`before_tool_call`, registered by the plugin's entry on
  * a recording host API), reading the current activity from the sandbox upstream with credentials in a
  * Secrets Manager secret served by moto_server: what the approval shows, which calls it holds, and that
- * asking never writes. The host's side (holding the call, asking in Telegram, /approve) is checked by
+ * asking never writes, and that a held call is validated and built once, by the hook, when the host then
+ * runs the same call. The host's side (holding the call, asking in Telegram, /approve) is checked by
  * `npm run test:host` (coach-conversation).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,8 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { registerPlugin, textOf, type RecordingHost } from "./recording-host-api.ts";
 import type { BeforeToolCallResult } from "../../plugin/host-api.ts";
+import type { ToolDefinition } from "../../tools/definition/tool-definition.ts";
+import { updateActivity } from "../../tools/update-activity.ts";
 
 let moto: MotoServer;
 let sandbox: RunningSandbox;
@@ -65,6 +68,47 @@ async function ask(toolName: string, params: Record<string, unknown>): Promise<B
 }
 
 const puts = (): number => sandbox.counters().byRoute["PUT /activities/{id}"] ?? 0;
+
+/**
+ * Counts, on the tool's own definition object, how often its arguments are validated (each validation
+ * reads the definition's schema once) and its request built; calls go through unchanged.
+ */
+function countUses(tool: ToolDefinition): { validations: number; builds: number; restore(): void } {
+  const { parameters, request } = tool;
+  const counts = {
+    validations: 0,
+    builds: 0,
+    restore() {
+      Object.defineProperty(tool, "parameters", { value: parameters, writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(tool, "request", { value: request, writable: true, enumerable: true, configurable: true });
+    },
+  };
+  Object.defineProperty(tool, "parameters", {
+    get: () => {
+      counts.validations += 1;
+      return parameters;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  Object.defineProperty(tool, "request", {
+    value: (...args: Parameters<ToolDefinition["request"]>) => {
+      counts.builds += 1;
+      return request.apply(tool, args);
+    },
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+  return counts;
+}
+
+/** Runs a held call as the host does after an approval: the registered tool's execute, with a copy of the params. */
+function runApproved(toolName: string, toolCallId: string, params: Record<string, unknown>) {
+  const registered = host.tools.get(toolName);
+  if (!registered) throw new Error(`no tool named ${toolName} was registered`);
+  return registered.tool.execute(toolCallId, structuredClone(params));
+}
 
 describe("the write-approval hook", () => {
   it("holds an update with the current and proposed values, reading the activity but writing nothing", async () => {
@@ -122,6 +166,41 @@ describe("the write-approval hook", () => {
     const result = await ask("fitness_update_activity", { id: 999_999_999_999, name: "Leg Day" });
     expect(result?.requireApproval?.description).toMatch(/^Activity 999999999999\nCurrent values could not be read \(Strava answered 404/);
     expect(result?.requireApproval?.description).toContain('Title: → "Leg Day"');
+  });
+
+  it("validates and builds a held write once: the call the host runs after the approval sends what the hook prepared", async () => {
+    const counted = countUses(updateActivity);
+    try {
+      const params = { id: todaysWorkout.id, description: "Strength:\n- Deadlift 3x5" };
+      const held = await hook()(structuredClone({ toolName: "fitness_update_activity", params, toolCallId: "call-once" }), {
+        agentId: "coach",
+      });
+      expect(held?.requireApproval?.title).toBe("Update Strava activity");
+      const before = puts();
+      const result = await runApproved("fitness_update_activity", "call-once", params);
+      expect(result.isError, textOf(result)).toBeUndefined();
+      expect(JSON.parse(textOf(result))).toMatchObject({ id: todaysWorkout.id, description: params.description });
+      expect(puts()).toBe(before + 1);
+      expect({ validations: counted.validations, builds: counted.builds }).toEqual({ validations: 1, builds: 1 });
+    } finally {
+      counted.restore();
+    }
+  });
+
+  it("validates a call again when the host runs it with other params or under another id, and sends those params", async () => {
+    const counted = countUses(updateActivity);
+    try {
+      const params = { id: todaysWorkout.id, name: "Iron Temple | Pulls" };
+      await hook()(structuredClone({ toolName: "fitness_update_activity", params, toolCallId: "call-changed" }), { agentId: "coach" });
+      const changed = await runApproved("fitness_update_activity", "call-changed", { ...params, name: "Iron Temple | Rows" });
+      expect(JSON.parse(textOf(changed))).toMatchObject({ name: "Iron Temple | Rows" });
+      await hook()(structuredClone({ toolName: "fitness_update_activity", params, toolCallId: "call-first" }), { agentId: "coach" });
+      const other = await runApproved("fitness_update_activity", "call-other", params);
+      expect(JSON.parse(textOf(other))).toMatchObject({ name: "Iron Temple | Pulls" });
+      expect({ validations: counted.validations, builds: counted.builds }).toEqual({ validations: 4, builds: 4 });
+    } finally {
+      counted.restore();
+    }
   });
 
   it("is not called for read tools (its matcher) and answers nothing if it were", async () => {

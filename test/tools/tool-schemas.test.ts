@@ -4,7 +4,9 @@
  * (`npx vitest run test/tools/tool-schemas.test.ts -u`) and reviewed in the diff.
  */
 import { describe, expect, it } from "vitest";
+import { Type } from "@sinclair/typebox";
 import { readOnlyTools, toolTable } from "../../tools/table.ts";
+import { defineTool, readOnly } from "../../tools/definition/tool-definition.ts";
 import { sportTypes, streamKeys } from "../../tools/arguments/parameter-schemas.ts";
 
 describe("tool definitions", () => {
@@ -102,5 +104,32 @@ describe("generated documentation and declared upstream operations", () => {
     const request = await tool.request(args, { athleteId: async () => 1 });
     const template = tool.upstream.replace("{id}", "1");
     expect(`${request.method} ${request.path}`).toBe(template);
+  });
+
+  it("every write tool carries what its approval shows, reading the current record with a read tool of the table", () => {
+    for (const tool of toolTable) {
+      expect(tool.writeApproval !== undefined, tool.name).toBe(!tool.annotations.readOnlyHint);
+      const current = tool.writeApproval?.current?.tool;
+      if (current !== undefined) {
+        expect(toolTable, tool.name).toContain(current);
+        expect(current.annotations.readOnlyHint, tool.name).toBe(true);
+      }
+    }
+  });
+
+  it("refuses to define a write tool without its approval's summary", () => {
+    expect(() =>
+      defineTool({
+        name: "rename_everything",
+        title: "Rename everything",
+        description: "A write nobody could approve.",
+        parameters: Type.Object({}, { additionalProperties: false }),
+        upstream: "PUT /everything",
+        annotations: { ...readOnly, readOnlyHint: false },
+        request: () => ({ method: "PUT", path: "/everything" }),
+      }),
+    ).toThrow(
+      "The tool rename_everything writes (readOnlyHint is false) but has no writeApproval: give it the summary a host shows before it runs.",
+    );
   });
 });

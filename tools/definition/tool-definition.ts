@@ -1,8 +1,12 @@
 /**
  * What a tool is: static data (name, description, parameter schema, hints) plus how its validated
  * arguments become exactly one upstream request, or, for arguments whose answer takes several, a plan of
- * them (tools/definition/request-plan.ts). The front ends (OpenClaw plugin, MCP server) only loop over the table of
- * these; neither knows a tool by name.
+ * them (tools/definition/request-plan.ts). Everything a front end asks of a tool is here too: the view that
+ * draws its results, and for a write, what the athlete approves. The front ends (OpenClaw plugin, MCP
+ * server) only loop over the table of these; neither knows a tool by name.
+ *
+ * A second upstream gets definitions of its own (its parameter schema, its request, its summary of a
+ * write) under the same names, so front ends stay as they are.
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import type { UpstreamRequest } from "../../strava/strava-request.ts";
@@ -25,6 +29,32 @@ export interface RequestContext {
   /** The authenticated athlete's id (looked up once, then kept). */
   athleteId(signal?: AbortSignal): Promise<number>;
   signal?: AbortSignal | undefined;
+}
+
+/** What the host's approval prompt shows of a write: a short title and the change in plain text. */
+export interface ChangeSummary {
+  title: string;
+  description: string;
+}
+
+/**
+ * The record a write would change, as its read tool answered it (the parsed JSON body), or why it could not
+ * be read (the approval is then shown without the current values, saying so).
+ */
+export type CurrentRecord = Record<string, unknown> | { unreadable: string };
+
+/**
+ * What a write tool gives a front end that holds writes for the athlete's approval (the plugin's approval
+ * hook): the summary of the change, and whether that summary needs the record as it is now.
+ */
+export interface WriteApproval<A = Record<string, unknown>> {
+  /**
+   * For a write that changes a record that exists (an update shows current and proposed values): the read
+   * tool that answers the record now, and its arguments from the write's. Absent for a write that creates.
+   */
+  readonly current?: { readonly tool: ToolDefinition; arguments(args: A): Record<string, unknown> };
+  /** The approval's title and text from the validated arguments; `current` is given when `current` above is declared. */
+  summary(args: A, current?: CurrentRecord): ChangeSummary;
 }
 
 export interface ToolDefinition {
@@ -53,17 +83,31 @@ export interface ToolDefinition {
   resultText?(bodyText: string, args: Record<string, unknown>): string | undefined;
   /** Advice added to an upstream status error for conditions this tool knows about. */
   errorHint?(status: number): string | undefined;
+  /**
+   * The MCP Apps view that draws this tool's results, by the view's name (the views are served by the MCP
+   * server: mcp-adapter/apps/app-views.ts). Absent: results are shown as text only.
+   */
+  readonly view?: string;
+  /** Every write tool's (readOnlyHint false): what the athlete approves before it runs. */
+  readonly writeApproval?: WriteApproval;
 }
 
 /** Declares a tool with its arguments typed from its schema. */
 export function defineTool<P extends TObject>(
-  definition: Omit<ToolDefinition, "parameters" | "request" | "plan" | "resultText"> & {
+  definition: Omit<ToolDefinition, "parameters" | "request" | "plan" | "resultText" | "writeApproval"> & {
     parameters: P;
     request(args: Static<P>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
     plan?(args: Static<P>, context: PlanContext): RequestPlan | undefined;
     resultText?(bodyText: string, args: Static<P>): string | undefined;
+    writeApproval?: WriteApproval<Static<P>>;
   },
 ): ToolDefinition {
+  // A write that no host could show the athlete before it runs must not exist: refused when its module loads.
+  if (!definition.annotations.readOnlyHint && definition.writeApproval === undefined) {
+    throw new TypeError(
+      `The tool ${definition.name} writes (readOnlyHint is false) but has no writeApproval: give it the summary a host shows before it runs.`,
+    );
+  }
   // Clients expect `required` on every input schema (the specification of the tools says "with properties and required");
   // TypeBox leaves it out when no parameter is required.
   const parameters = definition.parameters as TObject & { required?: string[] };

@@ -1,6 +1,7 @@
 /**
  * Runs one tool call: validate the arguments, build the one upstream request, send it, and shape the
  * answer (or, when the arguments call for several requests, send the tool's plan: tools/runner/run-plan.ts).
+ * A call a front end has already validated and built (`PreparedCall`) is sent as prepared.
  * Every failure the caller can do something about becomes an error result (`Error: ...`,
  * `isError: true`); nothing here throws to the front end.
  *
@@ -15,22 +16,30 @@ import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "../arguments/validate-arguments.ts";
 import { describeRequest, type UpstreamRequest } from "../../strava/strava-request.ts";
 import { sendPlan } from "./run-plan.ts";
+import type { PreparedCall } from "./prepared-call.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../strava/strava-errors.ts";
 
-export async function runTool(tool: ToolDefinition, args: unknown, deps: ToolDeps, signal?: AbortSignal): Promise<ToolResult> {
+/** `prepared`: the same call (`args`) as a front end validated and built it; it is not validated again. */
+export async function runTool(
+  tool: ToolDefinition,
+  args: unknown,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+  prepared?: PreparedCall,
+): Promise<ToolResult> {
   const started = performance.now();
   let request: UpstreamRequest;
   let validated: Record<string, unknown>;
   try {
-    validated = validateArguments(tool.name, tool.parameters, args);
+    validated = prepared?.args ?? validateArguments(tool.name, tool.parameters, args);
     const plan = tool.plan?.(validated, { nowMs: deps.now(), given: givenParameters(args) });
     if (plan) {
       const answer = await sendPlan(plan, deps.client, { signal, errorHint: tool.errorHint?.bind(tool) });
       deps.logger.info("tool_call", { tool: tool.name, status: answer.status, requests: answer.requests, ms: elapsed(started) });
       return textResult(answer.text, answer.status);
     }
-    request = await tool.request(validated, { athleteId: (s) => deps.athlete.id(s), signal });
+    request = prepared?.request ?? (await tool.request(validated, { athleteId: (s) => deps.athlete.id(s), signal }));
   } catch (error) {
     return failure(tool, deps, error, started);
   }

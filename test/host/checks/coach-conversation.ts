@@ -41,7 +41,7 @@ import type { TrainingLoadAnswer } from "../../../tools/training-load/training-l
 import { toolTable } from "../../../tools/table.ts";
 import { hostToolName } from "../../../plugin/host-tool.ts";
 import { writeToolConfirmationNote } from "../../../plugin/write-approval.ts";
-import { approvalDescriptionLimit } from "../../../plugin/write-change-summary.ts";
+import { approvalDescriptionLimit } from "../../../tools/writes/write-change-summary.ts";
 import type { CheckReport } from "../check-report.ts";
 import type { HostCheckEnvironment, HostCheckModule } from "../host-check-module.ts";
 import type { HostContext, RunningGateway } from "../host-context.ts";

@@ -3,7 +3,7 @@
  * within the host's limits (a longer prompt would be refused by the host and block the call).
  */
 import { describe, expect, it } from "vitest";
-import { approvalDescriptionLimit, summarizeCreate, summarizeUpdate, summarizeUpload } from "../../plugin/write-change-summary.ts";
+import { approvalDescriptionLimit, summarizeCreate, summarizeUpdate, summarizeUpload } from "../../tools/writes/write-change-summary.ts";
 
 const current = {
   name: "Afternoon Weight Training",

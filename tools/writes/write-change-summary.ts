@@ -2,7 +2,8 @@
  * What a write tool call will change, as the text of the host's approval prompt: for an update, the
  * current and proposed title and sport type and a line diff of the description; for a new activity or
  * an upload, what will be created. The athlete reads it on a phone before tapping Allow or Deny, so it
- * is short plain text.
+ * is short plain text. Each write tool names its summary on its definition (`writeApproval`); the plugin's
+ * approval hook (plugin/write-approval.ts) shows it.
  *
  * The host refuses an approval whose title is over 80 or whose description is over 512 characters
  * (counted after it escapes invisible characters), and a refused request blocks the call. So tabs and
@@ -15,15 +16,11 @@
  * added and removed lines looked alike): the diff lines go in a fenced block, shown as written.
  */
 import { diffArrays } from "diff";
+import type { ChangeSummary } from "../definition/tool-definition.ts";
 
 /** The host's limits for `requireApproval.title` and `.description` (openclaw 2026.9, plugin.approval.request). */
 export const approvalTitleLimit = 80;
 export const approvalDescriptionLimit = 512;
-
-export interface ChangeSummary {
-  title: string;
-  description: string;
-}
 
 /** The fields of a Strava activity the summary shows (from GET /activities/{id}). */
 export interface CurrentActivity {
