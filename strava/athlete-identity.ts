@@ -4,7 +4,7 @@
  */
 import type { UpstreamClient } from "./strava-client.ts";
 import { abortable } from "./abortable.ts";
-import { UpstreamBodyError } from "./strava-errors.ts";
+import { UpstreamBodyError } from "../common/upstream/upstream-errors.ts";
 
 export class AthleteIdentity {
   readonly #client: UpstreamClient;

@@ -13,14 +13,8 @@ import type { Logger } from "../common/logger.ts";
 import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
 import type { UpstreamSettings } from "./strava-settings.ts";
 import { describeRequest, type UpstreamRequest } from "./strava-request.ts";
-import {
-  CallCancelledError,
-  isApplicationInactive,
-  parseFault,
-  statusErrorFor,
-  UpstreamNetworkError,
-  UpstreamTimeoutError,
-} from "./strava-errors.ts";
+import { isApplicationInactive, parseFault, statusErrorFor } from "./strava-errors.ts";
+import { CallCancelledError, UpstreamNetworkError, UpstreamTimeoutError } from "../common/upstream/upstream-errors.ts";
 
 /**
  * Where the client gets the access token it sends (credentials/token-manager.ts is the one that keeps

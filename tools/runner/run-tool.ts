@@ -16,7 +16,7 @@ import { ToolInputError, validateArguments } from "../arguments/validate-argumen
 import { describeRequest, type UpstreamRequest } from "../../strava/strava-request.ts";
 import { sendPlan } from "./run-plan.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../strava/strava-errors.ts";
+import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../common/upstream/upstream-errors.ts";
 
 export async function runTool(tool: ToolDefinition, args: unknown, deps: ToolDeps, signal?: AbortSignal): Promise<ToolResult> {
   const started = performance.now();
