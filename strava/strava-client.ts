@@ -10,9 +10,9 @@
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "../common/logger.ts";
-import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
+import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "../common/upstream/http-exchange.ts";
 import type { UpstreamSettings } from "./strava-settings.ts";
-import { describeRequest, type UpstreamRequest } from "./strava-request.ts";
+import { describeRequest, type UpstreamRequest } from "../common/upstream/upstream-request.ts";
 import { isApplicationInactive, parseFault, statusErrorFor } from "./strava-errors.ts";
 import { CallCancelledError, UpstreamNetworkError, UpstreamTimeoutError } from "../common/upstream/upstream-errors.ts";
 

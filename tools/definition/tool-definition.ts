@@ -5,7 +5,7 @@
  * these; neither knows a tool by name.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import type { PlanContext, RequestPlan } from "./request-plan.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */

@@ -6,7 +6,7 @@
  */
 import type { UpstreamClient } from "../../strava/strava-client.ts";
 import type { RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
-import { describeRequest } from "../../strava/strava-request.ts";
+import { describeRequest } from "../../common/upstream/upstream-request.ts";
 import { UpstreamBodyError, UpstreamStatusError } from "../../common/upstream/upstream-errors.ts";
 
 export interface PlanOptions {

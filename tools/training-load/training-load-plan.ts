@@ -11,7 +11,7 @@
  * recent dates.
  */
 import type { PlanContext, RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import { ToolInputError } from "../arguments/validate-arguments.ts";
 import { UpstreamBodyError } from "../../common/upstream/upstream-errors.ts";
 import { needsHeartRateZones, type HeartRateZone } from "./activity-load.ts";

@@ -22,7 +22,7 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import type * as Undici from "undici";
-import { messageOf, NamedError } from "../common/named-error.ts";
+import { messageOf, NamedError } from "../named-error.ts";
 
 /** A multipart/form-data body as data: its text fields and one file part. */
 export interface MultipartBody {
