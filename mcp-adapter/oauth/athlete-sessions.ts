@@ -16,13 +16,13 @@
 import type { Logger } from "../../common/logger.ts";
 import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import type { CredentialStore } from "../../credentials/credential-store.ts";
-import type { SendHttp } from "../../common/upstream/http-exchange.ts";
+import type { SendHttp } from "../../strava/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../strava/rate-limit.ts";
 import type { UpstreamSettings } from "../../strava/strava-settings.ts";
 import { withDeadline } from "../../credentials/store-deadline.ts";
 import type { UpstreamAdmission } from "../../strava/strava-client.ts";
 import { UpstreamStatusError } from "../../strava/strava-errors.ts";
-import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
+import type { UpstreamRequest } from "../../strava/strava-request.ts";
 import type { FairShare, OAuthStore } from "./stores/oauth-store.ts";
 import { deauthorizationChecksPerDay } from "./strava/strava-webhook.ts";
 

@@ -25,7 +25,7 @@ import {
   stravaRefreshToken,
 } from "../../common/settings/credential-variables.ts";
 import { readUpstreamSettings, stravaTimeoutMs } from "../../common/settings/strava-variables.ts";
-import { createHttpSender } from "../../common/upstream/http-exchange.ts";
+import { createHttpSender } from "../../strava/http-exchange.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 import { StartupError } from "../startup-error.ts";
 import type { UpstreamKind } from "../upstream-choice.ts";

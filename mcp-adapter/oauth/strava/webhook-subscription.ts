@@ -5,7 +5,7 @@
  * webhook, or its only one), asked when the first event arrives and then kept. A failed lookup is not
  * tried again for 15 minutes: events meanwhile are answered 503, which Strava retries, and cost nothing.
  */
-import type { SendHttp } from "../../../common/upstream/http-exchange.ts";
+import type { SendHttp } from "../../../strava/http-exchange.ts";
 import { messageOf } from "../../../common/named-error.ts";
 
 const retryAfterFailureMs = 15 * 60_000;
