@@ -11,6 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     setupFiles: ["test/support/isolated-token-rescue.ts"],
+    // Says once, for the whole run, which contract tests lack intervals.icu's API description and how to get it.
+    globalSetup: ["test/support/intervals-openapi-notice.ts"],
     reporters: ["default"],
   },
 });

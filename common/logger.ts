@@ -39,10 +39,19 @@ export interface LogDestination extends DestinationStream {
 
 /**
  * Field names whose values are secrets wherever a caller might put them: Strava's tokens and client secret,
- * an Authorization header, an OAuth code. The MCP server's bearer token is never logged at all
+ * intervals.icu's API key, an Authorization header, an OAuth code. The MCP server's bearer token is never logged at all
  * (mcp-adapter/auth-token.ts refuses to start when no file can keep a generated one).
  */
-export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "Authorization", "code"] as const;
+export const secretFieldNames = [
+  "access_token",
+  "refresh_token",
+  "client_secret",
+  "apiKey",
+  "api_key",
+  "authorization",
+  "Authorization",
+  "code",
+] as const;
 
 /** The redacted paths: each secret's name at the top level and one level down (`headers.authorization`, `tokens.refresh_token`). */
 const redactedPaths = secretFieldNames.flatMap((name) => [name, `*.${name}`]);

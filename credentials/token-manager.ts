@@ -30,9 +30,9 @@ import {
   type StoredCredentials,
   type TokenSet,
 } from "./credential-store.ts";
-import { abortable } from "../strava/abortable.ts";
+import { abortable } from "../common/upstream/abortable.ts";
 import type { Logger } from "../common/logger.ts";
-import type { SendHttp } from "../strava/http-exchange.ts";
+import type { SendHttp } from "../common/upstream/http-exchange.ts";
 import {
   defaultRefreshMarginSeconds,
   defaultRefreshSpreadSeconds,

@@ -286,6 +286,7 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
     trainer: trainer.value ?? false,
     commute: commute.value ?? false,
     gearId: defaultGear?.id ?? null,
+    enteredVia: "strava",
   };
   state.store.add(activity);
   return jsonReply(201, state.store.detailJson(activity));

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   if (process.argv.includes("--help") || process.argv.includes("-h")) {
     console.log(
       [
-        "npm run sandbox: a local, stateful Strava API v3 for the fitness tools.",
+        "npm run sandbox: a local, stateful Strava API v3 for the fitness tools, and the same athlete as intervals.icu's API.",
         "",
         "Environment:",
         ...sandboxEnvHelp().map((l) => `  ${l}`),
@@ -63,6 +63,12 @@ async function main(): Promise<void> {
       `  STRAVA_TOKEN_URL=${sandbox.tokenUrl} npm run authorize -- --revoke --store file --token-file ${tokenFile}`,
       "",
       "Refresh tokens rotate on every refresh, as Strava's may: a client must keep the new one.",
+      "",
+      `The same athlete as intervals.icu's API: ${sandbox.intervalsApiBase}`,
+      `  API key        ${sandbox.intervalsApiKey} (HTTP Basic, user name API_KEY; athlete ${sandbox.intervalsAthleteId}, or 0)`,
+      `  export INTERVALS_API_BASE=${sandbox.intervalsApiBase}`,
+      `  export INTERVALS_API_KEY=${sandbox.intervalsApiKey}`,
+      `  curl -u API_KEY:${sandbox.intervalsApiKey} ${sandbox.intervalsApiBase}/athlete/0`,
       `The current one: curl ${sandbox.baseUrl}/_sandbox/credentials   (state lives in memory; a restart starts over).`,
       "Ctrl-C to stop.",
     ].join("\n"),

@@ -6,7 +6,7 @@
  * what to do; no body is ever quoted, because token endpoint answers may hold tokens.
  */
 import type { TokenSet } from "./token-set.ts";
-import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
+import { HttpExchangeError, type HttpAnswer, type SendHttp } from "../common/upstream/http-exchange.ts";
 import {
   applicationInactiveAdvice,
   ApplicationInactiveError,

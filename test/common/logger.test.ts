@@ -94,6 +94,15 @@ describe("logger", () => {
     });
   });
 
+  it("redacts an intervals.icu API key under either spelling, at the top level or one level down", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.info("settings", { apiKey: "k-top", intervals: { api_key: "k-nested" } });
+    const [line] = lines();
+    expect(JSON.stringify(line)).not.toMatch(/k-top|k-nested/);
+    expect(line).toMatchObject({ apiKey: "[redacted]", intervals: { api_key: "[redacted]" } });
+  });
+
   /** Runs `body` in a Node process whose standard error is a pipe (as under a supervisor or an MCP client). */
   function run(body: string, onStderr: (stderr: string) => void = () => {}): Promise<{ stderr: string; code: number | null }> {
     const script = `import { createJsonLogger } from "./common/logger.ts"; const logger = createJsonLogger(undefined, "info"); ${body}`;

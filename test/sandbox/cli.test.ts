@@ -76,6 +76,18 @@ describe("npm run sandbox", () => {
     expect(result.stdout).toContain("SIGTERM, shutting down");
   });
 
+  test("prints the intervals.icu face's address and key as export lines that work", async () => {
+    const child = startCli({ PORT: "0", HOST: "127.0.0.1" });
+    const out = await collect(child, "Ctrl-C to stop.");
+    const exports = Object.fromEntries([...out.matchAll(/export (INTERVALS_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+    expect(Object.keys(exports).sort()).toEqual(["INTERVALS_API_BASE", "INTERVALS_API_KEY"]);
+    const authorization = `Basic ${Buffer.from(`API_KEY:${exports["INTERVALS_API_KEY"]}`).toString("base64")}`;
+    const athlete = await fetch(`${exports["INTERVALS_API_BASE"]}/athlete/0`, { headers: { Authorization: authorization } });
+    expect(athlete.status).toBe(200);
+    expect(((await athlete.json()) as { firstname: string }).firstname).toBe("Maya");
+    expect(out).toContain(`curl -u API_KEY:${exports["INTERVALS_API_KEY"]} ${exports["INTERVALS_API_BASE"]}/athlete/0`);
+  });
+
   test("a bad knob stops it with exit code 2 and a message naming the variable", async () => {
     const result = await exited(startCli({ PORT: "0", SANDBOX_RATE_LIMITS: "lots" }));
     expect(result.code).toBe(2);

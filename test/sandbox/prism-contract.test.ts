@@ -14,7 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
-import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { createHttpSender, type SendHttp } from "../../common/upstream/http-exchange.ts";
 import { silentLogger } from "../../common/logger.ts";
 import { runTool } from "../../tools/runner/run-tool.ts";
 import { toolTable } from "../../tools/table.ts";

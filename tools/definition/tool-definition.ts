@@ -9,7 +9,7 @@
  * write) under the same names, so front ends stay as they are.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import type { PlanContext, RequestPlan } from "./request-plan.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */

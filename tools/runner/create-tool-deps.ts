@@ -5,7 +5,7 @@
 import type { Logger } from "../../common/logger.ts";
 import { AthleteIdentity } from "../../strava/athlete-identity.ts";
 import type { CredentialStore } from "../../credentials/credential-store.ts";
-import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { createHttpSender, type SendHttp } from "../../common/upstream/http-exchange.ts";
 import { TokenManager } from "../../credentials/token-manager.ts";
 import { defaultMaxConcurrentRequests, UpstreamClient, type UpstreamAdmission } from "../../strava/strava-client.ts";
 import { defaultUpstreamSettings, type UpstreamSettings } from "../../strava/strava-settings.ts";

@@ -6,7 +6,7 @@
  * `isError: true`); nothing here throws to the front end.
  *
  * A successful answer's text is Strava's body, byte for byte, unless the tool reshapes it (`resultText`). It
- * is not parsed: HTTP framing has already refused a body cut off in transit (strava/http-exchange.ts), and
+ * is not parsed: HTTP framing has already refused a body cut off in transit (common/upstream/http-exchange.ts), and
  * what is left to catch is a 2xx that is not Strava's JSON at all (a proxy's HTML page, an empty body), which
  * a look at both ends of the text does.
  */
@@ -14,11 +14,11 @@ import type { ToolDefinition } from "../definition/tool-definition.ts";
 import type { ToolDeps } from "./create-tool-deps.ts";
 import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "../arguments/validate-arguments.ts";
-import { describeRequest, type UpstreamRequest } from "../../strava/strava-request.ts";
+import { describeRequest, type UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import { sendPlan } from "./run-plan.ts";
 import type { PreparedCall } from "./prepared-call.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../strava/strava-errors.ts";
+import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../common/upstream/upstream-errors.ts";
 
 /** `prepared`: the same call (`args`) as a front end validated and built it; it is not validated again. */
 export async function runTool(

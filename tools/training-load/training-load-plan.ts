@@ -11,9 +11,9 @@
  * recent dates.
  */
 import type { PlanContext, RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import { ToolInputError } from "../arguments/validate-arguments.ts";
-import { UpstreamBodyError } from "../../strava/strava-errors.ts";
+import { UpstreamBodyError } from "../../common/upstream/upstream-errors.ts";
 import { needsHeartRateZones, type HeartRateZone } from "./activity-load.ts";
 import { dateOfDay, dayOfDate, localDayAt, mondayOf, zoneOfStravaLabel } from "./calendar-days.ts";
 import { trainingLoadAnswer, windowActivities, type LoadWindow } from "./training-load-summary.ts";

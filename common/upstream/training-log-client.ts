@@ -1,0 +1,19 @@
+/**
+ * What the tools ask of a training log's API, whichever it is (Strava's or intervals.icu's): send one
+ * described request and get its successful answer, or an `UpstreamError` (common/upstream/upstream-errors.ts)
+ * saying what went wrong and what to do. How each log authenticates, paces and words its errors stays inside
+ * its own client (strava/strava-client.ts, intervals/intervals-client.ts); the tools runner sees only this.
+ */
+import type { HttpAnswer } from "./http-exchange.ts";
+import type { UpstreamRequest } from "./upstream-request.ts";
+
+export interface SendOptions {
+  signal?: AbortSignal | undefined;
+  /** Advice appended to a status error, chosen by the tool (e.g. club activities' 404). */
+  errorHint?: ((status: number) => string | undefined) | undefined;
+}
+
+export interface TrainingLogClient {
+  /** Sends `request` and returns the successful (2xx) answer, or throws an `UpstreamError`. */
+  send(request: UpstreamRequest, options?: SendOptions): Promise<HttpAnswer>;
+}
