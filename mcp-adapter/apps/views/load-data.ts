@@ -58,6 +58,11 @@ export function dailySeries(answer: TrainingLoadAnswer): Day[] {
   });
 }
 
+/** What the loads are counted in: Strava's Relative Effort (and estimates on its scale). */
+export function loadUnit(answer: TrainingLoadAnswer): string {
+  return "suffer_score" in answer.load_source ? "Relative Effort" : "load";
+}
+
 /** "2026-11-21" plus `days`. */
 export function addDays(date: string, days: number): string {
   const [year, month, day] = date.split("-").map(Number);
@@ -85,6 +90,16 @@ export function sportsByTime(answer: TrainingLoadAnswer): string[] {
   for (const week of answer.weeks)
     for (const [sport, totals] of Object.entries(week.sports)) time.set(sport, (time.get(sport) ?? 0) + totals.moving_time);
   return [...time].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
+}
+
+/** The sports of listed activities, most training time first (most activities when the list has no times). */
+export function listedSportsByTime(activities: readonly ListedActivity[]): string[] {
+  const amount = new Map<string, number>();
+  for (const activity of activities) {
+    if (activity.sport_type === undefined) continue;
+    amount.set(activity.sport_type, (amount.get(activity.sport_type) ?? 0) + (timeOf(activity) ?? 1));
+  }
+  return [...amount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
 }
 
 /** The listed activities grouped by local date, newest date first, in list order within a date. */
