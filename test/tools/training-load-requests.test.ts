@@ -12,6 +12,7 @@ import { mockStrava, pathAnyQuery, stravaOrigin, type StravaMock } from "../supp
 import { testNow } from "../support/test-clock.ts";
 import { addDays, daysBetween, heartRateRate, referenceActivityLoads, referenceLoad } from "../support/training-load-reference.ts";
 import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
+import { heartRatePointsPerHour } from "../../tools/training-load/effort-points.ts";
 
 const credentials = {
   client_id: "1234",
@@ -245,12 +246,14 @@ describe("estimates from the best signal", () => {
     expect(summary.notes).toContain("2 of 5 activities have no Relative Effort from Strava; their load is an estimate (load_source).");
   });
 
-  it("no step at a zone's edge: a beat either side of one gives nearly the same rate", () => {
+  it("no step at a zone's edge: the rate a hundredth of a beat either side of one is nearly the same, and the reference's everywhere", () => {
     for (const zone of zones.slice(0, -1)) {
-      const below = heartRateRate(zone.max - 0.01, zones);
-      const above = heartRateRate(zone.max + 0.01, zones);
+      const below = heartRatePointsPerHour(zone.max - 0.01, zones);
+      const above = heartRatePointsPerHour(zone.max + 0.01, zones);
       expect(Math.abs(above - below), `${zone.max} bpm`).toBeLessThan(0.2);
     }
+    for (let bpm = 40; bpm <= 210; bpm += 0.5)
+      expect(heartRatePointsPerHour(bpm, zones), `${bpm} bpm`).toBeCloseTo(heartRateRate(bpm, zones), 9);
   });
 
   it("zones refused (no profile:read_all): the call still answers, estimating from moving time, and says why", async () => {
