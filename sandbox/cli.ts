@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       `  API base       ${sandbox.apiBase}`,
       `  Token URL      ${sandbox.tokenUrl}`,
       `  Authorize URL  ${sandbox.authorizeUrl}`,
-      `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last 90 days; club id ${sandbox.clubId}`,
+      `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last year; club id ${sandbox.clubId}`,
       ...(sandbox.secondAthleteId === undefined
         ? []
         : [

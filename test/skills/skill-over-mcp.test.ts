@@ -71,7 +71,16 @@ describe("the skill's MCP text", () => {
     expect(flag).not.toBe("");
     // Every threshold said in place is one of the coach's rules, so the two cannot drift apart unnoticed.
     for (const figure of flag.match(/-?\d+(\.\d+)?/g) ?? []) expect(rule, figure).toContain(figure);
-    for (const field of ["acute_chronic_ratio", "load_change_percent", "monotony", "longest_run_without_rest", "form"])
+    for (const field of [
+      "acute_chronic_ratio",
+      "load_change_percent",
+      "monotony",
+      "longest_run_without_rest",
+      "form",
+      "ramp_rate",
+      "trend.form",
+      "form_percent",
+    ])
       expect(flag).toContain(field);
   });
 
