@@ -63,6 +63,16 @@ export interface CredentialStore {
   keptCopyOf?(tokens: TokenSet): string | undefined;
   /** The command that authorizes the athlete again into this very store, for messages (never a value). */
   readonly authorizeCommand?: string;
+  /**
+   * What a person does to authorize the athlete again, for messages, where that is not a command an operator runs
+   * (OAuth mode: the athlete signs in again from their MCP client). Wins over `authorizeCommand`.
+   */
+  readonly authorizeAgain?: string;
+}
+
+/** What to do once the stored refresh token is dead, as messages say it: the store's own words, or its command. */
+export function authorizeAgainAdvice(store: Pick<CredentialStore, "authorizeCommand" | "authorizeAgain">): string {
+  return store.authorizeAgain ?? `authorize again (${store.authorizeCommand ?? "npm run authorize"})`;
 }
 
 /**
