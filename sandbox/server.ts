@@ -9,6 +9,7 @@
  * parameters, state) -> write with the rate-limit headers. Test controls live under /_sandbox/ (never
  * under /api/v3, loopback clients only).
  */
+import { sandboxHeader } from "./sandbox-header.ts";
 import { once } from "node:events";
 import { createServer, STATUS_CODES } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -446,6 +447,7 @@ function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<
     ...rateLimitHeaders,
     "Content-Type": reply.contentType ?? jsonContentType,
     "Content-Length": Buffer.byteLength(reply.body),
+    [sandboxHeader]: "1",
     ...reply.headers,
   };
   res.writeHead(reply.status, headers);

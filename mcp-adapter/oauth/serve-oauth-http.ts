@@ -82,7 +82,7 @@ export async function serveOAuthHttp(options: {
   if (process.stderr.isTTY) {
     options.flushLogs();
     process.stderr.write(
-      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the built-in sandbox)" : ""}.\n\n`,
+      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the sandbox, made-up athletes)" : ""}.\n\n`,
     );
   }
   const shutdown = createShutdown({
