@@ -39,6 +39,11 @@ export interface ToolDefinition {
   readonly annotations: ToolAnnotations;
   /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}". */
   readonly upstream: string;
+  /**
+   * The day Strava retired that operation (ISO date), for the tool reference: the tool stays, for upstreams that still
+   * serve it, and its error says so.
+   */
+  readonly retiredByStrava?: string;
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   /**
