@@ -20,6 +20,7 @@ import {
   statusErrorFor,
   UpstreamNetworkError,
   UpstreamTimeoutError,
+  type Fault,
 } from "./strava-errors.ts";
 
 /**
@@ -64,8 +65,8 @@ export const defaultMaxConcurrentRequests = 64;
 
 export interface SendOptions {
   signal?: AbortSignal | undefined;
-  /** Advice appended to a status error, chosen by the tool (e.g. club activities' 404). */
-  errorHint?: ((status: number) => string | undefined) | undefined;
+  /** Advice appended to a status error, chosen by the tool (e.g. club activities' 404), from the status and Strava's Fault. */
+  errorHint?: ((status: number, fault: Fault | undefined) => string | undefined) | undefined;
 }
 
 export class UpstreamClient {
@@ -122,8 +123,9 @@ export class UpstreamClient {
         headers: response.headers,
         nowMs: this.#now(),
         hint:
-          [options.errorHint?.(response.status), this.#admission?.statusHint?.(response.status)].filter((text) => text).join(" ") ||
-          undefined,
+          [options.errorHint?.(response.status, parseFault(response.bodyText)), this.#admission?.statusHint?.(response.status)]
+            .filter((text) => text)
+            .join(" ") || undefined,
       });
     }
     this.#tokens.noteApplicationInactive(false);

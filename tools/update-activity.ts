@@ -44,5 +44,14 @@ export const updateActivity = defineTool({
     }
     return { method: "PUT", path: `/activities/${args.id}`, body: { kind: "json", value: changes } };
   },
-  errorHint: activityIdHint,
+  errorHint(status, fault) {
+    // Strava answers 400 with {resource: "Activity", field: "gear_id", code: "invalid"} for an id not among the athlete's gear.
+    if (status === 400 && fault?.errors?.some((error) => error.field === "gear_id")) {
+      return (
+        "gear_id must be the id of one of the athlete's bikes or shoes: get_athlete lists them (its `bikes` and `shoes`, each with " +
+        'an `id` such as "b1234567"); "none" clears the gear.'
+      );
+    }
+    return activityIdHint(status);
+  },
 });

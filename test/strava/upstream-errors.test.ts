@@ -96,6 +96,19 @@ describe("upstream status errors", () => {
     expect(text).toContain("Strava retired GET /clubs/{id}/activities on 2026-09-01");
   });
 
+  it("a gear_id that is not the athlete's says where the right ids are and how to clear the gear", async () => {
+    mock.strava.intercept({ path: "/api/v3/activities/5", method: "PUT" }).reply(400, {
+      message: "Bad Request",
+      errors: [{ resource: "Activity", field: "gear_id", code: "invalid" }],
+    });
+    const result = await core.call("update_activity", { id: 5, gear_id: "b999" });
+    expect(textOf(result)).toBe(
+      "Error: Strava answered 400 Bad Request to PUT /activities/5: Bad Request (Activity.gear_id invalid). " +
+        "gear_id must be the id of one of the athlete's bikes or shoes: get_athlete lists them (its `bikes` and `shoes`, each with " +
+        'an `id` such as "b1234567"); "none" clears the gear.',
+    );
+  });
+
   it("missing scope 401 is not retried and says to authorize again with every scope", async () => {
     mock.strava.intercept({ path: "/api/v3/activities/5", method: "PUT" }).reply(401, {
       message: "Authorization Error",

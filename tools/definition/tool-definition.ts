@@ -6,6 +6,7 @@
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { Fault } from "../../strava/strava-errors.ts";
 import type { PlanContext, RequestPlan } from "./request-plan.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */
@@ -57,7 +58,7 @@ export interface ToolDefinition {
    */
   resultText?(bodyText: string, args: Record<string, unknown>): string | undefined;
   /** Advice added to an upstream status error for conditions this tool knows about. */
-  errorHint?(status: number): string | undefined;
+  errorHint?(status: number, fault: Fault | undefined): string | undefined;
 }
 
 /** Declares a tool with its arguments typed from its schema. */

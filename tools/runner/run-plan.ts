@@ -7,11 +7,11 @@
 import type { UpstreamClient } from "../../strava/strava-client.ts";
 import type { RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
 import { describeRequest } from "../../strava/strava-request.ts";
-import { UpstreamBodyError, UpstreamStatusError } from "../../strava/strava-errors.ts";
+import { UpstreamBodyError, UpstreamStatusError, type Fault } from "../../strava/strava-errors.ts";
 
 export interface PlanOptions {
   signal?: AbortSignal | undefined;
-  errorHint?: ((status: number) => string | undefined) | undefined;
+  errorHint?: ((status: number, fault: Fault | undefined) => string | undefined) | undefined;
 }
 
 export interface PlanResult {
