@@ -149,6 +149,11 @@ export class TokenManager {
     return this.#store.description;
   }
 
+  /** The store's own words for authorizing again, where that is not a command (OAuth mode's sign-in). */
+  get authorizeAgain(): string | undefined {
+    return this.#store.authorizeAgain;
+  }
+
   /**
    * How long `settle()` may wait: a token request that has just started (its timeout) and its save,
    * tried twice (two store deadlines). 40 s with the defaults.

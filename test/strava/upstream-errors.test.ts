@@ -7,6 +7,7 @@ import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-har
 import { freePort } from "../support/free-port.ts";
 import { mockStrava, pathAnyQuery, type StravaMock } from "../support/strava-mock.ts";
 import { testDayAt } from "../support/test-clock.ts";
+import { statusErrorFor } from "../../strava/strava-errors.ts";
 
 // 3 min 12 s before a quarter hour ends.
 const now = testDayAt("12:41:48");
@@ -130,6 +131,30 @@ describe("upstream status errors", () => {
   it("an empty success body is an error too", async () => {
     get("/api/v3/athlete").reply(200, "");
     expect(textOf(await core.call("get_athlete", {}))).toMatch(/not complete JSON/);
+  });
+});
+
+describe("what a 401 says to do, where authorizing again is not npm run authorize (OAuth mode)", () => {
+  it("names the store's own words, never npm run authorize", () => {
+    const authorizeAgain = "athlete 48201735 must sign in with Strava again from their MCP client";
+    const rejected = statusErrorFor({ request: "GET /athlete", status: 401, bodyText: "", headers: {}, nowMs: now, authorizeAgain });
+    expect(rejected.message).toBe(
+      "Strava answered 401 Unauthorized to GET /athlete. The access token was rejected even after a refresh; " +
+        "athlete 48201735 must sign in with Strava again from their MCP client.",
+    );
+    const scope = statusErrorFor({
+      request: "GET /athlete",
+      status: 401,
+      bodyText: JSON.stringify({
+        message: "Authorization Error",
+        errors: [{ resource: "AccessToken", field: "activity:read_permission", code: "missing" }],
+      }),
+      headers: {},
+      nowMs: now,
+      authorizeAgain,
+    });
+    expect(scope.message).toContain(`(activity:read_permission). To fix it, ${authorizeAgain} and keep every requested scope ticked.`);
+    expect(rejected.message + scope.message).not.toContain("npm run authorize");
   });
 });
 
