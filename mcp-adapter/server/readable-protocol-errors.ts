@@ -42,9 +42,7 @@ const requestSchemaOf: Readonly<Record<string, SpecTypeName>> = {
 /** What this file needs of a schema: Standard Schema's validate (zod's, here). */
 interface ParamsSchema {
   readonly "~standard": {
-    validate(
-      value: unknown,
-    ):
+    validate(value: unknown):
       | {
           readonly issues?: ReadonlyArray<{
             readonly message: string;
