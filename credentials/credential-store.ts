@@ -63,6 +63,16 @@ export interface CredentialStore {
   keptCopyOf?(tokens: TokenSet): string | undefined;
   /** The command that authorizes the athlete again into this very store, for messages (never a value). */
   readonly authorizeCommand?: string;
+  /**
+   * What a person does to authorize the athlete again, for messages, where that is not a command an operator runs
+   * (OAuth mode: the athlete signs in again from their MCP client). Wins over `authorizeCommand`.
+   */
+  readonly authorizeAgain?: string;
+}
+
+/** What to do once the stored refresh token is dead, as messages say it: the store's own words, or its command. */
+export function authorizeAgainAdvice(store: Pick<CredentialStore, "authorizeCommand" | "authorizeAgain">): string {
+  return store.authorizeAgain ?? `authorize again (${store.authorizeCommand ?? "npm run authorize"})`;
 }
 
 /**
@@ -108,6 +118,9 @@ export class CredentialStoreTimeoutError extends CredentialStoreError {}
 export class CredentialsMissingError extends CredentialStoreError {}
 
 export const requiredCredentialFields = ["client_id", "client_secret", "refresh_token"] as const;
+
+/** When the operator revoked the grant (`clearTokens` writes it, a new grant removes it): a record without tokens says why. */
+export const revokedAtField = "revoked_at";
 
 /** The token fields a grant adds to a record, and `clearTokens` removes. */
 export const tokenFields = ["refresh_token", "access_token", "expires_at"] as const;
@@ -156,6 +169,13 @@ export function parseStoredCredentials(value: unknown, storeDescription: string)
     if (mistyped.length > 0) parts.push(`wrong type: ${mistyped.join(", ")}`);
     const message = `${storeDescription} is incomplete (${parts.join("; ")}). Store the Strava application's client_id and client_secret and the athlete's refresh_token there (npm run authorize does this).`;
     const onlyTheGrantIsMissing = mistyped.length === 0 && missing.length === 1 && missing[0] === "refresh_token";
+    const revokedAt = record[revokedAtField];
+    if (onlyTheGrantIsMissing && typeof revokedAt === "string") {
+      throw new CredentialsMissingError(
+        `${storeDescription} holds no Strava grant: it was revoked at ${revokedAt} (npm run authorize -- --revoke). ` +
+          "To serve the athlete again, authorize again (npm run authorize does this).",
+      );
+    }
     throw onlyTheGrantIsMissing ? new CredentialsMissingError(message) : new CredentialStoreError(message);
   }
   const credentials: StoredCredentials = {

@@ -15,7 +15,7 @@ import { encodedBody, requestUrl } from "../common/upstream/request-encoding.ts"
 import type { SendOptions, TrainingLogClient } from "../common/upstream/training-log-client.ts";
 import { CallCancelledError, UpstreamNetworkError, UpstreamTimeoutError } from "../common/upstream/upstream-errors.ts";
 import { describeRequest, type UpstreamRequest } from "../common/upstream/upstream-request.ts";
-import { blankedOut, intervalsStatusError } from "./intervals-errors.ts";
+import { blankedOut, intervalsStatusError, parseIntervalsError } from "./intervals-errors.ts";
 import { checkedIntervalsApiBase, defaultIntervalsTimeoutMs, type IntervalsSettings } from "./intervals-settings.ts";
 import { RequestPacer } from "./request-pacer.ts";
 
@@ -66,7 +66,7 @@ export class IntervalsClient implements TrainingLogClient {
         status: answer.status,
         bodyText: answer.bodyText,
         apiKey: this.#apiKey,
-        hint: options.errorHint?.(answer.status),
+        hint: options.errorHint?.(answer.status, parseIntervalsError(answer.bodyText)),
       });
     }
     return answer;

@@ -24,7 +24,7 @@ export function httpBanner(options: {
       : "bearer token: AUTH_TOKEN";
   const upstream =
     options.upstream === "sandbox"
-      ? "the built-in SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data)"
+      ? "the SANDBOX (a simulated athlete, not your Strava account; unset STRAVA_API_BASE and set STRAVA_* for real data)"
       : "Strava";
   const tokenFile = options.unusedTokenFile
     ? [

@@ -35,6 +35,7 @@ import { readUpstreamSettings, stravaApiBase, stravaTimeoutMs, stravaTokenUrl } 
 import { isSet, readSetting, type Environment } from "../common/settings/setting.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
+import { upstreamKindAt } from "./upstream-kind.ts";
 
 export type UpstreamKind = "strava" | "sandbox";
 
@@ -69,11 +70,12 @@ export async function chooseUpstream(env: Environment, logger: Logger): Promise<
       });
     }
     const store = await open({ kind: "secrets-manager", secretName, region: readSetting(env, awsRegion) });
-    logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
+    const settings = readUpstreamSettings(env);
+    const kind = await selected(settings, store, logger);
     // Tokens a stopped process left are saved now, not at the first call: until then the other instances
     // on the secret would meet a spent refresh token. In the background: nothing waits on the network to start.
     void finishLeftTokenCopies(store, storeTimeoutMs);
-    return { kind: "strava", store, settings: readUpstreamSettings(env), storeTimeoutMs, close: noop };
+    return { kind, store, settings, storeTimeoutMs, close: noop };
   }
 
   if (strava.missing.length === 0 || (strava.missing.length === stravaEnvNames.length && tokenFile.explicit)) {
@@ -90,8 +92,8 @@ export async function chooseUpstream(env: Environment, logger: Logger): Promise<
         ? { kind: "environment", clientId, clientSecret, refreshToken, tokenFile: tokenFile.path }
         : { kind: "token-file", path: tokenFile.path },
     );
-    logger.info("upstream_selected", { upstream: "strava", credentials: store.description });
-    return { kind: "strava", store, settings: readUpstreamSettings(env), storeTimeoutMs, close: noop };
+    const settings = readUpstreamSettings(env);
+    return { kind: await selected(settings, store, logger), store, settings, storeTimeoutMs, close: noop };
   }
 
   if (strava.missing.length < stravaEnvNames.length) {
@@ -109,6 +111,19 @@ export async function chooseUpstream(env: Environment, logger: Logger): Promise<
     message: `A token file is at ${tokenFile.path}, but FITNESS_TOKEN_FILE is not set: serving the sandbox. Set FITNESS_TOKEN_FILE to that path to serve its athlete.`,
   });
   return { ...choice, unusedTokenFile: tokenFile.path };
+}
+
+/** Logs which upstream serves the stored credentials: Strava, or the sandbox STRAVA_API_BASE points at. */
+async function selected(settings: UpstreamSettings, store: CredentialStore, logger: Logger): Promise<UpstreamKind> {
+  const kind = await upstreamKindAt(settings.apiBase);
+  logger.info("upstream_selected", {
+    upstream: kind,
+    credentials: store.description,
+    ...(kind === "sandbox"
+      ? { apiBase: settings.apiBase, message: "STRAVA_API_BASE points at the sandbox (made-up athletes), not Strava." }
+      : {}),
+  });
+  return kind;
 }
 
 /**

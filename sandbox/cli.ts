@@ -33,6 +33,9 @@ async function main(): Promise<void> {
   const a = seedAthlete;
   // Beside the temporary files, not in the checkout or at the MCP server's default token file: a sandbox grant is throwaway.
   const tokenFile = shellQuote(join(tmpdir(), "sandbox-tokens.json"));
+  // The export lines' server keeps its rotations in a scratch file too: without FITNESS_TOKEN_FILE it would write the
+  // sandbox's tokens into the default token file, the one the README gives for a real account.
+  const envTokenFile = shellQuote(join(tmpdir(), "sandbox-env-tokens.json"));
   console.log(
     [
       `Strava sandbox listening on ${sandbox.baseUrl}`,
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
       `  export STRAVA_CLIENT_ID=${sandbox.clientId}`,
       `  export STRAVA_CLIENT_SECRET=${sandbox.clientSecret}`,
       `  export STRAVA_REFRESH_TOKEN=${sandbox.refreshToken()}`,
+      `  export FITNESS_TOKEN_FILE=${envTokenFile}`,
       "",
       "Or, as with Strava: authorize its athlete into a token file, serve that file, and revoke the grant (this authorize",
       "page approves at once: open the URL the first command prints, or curl -sL it):",

@@ -13,6 +13,7 @@
  * one port and one store, so a write through either face shows through the other, and a client is pointed at
  * either face by its base address alone.
  */
+import { sandboxHeader } from "./sandbox-header.ts";
 import { once } from "node:events";
 import { createServer, STATUS_CODES } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -506,6 +507,7 @@ function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<
     ...rateLimitHeaders,
     "Content-Type": reply.contentType ?? jsonContentType,
     "Content-Length": Buffer.byteLength(reply.body),
+    [sandboxHeader]: "1",
     ...reply.headers,
   };
   res.writeHead(reply.status, headers);

@@ -8,6 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { TSchema } from "@sinclair/typebox";
 import { toolTable } from "../tools/table.ts";
+import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
 import { streamSummaryFields } from "../tools/streams/stream-summary-fields.ts";
 import { getActivities } from "../tools/get-activities.ts";
 import { getActivityStreams } from "../tools/get-activity-streams.ts";
@@ -23,13 +24,18 @@ export function renderToolReference(): string {
       .map(([name, schema]) => `\`${name}\`${required.has(name) ? "" : "?"} ${typeLabel(schema)}`)
       .join(", ");
     const access = tool.annotations.readOnlyHint ? "read" : tool.annotations.destructiveHint ? "write (replaces fields)" : "write";
-    return `| \`${tool.name}\` | ${tool.title} | \`${tool.upstream}\` | ${parameters || "none"} | ${access} |`;
+    return `| \`${tool.name}\` | ${tool.title}${retiredNote(tool)} | \`${tool.upstream}\` | ${parameters || "none"} | ${access} |`;
   });
   return [
     `| Tool (MCP name; OpenClaw adds \`${toolNamePrefix}\`) | What | Strava request | Parameters (\`?\` optional) | Access |`,
     "|---|---|---|---|---|",
     ...rows,
   ].join("\n");
+}
+
+/** After the title of a tool whose Strava operation is gone: said where a reader of the table looks first. */
+function retiredNote(tool: ToolDefinition): string {
+  return tool.retiredByStrava ? ` (**retired by Strava since ${tool.retiredByStrava}**: Strava answers 404)` : "";
 }
 
 function typeLabel(schema: TSchema): string {
@@ -62,7 +68,14 @@ export function renderToolPage(): string {
   for (const tool of toolTable) {
     const required = new Set((tool.parameters.required as string[] | undefined) ?? []);
     const access = tool.annotations.readOnlyHint ? "read" : tool.annotations.destructiveHint ? "write (replaces fields)" : "write";
-    lines.push(`## \`${tool.name}\``, "", `${tool.title}: \`${tool.upstream}\`, ${access}.`, "", tool.description.trim(), "");
+    lines.push(
+      `## \`${tool.name}\``,
+      "",
+      `${tool.title}${retiredNote(tool)}: \`${tool.upstream}\`, ${access}.`,
+      "",
+      tool.description.trim(),
+      "",
+    );
     const properties = Object.entries(tool.parameters.properties as Record<string, TSchema>);
     if (properties.length === 0) {
       lines.push("No parameters.", "");

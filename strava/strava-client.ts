@@ -29,6 +29,8 @@ export interface AccessTokenSource {
   renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<{ accessToken: string; issuedNow: boolean }>;
   /** Strava's answer on whether the application is active (403 "Application Status Inactive" or not). */
   noteApplicationInactive(inactive: boolean, message?: string): void;
+  /** What to do to authorize again, for messages, where it is not `npm run authorize` (OAuth mode's sign-in). */
+  readonly authorizeAgain?: string | undefined;
 }
 
 export interface UpstreamClientOptions {
@@ -111,9 +113,11 @@ export class UpstreamClient implements TrainingLogClient {
         bodyText: response.bodyText,
         headers: response.headers,
         nowMs: this.#now(),
+        authorizeAgain: this.#tokens.authorizeAgain,
         hint:
-          [options.errorHint?.(response.status), this.#admission?.statusHint?.(response.status)].filter((text) => text).join(" ") ||
-          undefined,
+          [options.errorHint?.(response.status, parseFault(response.bodyText)), this.#admission?.statusHint?.(response.status)]
+            .filter((text) => text)
+            .join(" ") || undefined,
       });
     }
     this.#tokens.noteApplicationInactive(false);

@@ -101,6 +101,8 @@ export interface StatusErrorContext {
   nowMs: number;
   /** Extra advice a tool adds for its own known conditions (club activities' 404). */
   hint?: string | undefined;
+  /** What to do to authorize again where it is not `npm run authorize` (OAuth mode: the athlete signs in again). */
+  authorizeAgain?: string | undefined;
 }
 
 /** Builds the message for a non-success answer: status, Fault message and errors, and what to do. */
@@ -123,9 +125,12 @@ export function statusErrorFor(context: StatusErrorContext): UpstreamStatusError
 function adviceFor(status: number, fault: Fault | undefined, context: StatusErrorContext): string | undefined {
   const missingScope = fault?.errors?.find((error) => error.code === "missing" && error.resource === "AccessToken");
   if (status === 401 && missingScope) {
-    return `The athlete did not grant the permission this needs (${missingScope.field ?? "a scope"}). Run the authorization again (npm run authorize) and keep every requested scope ticked.`;
+    const again =
+      context.authorizeAgain === undefined ? "Run the authorization again (npm run authorize)" : `To fix it, ${context.authorizeAgain}`;
+    return `The athlete did not grant the permission this needs (${missingScope.field ?? "a scope"}). ${again} and keep every requested scope ticked.`;
   }
-  if (status === 401) return "The access token was rejected even after a refresh; authorize again (npm run authorize).";
+  if (status === 401)
+    return `The access token was rejected even after a refresh; ${context.authorizeAgain ?? "authorize again (npm run authorize)"}.`;
   if (isApplicationInactive(status, fault)) return applicationInactiveAdvice;
   if (status === 429) return `Strava's rate limit is exceeded. ${describeRateLimit(readRateLimitHeaders(context.headers), context.nowMs)}`;
   if (status >= 500) return "This is a failure on Strava's side; try again in a moment.";

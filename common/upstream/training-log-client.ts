@@ -9,8 +9,11 @@ import type { UpstreamRequest } from "./upstream-request.ts";
 
 export interface SendOptions {
   signal?: AbortSignal | undefined;
-  /** Advice appended to a status error, chosen by the tool (e.g. club activities' 404). */
-  errorHint?: ((status: number) => string | undefined) | undefined;
+  /**
+   * Advice appended to a status error, chosen by the tool (e.g. club activities' 404), from the status and the
+   * upstream's error body as read (Strava's Fault, intervals.icu's `{status, error}`; undefined when unreadable).
+   */
+  errorHint?: ((status: number, errorBody: unknown) => string | undefined) | undefined;
 }
 
 export interface TrainingLogClient {

@@ -31,6 +31,7 @@ import {
   CredentialsMissingError,
   CredentialStoreError,
   parseStoredCredentials,
+  revokedAtField,
   tokenFields,
   type AuthorizationStore,
   type CredentialSnapshot,
@@ -143,7 +144,7 @@ export class SecretsManagerStore implements AuthorizationStore {
 
   async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
     await this.#writeOver(signal, (record) => {
-      const { [lineageField]: _lineage, ...kept } = record ?? {};
+      const { [lineageField]: _lineage, [revokedAtField]: _revoked, ...kept } = record ?? {};
       return { ...kept, ...credentials };
     });
   }
@@ -151,7 +152,7 @@ export class SecretsManagerStore implements AuthorizationStore {
   async clearTokens(signal: AbortSignal): Promise<void> {
     await this.#writeOver(signal, (record) => {
       if (record === undefined) return undefined;
-      const kept: SecretRecord = { ...record };
+      const kept: SecretRecord = { ...record, [revokedAtField]: new Date().toISOString() };
       for (const field of [...tokenFields, lineageField]) delete kept[field];
       return kept;
     });

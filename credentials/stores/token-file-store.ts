@@ -10,6 +10,7 @@ import {
   CredentialsMissingError,
   CredentialStoreError,
   parseStoredCredentials,
+  revokedAtField,
   tokenFields,
   type AuthorizationStore,
   type CredentialSnapshot,
@@ -101,14 +102,15 @@ export class TokenFileStore implements AuthorizationStore {
 
   async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
     const current = await this.#readForOperator(signal);
-    const { [lineageField]: _lineage, ...kept } = current ?? {};
+    const { [lineageField]: _lineage, [revokedAtField]: _revoked, ...kept } = current ?? {};
     await this.file.replace({ ...kept, ...credentials, updated_at: new Date().toISOString() }, signal, refreshTokenOf);
   }
 
   async clearTokens(signal: AbortSignal): Promise<void> {
     const current = await this.#readForOperator(signal);
     if (current === undefined) return;
-    const kept: TokenRecord = { ...current, updated_at: new Date().toISOString() };
+    const now = new Date().toISOString();
+    const kept: TokenRecord = { ...current, updated_at: now, [revokedAtField]: now };
     for (const field of [...tokenFields, lineageField]) delete kept[field];
     await this.file.replace(kept, signal, refreshTokenOf);
   }

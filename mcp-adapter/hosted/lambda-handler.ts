@@ -15,6 +15,7 @@
  * Run on this machine (`npm run hosted`, PUBLIC_URL on loopback) with no Strava application set, the built-in
  * sandbox plays Strava, as it does for `npm start`; anywhere else no application is a failed start-up.
  */
+import { signInAgainHealth } from "../oauth/sign-in-again.ts";
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
 import { mcpAuth } from "../../common/settings/server-variables.ts";
@@ -76,14 +77,20 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
     factory,
     logger,
     maxRequestBodySize,
-    health: () => ({
-      status: "ok",
-      name: identity.name,
-      version: identity.version,
-      upstream: upstream.kind,
-      auth: "oauth",
-      issuer: app.issuer,
-    }),
+    health: async () => {
+      // A function URL is reachable by anyone: athletes who must sign in again are counted, never named. What this
+      // execution environment saw; another one starts with none.
+      const signInAgain = signInAgainHealth(await app.sessions.athletesToSignInAgain(), false);
+      return {
+        status: signInAgain ? "degraded" : "ok",
+        name: identity.name,
+        version: identity.version,
+        upstream: upstream.kind,
+        auth: "oauth",
+        issuer: app.issuer,
+        ...(signInAgain ? { sign_in_again: signInAgain } : {}),
+      };
+    },
   });
 }
 

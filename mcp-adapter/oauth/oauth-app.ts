@@ -43,6 +43,7 @@ import { eventsPerSourcePerMinute, QuarterMarks, SourceRate, stravaWebhook, type
 import { lookupStravaSubscription, WebhookSubscription } from "./strava/webhook-subscription.ts";
 import { tokenRequest } from "./endpoints/token-endpoint.ts";
 import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
+import { endGrantsAfterRefusal } from "./sign-in-again.ts";
 
 export interface OAuthApp {
   readonly issuer: string;
@@ -102,6 +103,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     athletes: admission.size,
     now,
     rescue: options.rescueCredentials,
+    onRefreshTokenDead: (athleteId) => endGrantsAfterRefusal(athleteId, { store, storeTimeoutMs, logger }),
   });
   const metadataFailures = createRateLimitedLog({ logger, event: "client_metadata_refused" });
   const context: OAuthContext = {

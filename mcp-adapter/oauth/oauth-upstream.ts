@@ -33,6 +33,7 @@ import { startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { upstreamKindAt } from "../upstream-kind.ts";
 
 export interface OAuthUpstream {
   kind: UpstreamKind;
@@ -55,8 +56,16 @@ export async function chooseOAuthUpstream(env: Environment, oauth: OAuthSettings
   const noop = async (): Promise<void> => {};
   const configured = await stravaApplicationFromEnv(env, oauth);
   if (configured !== undefined) {
-    logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: configured.strava.clientId });
-    return { kind: "strava", strava: configured.strava, settings: configured.settings, storeTimeoutMs, close: noop };
+    const kind = await upstreamKindAt(configured.settings.apiBase);
+    logger.info("upstream_selected", {
+      upstream: kind,
+      auth: "oauth",
+      application: configured.strava.clientId,
+      ...(kind === "sandbox"
+        ? { apiBase: configured.settings.apiBase, message: "STRAVA_API_BASE points at the sandbox (made-up athletes), not Strava." }
+        : {}),
+    });
+    return { kind, strava: configured.strava, settings: configured.settings, storeTimeoutMs, close: noop };
   }
   const sandbox = await startBuiltInSandbox(env);
   logger.warn("upstream_sandbox", {

@@ -16,6 +16,7 @@ import { createShutdown, httpShutdownSteps } from "../shutdown.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { oauthSettingsFromEnv } from "./oauth-settings.ts";
 import { startOAuthMode } from "./start-oauth-mode.ts";
+import { signInAgainHealth } from "./sign-in-again.ts";
 
 export async function serveOAuthHttp(options: {
   http: HttpSettings;
@@ -49,10 +50,22 @@ export async function serveOAuthHttp(options: {
     allowedHostnames:
       http.allowedHostnames && !http.allowedHostnames.includes(publicHost) ? [...http.allowedHostnames, publicHost] : http.allowedHostnames,
     allowedOriginHostnames: [...new Set([...http.allowedOriginHostnames, publicHost])],
-    health: async () => ({
-      httpStatus: 200,
-      body: { status: "ok", name: identity.name, version: identity.version, upstream: upstream.kind, auth: "oauth", issuer: app.issuer },
-    }),
+    health: async () => {
+      // /health needs no token: athletes are named only when nobody else can reach it.
+      const signInAgain = signInAgainHealth(await app.sessions.athletesToSignInAgain(), http.allowedHostnames !== undefined);
+      return {
+        httpStatus: 200,
+        body: {
+          status: signInAgain ? "degraded" : "ok",
+          name: identity.name,
+          version: identity.version,
+          upstream: upstream.kind,
+          auth: "oauth",
+          issuer: app.issuer,
+          ...(signInAgain ? { sign_in_again: signInAgain } : {}),
+        },
+      };
+    },
     exchanges,
     logger,
   });
@@ -69,7 +82,7 @@ export async function serveOAuthHttp(options: {
   if (process.stderr.isTTY) {
     options.flushLogs();
     process.stderr.write(
-      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the built-in sandbox)" : ""}.\n\n`,
+      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the sandbox, made-up athletes)" : ""}.\n\n`,
     );
   }
   const shutdown = createShutdown({

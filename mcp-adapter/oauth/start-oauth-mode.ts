@@ -16,6 +16,7 @@ import type { OAuthStore } from "./stores/oauth-store.ts";
 import { chooseOAuthUpstream, type OAuthUpstream } from "./oauth-upstream.ts";
 import { reconcileAdmission } from "./admission.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { oauthAdminCommand } from "./oauth-admin-command.ts";
 
 export interface StartedOAuthMode {
   app: OAuthApp;
@@ -61,7 +62,7 @@ export async function startOAuthMode(options: {
       serverName: options.serverName,
     });
     await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
-    await announceUnclaimedOwner(app, storeTimeoutMs, logger);
+    await announceUnclaimedOwner(app, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
     await reconcileAdmission(app.context);
     // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
     void store
@@ -104,7 +105,7 @@ async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAut
  * nobody has signed in. A store that cannot be read now is not a reason to refuse to start: the first
  * request says what is wrong with it.
  */
-async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, logger: Logger): Promise<void> {
+async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, logger: Logger, resetOwner: string): Promise<void> {
   let awaits: boolean;
   try {
     awaits = await app.admission.awaitsOwner(AbortSignal.timeout(storeTimeoutMs));
@@ -116,7 +117,7 @@ async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, log
     issuer: app.issuer,
     message:
       `No athlete has signed in yet: the first one to sign in at ${app.issuer} becomes this server's owner, the only athlete it serves, ` +
-      "until `npm run oauth-admin -- reset-owner`. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.",
+      `until \`${resetOwner}\`. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.`,
   });
 }
 

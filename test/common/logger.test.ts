@@ -76,6 +76,22 @@ describe("logger", () => {
     });
   });
 
+  it("keeps a number or boolean under a secret's name, which no secret is: a JSON-RPC error's code is written as it is", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.warn("mcp_stdio_refused", {
+      code: -32700,
+      bytes: 9,
+      message: "Parse error",
+      error: { code: -32600 },
+      flags: { authorization: false },
+    });
+    logger.warn("oauth", { code: "a-code-value", nested: { code: "another-code" } });
+    const [refused, oauth] = lines();
+    expect(refused).toMatchObject({ code: -32700, error: { code: -32600 }, flags: { authorization: false } });
+    expect(oauth).toMatchObject({ code: "[redacted]", nested: { code: "[redacted]" } });
+  });
+
   it("redacts a secret one level down and a capitalised Authorization, and writes an err field without its stack", () => {
     const { stream, lines } = capture();
     const logger = createJsonLogger(stream, "debug");

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { jsonRpcReply } from "../support/mcp-replies.ts";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
@@ -147,6 +148,33 @@ describe("the coaching skill over HTTP", () => {
     } finally {
       await client.close();
     }
+  });
+
+  test("a skills/get or skills/list with wrong params says in words what the field must be, not the validator's text", async () => {
+    const ask = async (method: string, params: Record<string, unknown>): Promise<string> => {
+      const response = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${authToken}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+      const reply = jsonRpcReply(await response.text());
+      expect(reply.error?.code).toBe(-32602);
+      return reply.error?.message ?? "";
+    };
+    expect(await ask("skills/get", {})).toBe(
+      "Invalid skills/get request: params.uri must be a string (the uri of a skill from skills/list, such as skill://fitness-coaching/SKILL.md); it is missing.",
+    );
+    expect(await ask("skills/get", { uri: 5 })).toBe(
+      "Invalid skills/get request: params.uri must be a string (the uri of a skill from skills/list, such as skill://fitness-coaching/SKILL.md); got a number.",
+    );
+    expect(await ask("skills/list", { cursor: 5 })).toBe(
+      "Invalid skills/list request: params.cursor must be a string (a nextCursor from an earlier skills/list); got a number.",
+    );
   });
 });
 

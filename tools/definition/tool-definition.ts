@@ -69,6 +69,11 @@ export interface ToolDefinition {
   readonly annotations: ToolAnnotations;
   /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}". */
   readonly upstream: string;
+  /**
+   * The day Strava retired that operation (ISO date), for the tool reference: the tool stays, for upstreams that still
+   * serve it, and its error says so.
+   */
+  readonly retiredByStrava?: string;
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   /**
@@ -82,7 +87,8 @@ export interface ToolDefinition {
    */
   resultText?(bodyText: string, args: Record<string, unknown>): string | undefined;
   /** Advice added to an upstream status error for conditions this tool knows about. */
-  errorHint?(status: number): string | undefined;
+  /** Advice added to an upstream status error for conditions this tool knows about, from the status and the upstream's error body as read (Strava's Fault). */
+  errorHint?(status: number, errorBody: unknown): string | undefined;
   /**
    * The MCP Apps view that draws this tool's results, by the view's name (the views are served by the MCP
    * server: mcp-adapter/apps/app-views.ts). Absent: results are shown as text only.

@@ -35,6 +35,8 @@ export interface ToolDepsOptions {
   maxConcurrentRequests?: number;
   /** A say over each upstream request before it is sent (see `UpstreamAdmission`). */
   admission?: UpstreamAdmission;
+  /** Called when Strava refused the stored refresh token (see `TokenManagerOptions.onRefreshTokenDead`). */
+  onRefreshTokenDead?: () => Promise<void>;
 }
 
 export function createToolDeps(options: ToolDepsOptions): ToolDeps {
@@ -50,6 +52,7 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     http,
     now: options.now,
     random: options.random,
+    onRefreshTokenDead: options.onRefreshTokenDead,
   });
   const client = new UpstreamClient({
     settings,

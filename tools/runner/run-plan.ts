@@ -11,7 +11,7 @@ import { UpstreamBodyError, UpstreamStatusError } from "../../common/upstream/up
 
 export interface PlanOptions {
   signal?: AbortSignal | undefined;
-  errorHint?: ((status: number) => string | undefined) | undefined;
+  errorHint?: ((status: number, errorBody: unknown) => string | undefined) | undefined;
 }
 
 export interface PlanResult {

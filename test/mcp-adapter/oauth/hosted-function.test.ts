@@ -94,7 +94,7 @@ afterAll(async () => {
 describe("the hosted function behind its function URL", () => {
   it("serves discovery, the sign-in and tool calls from the deployed bundle", { timeout: 60_000 }, async () => {
     const health = (await (await fetch(`${origin}/health`)).json()) as Record<string, unknown>;
-    expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "strava", issuer: origin });
+    expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "sandbox", issuer: origin });
     const unauthenticated = await rawToolCall(`${origin}/mcp`, undefined, "get_athlete");
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get("www-authenticate")).toContain(
