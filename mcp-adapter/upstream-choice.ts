@@ -35,9 +35,9 @@ import { readUpstreamSettings, stravaApiBase, stravaTimeoutMs, stravaTokenUrl } 
 import { isSet, readSetting, type Environment } from "../common/settings/setting.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
-import { upstreamKindAt } from "./upstream-kind.ts";
+import { upstreamKindAt, type UpstreamKind } from "./upstream-kind.ts";
 
-export type UpstreamKind = "strava" | "sandbox";
+export type { UpstreamKind };
 
 export interface UpstreamChoice {
   kind: UpstreamKind;

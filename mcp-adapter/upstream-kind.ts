@@ -10,7 +10,9 @@
  * label, and a server that is down says so at the first call.
  */
 import { sandboxHeader } from "../sandbox/sandbox-header.ts";
-import type { UpstreamKind } from "./upstream-choice.ts";
+
+/** Which upstream a server talks to, as its log, /health and banner say. */
+export type UpstreamKind = "strava" | "sandbox";
 
 const probeTimeoutMs = 1_500;
 
