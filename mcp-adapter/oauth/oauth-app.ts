@@ -30,7 +30,7 @@ import { RefreshTokens } from "./tokens/refresh-tokens.ts";
 import { requestOrigin } from "./endpoints/request-origin.ts";
 import { registrationLimits, RegistrationPrecheck } from "./endpoints/registration-limits.ts";
 import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
-import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
 import { errorPage, pageAnswer } from "./pages/pages.ts";
 import { registrationRequest } from "./endpoints/registration-endpoint.ts";
@@ -111,7 +111,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     clients: new ClientDirectory(
       store,
       new ClientMetadataFetcher({
-        allowLoopback: isLoopbackHostname(new URL(issuer).hostname),
+        // Only for a server on loopback alone: one reached from elsewhere would fetch this machine's own services for anyone.
+        allowLoopback: !options.settings.beyondLoopback,
         now,
         // Anybody can make this server fetch a document: its failures are logged a line per interval.
         failures: metadataFailures,

@@ -57,6 +57,13 @@ export async function serveOAuthHttp(options: {
     logger,
   });
   listening.serve(routes.listener);
+  if (!http.allowedHostnames) {
+    logger.warn("host_check_off", {
+      host: http.host,
+      message:
+        "Bound beyond loopback in OAuth mode: the Host header is not checked, and anyone who reaches this address can try to sign in; only the athletes in MCP_ATHLETES are served. Keep TLS in front (PUBLIC_URL is https).",
+    });
+  }
   logger.info("listening", {
     transport: "http",
     auth: "oauth",
