@@ -19,7 +19,8 @@ import type { McpSession } from "../server/create-mcp-server.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { AccessTokens } from "./tokens/access-tokens.ts";
 import { AthleteSessions } from "./athlete-sessions.ts";
-import { authorizationRequest, consentDecision, stravaCallback } from "./endpoints/authorization-endpoint.ts";
+import { authorizationRequest, callbacksPerSource, consentDecision, stravaCallback } from "./endpoints/authorization-endpoint.ts";
+import { SourceCounts } from "./endpoints/source-counts.ts";
 import { ClientMetadataFetcher } from "./clients/client-metadata-document.ts";
 import { ClientDirectory } from "./clients/clients.ts";
 import { discoveryDocuments } from "./endpoints/metadata.ts";
@@ -128,6 +129,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     registeredClients: createRateLimitedLog({ logger, event: "client_registered" }),
     refusedRegistrations: createRateLimitedLog({ logger, event: "registration_refused", firstOfEachReason: true }),
     registrationPrecheck: new RegistrationPrecheck(registrationLimits.perSourcePerHour),
+    signInCallbacks: new SourceCounts(callbacksPerSource.limit, callbacksPerSource.windowMs),
     now,
     storeTimeoutMs,
   };
@@ -182,7 +184,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     ],
     [
       paths.stravaCallback,
-      (request) => (request.method === "GET" ? stravaCallback(request, context) : Promise.resolve(methodNotAllowed("GET"))),
+      (request, origin) =>
+        request.method === "GET" ? stravaCallback(request, context, origin.address) : Promise.resolve(methodNotAllowed("GET")),
     ],
     [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
     [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],

@@ -4,6 +4,8 @@
  * secondary index `athlete_id` (partition key `athlete_id`, keys only) listing what belongs to an
  * athlete, and TTL on the `ttl` attribute (epoch seconds). Items:
  *
+ * - `signin-state#<state id>`: a Strava sign-in state already used, written once with attribute_not_exists
+ *   (exactly one caller succeeds), gone by TTL once the state has expired.
  * - `client#<client_id>`, `code#<sha256>`, `grant#<grant_id>`: the record as JSON in `record`; codes and
  *   grants carry `athlete_id`. Redeeming a code is one UpdateItem conditioned on `redeemed_grant` being
  *   absent (only one caller sets it; the others read which grant it names); replacing a grant is one
@@ -194,6 +196,19 @@ export class DynamoDbOAuthStore implements OAuthStore {
 
   async getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined> {
     return this.#get<RegisteredClient>(`client#${clientId}`, signal);
+  }
+
+  async spendSignInState(stateId: string, expiresAt: number, signal: AbortSignal): Promise<boolean> {
+    return this.#writeIf("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `signin-state#${stateId}` }, ttl: { N: String(expiresAt) } },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+        { abortSignal: signal },
+      ),
+    );
   }
 
   async putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void> {

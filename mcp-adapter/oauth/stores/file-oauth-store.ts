@@ -10,6 +10,9 @@
  *   oldest unused registration when it is full;
  * - `registrations/<hour>-<source digest>`: one byte appended per registration of a source in that hour
  *   (appends are atomic between processes, so the file's size is the count, and no lock is needed);
+ * - `sign-in-states/<expiry>-<state id>`: a Strava sign-in state already used, made with O_EXCL (of several
+ *   processes exactly one creates it), an empty file named by when the state expires, so that the sweep
+ *   needs only the directory listing;
  * - `codes/<sha256>.json`, `grants/<grant_id>.json`: changed under a lock file of their own
  *   (common/file-lock.ts), written to a temporary file, flushed and renamed into place, so a reader sees
  *   the old or the new record whole and a crash loses at most the change under way;
@@ -86,6 +89,10 @@ const clientIdPattern = /^fc_[A-Za-z0-9_-]{1,64}$/;
 const digestPattern = /^[0-9a-f]{64}$/;
 const grantIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const athleteIdPattern = /^\d{1,20}$/;
+const signInStatePattern = /^[A-Za-z0-9_-]{22}$/;
+
+/** How often a long-running process clears the used sign-in states that expired (besides the sweep at start). */
+const signInStateSweepMs = 15 * 60_000;
 
 export class FileOAuthStore implements OAuthStore {
   readonly description: string;
@@ -95,6 +102,7 @@ export class FileOAuthStore implements OAuthStore {
   #key: Uint8Array | undefined;
   #migrated: Promise<void> | undefined;
   #registrationHourSwept: string | undefined;
+  #signInStatesSweptMs = 0;
   /** This process's turns at the ring: one waits on the lock file at a time, the rest in order here. */
   #ringTurns: Promise<unknown> = Promise.resolve();
 
@@ -117,7 +125,7 @@ export class FileOAuthStore implements OAuthStore {
       orElsewhere: "or set FITNESS_OAUTH_DIR elsewhere",
       error: (message) => new StartupError(message),
     });
-    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations"]) {
+    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations", "sign-in-states"]) {
       mkdirSync(join(options.directory, sub), { recursive: true, mode: 0o700 });
     }
   }
@@ -177,6 +185,22 @@ export class FileOAuthStore implements OAuthStore {
     await this.#ready();
     if (!clientIdPattern.test(clientId)) return undefined;
     return this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
+  }
+
+  async spendSignInState(stateId: string, expiresAt: number): Promise<boolean> {
+    await this.#ready();
+    if (!signInStatePattern.test(stateId) || !Number.isSafeInteger(expiresAt)) return false;
+    if (this.#now() - this.#signInStatesSweptMs >= signInStateSweepMs) {
+      this.#signInStatesSweptMs = this.#now();
+      void this.#sweepSignInStates().catch(() => {});
+    }
+    try {
+      await (await open(join(this.#directory, "sign-in-states", `${expiresAt}-${stateId}`), "wx", 0o600)).close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw this.#error("record a used sign-in state in", error);
+    }
   }
 
   async putCode(record: AuthorizationCodeRecord): Promise<void> {
@@ -346,6 +370,7 @@ export class FileOAuthStore implements OAuthStore {
       }
     }
     await this.#sweepRegistrationCounts(registrationWindow(this.#now()).hour);
+    await this.#sweepSignInStates();
   }
 
   async signingKey(): Promise<Uint8Array> {
@@ -472,6 +497,15 @@ export class FileOAuthStore implements OAuthStore {
     for (const name of await readdir(directory)) {
       const hour = /^(\d+)-/.exec(name)?.[1];
       if (hour !== undefined && Number(hour) < Number(currentHour)) await rm(join(directory, name), { force: true });
+    }
+  }
+
+  async #sweepSignInStates(): Promise<void> {
+    const directory = join(this.#directory, "sign-in-states");
+    const nowSeconds = this.#now() / 1000;
+    for (const name of await readdir(directory)) {
+      const expiresAt = Number(/^(\d+)-/.exec(name)?.[1]);
+      if (Number.isFinite(expiresAt) && expiresAt < nowSeconds) await rm(join(directory, name), { force: true });
     }
   }
 

@@ -8,6 +8,8 @@
  *   registration that never completed a grant takes a place in a ring of fixed size: when the ring is
  *   full the oldest such registration is evicted, so anonymous registrations cannot grow the store and a
  *   real new client always gets in. Registrations are counted per source address and hour;
+ * - the Strava sign-in states already used: a state comes back from Strava once, and a replay of it (with a
+ *   code made up to make this server spend a token request at Strava) finds it spent, on every instance;
  * - authorization codes, stored by their hash, single-use: `redeemCode` marks a code redeemed atomically,
  *   naming the grant it created, so of two instances redeeming one code only one succeeds, and a replay
  *   finds the grant to revoke;
@@ -145,6 +147,14 @@ export interface OAuthStore {
   keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void>;
   getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined>;
 
+  // Strava sign-in states.
+  /**
+   * Marks the Strava sign-in state `stateId` used, kept until `expiresAt` (epoch s, when the state itself
+   * expires): true for exactly one caller, false for every later one (on any instance).
+   */
+  spendSignInState(stateId: string, expiresAt: number, signal: AbortSignal): Promise<boolean>;
+
+  // Codes and grants.
   putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void>;
   /**
    * Reads a code without using it up (bad input at the token endpoint must not cost the client its code);

@@ -2,12 +2,13 @@
  * The OAuth store's contract, checked the same way on both implementations (local files, and DynamoDB
  * with the signing key in Secrets Manager on moto_server): records round-trip and expire; unused
  * registrations live in a ring that evicts the oldest, and a kept one leaves it; registrations are
- * counted per source and hour; a code is redeemed by exactly one of several concurrent callers and the
- * others learn the grant it bought; a grant is replaced only from the revision it was read at (one of two
- * concurrent rotations wins); the owner is claimed once and can be reset; athletes no longer admitted are
- * recorded once; the fair-share count stops at the share and says which window is full; deauthorization
- * checks take one place per athlete and quarter hour; deleting an athlete removes their tokens, grants
- * and counts; the signing key is the same for every instance.
+ * counted per source and hour; a Strava sign-in state is spent by exactly one caller; a code is redeemed
+ * by exactly one of several concurrent callers and the others learn the grant it bought; a grant is
+ * replaced only from the revision it was read at (one of two concurrent rotations wins); the owner is
+ * claimed once and can be reset; athletes no longer admitted are recorded once; the fair-share count
+ * stops at the share and says which window is full; deauthorization checks take one place per athlete
+ * and quarter hour; deleting an athlete removes their tokens, grants and counts; the signing key is the
+ * same for every instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -166,6 +167,15 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     expect((await store.deleteGrant(id, signal()))?.grant_id).toBe(id);
     expect(await store.getGrant(id, signal())).toBeUndefined();
     expect(await store.deleteGrant(id, signal())).toBeUndefined();
+  });
+
+  it("a Strava sign-in state is spent by exactly one of several concurrent callers, on any instance", async () => {
+    const stateId = crypto.randomUUID().replace(/-/g, "").slice(0, 22);
+    const expiresAt = now() + 900;
+    const spent = await Promise.all([make(), make(), make(), make()].map((store) => store.spendSignInState(stateId, expiresAt, signal())));
+    expect(spent.filter(Boolean)).toHaveLength(1);
+    expect(await make().spendSignInState(stateId, expiresAt, signal())).toBe(false);
+    expect(await make().spendSignInState(`${stateId.slice(0, 21)}x`, expiresAt, signal())).toBe(true);
   });
 
   it("the owner is claimed once, until the operator resets it", async () => {
