@@ -4,7 +4,7 @@
  * the Strava application for revoking there):
  *
  * - `athletes`: the athletes whose Strava tokens are stored, whether each is admitted, and for one that is
- *   not, since when and when their tokens go;
+ *   not, or whose grants all ended as a precaution, since when and when their tokens go;
  * - `forget <athlete id>`: now, not after the grace period: their grants end, their Strava grant is revoked
  *   at Strava, and everything stored for them is deleted;
  * - `reset-owner`: a loopback server without MCP_ATHLETES serves the first athlete who signed in; this ends
@@ -66,8 +66,12 @@ async function main(args: string[]): Promise<number> {
     for (const athlete of athletes) {
       const admitted = settings.admittedAthletes?.includes(athlete.athleteId) ?? owner === athlete.athleteId;
       const grants = (await store.grantsOf(athlete.athleteId, signal())).length;
+      const ended = athlete.grantsEndedAtMs;
       const state = admitted
-        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grants} grant${grants === 1 ? "" : "s"}`
+        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grants} grant${grants === 1 ? "" : "s"}` +
+          (grants === 0 && ended !== undefined
+            ? `; grants ended as a precaution at ${iso(ended)}: tokens revoked and deleted after ${iso(ended + unadmittedGraceMs)} unless they sign in again`
+            : "")
         : athlete.unadmittedSinceMs === undefined
           ? "not admitted (the server revokes their grants and starts the grace period at its next start)"
           : `not admitted since ${iso(athlete.unadmittedSinceMs)}; tokens revoked and deleted after ${iso(athlete.unadmittedSinceMs + unadmittedGraceMs)}`;

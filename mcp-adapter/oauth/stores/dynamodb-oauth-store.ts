@@ -17,7 +17,7 @@
  *   source's registrations in an hour.
  * - `athletes`: the set of athletes whose tokens are stored (`ids`), kept with each sign-in and deletion
  *   (made by one scan on a table written before it existed); `unadmitted#<id>`: since when an athlete is
- *   no longer admitted; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
+ *   no longer admitted; `grants-ended#<id>`: when their last grant was ended as a precaution; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
  * - `athlete#<id>`: the athlete's Strava tokens, credentials/stores/dynamodb-store.ts (compare-and-swap on
  *   its revision, as for one athlete).
  * - `usage#<athlete>#<day>`: the day's request counts, one attribute per window; counting is one
@@ -327,7 +327,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void> {
-    const keys = new Set([...(await this.#keysOf(athleteId, signal)), `athlete#${athleteId}`, `unadmitted#${athleteId}`]);
+    const keys = new Set([
+      ...(await this.#keysOf(athleteId, signal)),
+      `athlete#${athleteId}`,
+      `unadmitted#${athleteId}`,
+      `grants-ended#${athleteId}`,
+    ]);
     for (const pk of keys) {
       await this.#call("DeleteItem", signal, () =>
         this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: pk } } }), { abortSignal: signal }),
@@ -342,7 +347,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
     const athletes: StoredAthlete[] = [];
     for (const athleteId of ids) {
       const since = Number((await this.#getItem(`unadmitted#${athleteId}`, signal))?.["since_ms"]?.N);
-      athletes.push({ athleteId, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+      const ended = Number((await this.#getItem(`grants-ended#${athleteId}`, signal))?.["at_ms"]?.N);
+      athletes.push({
+        athleteId,
+        unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined,
+        grantsEndedAtMs: Number.isFinite(ended) && ended > 0 ? ended : undefined,
+      });
     }
     return athletes;
   }
@@ -365,6 +375,26 @@ export class DynamoDbOAuthStore implements OAuthStore {
   async clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void> {
     await this.#call("DeleteItem", signal, () =>
       this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `unadmitted#${athleteId}` } } }), {
+        abortSignal: signal,
+      }),
+    );
+  }
+
+  async markGrantsEnded(athleteId: string, atMs: number, signal: AbortSignal): Promise<void> {
+    await this.#call("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `grants-ended#${athleteId}` }, athlete_id: { S: athleteId }, at_ms: { N: String(atMs) } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
+  async clearGrantsEnded(athleteId: string, signal: AbortSignal): Promise<void> {
+    await this.#call("DeleteItem", signal, () =>
+      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `grants-ended#${athleteId}` } } }), {
         abortSignal: signal,
       }),
     );

@@ -19,7 +19,8 @@
  * - `owner`: the owner's athlete id, made once (the first process to link its file into place wins);
  * - `athletes/<id>.json`: each athlete's Strava tokens, a token file exactly like `npm run authorize`'s,
  *   driven by the token manager through TokenFileStore's compare-and-swap; `athletes/<id>.unadmitted`:
- *   since when the athlete is no longer admitted;
+ *   since when the athlete is no longer admitted; `athletes/<id>.grants-ended`: when their last grant was
+ *   ended as a precaution;
  * - `usage.json`, `deauthorization-checks.json`: the day's fair-share counts and deauthorization checks of
  *   the admitted athletes (a few records), changed under a lock but not flushed: a count lost to a power
  *   cut only gives an athlete a few requests more that day;
@@ -304,6 +305,7 @@ export class FileOAuthStore implements OAuthStore {
     }
     await rm(this.#athletePath(athleteId), { force: true });
     await rm(this.#unadmittedPath(athleteId), { force: true });
+    await rm(this.#grantsEndedPath(athleteId), { force: true });
     await this.#updateSmallFile<UsageFile, void>("usage.json", signal, (usage) => {
       delete usage[athleteId];
     });
@@ -316,7 +318,12 @@ export class FileOAuthStore implements OAuthStore {
       const id = /^(\d{1,20})\.json$/.exec(name)?.[1];
       if (id === undefined) continue;
       const since = Number((await readOptional(this.#unadmittedPath(id)))?.trim());
-      athletes.push({ athleteId: id, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+      const ended = Number((await readOptional(this.#grantsEndedPath(id)))?.trim());
+      athletes.push({
+        athleteId: id,
+        unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined,
+        grantsEndedAtMs: Number.isFinite(ended) && ended > 0 ? ended : undefined,
+      });
     }
     return athletes;
   }
@@ -328,6 +335,14 @@ export class FileOAuthStore implements OAuthStore {
 
   async clearUnadmitted(athleteId: string): Promise<void> {
     await rm(this.#unadmittedPath(athleteId), { force: true });
+  }
+
+  async markGrantsEnded(athleteId: string, atMs: number): Promise<void> {
+    await this.#write(this.#grantsEndedPath(athleteId), String(atMs), { durable: true });
+  }
+
+  async clearGrantsEnded(athleteId: string): Promise<void> {
+    await rm(this.#grantsEndedPath(athleteId), { force: true });
   }
 
   async countUpstreamRequest(
@@ -425,6 +440,11 @@ export class FileOAuthStore implements OAuthStore {
   #unadmittedPath(athleteId: string): string {
     if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
     return join(this.#directory, "athletes", `${athleteId}.unadmitted`);
+  }
+
+  #grantsEndedPath(athleteId: string): string {
+    if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
+    return join(this.#directory, "athletes", `${athleteId}.grants-ended`);
   }
 
   #live<T extends { expires_at: number }>(record: T | undefined): T | undefined {
