@@ -40,7 +40,8 @@ import { revocationRequest } from "./endpoints/revocation-endpoint.ts";
 import { allowsWrite } from "./tokens/scopes.ts";
 import { SignedMessages } from "./tokens/signed-messages.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
-import { eventsPerSourcePerMinute, QuarterMarks, SourceRate, stravaWebhook, type WebhookOptions } from "./strava/strava-webhook.ts";
+import { eventsPerSourcePerMinute, QuarterMarks, stravaWebhook, type WebhookOptions } from "./strava/strava-webhook.ts";
+import { isStravaWebhookPath, loggedPath, stravaWebhookPath } from "./strava/webhook-path.ts";
 import { lookupStravaSubscription, WebhookSubscription } from "./strava/webhook-subscription.ts";
 import { tokenRequest } from "./endpoints/token-endpoint.ts";
 import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
@@ -51,6 +52,8 @@ export interface OAuthApp {
   readonly resourceMetadataUrl: string;
   /** Whether `path` is one of the routes `route` answers. */
   handles(path: string): boolean;
+  /** `path` as a log line may show it (without the webhook's secret). */
+  loggedPath(path: string): string;
   route(request: Request, origin?: RequestOrigin): Promise<Response>;
   /** The context every endpoint shares (start-up's admission check uses it). */
   context: OAuthContext;
@@ -133,6 +136,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     now,
     storeTimeoutMs,
   };
+  const webhookPath = stravaWebhookPath(key);
   const webhook: WebhookOptions = {
     verifyToken: options.settings.webhookVerifyToken,
     subscription: new WebhookSubscription({
@@ -142,14 +146,14 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
         apiBase: options.upstream.apiBase,
         clientId: options.strava.clientId,
         clientSecret: options.strava.clientSecret,
-        callbackUrl: `${issuer}${paths.stravaWebhook}`,
+        callbackUrl: `${issuer}${webhookPath}`,
         timeoutMs: 1_500,
       }),
       now,
     }),
     depsFor: (athleteId) => sessions.depsFor(athleteId),
     log: createRateLimitedLog({ logger, event: "strava_webhook", level: "warn", firstOfEachReason: true }),
-    perSource: new SourceRate(eventsPerSourcePerMinute),
+    perSource: new SourceCounts(eventsPerSourcePerMinute, 60_000),
     checked: new QuarterMarks(),
   };
   const discovery = discoveryDocuments(issuer, resource, options.serverName);
@@ -190,8 +194,10 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
     [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],
     [paths.revoke, (request) => corsOr(request, "POST", () => revocationRequest(request, context))],
-    [paths.stravaWebhook, (request, origin) => stravaWebhook(request, context, webhook, origin.address)],
   ]);
+  const webhookRoute = (request: Request, origin: RequestOrigin): Promise<Response> =>
+    stravaWebhook(request, context, webhook, origin.address);
+  const routeOf = (path: string) => (isStravaWebhookPath(path, webhookPath) ? webhookRoute : routes.get(path));
   const pagePaths = new Set<string>([paths.authorize, paths.stravaCallback]);
 
   return {
@@ -200,7 +206,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     resourceMetadataUrl: discovery.resourceMetadataUrl,
     context,
     originOf: (headerValue, connectionAddress) => requestOrigin(options.settings.clientAddressHeader, headerValue, connectionAddress),
-    handles: (path) => routes.has(path) || path.startsWith("/.well-known/"),
+    handles: (path) => routeOf(path) !== undefined || path.startsWith("/.well-known/"),
+    loggedPath,
     route: async (request, origin = { address: undefined }) => {
       const path = new URL(request.url).pathname;
       if (path.startsWith("/.well-known/")) {
@@ -215,12 +222,12 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
           )
         );
       }
-      const handler = routes.get(path);
+      const handler = routeOf(path);
       if (handler === undefined) return Response.json({ error: "not_found" }, { status: 404 });
       try {
         return await handler(request, origin);
       } catch (error) {
-        logger.error("oauth_internal_error", { path, error });
+        logger.error("oauth_internal_error", { path: loggedPath(path), error });
         const message = "The server could not finish this step (its store did not answer, or something failed); try again in a moment.";
         if (pagePaths.has(path)) return pageAnswer(errorPage({ title: "Something went wrong on this server", message }), { status: 503 });
         return Response.json(

@@ -48,6 +48,7 @@ export const paths = {
   register: "/register",
   revoke: "/revoke",
   stravaCallback: "/oauth/strava/callback",
+  /** With the secret after it (strava/webhook-path.ts); this path itself is 404. */
   stravaWebhook: "/strava/webhook",
 } as const;
 
