@@ -1,7 +1,8 @@
 /**
  * The attacker's side of `npm run bench:oauth-abuse`, in a process of its own so that its work does not
- * slow the legitimate client's measurements: `tsx bench/oauth-flood-client.ts <kind> <origin> <count>
- * <streams> [subscription id] [athlete id]`, where kind is
+ * slow the legitimate client's measurements: `tsx bench/oauth-flood-client.ts <kind> <target> <count>
+ * <streams> [subscription id] [athlete id]`, where the target is the server's origin (the webhook's address for
+ * `webhooks`) and kind is
  *
  * - `fill`: registrations from as many sources as it takes (20 each), to fill the unused places;
  * - `registrations-one-source`: registrations, each stream from one source of its own (mostly 429);
@@ -10,7 +11,7 @@
  *
  * Prints one JSON line: the answers by status.
  */
-const [kind = "", origin = "", countText = "0", streamsText = "1", subscription = "0", athlete = "0"] = process.argv.slice(2);
+const [kind = "", target = "", countText = "0", streamsText = "1", subscription = "0", athlete = "0"] = process.argv.slice(2);
 const count = Number(countText);
 const streams = Number(streamsText);
 const statuses: Record<string, number> = {};
@@ -22,7 +23,7 @@ function source(n: number): string {
 
 async function one(n: number, stream: number): Promise<number> {
   if (kind === "webhooks") {
-    const response = await fetch(`${origin}/strava/webhook`, {
+    const response = await fetch(target, {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": source(n) },
       body: JSON.stringify({
@@ -40,7 +41,7 @@ async function one(n: number, stream: number): Promise<number> {
   }
   const from =
     kind === "fill" ? source(Math.floor(n / 20)) : kind === "registrations-one-source" ? `192.0.2.${stream}` : source(100_000 + n);
-  const response = await fetch(`${origin}/register`, {
+  const response = await fetch(`${target}/register`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": from },
     body: JSON.stringify({ client_name: `Flood ${n}`, redirect_uris: ["http://127.0.0.1:47615/cb"], token_endpoint_auth_method: "none" }),

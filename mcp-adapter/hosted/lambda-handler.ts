@@ -52,7 +52,7 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
     throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
   }
   // A function is reached through its URL: PUBLIC_URL is required, and https unless it is loopback (npm run hosted).
-  const settings = oauthSettingsFromEnv(env, "0.0.0.0");
+  const settings = oauthSettingsFromEnv(env, undefined);
   const issuer = settings.publicUrl as string;
   // The built-in sandbox may stand in for Strava only on this machine: a deployment without its application must not
   // quietly serve made-up athletes.

@@ -51,8 +51,8 @@ export async function serveOAuthHttp(options: {
       http.allowedHostnames && !http.allowedHostnames.includes(publicHost) ? [...http.allowedHostnames, publicHost] : http.allowedHostnames,
     allowedOriginHostnames: [...new Set([...http.allowedOriginHostnames, publicHost])],
     health: async () => {
-      // /health needs no token: athletes are named only when nobody else can reach it.
-      const signInAgain = signInAgainHealth(await app.sessions.athletesToSignInAgain(), http.allowedHostnames !== undefined);
+      // /health needs no token: athletes are named only when nobody else can reach it (neither where it listens nor PUBLIC_URL is beyond loopback).
+      const signInAgain = signInAgainHealth(await app.sessions.athletesToSignInAgain(), !settings.beyondLoopback);
       return {
         httpStatus: 200,
         body: {
@@ -70,6 +70,13 @@ export async function serveOAuthHttp(options: {
     logger,
   });
   listening.serve(routes.listener);
+  if (!http.allowedHostnames) {
+    logger.warn("host_check_off", {
+      host: http.host,
+      message:
+        "Bound beyond loopback in OAuth mode: the Host header is not checked, and anyone who reaches this address can try to sign in; only the athletes in MCP_ATHLETES are served. Keep TLS in front (PUBLIC_URL is https).",
+    });
+  }
   logger.info("listening", {
     transport: "http",
     auth: "oauth",

@@ -4,6 +4,8 @@
  * secondary index `athlete_id` (partition key `athlete_id`, keys only) listing what belongs to an
  * athlete, and TTL on the `ttl` attribute (epoch seconds). Items:
  *
+ * - `signin-state#<state id>`: a Strava sign-in state already used, written once with attribute_not_exists
+ *   (exactly one caller succeeds), gone by TTL once the state has expired.
  * - `client#<client_id>`, `code#<sha256>`, `grant#<grant_id>`: the record as JSON in `record`; codes and
  *   grants carry `athlete_id`. Redeeming a code is one UpdateItem conditioned on `redeemed_grant` being
  *   absent (only one caller sets it; the others read which grant it names); replacing a grant is one
@@ -15,7 +17,7 @@
  *   source's registrations in an hour.
  * - `athletes`: the set of athletes whose tokens are stored (`ids`), kept with each sign-in and deletion
  *   (made by one scan on a table written before it existed); `unadmitted#<id>`: since when an athlete is
- *   no longer admitted; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
+ *   no longer admitted; `grants-ended#<id>`: when their last grant was ended as a precaution; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
  * - `athlete#<id>`: the athlete's Strava tokens, credentials/stores/dynamodb-store.ts (compare-and-swap on
  *   its revision, as for one athlete).
  * - `usage#<athlete>#<day>`: the day's request counts, one attribute per window; counting is one
@@ -196,6 +198,19 @@ export class DynamoDbOAuthStore implements OAuthStore {
     return this.#get<RegisteredClient>(`client#${clientId}`, signal);
   }
 
+  async spendSignInState(stateId: string, expiresAt: number, signal: AbortSignal): Promise<boolean> {
+    return this.#writeIf("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `signin-state#${stateId}` }, ttl: { N: String(expiresAt) } },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
   async putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void> {
     await this.#put(`code#${record.code_sha256}`, record, record.expires_at, record.athlete_id, signal);
   }
@@ -312,7 +327,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void> {
-    const keys = new Set([...(await this.#keysOf(athleteId, signal)), `athlete#${athleteId}`, `unadmitted#${athleteId}`]);
+    const keys = new Set([
+      ...(await this.#keysOf(athleteId, signal)),
+      `athlete#${athleteId}`,
+      `unadmitted#${athleteId}`,
+      `grants-ended#${athleteId}`,
+    ]);
     for (const pk of keys) {
       await this.#call("DeleteItem", signal, () =>
         this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: pk } } }), { abortSignal: signal }),
@@ -327,7 +347,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
     const athletes: StoredAthlete[] = [];
     for (const athleteId of ids) {
       const since = Number((await this.#getItem(`unadmitted#${athleteId}`, signal))?.["since_ms"]?.N);
-      athletes.push({ athleteId, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+      const ended = Number((await this.#getItem(`grants-ended#${athleteId}`, signal))?.["at_ms"]?.N);
+      athletes.push({
+        athleteId,
+        unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined,
+        grantsEndedAtMs: Number.isFinite(ended) && ended > 0 ? ended : undefined,
+      });
     }
     return athletes;
   }
@@ -350,6 +375,26 @@ export class DynamoDbOAuthStore implements OAuthStore {
   async clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void> {
     await this.#call("DeleteItem", signal, () =>
       this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `unadmitted#${athleteId}` } } }), {
+        abortSignal: signal,
+      }),
+    );
+  }
+
+  async markGrantsEnded(athleteId: string, atMs: number, signal: AbortSignal): Promise<void> {
+    await this.#call("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `grants-ended#${athleteId}` }, athlete_id: { S: athleteId }, at_ms: { N: String(atMs) } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
+  async clearGrantsEnded(athleteId: string, signal: AbortSignal): Promise<void> {
+    await this.#call("DeleteItem", signal, () =>
+      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `grants-ended#${athleteId}` } } }), {
         abortSignal: signal,
       }),
     );

@@ -10,13 +10,17 @@
  *   oldest unused registration when it is full;
  * - `registrations/<hour>-<source digest>`: one byte appended per registration of a source in that hour
  *   (appends are atomic between processes, so the file's size is the count, and no lock is needed);
+ * - `sign-in-states/<expiry>-<state id>`: a Strava sign-in state already used, made with O_EXCL (of several
+ *   processes exactly one creates it), an empty file named by when the state expires, so that the sweep
+ *   needs only the directory listing;
  * - `codes/<sha256>.json`, `grants/<grant_id>.json`: changed under a lock file of their own
  *   (common/file-lock.ts), written to a temporary file, flushed and renamed into place, so a reader sees
  *   the old or the new record whole and a crash loses at most the change under way;
  * - `owner`: the owner's athlete id, made once (the first process to link its file into place wins);
  * - `athletes/<id>.json`: each athlete's Strava tokens, a token file exactly like `npm run authorize`'s,
  *   driven by the token manager through TokenFileStore's compare-and-swap; `athletes/<id>.unadmitted`:
- *   since when the athlete is no longer admitted;
+ *   since when the athlete is no longer admitted; `athletes/<id>.grants-ended`: when their last grant was
+ *   ended as a precaution;
  * - `usage.json`, `deauthorization-checks.json`: the day's fair-share counts and deauthorization checks of
  *   the admitted athletes (a few records), changed under a lock but not flushed: a count lost to a power
  *   cut only gives an athlete a few requests more that day;
@@ -86,6 +90,10 @@ const clientIdPattern = /^fc_[A-Za-z0-9_-]{1,64}$/;
 const digestPattern = /^[0-9a-f]{64}$/;
 const grantIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const athleteIdPattern = /^\d{1,20}$/;
+const signInStatePattern = /^[A-Za-z0-9_-]{22}$/;
+
+/** How often a long-running process clears the used sign-in states that expired (besides the sweep at start). */
+const signInStateSweepMs = 15 * 60_000;
 
 export class FileOAuthStore implements OAuthStore {
   readonly description: string;
@@ -95,6 +103,7 @@ export class FileOAuthStore implements OAuthStore {
   #key: Uint8Array | undefined;
   #migrated: Promise<void> | undefined;
   #registrationHourSwept: string | undefined;
+  #signInStatesSweptMs = 0;
   /** This process's turns at the ring: one waits on the lock file at a time, the rest in order here. */
   #ringTurns: Promise<unknown> = Promise.resolve();
 
@@ -117,7 +126,7 @@ export class FileOAuthStore implements OAuthStore {
       orElsewhere: "or set FITNESS_OAUTH_DIR elsewhere",
       error: (message) => new StartupError(message),
     });
-    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations"]) {
+    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations", "sign-in-states"]) {
       mkdirSync(join(options.directory, sub), { recursive: true, mode: 0o700 });
     }
   }
@@ -177,6 +186,22 @@ export class FileOAuthStore implements OAuthStore {
     await this.#ready();
     if (!clientIdPattern.test(clientId)) return undefined;
     return this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
+  }
+
+  async spendSignInState(stateId: string, expiresAt: number): Promise<boolean> {
+    await this.#ready();
+    if (!signInStatePattern.test(stateId) || !Number.isSafeInteger(expiresAt)) return false;
+    if (this.#now() - this.#signInStatesSweptMs >= signInStateSweepMs) {
+      this.#signInStatesSweptMs = this.#now();
+      void this.#sweepSignInStates().catch(() => {});
+    }
+    try {
+      await (await open(join(this.#directory, "sign-in-states", `${expiresAt}-${stateId}`), "wx", 0o600)).close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw this.#error("record a used sign-in state in", error);
+    }
   }
 
   async putCode(record: AuthorizationCodeRecord): Promise<void> {
@@ -280,6 +305,7 @@ export class FileOAuthStore implements OAuthStore {
     }
     await rm(this.#athletePath(athleteId), { force: true });
     await rm(this.#unadmittedPath(athleteId), { force: true });
+    await rm(this.#grantsEndedPath(athleteId), { force: true });
     await this.#updateSmallFile<UsageFile, void>("usage.json", signal, (usage) => {
       delete usage[athleteId];
     });
@@ -292,7 +318,12 @@ export class FileOAuthStore implements OAuthStore {
       const id = /^(\d{1,20})\.json$/.exec(name)?.[1];
       if (id === undefined) continue;
       const since = Number((await readOptional(this.#unadmittedPath(id)))?.trim());
-      athletes.push({ athleteId: id, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+      const ended = Number((await readOptional(this.#grantsEndedPath(id)))?.trim());
+      athletes.push({
+        athleteId: id,
+        unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined,
+        grantsEndedAtMs: Number.isFinite(ended) && ended > 0 ? ended : undefined,
+      });
     }
     return athletes;
   }
@@ -304,6 +335,14 @@ export class FileOAuthStore implements OAuthStore {
 
   async clearUnadmitted(athleteId: string): Promise<void> {
     await rm(this.#unadmittedPath(athleteId), { force: true });
+  }
+
+  async markGrantsEnded(athleteId: string, atMs: number): Promise<void> {
+    await this.#write(this.#grantsEndedPath(athleteId), String(atMs), { durable: true });
+  }
+
+  async clearGrantsEnded(athleteId: string): Promise<void> {
+    await rm(this.#grantsEndedPath(athleteId), { force: true });
   }
 
   async countUpstreamRequest(
@@ -346,6 +385,7 @@ export class FileOAuthStore implements OAuthStore {
       }
     }
     await this.#sweepRegistrationCounts(registrationWindow(this.#now()).hour);
+    await this.#sweepSignInStates();
   }
 
   async signingKey(): Promise<Uint8Array> {
@@ -400,6 +440,11 @@ export class FileOAuthStore implements OAuthStore {
   #unadmittedPath(athleteId: string): string {
     if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
     return join(this.#directory, "athletes", `${athleteId}.unadmitted`);
+  }
+
+  #grantsEndedPath(athleteId: string): string {
+    if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
+    return join(this.#directory, "athletes", `${athleteId}.grants-ended`);
   }
 
   #live<T extends { expires_at: number }>(record: T | undefined): T | undefined {
@@ -472,6 +517,15 @@ export class FileOAuthStore implements OAuthStore {
     for (const name of await readdir(directory)) {
       const hour = /^(\d+)-/.exec(name)?.[1];
       if (hour !== undefined && Number(hour) < Number(currentHour)) await rm(join(directory, name), { force: true });
+    }
+  }
+
+  async #sweepSignInStates(): Promise<void> {
+    const directory = join(this.#directory, "sign-in-states");
+    const nowSeconds = this.#now() / 1000;
+    for (const name of await readdir(directory)) {
+      const expiresAt = Number(/^(\d+)-/.exec(name)?.[1]);
+      if (Number.isFinite(expiresAt) && expiresAt < nowSeconds) await rm(join(directory, name), { force: true });
     }
   }
 

@@ -8,6 +8,8 @@
  *   registration that never completed a grant takes a place in a ring of fixed size: when the ring is
  *   full the oldest such registration is evicted, so anonymous registrations cannot grow the store and a
  *   real new client always gets in. Registrations are counted per source address and hour;
+ * - the Strava sign-in states already used: a state comes back from Strava once, and a replay of it (with a
+ *   code made up to make this server spend a token request at Strava) finds it spent, on every instance;
  * - authorization codes, stored by their hash, single-use: `redeemCode` marks a code redeemed atomically,
  *   naming the grant it created, so of two instances redeeming one code only one succeeds, and a replay
  *   finds the grant to revoke;
@@ -16,7 +18,8 @@
  * - each admitted athlete's Strava tokens, through the same `CredentialStore` compare-and-swap design the
  *   token manager drives for one athlete (`credentialStoreFor`);
  * - the owner (the first athlete to sign in, when no list of athletes is configured), claimed once;
- * - which stored athletes are no longer admitted, and since when (their Strava tokens wait out a grace
+ * - which stored athletes are no longer admitted, and since when, and whose grants all ended as a precaution
+ *   (a code or refresh token presented again), and when (either way their Strava tokens wait out a grace
  *   period before they are revoked and deleted);
  * - each athlete's count of Strava requests in the current rate-limit windows (their fair share), and of
  *   the checks a deauthorization event asks of Strava (a budget of their own);
@@ -119,6 +122,8 @@ export interface StoredAthlete {
   athleteId: string;
   /** Epoch ms since which the athlete is no longer admitted (their tokens wait out the grace period). */
   unadmittedSinceMs: number | undefined;
+  /** Epoch ms when the athlete's last grant was ended as a precaution (their tokens wait out the grace period). */
+  grantsEndedAtMs: number | undefined;
 }
 
 /** How many registrations one source may make per hour, and how many unused ones are kept in all. */
@@ -145,6 +150,14 @@ export interface OAuthStore {
   keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void>;
   getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined>;
 
+  // Strava sign-in states.
+  /**
+   * Marks the Strava sign-in state `stateId` used, kept until `expiresAt` (epoch s, when the state itself
+   * expires): true for exactly one caller, false for every later one (on any instance).
+   */
+  spendSignInState(stateId: string, expiresAt: number, signal: AbortSignal): Promise<boolean>;
+
+  // Codes and grants.
   putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void>;
   /**
    * Reads a code without using it up (bad input at the token endpoint must not cost the client its code);
@@ -180,6 +193,10 @@ export interface OAuthStore {
   markUnadmitted(athleteId: string, sinceMs: number, signal: AbortSignal): Promise<number>;
   /** The athlete is admitted again. */
   clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void>;
+  /** Records that the athlete's last grant was ended as a precaution at `atMs` (a later record replaces an earlier one). */
+  markGrantsEnded(athleteId: string, atMs: number, signal: AbortSignal): Promise<void>;
+  /** The athlete signed in again after their grants ended as a precaution. */
+  clearGrantsEnded(athleteId: string, signal: AbortSignal): Promise<void>;
 
   /**
    * Counts one Strava request of the athlete against their share in the windows that contain `nowMs`,

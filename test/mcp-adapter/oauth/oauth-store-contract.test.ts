@@ -2,12 +2,13 @@
  * The OAuth store's contract, checked the same way on both implementations (local files, and DynamoDB
  * with the signing key in Secrets Manager on moto_server): records round-trip and expire; unused
  * registrations live in a ring that evicts the oldest, and a kept one leaves it; registrations are
- * counted per source and hour; a code is redeemed by exactly one of several concurrent callers and the
- * others learn the grant it bought; a grant is replaced only from the revision it was read at (one of two
- * concurrent rotations wins); the owner is claimed once and can be reset; athletes no longer admitted are
- * recorded once; the fair-share count stops at the share and says which window is full; deauthorization
- * checks take one place per athlete and quarter hour; deleting an athlete removes their tokens, grants
- * and counts; the signing key is the same for every instance.
+ * counted per source and hour; a Strava sign-in state is spent by exactly one caller; a code is redeemed
+ * by exactly one of several concurrent callers and the others learn the grant it bought; a grant is
+ * replaced only from the revision it was read at (one of two concurrent rotations wins); the owner is
+ * claimed once and can be reset; athletes no longer admitted are recorded once, and when an athlete's
+ * grants ended as a precaution; the fair-share count stops at the share and says which window is full;
+ * deauthorization checks take one place per athlete and quarter hour; deleting an athlete removes their
+ * tokens, grants and counts; the signing key is the same for every instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -168,6 +169,15 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     expect(await store.deleteGrant(id, signal())).toBeUndefined();
   });
 
+  it("a Strava sign-in state is spent by exactly one of several concurrent callers, on any instance", async () => {
+    const stateId = crypto.randomUUID().replace(/-/g, "").slice(0, 22);
+    const expiresAt = now() + 900;
+    const spent = await Promise.all([make(), make(), make(), make()].map((store) => store.spendSignInState(stateId, expiresAt, signal())));
+    expect(spent.filter(Boolean)).toHaveLength(1);
+    expect(await make().spendSignInState(stateId, expiresAt, signal())).toBe(false);
+    expect(await make().spendSignInState(`${stateId.slice(0, 21)}x`, expiresAt, signal())).toBe(true);
+  });
+
   it("the owner is claimed once, until the operator resets it", async () => {
     expect(await make().owner(signal())).toBeUndefined();
     const claims = await Promise.all(["7", "8", "9"].map((athlete) => make().claimOwner(athlete, signal())));
@@ -179,7 +189,7 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     expect(await make().claimOwner("10", signal())).toBe("10");
   });
 
-  it("lists the stored athletes and records once since when one is no longer admitted", async () => {
+  it("lists the stored athletes, records once since when one is no longer admitted, and when one's grants ended as a precaution", async () => {
     const store = make();
     for (const athlete of ["400", "401"]) {
       await store
@@ -192,15 +202,29 @@ describe.each(implementations)("the OAuth store on %s", (_name, make) => {
     const t = testDayAt("09:00:00");
     expect(await store.markUnadmitted("400", t, signal())).toBe(t);
     expect(await make().markUnadmitted("400", t + 60_000, signal())).toBe(t);
+    // When an athlete's last grant ended as a precaution: the latest time is kept.
+    await store.markGrantsEnded("401", t, signal());
+    await make().markGrantsEnded("401", t + 120_000, signal());
     const listed = (await make().storedAthletes(signal())).filter((athlete) => ["400", "401"].includes(athlete.athleteId));
     expect(listed.sort((a, b) => a.athleteId.localeCompare(b.athleteId))).toEqual([
-      { athleteId: "400", unadmittedSinceMs: t },
-      { athleteId: "401", unadmittedSinceMs: undefined },
+      { athleteId: "400", unadmittedSinceMs: t, grantsEndedAtMs: undefined },
+      { athleteId: "401", unadmittedSinceMs: undefined, grantsEndedAtMs: t + 120_000 },
     ]);
     await store.clearUnadmitted("400", signal());
     expect((await store.storedAthletes(signal())).find((athlete) => athlete.athleteId === "400")?.unadmittedSinceMs).toBeUndefined();
+    await store.clearGrantsEnded("401", signal());
+    expect((await store.storedAthletes(signal())).find((athlete) => athlete.athleteId === "401")?.grantsEndedAtMs).toBeUndefined();
+    await store.markGrantsEnded("400", t, signal());
     await store.deleteAthlete("400", signal());
     expect((await store.storedAthletes(signal())).map((athlete) => athlete.athleteId)).not.toContain("400");
+    await store
+      .credentialStoreFor("400")
+      .writeAuthorization({ ...application, refresh_token: "rt-400b", access_token: "at", expires_at: now() + 60 }, signal());
+    expect((await store.storedAthletes(signal())).find((athlete) => athlete.athleteId === "400")).toEqual({
+      athleteId: "400",
+      unadmittedSinceMs: undefined,
+      grantsEndedAtMs: undefined,
+    });
   });
 
   it("a deauthorization check takes the athlete's place in the quarter hour, up to the day's limit", async () => {
