@@ -371,6 +371,34 @@ describe.skipIf(!available)("the load view in Chromium", () => {
   }, 90_000);
 });
 
+describe.skipIf(!available)("the views' script policy", () => {
+  it("runs the view's own script, and no script or event handler put into the page after it", async () => {
+    for (const view of appViews) {
+      const { page, view: frame } = await show(
+        view.name,
+        view.name === "ride" ? results["rideLow"]! : results["load"]!,
+        widths.desktop,
+        "svg",
+      );
+      // What an injection into the view would try: an inline script element, and an inline event handler
+      // (browser code, given as text: this file is compiled without the DOM's types).
+      const ran = (await frame.evaluate(`(async () => {
+        const script = document.createElement("script");
+        script.textContent = "globalThis.injectedScriptRan = true;";
+        document.body.append(script);
+        const image = document.createElement("img");
+        image.setAttribute("onerror", "globalThis.injectedHandlerRan = true;");
+        image.src = "data:,not-an-image";
+        document.body.append(image);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { script: globalThis.injectedScriptRan === true, handler: globalThis.injectedHandlerRan === true };
+      })()`)) as { script: boolean; handler: boolean };
+      expect(ran, view.name).toEqual({ script: false, handler: false });
+      await closeQuietly(page);
+    }
+  }, 90_000);
+});
+
 describe.skipIf(!available)("the views' network", () => {
   it("no request left any page but the host page itself", () => {
     expect(escaped).toEqual([]);

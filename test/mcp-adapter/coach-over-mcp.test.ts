@@ -21,6 +21,7 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
 import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
 import { skillTextForMcp } from "../../mcp-adapter/skills-over-mcp/skill-text-for-mcp.ts";
+import { athleteRequestLabel } from "../../mcp-adapter/skills-over-mcp/athlete-request.ts";
 import { baseEnv, repositoryRoot, sandboxAsStravaEnv, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const authToken = `coach-${randomBytes(16).toString("hex")}`;
@@ -78,7 +79,7 @@ async function expectSkillAndPrompt(client: Client): Promise<void> {
   const prompt = await client.getPrompt({ name: "fitness-coaching", arguments: { request: "Append to my run: 6x800 m" } });
   const message = prompt.messages[0]?.content;
   expect(message?.type === "text" ? message.text : "").toBe(
-    `${expectedText.body}\n\n## What the athlete said\n\nAppend to my run: 6x800 m`,
+    `${expectedText.body}\n\n${athleteRequestLabel}\n\n\`\`\`text\nAppend to my run: 6x800 m\n\`\`\``,
   );
 }
 
@@ -141,6 +142,9 @@ describe("the coaching skill over HTTP", () => {
       expect(prompt.message).toContain('Unknown prompt "coaching". Available prompts: fitness-coaching.');
       const argument = await failure(client.getPrompt({ name: "fitness-coaching", arguments: { text: "hi" } }));
       expect(argument.message).toContain("takes one optional argument, request");
+      const long = await failure(client.getPrompt({ name: "fitness-coaching", arguments: { request: "x".repeat(4_001) } }));
+      expect(long).toMatchObject({ code: -32602 });
+      expect(long.message).toContain("request is 4,001 characters long; it takes at most 4,000");
       const skill = await failure(new SkillsClient(client).get("skill://other/SKILL.md"));
       expect(skill.message).toContain(`No skill is served at skill://other/SKILL.md; this server serves ${skillUri}.`);
       const resource = await failure(client.readResource({ uri: "ui://openclaw-fitness/nothing.html" }));

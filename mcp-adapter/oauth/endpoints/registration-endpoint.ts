@@ -2,7 +2,8 @@
  * Dynamic client registration (`POST /register`, RFC 7591), the fallback for clients that do not
  * publish a Client ID Metadata Document. The metadata is checked with the MCP SDK's schema, then:
  * redirect URIs must be https, http on a loopback address (native apps, RFC 8252 §7.3), or a private-use
- * scheme of an app (`com.example.app:/callback`); the code flow only; `token_endpoint_auth_method`
+ * scheme of an app in reverse-domain form (`com.example.app:/callback`; the allowlist is
+ * clients/redirect-uris.ts); the code flow only; `token_endpoint_auth_method`
  * none, client_secret_basic (RFC 7591's default) or client_secret_post. A confidential client gets a
  * secret, shown once and stored only as its SHA-256. What registration may cost an anonymous caller, and
  * how long an unused registration lives, is registration-limits.ts; one that gets tokens is kept while
