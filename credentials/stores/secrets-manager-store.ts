@@ -30,10 +30,12 @@ import {
   credentialFieldsOf,
   CredentialsMissingError,
   CredentialStoreError,
+  keyFieldOf,
   parseStoredCredentials,
   tokenFields,
   type AuthorizationStore,
   type CredentialSnapshot,
+  type KeyFieldStore,
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
@@ -77,7 +79,7 @@ class MalformedSecretError extends CredentialStoreError {}
 const current = "AWSCURRENT";
 const pending = "AWSPENDING";
 
-export class SecretsManagerStore implements AuthorizationStore {
+export class SecretsManagerStore implements AuthorizationStore, KeyFieldStore {
   readonly description: string;
   readonly authorizeCommand: string;
   readonly #secretName: string;
@@ -160,6 +162,22 @@ export class SecretsManagerStore implements AuthorizationStore {
   async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined> {
     const version = await this.#readStage(current, signal);
     return version === undefined ? undefined : credentialFieldsOf(version.record);
+  }
+
+  async readKey(field: string, signal: AbortSignal): Promise<string | undefined> {
+    const version = await this.#readStage(current, signal);
+    if (version === undefined) throw new CredentialsMissingError(`The ${this.description} does not exist.`);
+    return keyFieldOf(version.record, field);
+  }
+
+  async writeKey(field: string, key: string | undefined, signal: AbortSignal): Promise<void> {
+    await this.#writeOver(signal, (record) => {
+      if (record === undefined && key === undefined) return undefined;
+      const kept: SecretRecord = { ...record };
+      if (key === undefined) delete kept[field];
+      else kept[field] = key;
+      return kept;
+    });
   }
 
   /**

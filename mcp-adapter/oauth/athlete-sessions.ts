@@ -14,7 +14,8 @@
  * seconds per athlete on average, so it is noise).
  */
 import type { Logger } from "../../common/logger.ts";
-import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { stravaToolDepsOn } from "../../tools/composition/open-tool-deps.ts";
 import type { CredentialStore } from "../../credentials/credential-store.ts";
 import type { SendHttp } from "../../strava/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../strava/rate-limit.ts";
@@ -73,15 +74,18 @@ export class AthleteSessions {
     let deps = this.#deps.get(athleteId);
     if (deps === undefined) {
       const { store, settings, logger } = this.#options;
-      deps = createToolDeps({
-        store: this.#options.rescue ? this.#options.rescue(store.credentialStoreFor(athleteId)) : store.credentialStoreFor(athleteId),
-        logger,
+      // Built by the composition root, as every front end's are, on the athlete's own store.
+      deps = stravaToolDepsOn(
+        this.#options.rescue ? this.#options.rescue(store.credentialStoreFor(athleteId)) : store.credentialStoreFor(athleteId),
         settings,
-        storeTimeoutMs: this.#options.storeTimeoutMs,
-        http: this.#options.http,
-        now: this.#now,
-        admission: this.#admission(athleteId),
-      });
+        {
+          logger,
+          storeTimeoutMs: this.#options.storeTimeoutMs,
+          http: this.#options.http,
+          now: this.#now,
+          admission: this.#admission(athleteId),
+        },
+      );
       this.#deps.set(athleteId, deps);
     }
     return deps;
@@ -94,7 +98,7 @@ export class AthleteSessions {
 
   /** Waits for token refreshes in progress and their saves (shutdown). */
   async settle(): Promise<{ lost: boolean }> {
-    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.tokens.settle()));
+    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.credentials.settle()));
     return { lost: outcomes.some((outcome) => outcome.lost) };
   }
 
