@@ -2,8 +2,10 @@
  * The upkeep of an API key that never changes (intervals.icu's personal key): nothing to refresh, save or
  * wait for at shutdown, and a state learnt from the answers the key gets. Until a request has been answered
  * the state is `unchecked` (the server starts without asking the upstream anything, so a wrong key never stops
- * it starting); a 401 or 403 makes it `needs_authorization` (health answers 503, naming where the key is set),
- * and any later success makes it `ok` again.
+ * it starting); a refusal of the key makes it `needs_authorization` (health answers 503, naming where the key is
+ * set), and any later success makes it `ok` again. A refusal of the key is a 401, or a 403 to a request of the
+ * athlete's own (`/athlete/{id}...`: the key does not open their log); a 403 elsewhere can be about one record (an
+ * activity of somebody else's) and says nothing of the key.
  */
 import type { TrainingLogClient } from "../common/upstream/training-log-client.ts";
 import { UpstreamStatusError } from "../common/upstream/upstream-errors.ts";
@@ -31,7 +33,7 @@ export class ApiKeyHealth implements CredentialUpkeep {
           this.#set("ok");
           return answer;
         } catch (error) {
-          if (error instanceof UpstreamStatusError && (error.status === 401 || error.status === 403)) this.#set("needs_authorization");
+          if (error instanceof UpstreamStatusError && refusesKey(error.status, request.path)) this.#set("needs_authorization");
           throw error;
         }
       },
@@ -52,4 +54,8 @@ export class ApiKeyHealth implements CredentialUpkeep {
   #set(state: CredentialState): void {
     if (this.#state.state !== state) this.#state = { state, sinceMs: this.#now() };
   }
+}
+
+function refusesKey(status: number, path: string): boolean {
+  return status === 401 || (status === 403 && path.startsWith("/athlete/"));
 }
