@@ -49,6 +49,7 @@ export const secretFieldNames = [
   "client_secret",
   "apiKey",
   "api_key",
+  "intervals_api_key",
   "authorization",
   "Authorization",
   "code",

@@ -91,6 +91,26 @@ export interface AuthorizationStore extends CredentialStore {
   readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined>;
 }
 
+/**
+ * A field of the record that holds another training log's personal API key (intervals.icu's
+ * `intervals_api_key`), beside whatever else the store keeps: read by the plugin, written by the operator's
+ * command. A key never changes by itself, so there is nothing to compare and swap but the rest of the record.
+ */
+export interface KeyFieldStore {
+  /** Where the key lives, for messages: never a value. */
+  readonly description: string;
+  /** The key in `field`, or undefined when the record has none; throws `CredentialsMissingError` when there is no record at all. */
+  readKey(field: string, signal: AbortSignal): Promise<string | undefined>;
+  /** Sets `field` to `key` (removes it when undefined), keeping every other field; creates the record when there is none. */
+  writeKey(field: string, key: string | undefined, signal: AbortSignal): Promise<void>;
+}
+
+/** The text of `field` in `record`, trimmed, or undefined when it holds none. */
+export function keyFieldOf(record: Record<string, unknown> | undefined, field: string): string | undefined {
+  const value = record?.[field];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
 /** The credential fields of a record that hold text (a number client_id as Strava shows it, too). */
 export function credentialFieldsOf(record: Record<string, unknown> | undefined): Partial<StoredCredentials> {
   const fields: Partial<StoredCredentials> = {};

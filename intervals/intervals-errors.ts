@@ -5,7 +5,6 @@
  * bulk endpoints wrap it in an array). Nothing here is retried, and no message ever holds the API key: a body
  * that echoes it has it blanked out before a word of it is quoted.
  */
-import { STATUS_CODES } from "node:http";
 import { UpstreamStatusError } from "../common/upstream/upstream-errors.ts";
 
 /** intervals.icu's error body. */
@@ -34,7 +33,9 @@ export function intervalsStatusError(context: IntervalsStatusContext): UpstreamS
   const { status } = context;
   const bodyText = blankedOut(context.bodyText, context.apiKey);
   const body = parseIntervalsError(bodyText);
-  const statusText = STATUS_CODES[status] ?? "";
+  // Read when an error is worded, not imported: importing node:http by name loads Node's whole HTTP stack (and its
+  // fetch) at start-up, which a server that only sends through undici never needs.
+  const statusText = process.getBuiltinModule("node:http").STATUS_CODES[status] ?? "";
   let first = `intervals.icu answered ${status}${statusText ? ` ${statusText}` : ""} to ${context.request}`;
   if (body?.error) first += `: ${snippet(body.error)}`;
   else if (body === undefined && bodyText.trim() !== "") first += `: ${snippet(bodyText)}`;

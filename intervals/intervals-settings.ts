@@ -19,6 +19,12 @@ export interface IntervalsSettings {
 export const defaultIntervalsTimeoutMs = 30_000;
 
 /**
+ * The field of a token file or Secrets Manager secret that keeps the key for the plugin (beside Strava's fields,
+ * which it leaves alone): written by `npm run authorize:intervals`, never by hand into plain config.
+ */
+export const intervalsKeyField = "intervals_api_key";
+
+/**
  * `apiBase` without its trailing slashes, or a `ConfigurationError` naming INTERVALS_API_BASE: the key goes with
  * every request, so it may travel in the clear only to this machine (a local server such as the sandbox).
  */

@@ -6,8 +6,10 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { ConfigurationError } from "../common/configuration-error.ts";
+import { trainingLogs, type TrainingLog } from "../common/upstream/training-log-client.ts";
+import type { AuthorizationTarget } from "../credentials/store-choice.ts";
 
-/** Where the Strava credentials live: a Secrets Manager secret (the default) or a local token file. */
+/** Where the credentials live (Strava's tokens, or intervals.icu's key): a Secrets Manager secret (the default) or a local token file. */
 export const credentialStoreKinds = ["secrets-manager", "token-file"] as const;
 export type CredentialStoreKind = (typeof credentialStoreKinds)[number];
 
@@ -16,6 +18,11 @@ export const writeApprovalModes = ["host", "chat"] as const;
 export type WriteApprovalMode = (typeof writeApprovalModes)[number];
 
 export interface PluginSettings {
+  /**
+   * The training log the tools read: `strava` (the default) or `intervals.icu`. For intervals.icu the credential
+   * store below keeps the athlete's API key (`intervals_api_key`, written by `npm run authorize:intervals`).
+   */
+  upstream: TrainingLog;
   /**
    * `secrets-manager`: the secret below, for a host with AWS credentials (shared with hosted MCP servers).
    * `token-file`: the file below, for a host on a computer of one's own with no AWS account.
@@ -41,6 +48,7 @@ export interface PluginSettings {
 export const defaultTokenFile = "~/.config/openclaw-fitness/strava-tokens.json";
 
 export const defaultPluginSettings: PluginSettings = {
+  upstream: "strava",
   credentialStore: "secrets-manager",
   secretName: "fitness-credentials",
   cloudRegion: "us-west-2",
@@ -73,6 +81,12 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (unknown.length > 0) {
     throw new PluginConfigError(
       `${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`,
+    );
+  }
+  const upstream = readString(config, "upstream", defaultPluginSettings.upstream);
+  if (!(trainingLogs as readonly string[]).includes(upstream)) {
+    throw new PluginConfigError(
+      `${configPath}.upstream must be "strava" (the default) or "intervals.icu" (the athlete's intervals.icu log, its API key in the credential store below); got "${upstream}".`,
     );
   }
   const credentialStore = readString(config, "credentialStore", defaultPluginSettings.credentialStore);
@@ -111,6 +125,7 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
     );
   }
   return {
+    upstream: upstream as TrainingLog,
     credentialStore: credentialStore as CredentialStoreKind,
     secretName,
     cloudRegion,
@@ -120,6 +135,13 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   };
 }
 
+/** The store the config names, as the composition root takes it. */
+export function pluginCredentialTarget(settings: PluginSettings, home: string = homedir()): AuthorizationTarget {
+  return settings.credentialStore === "token-file"
+    ? { kind: "token-file", path: tokenFilePath(settings, home) }
+    : { kind: "secrets-manager", secretName: settings.secretName, region: settings.cloudRegion };
+}
+
 /** The token file's path with `~/` resolved against `home`. */
 export function tokenFilePath(settings: PluginSettings, home: string = homedir()): string {
   return settings.tokenFile.startsWith("~/") ? join(home, settings.tokenFile.slice(2)) : settings.tokenFile;
@@ -127,7 +149,7 @@ export function tokenFilePath(settings: PluginSettings, home: string = homedir()
 
 function readString(
   config: Record<string, unknown>,
-  key: "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval",
+  key: "upstream" | "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval",
   fallback: string,
 ): string {
   const value = config[key];

@@ -1,7 +1,8 @@
 /**
- * The plugin manifest's tool entries, generated from the tool table so that adding a tool never means
- * editing openclaw.plugin.json by hand: `npm run plugin:manifest` rewrites `contracts.tools` (every tool
- * the plugin registers; the host drops a tool its manifest does not list) and `toolMetadata` (a write tool
+ * The plugin manifest's tool entries, generated from the tool tables so that adding a tool never means
+ * editing openclaw.plugin.json by hand: `npm run plugin:manifest` rewrites `contracts.tools` (every tool the
+ * plugin may register, of both training logs: the host drops a tool its manifest does not list, and the config
+ * chooses the log only when the plugin runs) and `toolMetadata` (a write tool
  * optional and side-effecting, a read replay-safe), and leaves the rest of the manifest (identity, config
  * schema, hints) as written. The file is formatted as `npm run format` would. test/plugin/manifest.test.ts
  * fails when the committed manifest differs from what this writes.
@@ -10,7 +11,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
-import { toolTable } from "../tools/table.ts";
+import { toolTables } from "../tools/table.ts";
 import { hostToolName, isOptionalTool } from "../plugin/host-tool.ts";
 
 export const manifestPath = fileURLToPath(new URL("../openclaw.plugin.json", import.meta.url));
@@ -22,7 +23,7 @@ export type ToolMetadata = { optional: true; sideEffecting: true } | { replaySaf
  * The manifest's tool entries for the tools of `tables`, in order; a name in several tables (one table per
  * upstream) is listed once, as the host knows a tool by name.
  */
-export function pluginToolEntries(tables: ReadonlyArray<readonly ToolDefinition[]> = [toolTable]): {
+export function pluginToolEntries(tables: ReadonlyArray<readonly ToolDefinition[]> = toolTables.map(([, table]) => table)): {
   tools: string[];
   toolMetadata: Record<string, ToolMetadata>;
 } {

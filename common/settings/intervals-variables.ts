@@ -23,7 +23,7 @@ export const intervalsAthleteId = defineSetting({
   type: "0 or athlete id",
   defaultText: "0 (the key's own athlete)",
   meaning: "whose intervals.icu log to read: 0 for the key's owner, or an athlete id such as i123456",
-  readBy: ["MCP server", "plugin"],
+  readBy: ["MCP server", "plugin", "authorize"],
   parse: (value) => {
     if (value === undefined) return "0";
     if (!/^(0|i?[1-9]\d{0,15})$/.test(value))
@@ -39,7 +39,7 @@ export const intervalsApiBase = defineSetting({
   type: "URL",
   defaultText: defaultIntervalsApiBase,
   meaning: "intervals.icu's API, or another server shaped like it (the sandbox); https unless on loopback",
-  readBy: ["MCP server", "plugin"],
+  readBy: ["MCP server", "plugin", "authorize"],
   parse: httpUrl("INTERVALS_API_BASE", defaultIntervalsApiBase, defaultIntervalsApiBase),
 });
 

@@ -7,6 +7,15 @@
 import type { HttpAnswer } from "./http-exchange.ts";
 import type { UpstreamRequest } from "./upstream-request.ts";
 
+/** The training logs a server or plugin may serve, one at a time. */
+export const trainingLogs = ["strava", "intervals.icu"] as const;
+export type TrainingLog = (typeof trainingLogs)[number];
+
+/** The log's name as people write it, for messages: "Strava", "intervals.icu". */
+export function trainingLogName(log: TrainingLog): string {
+  return log === "strava" ? "Strava" : "intervals.icu";
+}
+
 export interface SendOptions {
   signal?: AbortSignal | undefined;
   /**

@@ -14,7 +14,8 @@
  * seconds per athlete on average, so it is noise).
  */
 import type { Logger } from "../../common/logger.ts";
-import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { stravaToolDepsOn } from "../../tools/composition/open-tool-deps.ts";
 import type { CredentialStore } from "../../credentials/credential-store.ts";
 import type { SendHttp } from "../../strava/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../strava/rate-limit.ts";
@@ -79,15 +80,14 @@ export class AthleteSessions {
       const credentials = this.#options.rescue
         ? this.#options.rescue(store.credentialStoreFor(athleteId))
         : store.credentialStoreFor(athleteId);
-      deps = createToolDeps({
-        store: athleteCredentials(credentials, athleteId),
-        ...(onRefreshTokenDead ? { onRefreshTokenDead: () => onRefreshTokenDead(athleteId) } : {}),
+      // Built by the composition root, as every front end's are, on the athlete's own store.
+      deps = stravaToolDepsOn(athleteCredentials(credentials, athleteId), settings, {
         logger,
-        settings,
         storeTimeoutMs: this.#options.storeTimeoutMs,
         http: this.#options.http,
         now: this.#now,
         admission: this.#admission(athleteId),
+        ...(onRefreshTokenDead ? { onRefreshTokenDead: () => onRefreshTokenDead(athleteId) } : {}),
       });
       this.#deps.set(athleteId, deps);
     }
@@ -113,7 +113,7 @@ export class AthleteSessions {
 
   /** Waits for token refreshes in progress and their saves (shutdown). */
   async settle(): Promise<{ lost: boolean }> {
-    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.tokens.settle()));
+    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.credentials.settle()));
     return { lost: outcomes.some((outcome) => outcome.lost) };
   }
 

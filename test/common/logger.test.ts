@@ -119,6 +119,15 @@ describe("logger", () => {
     expect(line).toMatchObject({ apiKey: "[redacted]", intervals: { api_key: "[redacted]" } });
   });
 
+  it("redacts the field a token file or secret keeps intervals.icu's key in, intervals_api_key", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.info("record", { intervals_api_key: "k-field", record: { intervals_api_key: "k-field-nested" } });
+    const [line] = lines();
+    expect(JSON.stringify(line)).not.toMatch(/k-field/);
+    expect(line).toMatchObject({ intervals_api_key: "[redacted]", record: { intervals_api_key: "[redacted]" } });
+  });
+
   /** Runs `body` in a Node process whose standard error is a pipe (as under a supervisor or an MCP client). */
   function run(body: string, onStderr: (stderr: string) => void = () => {}): Promise<{ stderr: string; code: number | null }> {
     const script = `import { createJsonLogger } from "./common/logger.ts"; const logger = createJsonLogger(undefined, "info"); ${body}`;

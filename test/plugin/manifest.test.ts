@@ -8,6 +8,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
+import { intervalsToolTable } from "../../tools/intervals-icu/table.ts";
 import { defaultPluginSettings, resolvePluginSettings, writeApprovalModes, writeApprovalTimeoutRange } from "../../plugin/plugin-config.ts";
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
 import plugin from "../../index.ts";
@@ -56,9 +57,18 @@ describe("openclaw.plugin.json", () => {
   });
 
   it("declares exactly the 11 registered tool names, in table order", () => {
-    expect(manifest.contracts.tools).toEqual(toolTable.map(hostToolName));
-    expect(manifest.contracts.tools).toHaveLength(11);
+    expect(manifest.contracts.tools.slice(0, 11)).toEqual(toolTable.map(hostToolName));
     expect(manifest.contracts.tools.every((name) => name.startsWith("fitness_"))).toBe(true);
+  });
+
+  it("declares every tool of both training logs, each once: Strava's 11, then intervals.icu's that Strava has not (the config chooses the log at run time)", () => {
+    const both = [...new Set([...toolTable, ...intervalsToolTable].map(hostToolName))];
+    expect(manifest.contracts.tools).toEqual(both);
+    expect(manifest.contracts.tools).toEqual([...toolTable.map(hostToolName), "fitness_get_wellness"]);
+    for (const tool of intervalsToolTable) {
+      const metadata = manifest.toolMetadata[hostToolName(tool)];
+      expect(metadata?.optional === true, `${tool.name} optional on intervals.icu`).toBe(isOptionalTool(tool));
+    }
   });
 
   it("marks exactly the write tools optional and side-effecting, the reads replay-safe", () => {

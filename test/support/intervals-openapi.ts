@@ -34,7 +34,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const specFileName = "intervals-openapi.json";
 
 /** The test files that need the description, for the notice. */
-export const specDependentTests = ["test/sandbox/intervals-contract.test.ts"];
+export const specDependentTests = ["test/sandbox/intervals-contract.test.ts", "test/tools/intervals-icu/intervals-fields.test.ts"];
 
 export type SpecLocation = { found: true; path: string } | { found: false; looked: string[] };
 

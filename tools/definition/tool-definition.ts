@@ -5,8 +5,9 @@
  * draws its results, and for a write, what the athlete approves. The front ends (OpenClaw plugin, MCP
  * server) only loop over the table of these; neither knows a tool by name.
  *
- * A second upstream gets definitions of its own (its parameter schema, its request, its summary of a
- * write) under the same names, so front ends stay as they are.
+ * Each training log has definitions of its own under the same names where the intent is the same (tools/table.ts
+ * holds Strava's, tools/intervals-icu/ intervals.icu's): what differs per upstream is said on the definition (its
+ * parameter schema, its request, how its answer is shaped, its summary of a write), so front ends stay as they are.
  */
 import type { Static, TObject } from "@sinclair/typebox";
 import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
@@ -20,14 +21,16 @@ export interface ToolAnnotations {
   destructiveHint: boolean;
   /** Calling it twice with the same arguments has no further effect. */
   idempotentHint: boolean;
-  /** It reaches an external system (Strava). */
+  /** It reaches an external system (the training log). */
   openWorldHint: boolean;
 }
 
 /** What a tool may ask of the running service while building its request. */
 export interface RequestContext {
-  /** The authenticated athlete's id (looked up once, then kept). */
-  athleteId(signal?: AbortSignal): Promise<number>;
+  /** The athlete's id as the log's paths take it (Strava's looked up once, then kept; intervals.icu's from its settings). */
+  athleteId(signal?: AbortSignal): Promise<number | string>;
+  /** The athlete's local date today, "YYYY-MM-DD", where the log holds their time zone (intervals.icu's tools' default dates). */
+  today?(signal?: AbortSignal): Promise<string>;
   signal?: AbortSignal | undefined;
 }
 
@@ -67,7 +70,7 @@ export interface ToolDefinition {
   /** TypeBox object schema; at runtime a plain JSON Schema object with `properties` and `required`. */
   readonly parameters: TObject;
   readonly annotations: ToolAnnotations;
-  /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}". */
+  /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}" (below the log's API base). */
   readonly upstream: string;
   /**
    * The day Strava retired that operation (ISO date), for the tool reference: the tool stays, for upstreams that still
