@@ -83,7 +83,10 @@ export async function chooseUpstream(settings: CoreSettings, env: Environment, l
     ...(kind === "sandbox"
       ? {
           apiBase: upstream.api.apiBase,
-          message: `The ${upstream.log} address points at the sandbox (made-up athletes), not ${upstream.log}.`,
+          message:
+            upstream.log === "strava"
+              ? "STRAVA_API_BASE points at the sandbox (made-up athletes), not Strava."
+              : "INTERVALS_API_BASE points at the sandbox (made-up athletes), not intervals.icu.",
         }
       : {}),
   });

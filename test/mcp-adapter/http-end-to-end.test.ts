@@ -309,6 +309,7 @@ describe("the MCP server over streamable HTTP", () => {
       version: packageJson.version,
       // STRAVA_API_BASE points at the sandbox, which says so in every answer: /health and the log name it.
       upstream: "sandbox",
+      trainingLog: "strava",
       credentials: { state: expect.stringMatching(/^(ok|unchecked)$/), since: expect.any(String) },
     });
     const selected = server.stderrLines

@@ -55,7 +55,8 @@ beforeAll(async () => {
     spawnMcpChild({ viaNpm: true, env: intervalsEnv({ INTERVALS_API_KEY: sandbox.intervalsApiKey, STRAVA_API_BASE: sandbox.apiBase }) }),
   );
   const listening = await server.waitForEvent("listening");
-  expect(listening).toMatchObject({ upstream: "intervals.icu", log: "intervals.icu" });
+  // The address is the sandbox's intervals.icu face: the server says so (a real intervals.icu address says intervals.icu).
+  expect(listening).toMatchObject({ upstream: "sandbox", log: "intervals.icu" });
   mcpUrl = String(listening["url"]);
   client = await connect(mcpUrl);
 });
@@ -120,13 +121,13 @@ async function activityThroughStrava(): Promise<number> {
 }
 
 describe("npm start on intervals.icu (INTERVALS_API_KEY, INTERVALS_API_BASE)", () => {
-  test("says intervals.icu in /health, the listening line and the server's instructions", async () => {
+  test("says intervals.icu in the server's instructions, and sandbox in /health and the log (the address is the sandbox's)", async () => {
     const health = await fetch(mcpUrl.replace(/\/mcp$/, "/health"), { headers: { authorization: `Bearer ${authToken}` } });
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: "ok", upstream: "intervals.icu" });
+    expect(await health.json()).toMatchObject({ status: "ok", upstream: "sandbox", trainingLog: "intervals.icu" });
     expect(client.getInstructions()).toMatch(/^Tools for one athlete's intervals\.icu training log/);
     expect(client.getServerVersion()?.title).toBe("intervals.icu fitness tools");
-    expect(await server.waitForEvent("upstream_selected")).toMatchObject({ upstream: "intervals.icu", credentials: "INTERVALS_API_KEY" });
+    expect(await server.waitForEvent("upstream_selected")).toMatchObject({ upstream: "sandbox", credentials: "INTERVALS_API_KEY" });
   });
 
   test("tools/list: intervals.icu's tools, each saying it reads intervals.icu; Strava's without a counterpart are not offered", async () => {
@@ -285,7 +286,10 @@ describe("a wrong key, both logs at once, OAuth mode", () => {
     const index = proxy.requests.length;
     const child = started(spawnMcpChild({ env: intervalsEnv({ INTERVALS_API_KEY: wrongKey }) }));
     const listening = await child.waitForEvent("listening");
-    expect(sentSince(index)).toEqual([]);
+    // Start-up's one look, without the key, at whether the address is the sandbox (mcp-adapter/upstream-kind.ts); nothing keyed.
+    expect(sentSince(index)).toEqual(["GET /athlete"]);
+    expect(proxy.requests.slice(index).every((request) => !JSON.stringify(request).includes(wrongKey))).toBe(true);
+    const startup = proxy.requests.length;
     const wrong = await connect(String(listening["url"]));
     try {
       // The list's default dates need the athlete's today: the first request (their time zone) is refused, and the list is never asked.
@@ -294,7 +298,7 @@ describe("a wrong key, both logs at once, OAuth mode", () => {
       expect(textOf(result)).toContain("Error: intervals.icu answered 403 Forbidden to GET /athlete/0: Access denied.");
       expect(textOf(result)).toContain("Check INTERVALS_API_KEY");
       expect(textOf(result)).toContain("Nothing was retried.");
-      expect(sentSince(index)).toEqual(["GET /athlete/0"]);
+      expect(sentSince(startup)).toEqual(["GET /athlete/0"]);
     } finally {
       await wrong.close();
     }
@@ -304,7 +308,7 @@ describe("a wrong key, both logs at once, OAuth mode", () => {
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({
       status: "needs_authorization",
-      upstream: "intervals.icu",
+      upstream: "sandbox",
       credentials: { state: "needs_authorization", message: expect.stringContaining("INTERVALS_API_KEY") },
     });
     expect(await child.stop()).toBe(0);
@@ -353,7 +357,7 @@ describe("intervals.icu over stdio, and the built-in sandbox's intervals.icu fac
     } finally {
       await stdio.close();
     }
-    expect(stderr.join("")).toContain('"upstream":"intervals.icu"');
+    expect(stderr.join("")).toContain('"upstream":"sandbox"');
     expect(stderr.join("")).not.toContain(sandbox.intervalsApiKey);
   });
 

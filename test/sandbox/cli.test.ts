@@ -97,7 +97,12 @@ describe("npm run sandbox", () => {
     try {
       const child = startCli({ PORT: "0", HOST: "127.0.0.1", TMPDIR: scratch.path });
       const out = await collect(child, "Ctrl-C to stop.");
-      const exportLines = [...out.matchAll(/^ {2}(export \S+=\S+)$/gm)].map((m) => m[1]!);
+      // The Strava block, as a person copies it (the intervals.icu block is the other log: a server serves one).
+      const stravaBlock = out.slice(
+        out.indexOf("Point the tools at it as Strava"),
+        out.indexOf("\n\n", out.indexOf("Point the tools at it as Strava")),
+      );
+      const exportLines = [...stravaBlock.matchAll(/^ {2}(export \S+=\S+)$/gm)].map((m) => m[1]!);
       expect(exportLines).toContain(`export FITNESS_TOKEN_FILE=${join(scratch.path, "sandbox-env-tokens.json")}`);
       // A person's shell: a home of its own, the printed lines, then npm start's server and one call.
       const home = join(scratch.path, "home");
