@@ -26,6 +26,8 @@ export interface KnownClient {
   scopes: string[] | undefined;
   authMethod: RegisteredClient["token_endpoint_auth_method"];
   secretSha256: string | undefined;
+  /** An unused registration whose first sign-in has not started (the authorization endpoint marks its start). */
+  firstSignIn: boolean;
 }
 
 export class ClientDirectory {
@@ -52,6 +54,7 @@ export class ClientDirectory {
           scopes: declaredScopes(document.scope),
           authMethod: "none",
           secretSha256: undefined,
+          firstSignIn: false,
         };
       } catch (error) {
         if (error instanceof ClientMetadataError) throw new OAuthRequestError("invalid_client", error.message);
@@ -79,6 +82,7 @@ export class ClientDirectory {
       scopes: declaredScopes(registered.scope),
       authMethod: registered.token_endpoint_auth_method,
       secretSha256: registered.client_secret_sha256,
+      firstSignIn: registered.unused_seq !== undefined && registered.sign_in_until === undefined,
     };
   }
 
