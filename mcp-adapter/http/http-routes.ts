@@ -30,6 +30,8 @@ import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 /** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
 export interface OAuthRoutes {
   handles(path: string): boolean;
+  /** Whether a page of any site may call this route (route-table.ts). */
+  takesAnyOrigin(path: string): boolean;
   route(request: Request, origin: { address: string | undefined }): Promise<Response>;
   originOf(
     headerValue: (name: string) => string | null | undefined,

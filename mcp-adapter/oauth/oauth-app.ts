@@ -50,6 +50,11 @@ export interface OAuthApp {
   readonly resourceMetadataUrl: string;
   /** Whether `path` is one of the routes `route` answers. */
   handles(path: string): boolean;
+  /**
+   * Whether a page of any site may call `path`, or only pages on the accepted origins (the route table
+   * checks the Origin before the app sees the request).
+   */
+  takesAnyOrigin(path: string): boolean;
   route(request: Request, origin?: RequestOrigin): Promise<Response>;
   /** The context every endpoint shares (start-up's admission check uses it). */
   context: OAuthContext;
@@ -189,6 +194,13 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     [paths.stravaWebhook, (request, origin) => stravaWebhook(request, context, webhook, origin.address)],
   ]);
   const pagePaths = new Set<string>([paths.authorize, paths.stravaCallback]);
+  // On a server for this machine (a loopback PUBLIC_URL) the endpoints pages call with fetch (register,
+  // token, revoke, the metadata) are for this machine's own pages: any site the athlete opens could
+  // otherwise spend the machine's registrations. The sign-in pages are navigations (the consent form posts
+  // with Origin null under its no-referrer policy), bound to the browser by a cookie of their own, and
+  // the webhook is Strava's server.
+  const forThisMachine = isLoopbackHostname(new URL(issuer).hostname);
+  const anyOrigin = new Set<string>([...pagePaths, paths.stravaWebhook]);
 
   return {
     issuer,
@@ -197,6 +209,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     context,
     originOf: (headerValue, connectionAddress) => requestOrigin(options.settings.clientAddressHeader, headerValue, connectionAddress),
     handles: (path) => routes.has(path) || path.startsWith("/.well-known/"),
+    takesAnyOrigin: (path) => !forThisMachine || anyOrigin.has(path),
     route: async (request, origin = { address: undefined }) => {
       const path = new URL(request.url).pathname;
       if (path.startsWith("/.well-known/")) {
