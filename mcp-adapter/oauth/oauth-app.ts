@@ -178,8 +178,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const routes = new Map<string, (request: Request, origin: RequestOrigin) => Promise<Response>>([
     [
       paths.authorize,
-      (request) => {
-        if (request.method === "GET" || request.method === "HEAD") return authorizationRequest(request, context);
+      (request, origin) => {
+        if (request.method === "GET" || request.method === "HEAD") return authorizationRequest(request, context, origin.address);
         if (request.method === "POST") return consentDecision(request, context);
         return Promise.resolve(methodNotAllowed("GET, POST"));
       },
@@ -188,9 +188,9 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
       paths.stravaCallback,
       (request) => (request.method === "GET" ? stravaCallback(request, context) : Promise.resolve(methodNotAllowed("GET"))),
     ],
-    [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
+    [paths.token, (request, origin) => corsOr(request, "POST", () => tokenRequest(request, context, origin.address))],
     [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],
-    [paths.revoke, (request) => corsOr(request, "POST", () => revocationRequest(request, context))],
+    [paths.revoke, (request, origin) => corsOr(request, "POST", () => revocationRequest(request, context, origin.address))],
     [paths.stravaWebhook, (request, origin) => stravaWebhook(request, context, webhook, origin.address)],
   ]);
   const pagePaths = new Set<string>([paths.authorize, paths.stravaCallback]);

@@ -39,13 +39,16 @@ export class ClientDirectory {
     this.#documents = documents;
   }
 
-  /** The client, or an OAuthRequestError (invalid_client / invalid_request) saying why not. */
-  async find(clientId: string | null | undefined, signal: AbortSignal): Promise<KnownClient> {
+  /**
+   * The client, or an OAuthRequestError (invalid_client / invalid_request) saying why not. `address` is the
+   * request's client address: what fetching a metadata document is counted against.
+   */
+  async find(clientId: string | null | undefined, signal: AbortSignal, address?: string): Promise<KnownClient> {
     if (!clientId) throw new OAuthRequestError("invalid_request", "client_id is missing.");
     if (clientId.length > 2_000) throw new OAuthRequestError("invalid_client", "client_id is too long.");
     if (isClientMetadataUrl(clientId)) {
       try {
-        const document = await this.#documents.fetch(clientId);
+        const document = await this.#documents.fetch(clientId, address);
         return {
           clientId,
           name: document.client_name,
@@ -90,7 +93,7 @@ export class ClientDirectory {
    * The client a token or revocation request comes from, authenticated as it registered. Failures are
    * invalid_client (answered 401).
    */
-  async authenticate(form: URLSearchParams, authorization: string | null, signal: AbortSignal): Promise<KnownClient> {
+  async authenticate(form: URLSearchParams, authorization: string | null, signal: AbortSignal, address?: string): Promise<KnownClient> {
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
     let clientId = form.get("client_id");
     let secret = form.get("client_secret");
@@ -113,7 +116,7 @@ export class ClientDirectory {
     }
     let client: KnownClient;
     try {
-      client = await this.find(clientId, signal);
+      client = await this.find(clientId, signal, address);
     } catch (error) {
       if (error instanceof OAuthRequestError) throw new OAuthRequestError("invalid_client", error.description);
       throw error;

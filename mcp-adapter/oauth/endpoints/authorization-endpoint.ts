@@ -69,7 +69,7 @@ export function isSecureOrigin(issuer: string): boolean {
   return issuer.startsWith("https:");
 }
 
-export async function authorizationRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function authorizationRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
     if (query.getAll(key).length > 1) {
@@ -82,7 +82,7 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   }
   let client: KnownClient;
   try {
-    client = await context.clients.find(query.get("client_id"), storeSignal(context));
+    client = await context.clients.find(query.get("client_id"), storeSignal(context), clientAddress);
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
     context.logger.info("authorize_refused", { reason: error.code, client: clientHint(query.get("client_id")) });
