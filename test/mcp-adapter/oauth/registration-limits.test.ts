@@ -218,7 +218,7 @@ describe("rotating networks against clients that registered and are signing in",
       expect(retryAfter).toBeGreaterThan(600);
       expect(retryAfter).toBeLessThanOrEqual(900);
       expect(((await refused.json()) as { error_description: string }).error_description).toMatch(
-        /sign-in in progress.*register again in \d+ s/,
+        /^This network \(its IPv6 \/48\) already holds its share of the places this server keeps for registrations that have not signed in yet, each with a sign-in in progress; register again in \d+ s, or reuse a client_id you were given\.$/,
       );
       expect((await register("2001:db8:4802::1", "Elsewhere", own)).status).toBe(201);
       expect((await register("203.0.113.99", "Elsewhere", own)).status).toBe(201);

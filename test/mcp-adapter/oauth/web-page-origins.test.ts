@@ -56,9 +56,11 @@ describe("a loopback server's OAuth endpoints and web pages", () => {
       headers: { origin: "https://attacker.example" },
     });
     expect(metadata.status).toBe(403);
-    expect(((await metadata.json()) as { error_description: string }).error_description).toContain(
-      "takes requests only from pages on this machine",
-    );
+    expect(await metadata.json()).toEqual({
+      error: "access_denied",
+      error_description:
+        "This server is for this machine only: it takes requests only from pages on this machine (localhost, 127.0.0.1, [::1]), not from a page of another site (Invalid Origin: attacker.example).",
+    });
   });
 
   it("pages of other sites cannot spend the machine's registration quota: the machine's own client still registers 20", async () => {
