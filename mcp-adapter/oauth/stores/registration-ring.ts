@@ -136,14 +136,17 @@ function signingIn(entry: RingEntry, nowSeconds: number): boolean {
   return entry.signInUntil !== undefined && entry.signInUntil > nowSeconds;
 }
 
+/** The networks of each source seen lately: the places change by one registration at a time, their sources hardly. */
+const networksBySource = new Map<string, string[]>();
+
 function networksOf(entries: RingEntry[]): Map<RingEntry, string[]> {
-  const bySource = new Map<string, string[]>();
+  if (networksBySource.size > 4 * 1_024) networksBySource.clear();
   const networks = new Map<RingEntry, string[]>();
   for (const entry of entries) {
-    let list = bySource.get(entry.source);
+    let list = networksBySource.get(entry.source);
     if (list === undefined) {
       list = sourceNetworks(entry.source).map(({ network }) => network);
-      bySource.set(entry.source, list);
+      networksBySource.set(entry.source, list);
     }
     networks.set(entry, list);
   }
