@@ -64,7 +64,7 @@ import {
   type RegistrationPlacement,
   type StoredAthlete,
 } from "./oauth-store.ts";
-import { leaveRing, parseRing, placeInRing, serializeRing, startSignInInRing } from "./registration-ring.ts";
+import { leaveRing, parseRing, placeInRing, serializeRing, startSignInInRing, type RegistrationRing } from "./registration-ring.ts";
 import { messageOf } from "../../../common/named-error.ts";
 
 type UsageFile = Record<string, DailyUsage & { day: string }>;
@@ -104,6 +104,8 @@ export class FileOAuthStore implements OAuthStore {
   #registrationHourSwept: string | undefined;
   /** This process's turns at each shared lock (the places, the counts): one waits on the lock file at a time, the rest in order here. */
   readonly #turns = new Map<string, Promise<unknown>>();
+  /** The places this process wrote last, and their text. */
+  #lastRing: { text: string; ring: RegistrationRing } | undefined;
 
   constructor(options: FileOAuthStoreOptions) {
     this.#directory = options.directory;
@@ -172,13 +174,13 @@ export class FileOAuthStore implements OAuthStore {
     await this.#ready();
     if (!clientIdPattern.test(client.client_id)) throw new TypeError(`not a client id of this server: ${client.client_id}`);
     return this.#withRing(signal, async () => {
-      const ring = parseRing(await readOptional(this.#ringPath()));
+      const ring = await this.#readRing();
       const newcomer = { clientId: client.client_id, source: placement.source, expiresAt: client.expires_at };
       const decision = placeInRing(ring, newcomer, placement.capacity, Math.floor(placement.nowMs / 1000));
       if (!decision.placed) return decision;
       // The record before its place: a place never names a registration that is not there.
       await this.#write(this.#clientPath(client.client_id), JSON.stringify({ ...client, unused_seq: decision.seq }), { durable: false });
-      await this.#write(this.#ringPath(), serializeRing(decision.ring), { durable: false });
+      await this.#writeRing(decision.ring);
       for (const evicted of decision.evicted) {
         if (!clientIdPattern.test(evicted.clientId)) continue;
         const stored = await this.#readRecord<RegisteredClient>(this.#clientPath(evicted.clientId)).catch(() => undefined);
@@ -195,8 +197,8 @@ export class FileOAuthStore implements OAuthStore {
       const stored = this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
       if (stored?.unused_seq === undefined || stored.sign_in_until !== undefined) return;
       const until = Math.floor(untilMs / 1000);
-      const ring = startSignInInRing(parseRing(await readOptional(this.#ringPath())), clientId, until);
-      if (ring !== undefined) await this.#write(this.#ringPath(), serializeRing(ring), { durable: false });
+      const ring = startSignInInRing(await this.#readRing(), clientId, until);
+      if (ring !== undefined) await this.#writeRing(ring);
       await this.#write(this.#clientPath(clientId), JSON.stringify({ ...stored, sign_in_until: until }), { durable: false });
     });
   }
@@ -210,8 +212,8 @@ export class FileOAuthStore implements OAuthStore {
       if (stored === undefined) return;
       const { unused_seq: place, sign_in_until: _signIn, ...kept } = stored;
       await this.#write(this.#clientPath(clientId), JSON.stringify({ ...kept, expires_at: expiresAt }), { durable: true });
-      const ring = place === undefined ? undefined : leaveRing(parseRing(await readOptional(this.#ringPath())), clientId);
-      if (ring !== undefined) await this.#write(this.#ringPath(), serializeRing(ring), { durable: false });
+      const ring = place === undefined ? undefined : leaveRing(await this.#readRing(), clientId);
+      if (ring !== undefined) await this.#writeRing(ring);
     });
   }
 
@@ -433,6 +435,19 @@ export class FileOAuthStore implements OAuthStore {
 
   #ringPath(): string {
     return join(this.#directory, "clients", "ring.index");
+  }
+
+  /** The places as the file holds them (under the places' lock); parsed again only when another process changed them. */
+  async #readRing(): Promise<RegistrationRing> {
+    const text = await readOptional(this.#ringPath());
+    if (this.#lastRing !== undefined && text === this.#lastRing.text) return this.#lastRing.ring;
+    return parseRing(text);
+  }
+
+  async #writeRing(ring: RegistrationRing): Promise<void> {
+    const text = serializeRing(ring);
+    await this.#write(this.#ringPath(), text, { durable: false });
+    this.#lastRing = { text, ring };
   }
 
   #clientPath(clientId: string): string {
