@@ -4,7 +4,8 @@
  * <streams> [subscription id] [athlete id]`, where the target is the server's origin (the webhook's address for
  * `webhooks`) and kind is
  *
- * - `fill`: registrations from as many sources as it takes (20 each), to fill the unused places;
+ * - `fill`: registrations from as many sources as it takes (20 each, each in an IPv4 /24 of its own, since a
+ *   network holds at most 50 of the places), to fill the unused places;
  * - `registrations-one-source`: registrations, each stream from one source of its own (mostly 429);
  * - `registrations-many-sources`: registrations, each from a new source (all accepted, each evicting one);
  * - `webhooks`: forged deauthorizations of the athlete with this deployment's subscription, each from a new source.
@@ -40,7 +41,7 @@ async function one(n: number, stream: number): Promise<number> {
     return response.status;
   }
   const from =
-    kind === "fill" ? source(Math.floor(n / 20)) : kind === "registrations-one-source" ? `192.0.2.${stream}` : source(100_000 + n);
+    kind === "fill" ? `10.200.${Math.floor(n / 20)}.1` : kind === "registrations-one-source" ? `192.0.2.${stream}` : source(100_000 + n);
   const response = await fetch(`${target}/register`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": from },

@@ -32,6 +32,8 @@ export interface OAuthRoutes {
   handles(path: string): boolean;
   /** A path of its own as a log line may show it (a secret in it left out). */
   loggedPath(path: string): string;
+  /** Whether a page of any site may call this route (route-table.ts). */
+  takesAnyOrigin(path: string): boolean;
   route(request: Request, origin: { address: string | undefined }): Promise<Response>;
   originOf(
     headerValue: (name: string) => string | null | undefined,

@@ -55,6 +55,11 @@ export interface OAuthApp {
   handles(path: string): boolean;
   /** `path` as a log line may show it (without the webhook's secret). */
   loggedPath(path: string): string;
+  /**
+   * Whether a page of any site may call `path`, or only pages on the accepted origins (the route table
+   * checks the Origin before the app sees the request).
+   */
+  takesAnyOrigin(path: string): boolean;
   route(request: Request, origin?: RequestOrigin): Promise<Response>;
   /** The context every endpoint shares (start-up's admission check uses it). */
   context: OAuthContext;
@@ -182,8 +187,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const routes = new Map<string, (request: Request, origin: RequestOrigin) => Promise<Response>>([
     [
       paths.authorize,
-      (request) => {
-        if (request.method === "GET" || request.method === "HEAD") return authorizationRequest(request, context);
+      (request, origin) => {
+        if (request.method === "GET" || request.method === "HEAD") return authorizationRequest(request, context, origin.address);
         if (request.method === "POST") return consentDecision(request, context);
         return Promise.resolve(methodNotAllowed("GET, POST"));
       },
@@ -193,14 +198,20 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
       (request, origin) =>
         request.method === "GET" ? stravaCallback(request, context, origin.address) : Promise.resolve(methodNotAllowed("GET")),
     ],
-    [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
+    [paths.token, (request, origin) => corsOr(request, "POST", () => tokenRequest(request, context, origin.address))],
     [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],
-    [paths.revoke, (request) => corsOr(request, "POST", () => revocationRequest(request, context))],
+    [paths.revoke, (request, origin) => corsOr(request, "POST", () => revocationRequest(request, context, origin.address))],
   ]);
   const webhookRoute = (request: Request, origin: RequestOrigin): Promise<Response> =>
     stravaWebhook(request, context, webhook, origin.address);
   const routeOf = (path: string) => (isStravaWebhookPath(path, webhookPath) ? webhookRoute : routes.get(path));
   const pagePaths = new Set<string>([paths.authorize, paths.stravaCallback]);
+  // On a server for this machine (neither PUBLIC_URL nor where it listens beyond loopback) the endpoints pages call with fetch (register,
+  // token, revoke, the metadata) are for this machine's own pages: any site the athlete opens could
+  // otherwise spend the machine's registrations. The sign-in pages are navigations (the consent form posts
+  // with Origin null under its no-referrer policy), bound to the browser by a cookie of their own, and
+  // the webhook is Strava's server.
+  const forThisMachine = !options.settings.beyondLoopback;
 
   return {
     issuer,
@@ -210,6 +221,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     originOf: (headerValue, connectionAddress) => requestOrigin(options.settings.clientAddressHeader, headerValue, connectionAddress),
     handles: (path) => routeOf(path) !== undefined || path.startsWith("/.well-known/"),
     loggedPath,
+    takesAnyOrigin: (path) => !forThisMachine || pagePaths.has(path) || path.startsWith(`${paths.stravaWebhook}/`),
     route: async (request, origin = { address: undefined }) => {
       const path = new URL(request.url).pathname;
       if (path.startsWith("/.well-known/")) {

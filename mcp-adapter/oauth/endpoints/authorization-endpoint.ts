@@ -9,7 +9,8 @@
  *    redirect URI, so until the athlete has answered the consent page an automatic redirect would make this
  *    server an open redirector (RFC 9700 §4.11.2). The athlete sees the consent page naming the client and
  *    what it asks for; the checked request travels signed in the form, and a cookie set now binds the rest
- *    of the sign-in to this browser.
+ *    of the sign-in to this browser. A registration that has not completed a grant is kept from eviction
+ *    from its first such request until that request expires (registration-limits.ts).
  * 2. `POST /authorize` (the consent form): the athlete has now seen where the client sends them, so from
  *    here faults go back to the client as RFC 6749 §4.1.2.1 says. Cancel goes back as `access_denied`;
  *    Continue sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
@@ -35,6 +36,7 @@ import type { KnownClient } from "../clients/clients.ts";
 import { cleanDisplayText } from "../pages/display-text.ts";
 import { sha256Hex } from "../../../common/digests.ts";
 import { messageOf } from "../../../common/named-error.ts";
+import { signInProtectionSeconds } from "./registration-limits.ts";
 
 /** The checked authorization request, as signed into the consent form and Strava's state. */
 interface PendingAuthorization {
@@ -77,7 +79,7 @@ export function isSecureOrigin(issuer: string): boolean {
   return issuer.startsWith("https:");
 }
 
-export async function authorizationRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function authorizationRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
     if (query.getAll(key).length > 1) {
@@ -90,7 +92,7 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   }
   let client: KnownClient;
   try {
-    client = await context.clients.find(query.get("client_id"), storeSignal(context));
+    client = await context.clients.find(query.get("client_id"), storeSignal(context), clientAddress);
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
     context.logger.info("authorize_refused", { reason: error.code, client: clientHint(query.get("client_id")) });
@@ -161,6 +163,10 @@ export async function authorizationRequest(request: Request, context: OAuthConte
       "It asks for a scope this server does not grant (only fitness:read and fitness:write).",
     );
   }
+
+  // A client that registered moments ago (Claude, ChatGPT) keeps its registration while the athlete signs in.
+  if (client.firstSignIn)
+    await context.store.startSignIn(client.clientId, context.now() + signInProtectionSeconds * 1000, storeSignal(context));
 
   const csrf = randomBytes(24).toString("base64url");
   const cookie = `${isSecureOrigin(context.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;

@@ -18,10 +18,10 @@ import { revokeStravaGrant } from "../strava/strava-sign-in.ts";
 import { sha256Hex } from "../../../common/digests.ts";
 import { messageOf } from "../../../common/named-error.ts";
 
-export async function revocationRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function revocationRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   try {
     const form = await readForm(request);
-    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context));
+    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context), clientAddress);
     const token = form.get("token");
     if (!token) throw new OAuthRequestError("invalid_request", "token is missing.");
     const grantId = await grantOf(token, context);

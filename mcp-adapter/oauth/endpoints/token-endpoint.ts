@@ -38,10 +38,10 @@ const rotationGraceSeconds = 60;
 /** Registered clients that got tokens are kept this long after. */
 const registrationKeepSeconds = 180 * 86_400;
 
-export async function tokenRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function tokenRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   try {
     const form = await readForm(request);
-    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context));
+    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context), clientAddress);
     const grantType = form.get("grant_type");
     let answer: Response;
     if (grantType === "authorization_code") answer = await redeemCode(form, client, context);

@@ -5,11 +5,12 @@
  * whose parents others could swap, is refused with the chmod that fixes it), holding one small file per
  * record, so that a request reads and writes only the records it names:
  *
- * - `clients/<client_id>.json`: registrations; the unused ones also take a place in the ring
- *   (`clients/ring/<place>`, `clients/sequence`, changed under `clients/ring.lock`), which evicts the
- *   oldest unused registration when it is full;
- * - `registrations/<hour>-<source digest>`: one byte appended per registration of a source in that hour
- *   (appends are atomic between processes, so the file's size is the count, and no lock is needed);
+ * - `clients/<client_id>.json`: registrations; the unused ones also take a place in `clients/ring.index`
+ *   (registration-ring.ts; about 70 bytes a place, so bounded by the number of places), changed under
+ *   `clients/ring.lock` with the records it evicts or marks;
+ * - `registrations/<hour>.counts`: the hour's registration counts, 9 bytes per slot (the source's tag
+ *   and its count, `registrationCountSlot`), changed under `registrations/counts.lock`: at most 36 KiB an
+ *   hour however many sources register;
  * - `sign-in-states/<expiry>-<state id>`: a Strava sign-in state already used, made with O_EXCL (of several
  *   processes exactly one creates it), an empty file named by when the state expires, so that the sweep
  *   needs only the directory listing;
@@ -31,8 +32,8 @@
  * split into these files the first time the store is used, then renamed `state.json.migrated`: nobody
  * signs in again. Expired records are removed by `sweepExpired` (at start) and when read.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -51,6 +52,7 @@ import {
   countInto,
   emptyUsage,
   fairShareWindows,
+  registrationCountSlot,
   registrationWindow,
   type AthleteCredentialStore,
   type AuthorizationCodeRecord,
@@ -62,8 +64,11 @@ import {
   type OAuthStore,
   type RateVerdict,
   type RegisteredClient,
+  type RegistrationLimits,
+  type RegistrationPlacement,
   type StoredAthlete,
 } from "./oauth-store.ts";
+import { leaveRing, parseRing, placeInRing, serializeRing, startSignInInRing, type RegistrationRing } from "./registration-ring.ts";
 import { messageOf } from "../../../common/named-error.ts";
 
 type UsageFile = Record<string, DailyUsage & { day: string }>;
@@ -95,6 +100,9 @@ const signInStatePattern = /^[A-Za-z0-9_-]{22}$/;
 /** How often a long-running process clears the used sign-in states that expired (besides the sweep at start). */
 const signInStateSweepMs = 15 * 60_000;
 
+/** A registration count's slot in `registrations/<hour>.counts`: the source's 8-byte tag, then its count. */
+const countSlotBytes = 9;
+
 export class FileOAuthStore implements OAuthStore {
   readonly description: string;
   readonly #directory: string;
@@ -104,8 +112,10 @@ export class FileOAuthStore implements OAuthStore {
   #migrated: Promise<void> | undefined;
   #registrationHourSwept: string | undefined;
   #signInStatesSweptMs = 0;
-  /** This process's turns at the ring: one waits on the lock file at a time, the rest in order here. */
-  #ringTurns: Promise<unknown> = Promise.resolve();
+  /** This process's turns at each shared lock (the places, the counts): one waits on the lock file at a time, the rest in order here. */
+  readonly #turns = new Map<string, Promise<unknown>>();
+  /** The places this process wrote last, and their text. */
+  #lastRing: { text: string; ring: RegistrationRing } | undefined;
 
   constructor(options: FileOAuthStoreOptions) {
     this.#directory = options.directory;
@@ -126,47 +136,82 @@ export class FileOAuthStore implements OAuthStore {
       orElsewhere: "or set FITNESS_OAUTH_DIR elsewhere",
       error: (message) => new StartupError(message),
     });
-    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations", "sign-in-states"]) {
+    for (const sub of ["athletes", "clients", "codes", "grants", "registrations", "sign-in-states"]) {
       mkdirSync(join(options.directory, sub), { recursive: true, mode: 0o700 });
     }
   }
 
-  async countRegistration(source: string, limit: number, nowMs: number, _signal: AbortSignal): Promise<RateVerdict> {
+  async countRegistration(
+    source: string,
+    limits: Pick<RegistrationLimits, "perSourcePerHour" | "countSlots">,
+    nowMs: number,
+    signal: AbortSignal,
+  ): Promise<RateVerdict> {
     await this.#ready();
     const { hour, endsMs } = registrationWindow(nowMs);
     if (this.#registrationHourSwept !== hour) {
       this.#registrationHourSwept = hour;
       void this.#sweepRegistrationCounts(hour).catch(() => {});
     }
-    const digest = createHash("sha256").update(source).digest("hex").slice(0, 32);
-    const handle = await open(join(this.#directory, "registrations", `${hour}-${digest}`), "a", 0o600).catch((error: unknown) => {
+    const { slot, tag } = registrationCountSlot(await this.signingKey(), source, limits.countSlots);
+    const directory = join(this.#directory, "registrations");
+    // Nine bytes read and written under the lock, synchronously like the lock itself: the lock is held for
+    // microseconds, not for trips through libuv's thread pool while other registrations queue behind it.
+    const admitted = await this.#inTurn(join(directory, "counts.lock"), signal, () => {
+      const fd = openSync(join(directory, `${hour}.counts`), constants.O_RDWR | constants.O_CREAT, 0o600);
+      try {
+        // Past the end of the file a slot is empty (the read finds nothing and leaves the zeros).
+        const place = Buffer.alloc(countSlotBytes);
+        readSync(fd, place, 0, countSlotBytes, slot * countSlotBytes);
+        const count = place.subarray(0, 8).equals(tag) ? (place[8] ?? 0) : 0;
+        if (count >= limits.perSourcePerHour) return Promise.resolve(false);
+        tag.copy(place, 0);
+        place[8] = Math.min(255, count + 1);
+        writeSync(fd, place, 0, countSlotBytes, slot * countSlotBytes);
+        return Promise.resolve(true);
+      } finally {
+        closeSync(fd);
+      }
+    }).catch((error: unknown) => {
       throw this.#error("count a registration in", error);
     });
-    let count: number;
-    try {
-      await handle.write("x");
-      count = (await handle.stat()).size;
-    } finally {
-      await handle.close();
-    }
-    return count <= limit ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
+    return admitted ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
   }
 
-  async registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void> {
+  async registerClient(
+    client: RegisteredClient,
+    placement: { source: string; capacity: number; nowMs: number },
+    signal: AbortSignal,
+  ): Promise<RegistrationPlacement> {
     await this.#ready();
     if (!clientIdPattern.test(client.client_id)) throw new TypeError(`not a client id of this server: ${client.client_id}`);
-    await this.#withRing(signal, async () => {
-      const sequencePath = join(this.#directory, "clients", "sequence");
-      const seq = Number((await readOptional(sequencePath)) ?? "0") + 1;
-      await this.#write(sequencePath, String(seq), { durable: false });
-      const placePath = join(this.#directory, "clients", "ring", String(seq % capacity));
-      const occupant = parseJson<{ seq: number; client_id: string }>(await readOptional(placePath));
-      if (occupant !== undefined && clientIdPattern.test(occupant.client_id)) {
-        const evicted = await this.#readRecord<RegisteredClient>(this.#clientPath(occupant.client_id));
-        if (evicted?.unused_seq === occupant.seq) await rm(this.#clientPath(occupant.client_id), { force: true });
+    return this.#withRing(signal, async () => {
+      const ring = await this.#readRing();
+      const newcomer = { clientId: client.client_id, source: placement.source, expiresAt: client.expires_at };
+      const decision = placeInRing(ring, newcomer, placement.capacity, Math.floor(placement.nowMs / 1000));
+      if (!decision.placed) return decision;
+      // The record before its place: a place never names a registration that is not there.
+      await this.#write(this.#clientPath(client.client_id), JSON.stringify({ ...client, unused_seq: decision.seq }), { durable: false });
+      await this.#writeRing(decision.ring);
+      for (const evicted of decision.evicted) {
+        if (!clientIdPattern.test(evicted.clientId)) continue;
+        const stored = await this.#readRecord<RegisteredClient>(this.#clientPath(evicted.clientId)).catch(() => undefined);
+        if (stored?.unused_seq === evicted.seq) await rm(this.#clientPath(evicted.clientId), { force: true });
       }
-      await this.#write(this.#clientPath(client.client_id), JSON.stringify({ ...client, unused_seq: seq }), { durable: false });
-      await this.#write(placePath, JSON.stringify({ seq, client_id: client.client_id }), { durable: false });
+      return { placed: true };
+    });
+  }
+
+  async startSignIn(clientId: string, untilMs: number, signal: AbortSignal): Promise<void> {
+    await this.#ready();
+    if (!clientIdPattern.test(clientId)) return;
+    await this.#withRing(signal, async () => {
+      const stored = this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
+      if (stored?.unused_seq === undefined || stored.sign_in_until !== undefined) return;
+      const until = Math.floor(untilMs / 1000);
+      const ring = startSignInInRing(await this.#readRing(), clientId, until);
+      if (ring !== undefined) await this.#writeRing(ring);
+      await this.#write(this.#clientPath(clientId), JSON.stringify({ ...stored, sign_in_until: until }), { durable: false });
     });
   }
 
@@ -177,8 +222,10 @@ export class FileOAuthStore implements OAuthStore {
     await this.#withRing(signal, async () => {
       const stored = await this.#readRecord<RegisteredClient>(this.#clientPath(clientId));
       if (stored === undefined) return;
-      const { unused_seq: _place, ...kept } = stored;
+      const { unused_seq: place, sign_in_until: _signIn, ...kept } = stored;
       await this.#write(this.#clientPath(clientId), JSON.stringify({ ...kept, expires_at: expiresAt }), { durable: true });
+      const ring = place === undefined ? undefined : leaveRing(await this.#readRing(), clientId);
+      if (ring !== undefined) await this.#writeRing(ring);
     });
   }
 
@@ -386,6 +433,9 @@ export class FileOAuthStore implements OAuthStore {
     }
     await this.#sweepRegistrationCounts(registrationWindow(this.#now()).hour);
     await this.#sweepSignInStates();
+    // Left by an earlier version, whose places were a file each: its registrations expire by themselves.
+    await rm(join(this.#directory, "clients", "ring"), { recursive: true, force: true });
+    await rm(join(this.#directory, "clients", "sequence"), { force: true });
   }
 
   async signingKey(): Promise<Uint8Array> {
@@ -411,11 +461,36 @@ export class FileOAuthStore implements OAuthStore {
     return this.#key;
   }
 
-  /** Runs `work` holding the ring's lock, after this process's earlier turns. */
+  /** Runs `work` holding the places' lock, after this process's earlier turns. */
   #withRing<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    const turn = this.#ringTurns.then(() => withFileLock(join(this.#directory, "clients", "ring.lock"), { signal }, work));
-    this.#ringTurns = turn.catch(() => {});
+    return this.#inTurn(join(this.#directory, "clients", "ring.lock"), signal, work);
+  }
+
+  /** Runs `work` holding the lock file at `lockPath`, after this process's earlier turns at it. */
+  #inTurn<T>(lockPath: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const turn = (this.#turns.get(lockPath) ?? Promise.resolve()).then(() => withFileLock(lockPath, { signal }, work));
+    this.#turns.set(
+      lockPath,
+      turn.catch(() => {}),
+    );
     return turn;
+  }
+
+  #ringPath(): string {
+    return join(this.#directory, "clients", "ring.index");
+  }
+
+  /** The places as the file holds them (under the places' lock); parsed again only when another process changed them. */
+  async #readRing(): Promise<RegistrationRing> {
+    const text = await readOptional(this.#ringPath());
+    if (this.#lastRing !== undefined && text === this.#lastRing.text) return this.#lastRing.ring;
+    return parseRing(text);
+  }
+
+  async #writeRing(ring: RegistrationRing): Promise<void> {
+    const text = serializeRing(ring);
+    await this.#write(this.#ringPath(), text, { durable: false });
+    this.#lastRing = { text, ring };
   }
 
   #clientPath(clientId: string): string {
@@ -515,7 +590,8 @@ export class FileOAuthStore implements OAuthStore {
   async #sweepRegistrationCounts(currentHour: string): Promise<void> {
     const directory = join(this.#directory, "registrations");
     for (const name of await readdir(directory)) {
-      const hour = /^(\d+)-/.exec(name)?.[1];
+      // `<hour>.counts`, and `<hour>-<digest>` of an earlier version (a file per source).
+      const hour = /^(\d+)[-.]/.exec(name)?.[1];
       if (hour !== undefined && Number(hour) < Number(currentHour)) await rm(join(directory, name), { force: true });
     }
   }

@@ -11,7 +11,7 @@ import { jwtVerify, SignJWT, type JWTPayload } from "jose";
 
 export type MessagePurpose = "consent" | "strava-state";
 
-const lifetimeSeconds = 15 * 60;
+export const lifetimeSeconds = 15 * 60;
 
 export class SignedMessages {
   readonly #issuer: string;
