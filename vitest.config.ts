@@ -12,7 +12,7 @@ export default defineConfig({
     pool: "forks",
     setupFiles: ["test/support/isolated-token-rescue.ts"],
     // Once per run: which contract tests were skipped for want of Strava's or intervals.icu's API description, and how to get it.
-    globalSetup: ["test/sandbox/strava-spec-notice.ts", "test/support/intervals-openapi-notice.ts"],
+    globalSetup: ["test/support/api-descriptions-notice.ts"],
     reporters: ["default"],
   },
 });

@@ -110,7 +110,7 @@ interface Exchange {
   body: string;
 }
 
-// Without the description the run says once what it skipped (strava-spec-notice.ts).
+// Without the description the run says once what it skipped (test/support/api-descriptions-notice.ts).
 describe.skipIf(stravaSwaggerPath === undefined)("the upstream client against a Prism mock of Strava's contract", () => {
   let prism: ChildProcess | null = null;
   let tokenServer: Server | null = null;

@@ -31,7 +31,7 @@ const streamDefinitions: Record<string, string> = {
 };
 const allKeys = Object.keys(streamDefinitions).join(",");
 
-// Without the description the run says once what it skipped (strava-spec-notice.ts).
+// Without the description the run says once what it skipped (test/support/api-descriptions-notice.ts).
 describe.skipIf(stravaSwaggerPath === undefined)("sandbox answers match Strava's API description", () => {
   let schemas: StravaSchemas;
   let session: SandboxSession;

@@ -14,7 +14,7 @@ import { contractTests, locateStravaSpec, missingSpecNotice, sharedSpecDirectory
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
-// Without the description the run says once what it skipped (strava-spec-notice.ts).
+// Without the description the run says once what it skipped (test/support/api-descriptions-notice.ts).
 describe.skipIf(stravaSwaggerPath === undefined)("the copy of Strava's API description", () => {
   const text = stravaSwaggerPath === undefined ? "" : readFileSync(stravaSwaggerPath, "utf8");
 

@@ -1,10 +1,9 @@
 /**
  * intervals.icu's OpenAPI description for the contract tests, and validators built from it. The description is
- * not part of this repository (it is intervals.icu's, kept beside the project): it is read from
- * INTERVALS_OPENAPI_SPEC (the file or its folder), else from ../shared/intervals-openapi/ beside the repository's
- * main checkout. Without it the tests that need it are skipped, and one notice for the whole run
- * (test/support/intervals-openapi-notice.ts, vitest's global setup) says which and how to get the file; with CI set,
- * its absence fails them instead.
+ * not part of this repository (it is intervals.icu's, kept beside the project): it is found by the rule every
+ * upstream's description follows (test/support/api-descriptions.ts: INTERVALS_OPENAPI_SPEC, else
+ * ../shared/intervals-openapi/ beside the checkout). Without it the tests that need it are skipped, and the run
+ * says so once.
  *
  * How the OpenAPI 3.0 schemas are read, and the three adjustments made, all deliberate:
  * - Nulls. The description marks nothing `nullable`, yet intervals.icu's answers carry nulls for values they
@@ -18,58 +17,36 @@
  *   reads them as lists).
  * Its formats: int32 and int64 are integers in range, float and double numbers, byte base64, date-time ISO 8601.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import ajvModule, { type ValidateFunction } from "ajv";
 import ajvFormats from "ajv-formats";
+import { locateDescription, type ApiDescription } from "./api-descriptions.ts";
 
 type AjvClass = typeof ajvModule.default;
 type FormatsPlugin = typeof ajvFormats.default;
 const Ajv: AjvClass = (ajvModule as { default?: AjvClass }).default ?? (ajvModule as unknown as AjvClass);
 const addFormats: FormatsPlugin = (ajvFormats as { default?: FormatsPlugin }).default ?? (ajvFormats as unknown as FormatsPlugin);
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const specFileName = "intervals-openapi.json";
+export const intervalsDescription: ApiDescription = {
+  title: "intervals.icu's API description",
+  variable: "INTERVALS_OPENAPI_SPEC",
+  folder: "intervals-openapi",
+  file: "intervals-openapi.json",
+  about:
+    "intervals.icu's own OpenAPI description, served at https://intervals.icu/api/v1/docs; its README beside it says where the copy came from",
+  tests: [
+    {
+      file: "test/sandbox/intervals-contract.test.ts",
+      checks: "the sandbox's intervals.icu answers and the client's request bodies against its schemas",
+    },
+    { file: "test/tools/intervals-icu/intervals-fields.test.ts", checks: "the intervals.icu tools' field names against its models" },
+  ],
+};
 
-/** The test files that need the description, for the notice. */
-export const specDependentTests = ["test/sandbox/intervals-contract.test.ts", "test/tools/intervals-icu/intervals-fields.test.ts"];
-
-export type SpecLocation = { found: true; path: string } | { found: false; looked: string[] };
-
-export function locateIntervalsSpec(env: NodeJS.ProcessEnv = process.env): SpecLocation {
-  const candidates: string[] = [];
-  const configured = env["INTERVALS_OPENAPI_SPEC"];
-  if (configured) {
-    const path = resolve(configured);
-    candidates.push(existsSync(path) && statSync(path).isDirectory() ? join(path, specFileName) : path);
-  } else {
-    candidates.push(join(repoRoot, "..", "shared", "intervals-openapi", specFileName));
-    // A git worktree sits elsewhere: its repository's main checkout is beside ../shared.
-    try {
-      const common = execFileSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], {
-        cwd: repoRoot,
-        encoding: "utf8",
-      }).trim();
-      candidates.push(join(dirname(common), "..", "shared", "intervals-openapi", specFileName));
-    } catch {
-      // Not a git checkout (a packed tarball): only the first place counts.
-    }
-  }
-  const found = candidates.find((path) => existsSync(path));
-  return found ? { found: true, path: found } : { found: false, looked: [...new Set(candidates)] };
-}
-
-/** What the notice says (and, with CI set, the failure). */
-export function missingSpecText(location: Extract<SpecLocation, { found: false }>, ci = false): string {
-  return (
-    `${ci ? "FAILED" : "SKIPPED"}: intervals.icu's OpenAPI description was not found (looked at ${location.looked.join(", ")}), so the ` +
-    `intervals.icu contract tests (${specDependentTests.join(", ")}) ${ci ? "fail (CI is set)" : "did not run"}. Get it from https://intervals.icu/api/v1/docs (save it as ` +
-    `${specFileName} in ../shared/intervals-openapi/ beside the repository, where its README says where it came from), or set ` +
-    "INTERVALS_OPENAPI_SPEC to the file."
-  );
-}
+/** Where the description is (test/support/api-descriptions.ts), or undefined when there is none (the tests skip). */
+export const intervalsSpecPath: string | undefined = ((location) => (location.found ? location.path : undefined))(
+  locateDescription(intervalsDescription),
+);
 
 export interface IntervalsSchemas {
   /** The declared answer of `method path` (the path as the description writes it, below /api/v1) for `status`. */

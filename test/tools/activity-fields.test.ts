@@ -19,7 +19,7 @@ import { loadStravaSchemas } from "../sandbox/strava-schemas.ts";
 import { openSession } from "../sandbox/sandbox-client.ts";
 import { manualClock, testNow } from "../support/test-clock.ts";
 
-// Without the description the run says once what it skipped (test/sandbox/strava-spec-notice.ts); the lists
+// Without the description the run says once what it skipped (test/support/api-descriptions-notice.ts); the lists
 // themselves live in tools/answers/activity-fields.ts and serve without it.
 describe.skipIf(stravaSwaggerPath === undefined)("field names against Strava's API description", () => {
   const schemas = stravaSwaggerPath === undefined ? undefined : loadStravaSchemas(stravaSwaggerPath);
