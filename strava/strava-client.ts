@@ -13,6 +13,7 @@ import type { Logger } from "../common/logger.ts";
 import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
 import type { UpstreamSettings } from "./strava-settings.ts";
 import { describeRequest, type UpstreamRequest } from "./strava-request.ts";
+import { readRateLimitHeaders, readsPausedUntil, type RateLimitState } from "./rate-limit.ts";
 import {
   CallCancelledError,
   isApplicationInactive,
@@ -76,6 +77,8 @@ export class UpstreamClient {
   readonly #now: () => number;
   readonly #limit: LimitFunction;
   readonly #admission: UpstreamAdmission | undefined;
+  /** The rate-limit headers of the latest answer that carried them, and when it came. */
+  #rateLimit: { state: RateLimitState; atMs: number } | undefined;
 
   constructor(options: UpstreamClientOptions) {
     this.settings = options.settings;
@@ -85,6 +88,18 @@ export class UpstreamClient {
     this.#now = options.now ?? Date.now;
     this.#limit = pLimit(options.maxConcurrentRequests ?? defaultMaxConcurrentRequests);
     this.#admission = options.admission;
+  }
+
+  /**
+   * Until when work in the background (the plugin's check for new activities) should leave Strava's read
+   * limits alone: while the latest answer's headers show `share` (0.8 for 80%) or more of the 15-minute or
+   * daily read limit used, the instant that window resets; otherwise undefined. Calls a person asked for are
+   * never held back by it (the client reports limits, it does not enforce them).
+   */
+  backgroundReadsResumeAt(share: number): number | undefined {
+    if (!this.#rateLimit) return undefined;
+    const until = readsPausedUntil(this.#rateLimit.state, this.#rateLimit.atMs, share);
+    return until !== undefined && until > this.#now() ? until : undefined;
   }
 
   /** Sends `request` and returns the successful answer, or throws an `UpstreamError`. */
@@ -158,6 +173,8 @@ export class UpstreamClient {
         signal,
         timeoutMs: this.settings.timeoutMs,
       });
+      const limits = readRateLimitHeaders(answer.headers);
+      if (limits.read || limits.overall) this.#rateLimit = { state: limits, atMs: this.#now() };
       this.#logger.debug("upstream_response", {
         request: describeRequest(request),
         status: answer.status,
