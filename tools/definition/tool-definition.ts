@@ -57,6 +57,12 @@ export interface WriteApproval<A = Record<string, unknown>> {
   summary(args: A, current?: CurrentRecord): ChangeSummary;
 }
 
+/** An activity a call made, as its answer names it (ids as strings): the activity, the upload it came from, or both. */
+export interface CreatedActivity {
+  activityId?: string;
+  uploadId?: string;
+}
+
 export interface ToolDefinition {
   /** Unprefixed name, e.g. "get_activities" (the OpenClaw plugin registers "fitness_get_activities"). */
   readonly name: string;
@@ -90,6 +96,12 @@ export interface ToolDefinition {
   readonly view?: string;
   /** Every write tool's (readOnlyHint false): what the athlete approves before it runs. */
   readonly writeApproval?: WriteApproval;
+  /**
+   * For a tool whose successful answer names an activity the caller made (a write that creates one, or the
+   * status of an upload it started): those ids, from the answer's text. The plugin keeps what the coach made,
+   * so that its debriefs of new activities leave them out.
+   */
+  createdActivity?(resultText: string): CreatedActivity | undefined;
 }
 
 /** Declares a tool with its arguments typed from its schema. */

@@ -4,6 +4,12 @@ export interface ToolResult {
   isError?: true;
   /** The upstream's HTTP status when a request was answered (absent for input errors and network failures). */
   upstreamStatus?: number;
+  /**
+   * A failure's kind, for a caller that acts on it without a person reading the text (the plugin's
+   * background check): the named error's class, such as "UpstreamTimeoutError" or "RefreshTokenRejectedError".
+   * Never shown to a client.
+   */
+  errorKind?: string;
 }
 
 export function textResult(text: string, upstreamStatus: number): ToolResult {
@@ -11,8 +17,9 @@ export function textResult(text: string, upstreamStatus: number): ToolResult {
 }
 
 /** The error shape every front end shows: `Error: <message>` with `isError: true`. */
-export function errorResult(message: string, upstreamStatus?: number): ToolResult {
+export function errorResult(message: string, upstreamStatus?: number, errorKind?: string): ToolResult {
   const result: ToolResult = { content: [{ type: "text", text: `Error: ${message}` }], isError: true };
   if (upstreamStatus !== undefined) result.upstreamStatus = upstreamStatus;
+  if (errorKind !== undefined) result.errorKind = errorKind;
   return result;
 }
