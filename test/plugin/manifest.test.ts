@@ -12,6 +12,8 @@ import { defaultPluginSettings, resolvePluginSettings, writeApprovalModes, write
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
 import plugin from "../../index.ts";
 import { renderPluginManifest } from "../../scripts/plugin-manifest.ts";
+import { pluginOnlyTools } from "../../plugin/plugin-only-tools.ts";
+import { registerPlugin } from "./recording-host-api.ts";
 
 const root = new URL("../../", import.meta.url);
 const manifestText = readFileSync(new URL("openclaw.plugin.json", root), "utf8");
@@ -55,10 +57,22 @@ describe("openclaw.plugin.json", () => {
     expect(manifestText).toBe(await renderPluginManifest(manifestText));
   });
 
-  it("declares exactly the 11 registered tool names, in table order", () => {
-    expect(manifest.contracts.tools).toEqual(toolTable.map(hostToolName));
-    expect(manifest.contracts.tools).toHaveLength(11);
+  it("declares exactly the 11 tools of the table, in table order, then the plugin-only tools", () => {
+    expect(manifest.contracts.tools).toEqual([...toolTable.map(hostToolName), ...pluginOnlyTools.map((tool) => tool.name)]);
+    expect(manifest.contracts.tools).toHaveLength(12);
     expect(manifest.contracts.tools.every((name) => name.startsWith("fitness_"))).toBe(true);
+  });
+
+  it("declares every tool the plugin registers, the per-turn ones included", () => {
+    const host = registerPlugin(undefined, {
+      system: { enqueueSystemEvent: () => true, requestHeartbeat: () => undefined },
+      state: { resolveStateDir: () => "/nonexistent" },
+    });
+    expect([...host.tools.keys(), ...host.factories.keys()].sort()).toEqual([...manifest.contracts.tools].sort());
+  });
+
+  it("marks a plugin-only tool that changes the plugin's state side-effecting, never optional or replay-safe", () => {
+    for (const tool of pluginOnlyTools) expect(manifest.toolMetadata[tool.name]).toEqual({ sideEffecting: true });
   });
 
   it("marks exactly the write tools optional and side-effecting, the reads replay-safe", () => {
