@@ -30,12 +30,13 @@ export default {
     // The approval hook leaves each held call validated and built for its tool's execute. A held call waits at
     // most the approval's timeout; a minute more covers the host's own grace. Empty when nothing is held.
     const preparedCalls = new PreparedCalls({ ttlMs: (timeoutSeconds + 60) * 1000 });
-    const observer = setUpDebriefs(api, settings, deps, logger);
+    const debriefs = setUpDebriefs(api, settings, deps, logger);
     for (const tool of toolTable) {
-      api.registerTool(hostTool(tool, deps, { confirmationNote, preparedCalls, ...(observer ? { observer } : {}) }), {
+      api.registerTool(hostTool(tool, deps, { confirmationNote, preparedCalls, ...(debriefs ? { observer: debriefs.observer } : {}) }), {
         optional: isOptionalTool(tool),
       });
     }
+    debriefs?.register();
     if (settings.writeApproval === "host") {
       api.on("before_tool_call", writeApprovalHook({ deps, timeoutSeconds, preparedCalls }), { matcher: writeToolNames() });
     }

@@ -6,7 +6,7 @@
  * No check is made while debriefs are off, during quiet hours (the first check after them finds what came
  * meanwhile), while the upstream's rate-limit headers show 80% or more of a read window used (until it
  * resets), or during the back-off after a failed check. The first check after debriefs are turned on takes
- * a baseline: what the log holds then is seen, not debriefed. What the coach made itself (its ids are noted
+ * a baseline: what the log holds then is seen, not debriefed; it wakes no one, so quiet hours do not defer it. What the coach made itself (its ids are noted
  * as its write tools answer) is seen, not debriefed. New ids are written down before the coach is woken, so
  * a restart never sends a second debrief (a crash between the two loses that one debrief rather than
  * repeating it). Several new activities, those that came while the gateway was down included, make one
@@ -112,7 +112,10 @@ export class DebriefWatch {
     const nextAtMs = nowMs + plan.intervalMs;
     if (data.failure && nowMs < data.failure.nextCheckAtMs) return { kind: "backing-off", nextAtMs: data.failure.nextCheckAtMs };
     const zone = await this.timeZone();
-    if (this.#quiet && isQuiet(this.#quiet, nowMs, zone)) return { kind: "quiet", nextAtMs: quietEndsAt(this.#quiet, nowMs, zone) };
+    // The baseline wakes no one, so it is taken at once, quiet or not: what came after debriefs were turned on is new.
+    if (data.baselined && this.#quiet && isQuiet(this.#quiet, nowMs, zone)) {
+      return { kind: "quiet", nextAtMs: quietEndsAt(this.#quiet, nowMs, zone) };
+    }
     const resumeAt = await this.#deps.readsResumeAt(readBudgetShare);
     if (resumeAt !== undefined && resumeAt > nowMs) {
       logger.info("debrief_check_skipped", { reason: "upstream read limit at 80% or more", resumes_at: new Date(resumeAt).toISOString() });

@@ -43,14 +43,21 @@ export interface DebriefOptions {
   onOutcome?: (outcome: CheckOutcome) => void;
 }
 
-/** Registers the debriefs' service and switch; answers the observer the fitness tools report their calls to. */
+export interface Debriefs {
+  /** What the fitness tools report their calls to (the coach's own writes are never debriefed). */
+  observer: ToolCallObserver;
+  /** Registers the service and the athlete's switch (after the table's tools, as the manifest lists them). */
+  register(): void;
+}
+
+/** The debriefs on this host, or undefined on a host without a plugin runtime. */
 export function setUpDebriefs(
   api: PluginApi,
   settings: PluginSettings,
   deps: LazyToolDeps,
   logger: Logger,
   options: DebriefOptions = {},
-): ToolCallObserver | undefined {
+): Debriefs | undefined {
   const runtime = api.runtime;
   if (!runtime?.system || !runtime.state || !api.registerService) {
     if (settings.debriefs !== "off") {
@@ -82,26 +89,28 @@ export function setUpDebriefs(
     writesInFlight: () => shared.writesInFlight,
   });
   const schedule = new DebriefSchedule({ watch, logger, now, ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}) });
-  api.registerService({
-    id: debriefServiceId,
-    start: () => schedule.start(),
-    stop: async () => {
-      await schedule.stop();
-      await record.settle();
-    },
-  });
-  api.registerTool(
-    debriefSwitchTool({
-      watch,
-      agentId: settings.debriefAgent,
-      changed: () => {
-        for (const listener of shared.switched) listener();
+  const register = (): void => {
+    api.registerService?.({
+      id: debriefServiceId,
+      start: () => schedule.start(),
+      stop: async () => {
+        await schedule.stop();
+        await record.settle();
       },
-      refused: (reason) => logger.debug("debrief_switch_withheld", { reason }),
-    }),
-    { name: debriefSwitchToolName },
-  );
-  return {
+    });
+    api.registerTool(
+      debriefSwitchTool({
+        watch,
+        agentId: settings.debriefAgent,
+        changed: () => {
+          for (const listener of shared.switched) listener();
+        },
+        refused: (reason) => logger.debug("debrief_switch_withheld", { reason }),
+      }),
+      { name: debriefSwitchToolName },
+    );
+  };
+  const observer: ToolCallObserver = {
     started(tool: ToolDefinition) {
       if (!tool.annotations.readOnlyHint) shared.writesInFlight += 1;
     },
@@ -117,4 +126,5 @@ export function setUpDebriefs(
       }
     },
   };
+  return { observer, register };
 }

@@ -25,7 +25,8 @@ const zone = "America/Denver";
 
 interface Harness {
   clock: ManualClock;
-  watch: (settings?: Partial<DebriefSettings>) => DebriefWatch;
+  /** A watch over the record; `gatewayZone` is the zone before the log shows the athlete's (default the athlete's). */
+  watch: (settings?: Partial<DebriefSettings>, gatewayZone?: string) => DebriefWatch;
   log: Array<{ level: string; event: string; fields?: Record<string, unknown> }>;
   wakes: Array<{ text: string; contextKey: string }>;
   lists: number[];
@@ -63,7 +64,7 @@ beforeEach(() => {
     activities: [],
     writesInFlight: 0,
     recordPath,
-    watch: (settings = {}) =>
+    watch: (settings = {}, gatewayZone = zone) =>
       new DebriefWatch({
         settings: {
           debriefs: "15m",
@@ -76,7 +77,9 @@ beforeEach(() => {
         record: new DebriefRecordFile(recordPath, logger),
         listRecent: async (sinceMs) => {
           h.lists.push(sinceMs);
-          return h.listAnswer ?? { ok: true, activities: h.activities.filter((a) => a.startedAtMs >= sinceMs), timeZone: zone };
+          const activities = h.activities.filter((a) => a.startedAtMs >= sinceMs);
+          // As the real list: the zone comes from an activity's label, so an empty list shows none.
+          return h.listAnswer ?? { ok: true, activities, ...(activities.length > 0 ? { timeZone: zone } : {}) };
         },
         readsResumeAt: async () => h.resumeAt,
         wake: (text, contextKey) => {
@@ -85,7 +88,7 @@ beforeEach(() => {
         },
         logger,
         now: clock.now,
-        fallbackTimeZone: "UTC",
+        fallbackTimeZone: gatewayZone,
         writesInFlight: () => h.writesInFlight,
       }),
   };
@@ -192,11 +195,23 @@ describe("quiet hours", () => {
     expect(await watch.check()).toMatchObject({ kind: "woke", ids: [night.id] });
   });
 
+  it("take no baseline off: debriefs turned on at night debrief the morning's early session", async () => {
+    h.clock.set(localAt("23:30"));
+    const watch = h.watch();
+    expect((await watch.check()).kind).toBe("baseline");
+    h.clock.set(localAt("06:10", 1));
+    const swim = upload(40);
+    expect(await watch.check()).toEqual({ kind: "quiet", nextAtMs: localAt("07:00", 1) });
+    h.clock.set(localAt("07:00", 1));
+    expect(await watch.check()).toMatchObject({ kind: "woke", ids: [swim.id] });
+  });
+
   it("reads them in the zone the setting names instead of the athlete's", async () => {
     const watch = h.watch({ debriefTimeZone: "Asia/Tokyo" });
+    await watch.check();
     // 12:00 in Denver is 04:00 in Tokyo: quiet there.
-    const outcome = await watch.check();
-    expect(outcome.kind).toBe("quiet");
+    h.clock.advance(interval);
+    expect((await watch.check()).kind).toBe("quiet");
   });
 
   it("off: checks at any hour", async () => {
@@ -205,9 +220,12 @@ describe("quiet hours", () => {
   });
 
   it("before the log has shown a zone, reads them in the gateway's", async () => {
-    // 12:00 Denver is 19:00 UTC, outside 22:00-07:00; 23:30 UTC is quiet there.
+    // Nothing in the log: no zone learned. 23:30 UTC (16:30 in Denver) is quiet in the gateway's zone, UTC.
     h.clock.set(Date.UTC(2026, 10, 21, 23, 30));
-    expect((await h.watch().check()).kind).toBe("quiet");
+    const watch = h.watch({}, "UTC");
+    await watch.check();
+    h.clock.advance(minute);
+    expect((await watch.check()).kind).toBe("quiet");
   });
 });
 
