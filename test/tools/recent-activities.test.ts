@@ -22,7 +22,14 @@ beforeAll(async () => {
     client_secret: sandbox.clientSecret,
     refresh_token: sandbox.refreshToken(),
   });
-  deps = createToolDeps({ store, logger: quietLogger, settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl }, now: clock.now });
+  // A short store deadline: after the refused refresh token the manager reads the store again for this long.
+  deps = createToolDeps({
+    store,
+    logger: quietLogger,
+    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
+    now: clock.now,
+    storeTimeoutMs: 200,
+  });
 });
 afterAll(async () => {
   await sandbox?.close();

@@ -40,6 +40,9 @@ async function pluginOnSandbox(readLimit: [number, number] = [10_000, 100_000]):
   const sandbox = await startSandbox({ uploadProcessingMs: 50, rateLimits: { overall: [10_000, 100_000], read: readLimit } });
   process.env["STRAVA_API_BASE"] = sandbox.apiBase;
   process.env["STRAVA_TOKEN_URL"] = sandbox.tokenUrl;
+  // After a refused refresh token the token manager reads the store again for this long (another process's
+  // save); a token file answers at once, so a short deadline keeps the failing checks quick.
+  process.env["FITNESS_STORE_TIMEOUT_MS"] = "500";
   const directory = mkdtempSync(join(tmpdir(), "debriefs-in-plugin-"));
   const tokenFile = join(directory, "strava-tokens.json");
   const store = await openAuthorizationStore({ kind: "token-file", path: tokenFile });
