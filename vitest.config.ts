@@ -11,6 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     setupFiles: ["test/support/isolated-token-rescue.ts"],
+    // Once per run: which contract tests were skipped for want of Strava's or intervals.icu's API description, and how to get it.
+    globalSetup: ["test/sandbox/strava-spec-notice.ts", "test/support/intervals-openapi-notice.ts"],
     reporters: ["default"],
   },
 });

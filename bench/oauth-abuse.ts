@@ -10,7 +10,8 @@
  * - the unused registrations filled to their 1,000 places from 53 sources first (not measured);
  * - 10,000 registration attempts from 16 streams, each stream one address (past 20, answered 429);
  * - 10,000 registration attempts from 16 streams, each from a new address (all taken, each evicting one);
- * - 1,000 forged deauthorizations of the athlete with the deployment's subscription, each from a new address.
+ * - 1,000 forged deauthorizations of the athlete with the deployment's subscription, each from a new address,
+ *   at the webhook's secret address (the worst case: someone who learned it).
  *
  * Targets: medians within 2x of quiet, no 5xx to the athlete, and at most one Strava request per stored
  * athlete for the whole webhook flood. Each flood is compared with the quiet phase before the floods and with
@@ -20,7 +21,7 @@
  * first quiet phase, not counted; default 2,000).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -28,6 +29,7 @@ import { startSandbox } from "../sandbox/server.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { baseEnv, spawnMcpChild } from "../test/mcp-adapter/mcp-child.ts";
 import { ManualOAuthClient } from "../test/support/manual-oauth-client.ts";
+import { stravaWebhookPath } from "../mcp-adapter/oauth/strava/webhook-path.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -62,13 +64,15 @@ const server = spawnMcpChild({
 });
 const mcpUrl = String((await server.waitForEvent("listening"))["url"]);
 const origin = new URL(mcpUrl).origin;
+const signingKey = Buffer.from(readFileSync(join(directory, "oauth", "signing-key"), "utf8").trim(), "base64url");
+const webhookUrl = `${origin}${stravaWebhookPath(signingKey)}`;
 const subscribed = await fetch(`${sandbox.apiBase}/push_subscriptions`, {
   method: "POST",
   headers: { "content-type": "application/x-www-form-urlencoded" },
   body: new URLSearchParams({
     client_id: sandbox.clientId,
     client_secret: sandbox.clientSecret,
-    callback_url: `${origin}/strava/webhook`,
+    callback_url: webhookUrl,
     verify_token: "bench-verify-token",
   }),
 });
@@ -130,7 +134,17 @@ async function during(
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "bench/oauth-flood-client.ts", kind, origin, String(count), "16", String(subscriptionId), athlete],
+    [
+      "--import",
+      "tsx",
+      "bench/oauth-flood-client.ts",
+      kind,
+      kind === "webhooks" ? webhookUrl : origin,
+      String(count),
+      "16",
+      String(subscriptionId),
+      athlete,
+    ],
     {
       cwd: root,
       stdio: ["ignore", "pipe", "inherit"],

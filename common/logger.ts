@@ -5,7 +5,8 @@
  *
  * Callers pass an event name and plain fields (`logger.info("tool_call", { tool, ms })`) and never a token,
  * a secret or the voice API's dictated text. As a second line of defence, fields named like a secret
- * (`secretFieldNames`, at the top level or one level down) are written as "[redacted]" by pino's redaction.
+ * (`secretFieldNames`, at the top level or one level down) are written as "[redacted]" by pino's redaction, unless
+ * their value is a number or a boolean, which no secret is (a JSON-RPC error `code`).
  * Errors in an `error` or `err` field are written as their name and message only: stack traces stay out of
  * logs that operators read.
  *
@@ -39,13 +40,31 @@ export interface LogDestination extends DestinationStream {
 
 /**
  * Field names whose values are secrets wherever a caller might put them: Strava's tokens and client secret,
- * an Authorization header, an OAuth code. The MCP server's bearer token is never logged at all
+ * intervals.icu's API key, an Authorization header, an OAuth code. The MCP server's bearer token is never logged at all
  * (mcp-adapter/auth-token.ts refuses to start when no file can keep a generated one).
  */
-export const secretFieldNames = ["access_token", "refresh_token", "client_secret", "authorization", "Authorization", "code"] as const;
+export const secretFieldNames = [
+  "access_token",
+  "refresh_token",
+  "client_secret",
+  "apiKey",
+  "api_key",
+  "intervals_api_key",
+  "authorization",
+  "Authorization",
+  "code",
+] as const;
 
 /** The redacted paths: each secret's name at the top level and one level down (`headers.authorization`, `tokens.refresh_token`). */
 const redactedPaths = secretFieldNames.flatMap((name) => [name, `*.${name}`]);
+
+/**
+ * What a field named like a secret is written as. Secrets are text; a number or a boolean under such a name is not
+ * one (a JSON-RPC error's `code`, -32700, says what went wrong and is kept).
+ */
+function redactedValue(value: unknown): unknown {
+  return typeof value === "number" || typeof value === "boolean" ? value : "[redacted]";
+}
 
 let sharedStderr: LogDestination | undefined;
 
@@ -99,7 +118,7 @@ export function createJsonLogger(
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { error: errorFields, err: errorFields },
-      redact: { paths: redactedPaths, censor: "[redacted]" },
+      redact: { paths: redactedPaths, censor: redactedValue },
     },
     destination,
   );

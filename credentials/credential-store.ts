@@ -63,6 +63,16 @@ export interface CredentialStore {
   keptCopyOf?(tokens: TokenSet): string | undefined;
   /** The command that authorizes the athlete again into this very store, for messages (never a value). */
   readonly authorizeCommand?: string;
+  /**
+   * What a person does to authorize the athlete again, for messages, where that is not a command an operator runs
+   * (OAuth mode: the athlete signs in again from their MCP client). Wins over `authorizeCommand`.
+   */
+  readonly authorizeAgain?: string;
+}
+
+/** What to do once the stored refresh token is dead, as messages say it: the store's own words, or its command. */
+export function authorizeAgainAdvice(store: Pick<CredentialStore, "authorizeCommand" | "authorizeAgain">): string {
+  return store.authorizeAgain ?? `authorize again (${store.authorizeCommand ?? "npm run authorize"})`;
 }
 
 /**
@@ -79,6 +89,26 @@ export interface AuthorizationStore extends CredentialStore {
    * when there is no store to read (no such secret, no such file).
    */
   readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined>;
+}
+
+/**
+ * A field of the record that holds another training log's personal API key (intervals.icu's
+ * `intervals_api_key`), beside whatever else the store keeps: read by the plugin, written by the operator's
+ * command. A key never changes by itself, so there is nothing to compare and swap but the rest of the record.
+ */
+export interface KeyFieldStore {
+  /** Where the key lives, for messages: never a value. */
+  readonly description: string;
+  /** The key in `field`, or undefined when the record has none; throws `CredentialsMissingError` when there is no record at all. */
+  readKey(field: string, signal: AbortSignal): Promise<string | undefined>;
+  /** Sets `field` to `key` (removes it when undefined), keeping every other field; creates the record when there is none. */
+  writeKey(field: string, key: string | undefined, signal: AbortSignal): Promise<void>;
+}
+
+/** The text of `field` in `record`, trimmed, or undefined when it holds none. */
+export function keyFieldOf(record: Record<string, unknown> | undefined, field: string): string | undefined {
+  const value = record?.[field];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
 /** The credential fields of a record that hold text (a number client_id as Strava shows it, too). */
@@ -108,6 +138,9 @@ export class CredentialStoreTimeoutError extends CredentialStoreError {}
 export class CredentialsMissingError extends CredentialStoreError {}
 
 export const requiredCredentialFields = ["client_id", "client_secret", "refresh_token"] as const;
+
+/** When the operator revoked the grant (`clearTokens` writes it, a new grant removes it): a record without tokens says why. */
+export const revokedAtField = "revoked_at";
 
 /** The token fields a grant adds to a record, and `clearTokens` removes. */
 export const tokenFields = ["refresh_token", "access_token", "expires_at"] as const;
@@ -156,6 +189,13 @@ export function parseStoredCredentials(value: unknown, storeDescription: string)
     if (mistyped.length > 0) parts.push(`wrong type: ${mistyped.join(", ")}`);
     const message = `${storeDescription} is incomplete (${parts.join("; ")}). Store the Strava application's client_id and client_secret and the athlete's refresh_token there (npm run authorize does this).`;
     const onlyTheGrantIsMissing = mistyped.length === 0 && missing.length === 1 && missing[0] === "refresh_token";
+    const revokedAt = record[revokedAtField];
+    if (onlyTheGrantIsMissing && typeof revokedAt === "string") {
+      throw new CredentialsMissingError(
+        `${storeDescription} holds no Strava grant: it was revoked at ${revokedAt} (npm run authorize -- --revoke). ` +
+          "To serve the athlete again, authorize again (npm run authorize does this).",
+      );
+    }
     throw onlyTheGrantIsMissing ? new CredentialsMissingError(message) : new CredentialStoreError(message);
   }
   const credentials: StoredCredentials = {

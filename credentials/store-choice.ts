@@ -9,9 +9,11 @@
  *   athlete's tokens, as `npm run authorize -- --store file` writes it; several processes share it safely;
  * - `environment`: the STRAVA_* variables, with their rotations kept in a token file;
  * - `memory`: credentials that live and die with the process (the built-in sandbox).
+ *
+ * The token file and the secret may also keep intervals.icu's API key beside (`openKeyStore`).
  */
 import type { Logger } from "../common/logger.ts";
-import type { AuthorizationStore, CredentialStore, StoredCredentials } from "./credential-store.ts";
+import type { AuthorizationStore, CredentialStore, KeyFieldStore, StoredCredentials } from "./credential-store.ts";
 import { tokenRescue } from "./rescue/rescuing-store.ts";
 import type { RescueDirectorySetting } from "./rescue/rescue-directory.ts";
 import { EnvCredentialStore } from "./stores/environment-store.ts";
@@ -59,4 +61,23 @@ export async function openAuthorizationStore(target: AuthorizationTarget): Promi
   if (target.kind === "token-file") return new TokenFileStore({ path: target.path });
   const { SecretsManagerStore } = await import("./stores/secrets-manager-store.ts");
   return new SecretsManagerStore({ secretName: target.secretName, region: target.region, createIfMissing: true });
+}
+
+/**
+ * The store that keeps another training log's API key beside the rest of its record (intervals.icu's key, for the
+ * plugin and the operator's `npm run authorize:intervals`). `createIfMissing`: a secret that does not exist is
+ * created on the first write (the operator's command); the plugin only reads.
+ */
+export async function openKeyStore(
+  target: AuthorizationTarget,
+  options: { requestTimeoutMs?: number; createIfMissing?: boolean } = {},
+): Promise<KeyFieldStore> {
+  if (target.kind === "token-file") return new TokenFileStore({ path: target.path });
+  const { SecretsManagerStore } = await import("./stores/secrets-manager-store.ts");
+  return new SecretsManagerStore({
+    secretName: target.secretName,
+    region: target.region,
+    createIfMissing: options.createIfMissing ?? false,
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+  });
 }

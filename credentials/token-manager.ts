@@ -22,6 +22,7 @@
  * - Tokens never go to `process.env` or to logs.
  */
 import {
+  authorizeAgainAdvice,
   CredentialsMissingError,
   CredentialStoreError,
   type CredentialSnapshot,
@@ -30,9 +31,9 @@ import {
   type StoredCredentials,
   type TokenSet,
 } from "./credential-store.ts";
-import { abortable } from "../strava/abortable.ts";
+import { abortable } from "../common/upstream/abortable.ts";
 import type { Logger } from "../common/logger.ts";
-import type { SendHttp } from "../strava/http-exchange.ts";
+import type { SendHttp } from "../common/upstream/http-exchange.ts";
 import {
   defaultRefreshMarginSeconds,
   defaultRefreshSpreadSeconds,
@@ -63,13 +64,19 @@ export interface TokenManagerOptions {
   now?: (() => number) | undefined;
   /** Source of this process's refresh moment (tests fix it). */
   random?: (() => number) | undefined;
+  /**
+   * Called when Strava refused the refresh token the store still holds (the athlete must authorize again), and
+   * awaited before the call fails: OAuth mode ends the athlete's grants there, so their client's next request is
+   * told to sign in. A failure of it is logged; the call fails with the refusal all the same.
+   */
+  onRefreshTokenDead?: (() => Promise<void>) | undefined;
 }
 
 /**
  * - `unchecked`: nothing tried yet; `ok`: the last refresh or read worked;
  * - `unsaved`: Strava issued tokens the store has not taken yet (they are kept in memory; fix the store);
  * - `store_unavailable`: the last read of the store failed;
- * - `needs_authorization`: the stored refresh token is dead (or there is none): run npm run authorize;
+ * - `needs_authorization`: the stored refresh token is dead (or there is none): authorize again (the store says how);
  * - `application_inactive`: Strava switched the API application off (subscription).
  */
 export type CredentialState = "unchecked" | "ok" | "unsaved" | "store_unavailable" | "needs_authorization" | "application_inactive";
@@ -104,6 +111,7 @@ export class TokenManager {
   readonly #http: SendHttp;
   readonly #now: () => number;
   readonly #schedule: RefreshSchedule;
+  readonly #onRefreshTokenDead: (() => Promise<void>) | undefined;
   #current: CurrentToken | undefined;
   #inFlight: Promise<string> | undefined;
   #unsaved: { tokens: TokenSet; expected: CredentialSnapshot } | undefined;
@@ -132,12 +140,18 @@ export class TokenManager {
       spreadMs: defaultRefreshSpreadSeconds * 1000,
       random: options.random ?? Math.random,
     };
+    this.#onRefreshTokenDead = options.onRefreshTokenDead;
     this.#health = { state: "unchecked", sinceMs: this.#now() };
   }
 
   /** Where the credentials live (for messages). */
   get storeDescription(): string {
     return this.#store.description;
+  }
+
+  /** The store's own words for authorizing again, where that is not a command (OAuth mode's sign-in). */
+  get authorizeAgain(): string | undefined {
+    return this.#store.authorizeAgain;
   }
 
   /**
@@ -238,7 +252,7 @@ export class TokenManager {
         store: this.#store.description,
         message:
           `Stopping with new Strava tokens that ${this.#store.description} has not taken (it failed or did not answer within ${this.settleBoundMs / 1000} s). ` +
-          `The stored refresh token is probably spent: if the next start says so, authorize again (${this.#store.authorizeCommand ?? "npm run authorize"}).`,
+          `The stored refresh token is probably spent: if the next start says so, ${authorizeAgainAdvice(this.#store)}.`,
       });
       return { lost: true };
     }
@@ -273,7 +287,10 @@ export class TokenManager {
     for (let round = 1; ; round++) {
       const stored = snapshot.credentials;
       if (this.#usable(stored, replacing)) return this.#adopt(snapshot);
-      if (stored.refresh_token === this.#deadRefreshToken) throw this.#deadError();
+      if (stored.refresh_token === this.#deadRefreshToken) {
+        await this.#announceDead();
+        throw this.#deadError();
+      }
       let tokens: TokenSet;
       try {
         tokens = await requestTokens({
@@ -283,6 +300,7 @@ export class TokenManager {
           refreshToken: stored.refresh_token,
           storeDescription: this.#store.description,
           authorizeCommand: this.#store.authorizeCommand,
+          authorizeAgain: this.#store.authorizeAgain,
           timeoutMs: this.#timeoutMs,
           http: this.#http,
           nowMs: this.#now(),
@@ -301,6 +319,7 @@ export class TokenManager {
           this.#deadRefreshToken = stored.refresh_token;
           this.#setHealth("needs_authorization", error.message);
           this.#logger.error("refresh_token_dead", { store: this.#store.description, message: error.message });
+          await this.#announceDead();
         } else if (error instanceof ApplicationInactiveError) {
           if (this.#setHealth("application_inactive", error.message)) {
             this.#logger.error("application_inactive", { store: this.#store.description, message: error.message });
@@ -460,8 +479,17 @@ export class TokenManager {
   #deadError(): RefreshTokenRejectedError {
     return new RefreshTokenRejectedError(
       `The refresh token in ${this.#store.description} was refused by Strava and nothing has replaced it since: ` +
-        "authorize again (npm run authorize).",
+        `${authorizeAgainAdvice(this.#store)}.`,
     );
+  }
+
+  /** Tells the front end that the stored refresh token is dead (its failure must not hide the refusal). */
+  async #announceDead(): Promise<void> {
+    try {
+      await this.#onRefreshTokenDead?.();
+    } catch (error) {
+      this.#logger.error("refresh_token_dead_not_handled", { store: this.#store.description, message: messageOf(error) });
+    }
   }
 
   /** Records the credentials' state; true when it changed. */

@@ -43,13 +43,14 @@ export function commandFromArgs(args: readonly string[]): CommandLine {
 
 export const usage = `Usage: openclaw-fitness-mcp [--stdio]
 
-The Strava fitness tools as an MCP server.
+The fitness tools, on the athlete's Strava or intervals.icu log, as an MCP server.
   (no argument)  streamable HTTP on http://HOST:PORT/mcp behind a bearer token (default 127.0.0.1:3000)
   --stdio        JSON-RPC on standard input and output, for clients that start the server themselves
   --help         this text;  --version  the version
 
-With no Strava credentials it serves a built-in sandbox (a simulated athlete). MCP_AUTH=oauth: OAuth mode
-over HTTP, athletes sign in with Strava (for Claude's and ChatGPT's connectors).
+INTERVALS_API_KEY serves the athlete's intervals.icu log; Strava's credentials, their Strava account (never both).
+With none it serves a built-in sandbox (a simulated athlete; SANDBOX_FACE=intervals.icu plays intervals.icu).
+MCP_AUTH=oauth: OAuth mode over HTTP, athletes sign in with Strava (for Claude's and ChatGPT's connectors).
 
 Settings are environment variables (docs/operators/settings.md says what each does):
 ${serverVariablesText()}

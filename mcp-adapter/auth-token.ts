@@ -5,7 +5,8 @@
  * restarts, as a user who saved it in Claude Code or Cursor expects. Delete the file for a new one.
  *
  * The token itself is never logged: the log names the file. When the file cannot be written (a
- * read-only home) the server does not start, and says to set AUTH_TOKEN.
+ * read-only home) the server does not start, and says to set AUTH_TOKEN. Beyond loopback the generated token is
+ * not used: the server does not start without an AUTH_TOKEN the operator set.
  */
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readFile, stat, unlink } from "node:fs/promises";
@@ -43,6 +44,14 @@ export interface BearerExposure {
  * other machines can reach the server. OAuth mode never calls this, so its AUTH_TOKEN, unused, is not checked.
  */
 export async function resolveAuthToken(env: Environment, logger: Logger, exposure: BearerExposure): Promise<AuthToken> {
+  if (exposure.exposed && !readSetting(env, authTokenSetting)) {
+    // A token generated into a file is one nobody chose: fine for one person's machine, not for a network.
+    throw new StartupError(
+      `HOST=${exposure.host} listens beyond loopback, where the bearer token is all that keeps others out: set AUTH_TOKEN to a token ` +
+        "you made and give it to your clients, for example AUTH_TOKEN=$(openssl rand -hex 32) npm start " +
+        `(the token generated into ${authTokenFilePath(env)} serves loopback only).`,
+    );
+  }
   const resolved = await findAuthToken(env, logger);
   const named = resolved.source.kind === "env" ? "AUTH_TOKEN" : `The token in ${resolved.source.path}`;
   if (!/^[\x21-\x7e]+$/.test(resolved.token)) {

@@ -2,24 +2,23 @@
  * The MCP server's entry: HTTP on HOST:PORT (default 127.0.0.1:3000), or stdio with --stdio. Started by
  * mcp-adapter/start.mjs from the built JavaScript (`npm start`, the package's bin, MCP clients).
  *
- * Start-up order: settings first (a bad one exits non-zero before anything starts), then the HTTP port
- * (a busy PORT is named before anything else starts), the bearer token, the upstream (Strava
- * credentials, or the embedded sandbox), and the transport serving the one server factory. SIGINT,
+ * Start-up order: settings first (a bad one, or both training logs set at once, exits non-zero before anything
+ * starts), then the HTTP port (a busy PORT is named before anything else starts), the bearer token, the upstream
+ * (the composition root's: Strava or intervals.icu, or the embedded sandbox playing one), and the transport
+ * serving the one server factory, with the tools of the log served. SIGINT,
  * SIGTERM and (stdio) the end of standard input run the one shutdown sequence (shutdown.ts). Each
  * transport's modules load only when it is chosen: a stdio client waits for nothing HTTP needs.
  * Every line this process writes on standard error is one JSON log event, except the short help text
  * for a person when standard error is a terminal; standard output is protocol only.
  */
 import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
-import { createToolDeps } from "../tools/runner/create-tool-deps.ts";
-import { toolTable } from "../tools/table.ts";
 import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
 import { CallsInFlight } from "./server/calls-in-flight.ts";
 import { createMcpServerFactory } from "./server/create-mcp-server.ts";
 import { readServerIdentity } from "./server-identity.ts";
 import { createShutdown, httpShutdownSteps, type ShutdownSteps } from "./shutdown.ts";
 import { buildToolCatalog } from "./server/tool-catalog.ts";
-import { chooseUpstream, type UpstreamChoice } from "./upstream-choice.ts";
+import { chooseUpstream, coreSettingsFromEnv, type UpstreamChoice } from "./upstream-choice.ts";
 import { messageOf } from "../common/named-error.ts";
 import { readSetting } from "../common/settings/setting.ts";
 import { mcpAuth } from "../common/settings/server-variables.ts";
@@ -37,10 +36,13 @@ async function main(): Promise<void> {
     }
     logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });
     const http = command.run === "http" ? httpSettingsFromEnv(process.env) : undefined;
+    const oauthMode = http !== undefined && readSetting(process.env, mcpAuth) === "oauth";
+    // OAuth mode reads its own (Strava only: mcp-adapter/oauth/oauth-upstream.ts, through the same root).
+    const core = oauthMode ? undefined : coreSettingsFromEnv(process.env);
     const identity = readServerIdentity();
     const web = http ? await loadHttpTransport() : undefined;
     const listening = http && web ? await web.listenHttp(http, logger) : undefined;
-    if (http && listening && web && readSetting(process.env, mcpAuth) === "oauth") {
+    if (http && listening && web && oauthMode) {
       // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
       const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
       await serveOAuthHttp({
@@ -58,11 +60,12 @@ async function main(): Promise<void> {
         ? await web.resolveAuthToken(process.env, logger, { host: http.host, exposed: http.allowedHostnames === undefined })
         : undefined;
 
-    upstream = await chooseUpstream(process.env, logger);
+    if (core === undefined) throw new Error("OAuth mode starts above");
+    upstream = await chooseUpstream(core, process.env, logger);
     const chosen = upstream;
-    const deps = createToolDeps({ store: upstream.store, logger, settings: upstream.settings, storeTimeoutMs: upstream.storeTimeoutMs });
+    const { deps, table } = upstream.opened;
     const calls = new CallsInFlight();
-    const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls, logger });
+    const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(table), deps, calls, logger });
 
     let steps: ShutdownSteps;
     if (listening && http && auth && web) {
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
         authToken: auth.token,
         allowedHostnames: http.allowedHostnames,
         allowedOriginHostnames: http.allowedOriginHostnames,
-        health: () => web.healthBody({ identity, upstream: chosen.kind, credentials: () => deps.tokens.health() }),
+        health: () => web.healthBody({ identity, upstream: chosen.kind, log: chosen.log, credentials: () => deps.credentials.health() }),
         exchanges,
         logger,
       });
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
         url: listening.mcpUrl,
         port: listening.port,
         upstream: upstream.kind,
+        log: upstream.log,
         version: identity.version,
       });
       if (process.stderr.isTTY) {
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
             mcpUrl: listening.mcpUrl,
             version: identity.version,
             upstream: upstream.kind,
+            log: upstream.log,
             token: auth.source,
             unusedTokenFile: upstream.unusedTokenFile,
           }),
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
         listening,
         exchanges,
         routes,
-        settleCore: () => deps.tokens.settle(),
+        settleCore: () => deps.credentials.settle(),
         closeUpstream: () => chosen.close(),
       });
     } else {
@@ -117,7 +122,7 @@ async function main(): Promise<void> {
       }
       const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
       const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
-      logger.info("listening", { transport: "stdio", upstream: upstream.kind, version: identity.version });
+      logger.info("listening", { transport: "stdio", upstream: upstream.kind, log: upstream.log, version: identity.version });
       if (process.stdin.isTTY && process.stderr.isTTY) {
         logLines.flushSync?.();
         process.stderr.write(stdioBanner);
@@ -127,7 +132,7 @@ async function main(): Promise<void> {
         finishCalls: (graceMs) => calls.finished(graceMs),
         callsRunning: () => calls.running,
         closeTransport: () => stdio.close(),
-        settleCore: () => deps.tokens.settle(),
+        settleCore: () => deps.credentials.settle(),
         closeUpstream: () => chosen.close(),
       };
       void stdio.ended.then(() => shutdown("stdin closed"));

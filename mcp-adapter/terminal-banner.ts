@@ -7,11 +7,14 @@
 import type { AuthTokenSource } from "./auth-token.ts";
 import type { UpstreamKind } from "./upstream-choice.ts";
 import { shellQuote } from "../common/shell-quote.ts";
+import { trainingLogName, type TrainingLog } from "../common/upstream/training-log-client.ts";
 
 export function httpBanner(options: {
   mcpUrl: string;
   version: string;
   upstream: UpstreamKind;
+  /** The training log served (Strava when not given). */
+  log?: TrainingLog | undefined;
   token: AuthTokenSource;
   unusedTokenFile?: string | undefined;
 }): string {
@@ -22,10 +25,13 @@ export function httpBanner(options: {
     options.token.kind === "file"
       ? `bearer token: kept in ${options.token.path} (the same across restarts; set AUTH_TOKEN to choose your own)`
       : "bearer token: AUTH_TOKEN";
+  const log = options.log ?? "strava";
   const upstream =
-    options.upstream === "sandbox"
-      ? "the built-in SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data)"
-      : "Strava";
+    options.upstream !== "sandbox"
+      ? trainingLogName(log)
+      : log === "strava"
+        ? "the SANDBOX (a simulated athlete, not your Strava account; set STRAVA_* for real data, and unset STRAVA_API_BASE if it points here)"
+        : "the built-in SANDBOX as intervals.icu (a simulated athlete, not your intervals.icu account; set INTERVALS_API_KEY for real data)";
   const tokenFile = options.unusedTokenFile
     ? [
         `  a token file is at ${options.unusedTokenFile}: to serve its athlete, start with FITNESS_TOKEN_FILE=${shellQuote(options.unusedTokenFile)}`,
@@ -33,7 +39,7 @@ export function httpBanner(options: {
     : [];
   return [
     "",
-    `  Strava fitness MCP server ${options.version} at ${mcpUrl}`,
+    `  ${trainingLogName(log)} fitness MCP server ${options.version} at ${mcpUrl}`,
     `  upstream: ${upstream}`,
     ...tokenFile,
     `  ${tokenLine}`,

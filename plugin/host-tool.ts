@@ -11,7 +11,7 @@
  * Strava refused). No other reserved key is used.
  */
 import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
-import type { ToolDeps } from "../tools/runner/create-tool-deps.ts";
+import type { ToolDeps } from "../tools/runner/tool-deps.ts";
 import { runTool } from "../tools/runner/run-tool.ts";
 import { errorResult, type ToolResult } from "../tools/runner/tool-result.ts";
 import type { HostTool, HostToolResult } from "./host-api.ts";

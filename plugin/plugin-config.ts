@@ -7,8 +7,10 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { ConfigurationError } from "../common/configuration-error.ts";
 import { isValidTimeZone } from "../common/time-zone.ts";
+import { trainingLogs, type TrainingLog } from "../common/upstream/training-log-client.ts";
+import type { AuthorizationTarget } from "../credentials/store-choice.ts";
 
-/** Where the Strava credentials live: a Secrets Manager secret (the default) or a local token file. */
+/** Where the credentials live (Strava's tokens, or intervals.icu's key): a Secrets Manager secret (the default) or a local token file. */
 export const credentialStoreKinds = ["secrets-manager", "token-file"] as const;
 export type CredentialStoreKind = (typeof credentialStoreKinds)[number];
 
@@ -17,6 +19,11 @@ export const writeApprovalModes = ["host", "chat"] as const;
 export type WriteApprovalMode = (typeof writeApprovalModes)[number];
 
 export interface PluginSettings {
+  /**
+   * The training log the tools read: `strava` (the default) or `intervals.icu`. For intervals.icu the credential
+   * store below keeps the athlete's API key (`intervals_api_key`, written by `npm run authorize:intervals`).
+   */
+  upstream: TrainingLog;
   /**
    * `secrets-manager`: the secret below, for a host with AWS credentials (shared with hosted MCP servers).
    * `token-file`: the file below, for a host on a computer of one's own with no AWS account.
@@ -46,7 +53,10 @@ export interface PluginSettings {
   debriefAgent: string;
   /** "HH:MM-HH:MM" in the athlete's time zone during which no check is made, or "off". */
   debriefQuietHours: string;
-  /** An IANA zone for the quiet hours instead of the athlete's (the newest activity's); "" when unset. */
+  /**
+   * An IANA zone for the quiet hours instead of the athlete's own (on intervals.icu their profile's, on Strava
+   * their newest activity's); "" when unset.
+   */
   debriefTimeZone: string;
   /** For tests only: seconds between checks, below the 5-minute floor; 0 when unset. */
   debriefTestIntervalSeconds: number;
@@ -56,6 +66,7 @@ export interface PluginSettings {
 export const defaultTokenFile = "~/.config/openclaw-fitness/strava-tokens.json";
 
 export const defaultPluginSettings: PluginSettings = {
+  upstream: "strava",
   credentialStore: "secrets-manager",
   secretName: "fitness-credentials",
   cloudRegion: "us-west-2",
@@ -103,6 +114,12 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
       `${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`,
     );
   }
+  const upstream = readString(config, "upstream", defaultPluginSettings.upstream);
+  if (!(trainingLogs as readonly string[]).includes(upstream)) {
+    throw new PluginConfigError(
+      `${configPath}.upstream must be "strava" (the default) or "intervals.icu" (the athlete's intervals.icu log, its API key in the credential store below); got "${upstream}".`,
+    );
+  }
   const credentialStore = readString(config, "credentialStore", defaultPluginSettings.credentialStore);
   if (!(credentialStoreKinds as readonly string[]).includes(credentialStore)) {
     throw new PluginConfigError(
@@ -139,6 +156,7 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
     );
   }
   return {
+    upstream: upstream as TrainingLog,
     credentialStore: credentialStore as CredentialStoreKind,
     secretName,
     cloudRegion,
@@ -179,7 +197,7 @@ function resolveDebriefSettings(config: Record<string, unknown>): DebriefSetting
   const zone = config["debriefTimeZone"] ?? "";
   if (typeof zone !== "string" || (zone.trim() !== "" && !isValidTimeZone(zone.trim()))) {
     throw new PluginConfigError(
-      `${configPath}.debriefTimeZone must be an IANA time zone such as "Europe/Berlin" or "America/Denver" (leave it out for the athlete's own, from their newest activity); got ${JSON.stringify(zone)}.`,
+      `${configPath}.debriefTimeZone must be an IANA time zone such as "Europe/Berlin" or "America/Denver" (leave it out for the athlete's own: their profile's on intervals.icu, their newest activity's on Strava); got ${JSON.stringify(zone)}.`,
     );
   }
   const testSeconds = config["debriefTestIntervalSeconds"] ?? 0;
@@ -198,6 +216,13 @@ export function debriefIntervalMinutes(setting: string): number | undefined {
   return Number(match[1]) * (match[2] === "h" ? 60 : 1);
 }
 
+/** The store the config names, as the composition root takes it. */
+export function pluginCredentialTarget(settings: PluginSettings, home: string = homedir()): AuthorizationTarget {
+  return settings.credentialStore === "token-file"
+    ? { kind: "token-file", path: tokenFilePath(settings, home) }
+    : { kind: "secrets-manager", secretName: settings.secretName, region: settings.cloudRegion };
+}
+
 /** The token file's path with `~/` resolved against `home`. */
 export function tokenFilePath(settings: PluginSettings, home: string = homedir()): string {
   return settings.tokenFile.startsWith("~/") ? join(home, settings.tokenFile.slice(2)) : settings.tokenFile;
@@ -205,7 +230,16 @@ export function tokenFilePath(settings: PluginSettings, home: string = homedir()
 
 function readString(
   config: Record<string, unknown>,
-  key: "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval" | "debriefs" | "debriefAgent" | "debriefQuietHours",
+  key:
+    | "upstream"
+    | "credentialStore"
+    | "secretName"
+    | "cloudRegion"
+    | "tokenFile"
+    | "writeApproval"
+    | "debriefs"
+    | "debriefAgent"
+    | "debriefQuietHours",
   fallback: string,
 ): string {
   const value = config[key];

@@ -1,23 +1,21 @@
 /**
- * The core's dependencies for the plugin, built on the first tool call (or when the host starts the
- * plugin's service, to save tokens a killed gateway left behind) and then shared by every call
- * (one token manager, so one refresh at a time): credentials from the store the plugin config names (the
- * Secrets Manager secret, with new tokens copied to this machine's memory until the secret has them, or the
- * local token file: credentials/store-choice.ts), upstream addresses from STRAVA_API_BASE / STRAVA_TOKEN_URL /
- * STRAVA_TIMEOUT_MS, the store deadline from FITNESS_STORE_TIMEOUT_MS, logs through the host's logger (a dead
- * refresh token is logged there as an error, `refresh_token_dead`, saying to authorize again). A failure to
- * build (a malformed STRAVA_API_BASE) is not kept: the next call tries again and reports the same clear
- * error until it is fixed.
+ * The core's dependencies for the plugin, built by the composition root (tools/composition/) on the first tool
+ * call (or when the host starts the plugin's service, to save tokens a killed gateway left behind) and then shared
+ * by every call (one token manager, so one refresh at a time). The plugin config names the training log
+ * (`upstream`) and the store its credentials live in (the Secrets Manager secret, with new Strava tokens copied to
+ * this machine's memory until the secret has them, or the local token file); for intervals.icu that store keeps
+ * the athlete's API key (`intervals_api_key`). Addresses come from the environment (STRAVA_API_BASE,
+ * STRAVA_TOKEN_URL, STRAVA_TIMEOUT_MS, INTERVALS_API_BASE, INTERVALS_ATHLETE_ID), the store deadline from
+ * FITNESS_STORE_TIMEOUT_MS; logs go through the host's logger (a dead Strava refresh token is logged there as an
+ * error, `refresh_token_dead`, saying to authorize again). A failure to build (a malformed address, a store without
+ * the key) is not kept: the next call tries again and reports the same clear error until it is fixed.
  */
-import { createToolDeps, type ToolDeps } from "../tools/runner/create-tool-deps.ts";
-import type { CredentialStore } from "../credentials/credential-store.ts";
-import { finishLeftTokenCopies } from "../credentials/rescue/rescuing-store.ts";
-import { openCredentialStore, type CredentialStoreDescription } from "../credentials/store-choice.ts";
+import type { ToolDeps } from "../tools/runner/tool-deps.ts";
+import { readCoreSettings } from "../tools/composition/core-settings.ts";
+import { openToolDeps, type OpenedToolDeps } from "../tools/composition/open-tool-deps.ts";
 import type { Logger } from "../common/logger.ts";
-import { fitnessStoreTimeoutMs, readRescueDirectory } from "../common/settings/credential-variables.ts";
-import { readSetting, type Environment } from "../common/settings/setting.ts";
-import { readUpstreamSettings } from "../common/settings/strava-variables.ts";
-import { tokenFilePath, type PluginSettings } from "./plugin-config.ts";
+import type { Environment } from "../common/settings/setting.ts";
+import { pluginCredentialTarget, type PluginSettings } from "./plugin-config.ts";
 
 /** The dependencies, built on first use; `settle` is for the host's stop (see plugin/token-settle-service.ts). */
 export type LazyToolDeps = (() => Promise<ToolDeps>) & {
@@ -34,41 +32,36 @@ export type LazyToolDeps = (() => Promise<ToolDeps>) & {
 };
 
 export function lazyPluginToolDeps(settings: PluginSettings, logger: Logger, env: Environment = process.env): LazyToolDeps {
-  let deps: ToolDeps | undefined;
-  let store: CredentialStore | undefined;
-  let building: Promise<ToolDeps> | undefined;
-  const storeTimeoutMs = (): number => readSetting(env, fitnessStoreTimeoutMs);
-  const description: CredentialStoreDescription =
-    settings.credentialStore === "token-file"
-      ? { kind: "token-file", path: tokenFilePath(settings) }
-      : { kind: "secrets-manager", secretName: settings.secretName, region: settings.cloudRegion };
-  const build = async (): Promise<ToolDeps> => {
-    const upstream = readUpstreamSettings(env);
-    const timeoutMs = storeTimeoutMs();
-    store = await openCredentialStore(description, { logger, requestTimeoutMs: timeoutMs, rescue: readRescueDirectory(env) });
-    deps = createToolDeps({ store, logger, settings: upstream, storeTimeoutMs: timeoutMs });
-    logger.info("fitness_tools_ready", { credentials: store.description, api_base: upstream.apiBase });
-    return deps;
+  let opened: OpenedToolDeps | undefined;
+  let building: Promise<OpenedToolDeps> | undefined;
+  const build = async (): Promise<OpenedToolDeps> => {
+    const core = readCoreSettings(env, { log: settings.upstream, store: pluginCredentialTarget(settings) });
+    if (core.upstream === undefined) throw new Error("the plugin's config names no training log");
+    opened = await openToolDeps({ ...core, upstream: core.upstream }, { logger });
+    const api = core.upstream.api.apiBase;
+    logger.info("fitness_tools_ready", { upstream: core.upstream.log, credentials: opened.credentials, api_base: api });
+    return opened;
   };
-  const get = async (): Promise<ToolDeps> => {
-    if (deps) return deps;
+  const get = async (): Promise<OpenedToolDeps> => {
+    if (opened) return opened;
     building ??= build().finally(() => {
       building = undefined;
     });
     return building;
   };
-  return Object.assign(get, {
+  return Object.assign(async () => (await get()).deps, {
     settle: async () => {
-      await deps?.tokens.settle();
+      await opened?.deps.credentials.settle();
     },
-    resume: () => deps?.tokens.resume(),
+    resume: () => opened?.deps.credentials.resume(),
     finishRescuedTokens: async () => {
+      let built: OpenedToolDeps;
       try {
-        await get();
+        built = await get();
       } catch {
         return; // the first tool call reports it
       }
-      if (store) await finishLeftTokenCopies(store, storeTimeoutMs());
+      await built.saveLeftTokens();
     },
   });
 }

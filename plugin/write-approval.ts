@@ -2,7 +2,7 @@
  * Host-enforced confirmation of the write tools (every tool whose definition carries a `writeApproval`):
  * a `before_tool_call` hook that holds every call of them for the approval of a person, through the host's plugin approvals (openclaw 2026.9: `requireApproval`, shown in the
  * chat the request came from with Allow/Deny buttons or `/approve <id> allow-once|deny`, and in the
- * Control UI). Nothing reaches Strava until that person allows it; a denial, a timeout or a host that
+ * Control UI). Nothing reaches the training log until that person allows it; a denial, a timeout or a host that
  * has nobody to ask refuses the call, and the host tells the model why.
  *
  * Why: "update only after the athlete's yes" was an instruction to the model, and text the coach reads
@@ -30,8 +30,8 @@ import { toolTable } from "../tools/table.ts";
 import { runTool } from "../tools/runner/run-tool.ts";
 import { prepareCall, type PreparedCall } from "../tools/runner/prepared-call.ts";
 import { ToolInputError } from "../tools/arguments/validate-arguments.ts";
-import type { ToolDeps } from "../tools/runner/create-tool-deps.ts";
-import type { ChangeSummary, CurrentRecord, RequestContext, ToolDefinition, WriteApproval } from "../tools/definition/tool-definition.ts";
+import { requestContextOf, type ToolDeps } from "../tools/runner/tool-deps.ts";
+import type { ChangeSummary, CurrentRecord, ToolDefinition, WriteApproval } from "../tools/definition/tool-definition.ts";
 import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from "./host-api.ts";
 import { hostToolName } from "./host-tool.ts";
 import type { PreparedCalls } from "./prepared-calls.ts";
@@ -61,7 +61,8 @@ export function writeApprovalHook(options: WriteApprovalOptions) {
     let prepared: PreparedCall;
     try {
       // An update with nothing to change is refused by the tool itself, like any invalid call.
-      prepared = await prepareCall(tool, event.params, requestContext(options.deps, context.abortSignal));
+      // What a tool asks while its request is built; the core is built only if it asks.
+      prepared = await prepareCall(tool, event.params, requestContextOf(options.deps, context.abortSignal));
     } catch (error) {
       if (error instanceof ToolInputError) return undefined;
       throw error;
@@ -93,11 +94,6 @@ export function writeToolConfirmationNote(mode: WriteApprovalMode): string {
         "chat after the call. A denied or expired approval writes nothing."
     : "Confirmation in this host: nothing holds this call. Show the athlete the exact proposal and call this only after " +
         "they say yes to it.";
-}
-
-/** What a tool may ask while its request is built; the core is built only if it asks. */
-function requestContext(deps: () => Promise<ToolDeps>, signal: AbortSignal | undefined): RequestContext {
-  return { athleteId: async (abort) => (await deps()).athlete.id(abort), signal };
 }
 
 async function summarize(

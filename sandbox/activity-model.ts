@@ -102,6 +102,11 @@ export interface Activity {
   segmentWindows: ReadonlyArray<{ segmentIndex: number; from: number; to: number }>;
   /** Bumped on every change, so cached answers for the old version are never served. */
   version: number;
+  /**
+   * Where the athlete put it in, when not recorded by a device that syncs to both logs: typed into or uploaded to
+   * Strava (it then reaches intervals.icu through Strava), or to intervals.icu. See intervals-face/activity-source.ts.
+   */
+  enteredVia?: "strava" | "intervals.icu";
 }
 
 /**

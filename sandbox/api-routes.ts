@@ -8,7 +8,8 @@ import { activityTypeFor, sportTypes, streamKeys } from "./activity-model.ts";
 import type { ActivityStore } from "./activity-store.ts";
 import { uploadDataTypes } from "./activity-files.ts";
 import type { UploadDataType } from "./activity-files.ts";
-import { detailedAthleteJson } from "./athlete-json.ts";
+import { detailedAthleteJson, summaryAthleteObject } from "./athlete-json.ts";
+import { serializeJson } from "./bigint-json.ts";
 import { clubFeed, seedClub } from "./clubs.ts";
 import type { memberActivities } from "./clubs.ts";
 import { badRequest, faultReply, missingPermission, pathNotFound, recordNotFound } from "./fault-bodies.ts";
@@ -95,6 +96,9 @@ export async function handleApi(req: ApiRequest, state: ApiState): Promise<Reply
 
 function getAthlete(req: ApiRequest, state: ApiState): Reply {
   if (!req.scopes.has("read") && !req.scopes.has("profile:read_all")) return missingPermission("read_permission");
+  // Strava's description: "Tokens with profile:read_all scope will receive a detailed athlete representation;
+  // all others will receive a summary representation" (no FTP, gear or clubs).
+  if (!req.scopes.has("profile:read_all")) return jsonReply(200, serializeJson(summaryAthleteObject(latestUpdate(state), state.athlete)));
   return jsonReply(
     200,
     memo(state, "athlete", `${state.store.version}:${minute(state)}`, () =>
@@ -286,6 +290,7 @@ async function createActivity(req: ApiRequest, state: ApiState): Promise<Reply> 
     trainer: trainer.value ?? false,
     commute: commute.value ?? false,
     gearId: defaultGear?.id ?? null,
+    enteredVia: "strava",
   };
   state.store.add(activity);
   return jsonReply(201, state.store.detailJson(activity));

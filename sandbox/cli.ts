@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   if (process.argv.includes("--help") || process.argv.includes("-h")) {
     console.log(
       [
-        "npm run sandbox: a local, stateful Strava API v3 for the fitness tools.",
+        "npm run sandbox: a local, stateful Strava API v3 for the fitness tools, and the same athlete as intervals.icu's API.",
         "",
         "Environment:",
         ...sandboxEnvHelp().map((l) => `  ${l}`),
@@ -33,13 +33,16 @@ async function main(): Promise<void> {
   const a = seedAthlete;
   // Beside the temporary files, not in the checkout or at the MCP server's default token file: a sandbox grant is throwaway.
   const tokenFile = shellQuote(join(tmpdir(), "sandbox-tokens.json"));
+  // The export lines' server keeps its rotations in a scratch file too: without FITNESS_TOKEN_FILE it would write the
+  // sandbox's tokens into the default token file, the one the README gives for a real account.
+  const envTokenFile = shellQuote(join(tmpdir(), "sandbox-env-tokens.json"));
   console.log(
     [
       `Strava sandbox listening on ${sandbox.baseUrl}`,
       `  API base       ${sandbox.apiBase}`,
       `  Token URL      ${sandbox.tokenUrl}`,
       `  Authorize URL  ${sandbox.authorizeUrl}`,
-      `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last 90 days; club id ${sandbox.clubId}`,
+      `  Athlete        ${a.firstname} ${a.lastname} (id ${a.id}), ${a.city}, ${a.state}: ${sandbox.activityCount()} activities over the last year; club id ${sandbox.clubId}`,
       ...(sandbox.secondAthleteId === undefined
         ? []
         : [
@@ -49,12 +52,13 @@ async function main(): Promise<void> {
       `  Client secret  ${sandbox.clientSecret}`,
       `  Refresh token  ${sandbox.refreshToken()}`,
       "",
-      "Point the tools at it (in another shell):",
+      "Point the tools at it as Strava (in another shell):",
       `  export STRAVA_API_BASE=${sandbox.apiBase}`,
       `  export STRAVA_TOKEN_URL=${sandbox.tokenUrl}`,
       `  export STRAVA_CLIENT_ID=${sandbox.clientId}`,
       `  export STRAVA_CLIENT_SECRET=${sandbox.clientSecret}`,
       `  export STRAVA_REFRESH_TOKEN=${sandbox.refreshToken()}`,
+      `  export FITNESS_TOKEN_FILE=${envTokenFile}`,
       "",
       "Or, as with Strava: authorize its athlete into a token file, serve that file, and revoke the grant (this authorize",
       "page approves at once: open the URL the first command prints, or curl -sL it):",
@@ -64,6 +68,13 @@ async function main(): Promise<void> {
       "",
       "Refresh tokens rotate on every refresh, as Strava's may: a client must keep the new one.",
       `The current one: curl ${sandbox.baseUrl}/_sandbox/credentials   (state lives in memory; a restart starts over).`,
+      "",
+      `The same athlete as intervals.icu's API: ${sandbox.intervalsApiBase}`,
+      `  API key        ${sandbox.intervalsApiKey} (HTTP Basic, user name API_KEY; athlete ${sandbox.intervalsAthleteId}, or 0)`,
+      "Point the tools at it as intervals.icu instead (in another shell, without the STRAVA_ lines above: a server serves one log):",
+      `  export INTERVALS_API_BASE=${sandbox.intervalsApiBase}`,
+      `  export INTERVALS_API_KEY=${sandbox.intervalsApiKey}`,
+      `  curl -u API_KEY:${sandbox.intervalsApiKey} ${sandbox.intervalsApiBase}/athlete/0`,
       "Ctrl-C to stop.",
     ].join("\n"),
   );

@@ -79,7 +79,7 @@ const members: ReadonlyArray<[string, string]> = [
   ["Keiko", "M."],
 ];
 
-/** Other members' sessions: deterministic, spread over the same 90 days as the athlete's. */
+/** Other members' sessions: deterministic, spread over the last 90 days (the athlete's current block). */
 export function memberActivities(seed: number, nowMs: number): ClubItem[] {
   const prng = createPrng(deriveSeed(seed, 0xc1ab));
   const items: ClubItem[] = [];

@@ -1,12 +1,14 @@
 /**
- * The seed athlete's last 90 days of training, generated deterministically from a seed and the clock.
+ * The seed athlete's last year of training, generated deterministically from a seed and the clock.
  *
  * Each calendar day draws its sessions from a weekly routine with its own PRNG (seeded by the seed and
  * the date), so a given day holds the same activities whichever day the sandbox starts on, and the
- * same seed and clock always give byte-identical data. On top of the routine: one 6-hour ride (the
- * Saturday nearest to five weeks ago, recorded at 1 Hz: 21,600 points), a run within the last 18 hours
- * and a gym session today, which is what a coach is asked about first, and a training block relative to
- * today (a recovery week, a build and a spike: sandbox/training-block.ts).
+ * same seed and clock always give byte-identical data. The year has a shape a training-load summary can
+ * read: a lighter base period (fewer sessions, easy runs instead of intervals, rides before Blue's power
+ * meter with Strava's estimated power only), then the current block of the last 90 days, and on top of it
+ * one 6-hour ride (the Saturday nearest to five weeks ago, recorded at 1 Hz: 21,600 points), a run within
+ * the last 18 hours and a gym session today, which is what a coach is asked about first, and a recovery
+ * week, a build and a spike relative to today (sandbox/training-block.ts).
  */
 import type { ActivityFileSummary } from "./activity-files.ts";
 import type { Activity, RecordingPlan, RouteShape, StreamKey } from "./activity-model.ts";
@@ -24,7 +26,12 @@ import { blockSessions, droppedForRecovery } from "./training-block.ts";
 import type { Session, SessionKind } from "./seed-session.ts";
 import { handLoggedActivity } from "./hand-logged-activity.ts";
 
-export const historyDays = 90;
+/** Days of history: about a year. */
+export const historyDays = 365;
+/** The current block: the last 90 days, with Blue's power meter; the base period is the days before. */
+export const blockDays = 90;
+/** In the base period, the share of the routine's sessions kept. */
+const baseShare = 0.55;
 /** Elapsed time of the long ride: 6 hours at 1 Hz is 21,600 stream points. */
 export const longRideSeconds = 21_600;
 
@@ -51,12 +58,14 @@ export function seedActivities(seed: number, nowMs: number): Activity[] {
     const dayNumber = Math.floor(Date.UTC(date.year, date.month - 1, date.day) / dayMs);
     const weekday = new Date(dayNumber * dayMs).getUTCDay();
     const prng = createPrng(deriveSeed(seed, dayNumber));
+    const inBlock = offset <= blockDays;
     const sessions = offset === longRideDay ? [longRide()] : routineFor(weekday, date.month, prng);
     for (const session of sessions) {
       const startMs = midnight + ((session.localHour * 60 + session.localMinute) * 60 + prng.int(0, 59)) * 1000;
       if (startMs >= cutoff || startMs < nowMs - historyDays * dayMs) continue;
-      if (droppedForRecovery(session.kind, dayNumber, today)) continue;
-      if (session.sportType === "Yoga" && !privateYogaDone) {
+      if (inBlock && droppedForRecovery(session.kind, dayNumber, today)) continue;
+      if (!inBlock && !baseSession(session, prng)) continue;
+      if (inBlock && session.sportType === "Yoga" && !privateYogaDone) {
         session.private = true;
         session.description = "Home practice. Hips and hamstrings.";
         privateYogaDone = true;
@@ -129,6 +138,21 @@ function nearestSaturdayOffset(zone: string, nowMs: number, targetDaysBack: numb
     }
   }
   return targetDaysBack;
+}
+
+/**
+ * Whether a routine session happens in the base period, reshaped for it: about half of them, the interval runs
+ * as easy runs, and rides before Blue's power meter. Draws from the day's PRNG after the routine's own draws, so
+ * the block's days are untouched.
+ */
+function baseSession(session: Session, prng: Prng): boolean {
+  if (!prng.chance(baseShare)) return false;
+  if (session.kind === "interval-run") {
+    session.kind = "easy-run";
+    session.name = "Easy run";
+  }
+  if (kinds[session.kind].streams.includes("watts")) session.noPowerMeter = true;
+  return true;
 }
 
 function longRide(): Session {
@@ -491,7 +515,8 @@ function buildActivity(
 ): Activity {
   const id = upload?.id ?? activityIdForStart(startMs);
   const prng = createPrng(deriveSeed(seed, 0xac7, id % 1_000_000_007));
-  const kind = kinds[session.kind];
+  const profile = kinds[session.kind];
+  const kind = session.noPowerMeter ? { ...profile, streams: profile.streams.filter((key) => key !== "watts") } : profile;
   const type = activityTypeFor(session.sportType);
   const elapsed = session.elapsed;
   const utcOffset = utcOffsetSeconds(startMs, zone);
@@ -535,7 +560,9 @@ function buildActivity(
   const scale = estimate.sum > 0 ? distance / estimate.sum : 0;
 
   const terrain = plan.route ? terrainSummary(plan.route, distance) : null;
-  const averageWatts = plan.watts?.average ?? (session.kind === "gravel-ride" ? round((distance / movingTime) * 22.5, 1) : null);
+  // Without a power meter Strava estimates a ride's power (device_watts false); the sandbox from speed.
+  const estimatedPower = type === "Ride" || type === "VirtualRide";
+  const averageWatts = plan.watts?.average ?? (estimatedPower && movingTime > 0 ? round((distance / movingTime) * 22.5, 1) : null);
   const kilojoules = averageWatts !== null ? round((averageWatts * movingTime) / 1000, 1) : null;
   const name = session.name ?? defaultActivityName(session.localHour, session.sportType);
   const where = plan.route ? routeEvaluator(plan.route, distance) : null;

@@ -8,7 +8,7 @@ export interface Gear {
   nickname: string;
   kind: "bike" | "shoe";
   primary: boolean;
-  /** Distance logged before the sandbox's 90 days of activities, in metres. */
+  /** Distance logged before the sandbox's year of activities, in metres. */
   priorDistance: number;
   hasPowerMeter: boolean;
 }

@@ -14,6 +14,8 @@ export interface Session {
   name?: string;
   description?: string;
   private?: boolean;
+  /** Recorded without a power meter on a bike that now has one (the base period): Strava's estimated power only. */
+  noPowerMeter?: true;
 }
 
 export type SessionKind =

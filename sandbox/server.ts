@@ -8,7 +8,12 @@
  * Every request goes: count -> injected fault? -> rate limits (API only) -> route (token check, scopes,
  * parameters, state) -> write with the rate-limit headers. Test controls live under /_sandbox/ (never
  * under /api/v3, loopback clients only).
+ *
+ * The same athlete is also served as intervals.icu's API, under /intervals/api/v1 (intervals-face/): one process,
+ * one port and one store, so a write through either face shows through the other, and a client is pointed at
+ * either face by its base address alone.
  */
+import { sandboxHeader } from "./sandbox-header.ts";
 import { once } from "node:events";
 import { createServer, STATUS_CODES } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -33,6 +38,10 @@ import { activityIdForStart, seedActivities } from "./seed-activities.ts";
 import { PushSubscriptions } from "./push-subscriptions.ts";
 import { firstAthlete, secondAthlete, secondAthleteIdOffset, secondAthleteSeed, type AthleteIdentity } from "./second-athlete.ts";
 import { UploadProcessor } from "./uploads.ts";
+import { IntervalsFace, intervalsFacePrefix } from "./intervals-face/intervals-face.ts";
+import { intervalsApiKeyFor, intervalsAthleteId } from "./intervals-face/intervals-identity.ts";
+import type { AddressRateLimitSettings } from "./intervals-face/address-rate-limit.ts";
+import { errorReply } from "./intervals-face/intervals-replies.ts";
 
 export type { Fault } from "./injected-faults.ts";
 
@@ -64,6 +73,8 @@ export interface SandboxOptions {
   secondAthlete?: boolean;
   /** The athlete signed in at the authorize page at first (default the first athlete). */
   signInAs?: number;
+  /** The intervals.icu face's per-address limit (default intervals.icu's: 10 a second, bursts of 20). */
+  intervalsRateLimit?: AddressRateLimitSettings;
   /**
    * Called once a successful token answer has been handed to the kernel, with the client's port (tests
    * time a kill from the moment a rotated token reached the client).
@@ -95,6 +106,12 @@ export interface RunningSandbox {
   baseUrl: string;
   /** "http://127.0.0.1:PORT/api/v3" */
   apiBase: string;
+  /** "http://127.0.0.1:PORT/intervals/api/v1": the same athlete as intervals.icu's API (the first athlete only). */
+  intervalsApiBase: string;
+  /** The API key the intervals.icu face accepts (HTTP Basic, user name API_KEY); from the seed. */
+  intervalsApiKey: string;
+  /** The athlete's id on the intervals.icu face ("0" works too). */
+  intervalsAthleteId: string;
   tokenUrl: string;
   authorizeUrl: string;
   revokeUrl: string;
@@ -164,6 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (options.secondAthlete) states.set(secondAthlete.id, athleteState(secondAthlete, secondAthleteSeed(seed), secondAthleteIdOffset));
   const state = states.get(firstAthlete.id) as ApiState;
   const store = state.store;
+  const intervals = new IntervalsFace({ store, clock, seed, apiKey: intervalsApiKeyFor(seed), rateLimit: options.intervalsRateLimit });
   const checkAthlete = (athleteId: number): number => {
     if (!states.has(athleteId)) {
       throw new Error(
@@ -223,6 +241,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (path.startsWith("/_sandbox/")) {
       return writeReply(res, await control(req, method, path), limiter.headers());
     }
+    if (path === intervalsFacePrefix || path.startsWith(intervalsFacePrefix + "/")) return intervalsRequest(req, res, method, path, search);
 
     const isApi = path.startsWith("/api/v3/");
     const apiPath = isApi ? path.slice(7) : "";
@@ -294,6 +313,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return;
     }
     writeReply(res, reply, headers);
+  };
+
+  /** The intervals.icu face: counted and open to injected faults like the Strava API, without Strava's rate-limit headers. */
+  const intervalsRequest = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    path: string,
+    search: string,
+  ): Promise<void> => {
+    counters.requests++;
+    const route = IntervalsFace.routeKey(method, path);
+    counters.byRoute[route] = (counters.byRoute[route] ?? 0) + 1;
+    const below = path.slice(intervalsFacePrefix.length);
+    const fault = faults.size > 0 ? faults.take([`${method} ${path}${search}`, `${method} ${below}${search}`]) : undefined;
+    if (fault?.kind === "reset") return resetConnection(res);
+    if (fault?.kind === "delay") await sleep(fault.delayMs ?? 0);
+    let reply: Reply;
+    if (fault?.kind === "status" || fault?.kind === "application-inactive") {
+      const status = fault.kind === "status" ? (fault.status ?? 500) : 403;
+      reply = errorReply(status, STATUS_CODES[status] ?? "Error");
+    } else if (fault?.kind === "non-json") {
+      reply = intermediaryPage(fault);
+    } else {
+      reply = await intervals.handle({
+        method,
+        path,
+        query: new URLSearchParams(search),
+        authorization: req.headers.authorization,
+        contentType: req.headers["content-type"],
+        address: req.socket.remoteAddress ?? "",
+        body: () => readRequestBody(req, maxBodyBytes),
+      });
+    }
+    // A request whose body was never read (refused before it) must not leave it in the connection.
+    if (!req.complete) req.resume();
+    if (fault?.kind === "truncate")
+      return writeTruncated(res, reply.status, { "Content-Type": reply.contentType ?? jsonContentType }, reply.body);
+    writeReply(res, reply, {});
   };
 
   const api = async (req: IncomingMessage, method: string, apiPath: string, search: string): Promise<Reply> => {
@@ -416,6 +474,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     baseUrl,
     apiBase: `${baseUrl}/api/v3`,
+    intervalsApiBase: `${baseUrl}${intervalsFacePrefix}/api/v1`,
+    intervalsApiKey: intervals.apiKey,
+    intervalsAthleteId,
     tokenUrl: `${baseUrl}/oauth/token`,
     authorizeUrl: `${baseUrl}/oauth/authorize`,
     revokeUrl: `${baseUrl}/oauth/revoke`,
@@ -446,6 +507,7 @@ function writeReply(res: ServerResponse, reply: Reply, rateLimitHeaders: Record<
     ...rateLimitHeaders,
     "Content-Type": reply.contentType ?? jsonContentType,
     "Content-Length": Buffer.byteLength(reply.body),
+    [sandboxHeader]: "1",
     ...reply.headers,
   };
   res.writeHead(reply.status, headers);

@@ -96,7 +96,7 @@ export class UploadProcessor {
           },
           now,
         );
-        outcome = { kind: "activity", activity };
+        outcome = { kind: "activity", activity: { ...activity, enteredVia: "strava" } };
       }
     }
     const upload: Upload = { id, externalId, readyAtMs: now + this.processingMs, outcome, settled: false, contentHash };

@@ -1,17 +1,18 @@
 /**
- * The plugin manifest's tool entries, generated from the tool table and the plugin's own tools so that
- * adding a tool never means editing openclaw.plugin.json by hand: `npm run plugin:manifest` rewrites
- * `contracts.tools` (every tool the plugin registers; the host drops a tool its manifest does not list:
- * the table's, then the plugin-only ones of plugin/plugin-only-tools.ts) and `toolMetadata` (a write tool
- * optional and side-effecting, a read replay-safe, a plugin-only tool that changes the plugin's state
- * side-effecting), and leaves the rest of the manifest (identity, config schema, hints) as written. The file is formatted as `npm run format` would. test/plugin/manifest.test.ts
+ * The plugin manifest's tool entries, generated from the tool tables and the plugin's own tools so that adding
+ * a tool never means editing openclaw.plugin.json by hand: `npm run plugin:manifest` rewrites `contracts.tools`
+ * (every tool the plugin may register: the host drops a tool its manifest does not list, and the config chooses
+ * the log only when the plugin runs; so the tools of both training logs, then the plugin-only ones of
+ * plugin/plugin-only-tools.ts) and `toolMetadata` (a write tool optional and side-effecting, a read replay-safe,
+ * a plugin-only tool that changes the plugin's state side-effecting), and leaves the rest of the manifest
+ * (identity, config schema, hints) as written. The file is formatted as `npm run format` would. test/plugin/manifest.test.ts
  * fails when the committed manifest differs from what this writes.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import type { ToolDefinition } from "../tools/definition/tool-definition.ts";
-import { toolTable } from "../tools/table.ts";
+import { toolTables } from "../tools/table.ts";
 import { hostToolName, isOptionalTool } from "../plugin/host-tool.ts";
 import { pluginOnlyTools, type PluginOnlyTool } from "../plugin/plugin-only-tools.ts";
 
@@ -25,7 +26,7 @@ export type ToolMetadata = { optional: true; sideEffecting: true } | { sideEffec
  * several tables (one table per upstream) is listed once, as the host knows a tool by name.
  */
 export function pluginToolEntries(
-  tables: ReadonlyArray<readonly ToolDefinition[]> = [toolTable],
+  tables: ReadonlyArray<readonly ToolDefinition[]> = toolTables.map(([, table]) => table),
   pluginOnly: readonly PluginOnlyTool[] = pluginOnlyTools,
 ): {
   tools: string[];

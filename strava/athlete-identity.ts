@@ -3,8 +3,8 @@
  * Concurrent first callers share one lookup; a failed lookup is forgotten so the next call tries again.
  */
 import type { UpstreamClient } from "./strava-client.ts";
-import { abortable } from "./abortable.ts";
-import { UpstreamBodyError } from "./strava-errors.ts";
+import { abortable } from "../common/upstream/abortable.ts";
+import { UpstreamBodyError } from "../common/upstream/upstream-errors.ts";
 
 export class AthleteIdentity {
   readonly #client: UpstreamClient;

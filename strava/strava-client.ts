@@ -10,18 +10,14 @@
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Logger } from "../common/logger.ts";
-import { HttpExchangeError, type HttpAnswer, type MultipartBody, type SendHttp } from "./http-exchange.ts";
+import { HttpExchangeError, type HttpAnswer, type SendHttp } from "../common/upstream/http-exchange.ts";
+import { encodedBody, requestUrl } from "../common/upstream/request-encoding.ts";
 import type { UpstreamSettings } from "./strava-settings.ts";
-import { describeRequest, type UpstreamRequest } from "./strava-request.ts";
+import { describeRequest, type UpstreamRequest } from "../common/upstream/upstream-request.ts";
+import { isApplicationInactive, parseFault, statusErrorFor } from "./strava-errors.ts";
 import { readRateLimitHeaders, readsPausedUntil, type RateLimitState } from "./rate-limit.ts";
-import {
-  CallCancelledError,
-  isApplicationInactive,
-  parseFault,
-  statusErrorFor,
-  UpstreamNetworkError,
-  UpstreamTimeoutError,
-} from "./strava-errors.ts";
+import { CallCancelledError, UpstreamNetworkError, UpstreamTimeoutError } from "../common/upstream/upstream-errors.ts";
+import type { SendOptions, TrainingLogClient } from "../common/upstream/training-log-client.ts";
 
 /**
  * Where the client gets the access token it sends (credentials/token-manager.ts is the one that keeps
@@ -34,6 +30,8 @@ export interface AccessTokenSource {
   renewAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<{ accessToken: string; issuedNow: boolean }>;
   /** Strava's answer on whether the application is active (403 "Application Status Inactive" or not). */
   noteApplicationInactive(inactive: boolean, message?: string): void;
+  /** What to do to authorize again, for messages, where it is not `npm run authorize` (OAuth mode's sign-in). */
+  readonly authorizeAgain?: string | undefined;
 }
 
 export interface UpstreamClientOptions {
@@ -63,13 +61,7 @@ export interface UpstreamAdmission {
  */
 export const defaultMaxConcurrentRequests = 64;
 
-export interface SendOptions {
-  signal?: AbortSignal | undefined;
-  /** Advice appended to a status error, chosen by the tool (e.g. club activities' 404). */
-  errorHint?: ((status: number) => string | undefined) | undefined;
-}
-
-export class UpstreamClient {
+export class UpstreamClient implements TrainingLogClient {
   readonly settings: UpstreamSettings;
   readonly #tokens: AccessTokenSource;
   readonly #logger: Logger;
@@ -136,9 +128,11 @@ export class UpstreamClient {
         bodyText: response.bodyText,
         headers: response.headers,
         nowMs: this.#now(),
+        authorizeAgain: this.#tokens.authorizeAgain,
         hint:
-          [options.errorHint?.(response.status), this.#admission?.statusHint?.(response.status)].filter((text) => text).join(" ") ||
-          undefined,
+          [options.errorHint?.(response.status, parseFault(response.bodyText)), this.#admission?.statusHint?.(response.status)]
+            .filter((text) => text)
+            .join(" ") || undefined,
       });
     }
     this.#tokens.noteApplicationInactive(false);
@@ -147,27 +141,13 @@ export class UpstreamClient {
 
   async #attempt(request: UpstreamRequest, token: string, signal: AbortSignal | undefined): Promise<HttpAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    let body: string | MultipartBody | undefined;
-    switch (request.body?.kind) {
-      case "form":
-        headers["content-type"] = "application/x-www-form-urlencoded";
-        body = new URLSearchParams(request.body.fields).toString();
-        break;
-      case "json":
-        headers["content-type"] = "application/json";
-        body = JSON.stringify(request.body.value);
-        break;
-      case "multipart":
-        body = request.body;
-        break;
-      case undefined:
-        break;
-    }
+    const { body, contentType } = encodedBody(request.body);
+    if (contentType) headers["content-type"] = contentType;
     const started = performance.now();
     try {
       const answer = await this.#http({
         method: request.method,
-        url: this.#url(request),
+        url: requestUrl(this.settings.apiBase, request),
         headers,
         body,
         signal,
@@ -195,20 +175,6 @@ export class UpstreamClient {
         `Network failure on ${describeRequest(request)} to ${this.settings.apiBase}: ${error.detail}. Try again shortly.`,
       );
     }
-  }
-
-  #url(request: UpstreamRequest): string {
-    let url = this.settings.apiBase + request.path;
-    if (request.query) {
-      const params: string[] = [];
-      for (const [key, value] of Object.entries(request.query)) {
-        if (value === undefined) continue;
-        // Commas stay literal: they separate list values (streams `keys=time,distance`).
-        params.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value)).replaceAll("%2C", ",")}`);
-      }
-      if (params.length > 0) url += `?${params.join("&")}`;
-    }
-    return url;
   }
 }
 

@@ -1,42 +1,30 @@
 /**
- * The failures of an upstream call, each with a message a model (and its user) can act on.
- *
- * These are the only errors `runTool` turns into `Error: <message>` results. Messages name the
- * request ("GET /activities/123"), never a token, and say what to do next where there is something to do.
+ * Strava's side of an upstream call's failures: its error body (the Fault), the messages and advice for its
+ * status answers, and the token endpoint's errors. The classes every upstream shares are in
+ * common/upstream/upstream-errors.ts; messages name the request ("GET /activities/123"), never a token, and
+ * say what to do next where there is something to do.
  */
 import { describeRateLimit, readRateLimitHeaders } from "./rate-limit.ts";
-import { NamedError } from "../common/named-error.ts";
+import { UpstreamError, UpstreamStatusError } from "../common/upstream/upstream-errors.ts";
+
+/**
+ * The shared classes, for code that still imports them from here (OAuth mode's, whose folder other work is
+ * changing); new code imports them from common/upstream/upstream-errors.ts.
+ */
+export {
+  CallCancelledError,
+  UpstreamBodyError,
+  UpstreamError,
+  UpstreamNetworkError,
+  UpstreamStatusError,
+  UpstreamTimeoutError,
+} from "../common/upstream/upstream-errors.ts";
 
 /** Strava's error body: `{"message": string, "errors": [{"resource","field","code"}]}`. */
 export interface Fault {
   message?: string;
   errors?: Array<{ resource?: string; field?: string; code?: string }>;
 }
-
-export class UpstreamError extends NamedError {}
-
-/** The upstream answered with a non-success status. */
-export class UpstreamStatusError extends UpstreamError {
-  readonly status: number;
-  readonly fault: Fault | undefined;
-  constructor(message: string, status: number, fault: Fault | undefined) {
-    super(message);
-    this.status = status;
-    this.fault = fault;
-  }
-}
-
-/** No answer within the configured time. */
-export class UpstreamTimeoutError extends UpstreamError {}
-
-/** The connection failed (refused, reset, DNS) or the body was cut off. */
-export class UpstreamNetworkError extends UpstreamError {}
-
-/** A success status with a body that is not JSON (truncated, an HTML error page, ...). */
-export class UpstreamBodyError extends UpstreamError {}
-
-/** The caller cancelled the call (its AbortSignal fired). */
-export class CallCancelledError extends UpstreamError {}
 
 /** Getting a usable access token failed: the token endpoint refused, was down, or the store failed. */
 export class TokenRefreshError extends UpstreamError {}
@@ -113,6 +101,8 @@ export interface StatusErrorContext {
   nowMs: number;
   /** Extra advice a tool adds for its own known conditions (club activities' 404). */
   hint?: string | undefined;
+  /** What to do to authorize again where it is not `npm run authorize` (OAuth mode: the athlete signs in again). */
+  authorizeAgain?: string | undefined;
 }
 
 /** Builds the message for a non-success answer: status, Fault message and errors, and what to do. */
@@ -135,9 +125,12 @@ export function statusErrorFor(context: StatusErrorContext): UpstreamStatusError
 function adviceFor(status: number, fault: Fault | undefined, context: StatusErrorContext): string | undefined {
   const missingScope = fault?.errors?.find((error) => error.code === "missing" && error.resource === "AccessToken");
   if (status === 401 && missingScope) {
-    return `The athlete did not grant the permission this needs (${missingScope.field ?? "a scope"}). Run the authorization again (npm run authorize) and keep every requested scope ticked.`;
+    const again =
+      context.authorizeAgain === undefined ? "Run the authorization again (npm run authorize)" : `To fix it, ${context.authorizeAgain}`;
+    return `The athlete did not grant the permission this needs (${missingScope.field ?? "a scope"}). ${again} and keep every requested scope ticked.`;
   }
-  if (status === 401) return "The access token was rejected even after a refresh; authorize again (npm run authorize).";
+  if (status === 401)
+    return `The access token was rejected even after a refresh; ${context.authorizeAgain ?? "authorize again (npm run authorize)"}.`;
   if (isApplicationInactive(status, fault)) return applicationInactiveAdvice;
   if (status === 429) return `Strava's rate limit is exceeded. ${describeRateLimit(readRateLimitHeaders(context.headers), context.nowMs)}`;
   if (status >= 500) return "This is a failure on Strava's side; try again in a moment.";

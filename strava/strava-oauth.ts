@@ -6,7 +6,7 @@
  * what to do; no body is ever quoted, because token endpoint answers may hold tokens.
  */
 import type { TokenSet } from "./token-set.ts";
-import { HttpExchangeError, type HttpAnswer, type SendHttp } from "./http-exchange.ts";
+import { HttpExchangeError, type HttpAnswer, type SendHttp } from "../common/upstream/http-exchange.ts";
 import {
   applicationInactiveAdvice,
   ApplicationInactiveError,
@@ -51,6 +51,8 @@ export interface TokenRequest {
   storeDescription: string;
   /** The command that authorizes again into that store, for messages; `npm run authorize` when not given. */
   authorizeCommand?: string | undefined;
+  /** What to do instead, in words, where no command applies (OAuth mode's "sign in again"); wins over `authorizeCommand`. */
+  authorizeAgain?: string | undefined;
   timeoutMs: number;
   http: SendHttp;
   nowMs: number;
@@ -75,7 +77,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenSet> {
     if (fault?.errors?.some((error) => error.resource === "RefreshToken")) {
       throw new RefreshTokenRejectedError(
         `Strava refused to refresh the access token with the refresh token from ${request.storeDescription}: ${detail}. ` +
-          `The refresh token was revoked, already rotated, or belongs to another application; authorize again (${request.authorizeCommand ?? "npm run authorize"}).`,
+          `The refresh token was revoked, already rotated, or belongs to another application; ${request.authorizeAgain ?? `authorize again (${request.authorizeCommand ?? "npm run authorize"})`}.`,
       );
     }
     if (isApplicationInactive(response.status, fault)) {

@@ -30,8 +30,10 @@ export const getActivities = defineTool({
           description:
             "true: summarise every activity from after (default: 12 weeks back, whole weeks) to before (default: today) instead of " +
             "listing them: per Monday-Sunday week, totals per sport_type, rest days and change from the week before; the daily " +
-            "load (Strava's Relative Effort, else an estimate, labelled); fitness (CTL), fatigue (ATL), form (TSB), acute:chronic " +
-            "ratio, monotony, strain, longest run without rest. Local dates. At most 366 days; not with page, per_page or fields.",
+            "load (Strava's Relative Effort, else an estimate, labelled); fitness (CTL) and fatigue (ATL) from the history before " +
+            "the window, form (TSB, also as % of fitness), ramp rate, a daily trend of the last 28 days, acute:chronic ratio, " +
+            "monotony, strain, longest run without rest. Local dates: after's date is the first, the date of the second before " +
+            "before the last, both read whole. At most 366 days; not with page, per_page or fields.",
         }),
       ),
     },

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./definition/tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";
 import { ActivityId, activityIdHint, streamKeys } from "./arguments/parameter-schemas.ts";
-import { UpstreamBodyError } from "../strava/strava-errors.ts";
+import { UpstreamBodyError } from "../common/upstream/upstream-errors.ts";
 import { reduceStreams, resolutionLimits, type Resolution } from "./streams/stream-reduction.ts";
 import { streamSummaryShort } from "./streams/stream-summary-fields.ts";
 

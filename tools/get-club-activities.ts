@@ -21,6 +21,7 @@ export const getClubActivities = defineTool({
     { additionalProperties: false },
   ),
   upstream: "GET /clubs/{id}/activities",
+  retiredByStrava: "2026-09-01",
   annotations: readOnly,
   request(args) {
     checkFields(clubActivityModel, args.fields);

@@ -6,7 +6,7 @@
  * The plugin's debriefs notice new workouts with it. It speaks the upstream's terms (Strava's `after` in epoch
  * seconds, its `timezone` label) so that the plugin does not: a second upstream's list answers here too.
  */
-import type { ToolDeps } from "./runner/create-tool-deps.ts";
+import type { ToolDeps } from "./runner/tool-deps.ts";
 import { runTool } from "./runner/run-tool.ts";
 import type { ToolResult } from "./runner/tool-result.ts";
 import { getActivities } from "./get-activities.ts";

@@ -1,8 +1,11 @@
 /**
- * The table of the 11 tools, in the order of the specification of the tools. Front ends register exactly these; nothing else
- * in the code base names a tool.
+ * The tool tables, one per training log. Strava's 11 tools are in the order of the specification of the tools;
+ * intervals.icu's (tools/intervals-icu/table.ts) share their names where the intent is the same. Front ends register
+ * exactly the table of the log they serve (`toolTableFor`); nothing else in the code base names a tool.
  */
 import type { ToolDefinition } from "./definition/tool-definition.ts";
+import type { TrainingLog } from "../common/upstream/training-log-client.ts";
+import { intervalsToolTable } from "./intervals-icu/table.ts";
 import { getActivities } from "./get-activities.ts";
 import { getActivityById } from "./get-activity-by-id.ts";
 import { createActivity } from "./create-activity.ts";
@@ -28,6 +31,17 @@ export const toolTable: readonly ToolDefinition[] = Object.freeze([
   createUpload,
   getUpload,
 ]);
+
+/** The tools of `log`: what a server or plugin serving it offers. */
+export function toolTableFor(log: TrainingLog): readonly ToolDefinition[] {
+  return log === "strava" ? toolTable : intervalsToolTable;
+}
+
+/** Every table, Strava's first: a front end that lists each tool of either log (the plugin manifest, the tool reference). */
+export const toolTables: ReadonlyArray<readonly [TrainingLog, readonly ToolDefinition[]]> = [
+  ["strava", toolTable],
+  ["intervals.icu", intervalsToolTable],
+];
 
 /**
  * The tools that never write (their `readOnlyHint` annotation), for a front end serving a read-only grant:

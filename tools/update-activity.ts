@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineTool } from "./definition/tool-definition.ts";
 import { ActivityId, activityIdHint, SportType } from "./arguments/parameter-schemas.ts";
 import { ToolInputError } from "./arguments/validate-arguments.ts";
+import type { Fault } from "../strava/strava-errors.ts";
 import { getActivityById } from "./get-activity-by-id.ts";
 import { summarizeUpdate, type CurrentActivity } from "./writes/write-change-summary.ts";
 
@@ -46,7 +47,16 @@ export const updateActivity = defineTool({
     }
     return { method: "PUT", path: `/activities/${args.id}`, body: { kind: "json", value: changes } };
   },
-  errorHint: activityIdHint,
+  errorHint(status, errorBody) {
+    // Strava answers 400 with {resource: "Activity", field: "gear_id", code: "invalid"} for an id not among the athlete's gear.
+    if (status === 400 && (errorBody as Fault | undefined)?.errors?.some((error) => error.field === "gear_id")) {
+      return (
+        "gear_id must be the id of one of the athlete's bikes or shoes: get_athlete lists them (its `bikes` and `shoes`, each with " +
+        'an `id` such as "b1234567"); "none" clears the gear.'
+      );
+    }
+    return activityIdHint(status);
+  },
   writeApproval: {
     // The approval shows current and proposed values: the activity as Strava has it now.
     current: { tool: getActivityById, arguments: (args) => ({ id: args.id }) },

@@ -60,8 +60,11 @@ export class CaptureService {
       }
     }
     if (answer === null) {
-      const cutOff = lastStopReason === "max_tokens" ? " The answer was cut off at maxTokens: send a larger maxTokens." : "";
-      throw new ModelOutputError(`The model's answer was not a valid capture object twice (${lastProblem}).${cutOff}`);
+      const cutOff = lastStopReason === "max_tokens";
+      throw new ModelOutputError(
+        `The model's answer was not a valid capture object twice (${lastProblem}).${cutOff ? " The answer was cut off at maxTokens." : ""}`,
+        cutOff,
+      );
     }
 
     const resolved = resolveDates({ text: request.text, mode: request.mode, reference: now, timeZone });

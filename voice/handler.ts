@@ -13,7 +13,6 @@ import { describeError } from "./errors.ts";
 import { BedrockConverseModel } from "./model-client.ts";
 import { parseCaptureRequest } from "./capture-request.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
-import { messageOf } from "../common/named-error.ts";
 
 const log = synchronousStderrLogger("voice-handler");
 
@@ -64,17 +63,18 @@ export async function handler(event: APIGatewayProxyEvent, context: InvocationCo
     log.info("capture_answered", { requestId, mode: request.mode, status: 200, ms: Date.now() - started });
     return jsonResult(200, response);
   } catch (error) {
-    const { status, message, expected } = describeError(error);
+    const { status, message, detail, expected } = describeError(error);
     const name = error instanceof Error ? error.name : typeof error;
     if (expected) {
-      log.warn("capture_failed", { requestId, status, error: name, message, ms: Date.now() - started });
+      // The detail, not what the caller read: for a 502 only the log says what went wrong (voice/errors.ts).
+      log.warn("capture_failed", { requestId, status, error: name, message: detail, ms: Date.now() - started });
     } else {
       // Unforeseen: full detail for the operator in the log, a plain message for the client.
       log.error("capture_failed_unexpectedly", {
         requestId,
         status,
         error: name,
-        message: messageOf(error),
+        message: detail,
         stack: error instanceof Error ? error.stack : undefined,
       });
     }

@@ -2,49 +2,6 @@
 // port), running the Lambda authorizer and handler locally against real Bedrock (AWS credentials from the
 // usual places).
 
-import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
-import { readHandlerSettings } from "./settings-from-env.ts";
-import { messageOf } from "../common/named-error.ts";
-import { isSet, readSetting } from "../common/settings/setting.ts";
-import { clientTokenParameter, voiceLocalClientToken, voiceLocalPort } from "../common/settings/voice-variables.ts";
+import { runLocalGateway } from "./start-gateway-cli.ts";
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
-
-let settings;
-try {
-  settings = readHandlerSettings();
-} catch (error) {
-  fail(messageOf(error));
-}
-if (!isSet(process.env, voiceLocalClientToken) && !isSet(process.env, clientTokenParameter)) {
-  fail(
-    "No client token: set VOICE_LOCAL_CLIENT_TOKEN to a token of your choice for local use, " +
-      "or CLIENT_TOKEN_PARAMETER to the SSM SecureString that holds the deployed one.",
-  );
-}
-
-let port: number = LOCAL_GATEWAY_DEFAULTS.port;
-try {
-  port = readSetting(process.env, voiceLocalPort);
-} catch (error) {
-  fail(messageOf(error));
-}
-
-const { authorizer, tokenSource } = authorizerFromEnvironment();
-const gateway = await startLocalGateway({ authorizer, port }).catch((error: unknown) =>
-  fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${port}: ${messageOf(error)} (set VOICE_LOCAL_PORT to use another port).`),
-);
-console.error(
-  `Voice capture API (local) at POST ${gateway.invokeUrl}\n` +
-    `  token: ${tokenSource}; model: ${settings.modelId} in ${settings.region}; time zone: ${settings.timeZone}\n` +
-    `  throttle: ${LOCAL_GATEWAY_DEFAULTS.ratePerSecond}/s, burst ${LOCAL_GATEWAY_DEFAULTS.burst}. Ctrl-C stops.`,
-);
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void gateway.close().then(() => process.exit(0));
-  });
-}
+await runLocalGateway();

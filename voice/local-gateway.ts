@@ -63,12 +63,12 @@ export function authorizerFromEnvironment(
   if (localToken) {
     return {
       authorizer: createClientTokenAuthorizer({ tokens: new StaticClientToken(localToken), log }),
-      tokenSource: "VOICE_LOCAL_CLIENT_TOKEN",
+      tokenSource: "the one you set in VOICE_LOCAL_CLIENT_TOKEN (not shown here)",
     };
   }
   return {
     authorizer: lambdaAuthorizer,
-    tokenSource: `the parameter store (${readSetting(env, clientTokenParameter) ?? "CLIENT_TOKEN_PARAMETER not set"})`,
+    tokenSource: `the deployed one, in the SSM parameter ${readSetting(env, clientTokenParameter) ?? "CLIENT_TOKEN_PARAMETER names (not set)"} (not shown here)`,
   };
 }
 

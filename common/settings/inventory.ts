@@ -5,6 +5,7 @@
  */
 import * as credentials from "./credential-variables.ts";
 import * as host from "./host-variables.ts";
+import * as intervals from "./intervals-variables.ts";
 import { libraryVariables } from "./library-variables.ts";
 import * as oauth from "./oauth-variables.ts";
 import * as sandbox from "./sandbox-variables.ts";
@@ -27,6 +28,7 @@ export const settingsInventory: readonly SettingsSection[] = [
   { title: "The MCP server", settings: declared(server) },
   { title: "Strava credentials and where they are kept", settings: declared(credentials) },
   { title: "Strava's addresses", settings: declared(strava) },
+  { title: "intervals.icu, the second training log", settings: declared(intervals) },
   { title: "OAuth mode (MCP_AUTH=oauth) and the hosted deployment", settings: declared(oauth) },
   { title: "The voice capture API", settings: declared(voice) },
   { title: "The sandbox", settings: declared(sandbox) },

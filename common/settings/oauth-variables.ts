@@ -7,7 +7,7 @@ export const publicUrl = defineSetting({
   type: "https origin",
   defaultText: "the listening address (loopback only)",
   meaning: "the address clients reach OAuth mode at (issuer; the resource is PUBLIC_URL/mcp); required beyond loopback",
-  readBy: ["MCP server", "hosted"],
+  readBy: ["MCP server", "hosted", "oauth-admin"],
   parse: text(),
 });
 

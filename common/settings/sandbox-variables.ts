@@ -83,3 +83,16 @@ export const sandboxSignInAs = defineSetting({
     return Number(value);
   },
 });
+
+export const sandboxFace = defineSetting({
+  name: "SANDBOX_FACE",
+  type: "strava or intervals.icu",
+  defaultText: "strava",
+  meaning: "which training log the MCP server's built-in sandbox plays when no credentials are set: Strava's API or intervals.icu's",
+  readBy: ["MCP server"],
+  parse: (value: string | undefined): "strava" | "intervals.icu" => {
+    if (value === undefined || value.toLowerCase() === "strava") return "strava";
+    if (["intervals.icu", "intervals"].includes(value.toLowerCase())) return "intervals.icu";
+    throw new ConfigurationError(`SANDBOX_FACE must be strava or intervals.icu; got "${value}".`);
+  },
+});

@@ -30,7 +30,8 @@ export const authToken = defineSetting({
   name: "AUTH_TOKEN",
   type: "secret",
   defaultText: "one made and kept in ~/.config/openclaw-fitness/mcp-auth-token (loopback only)",
-  meaning: "the bearer token clients send to /mcp (bearer mode; at least 16 characters beyond loopback)",
+  meaning:
+    "the bearer token clients send to /mcp (bearer mode); required beyond loopback (the server refuses to start without it there), at least 16 characters, such as the output of openssl rand -hex 32",
   readBy: ["MCP server"],
   secret: true,
   parse: text(),

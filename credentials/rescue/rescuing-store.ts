@@ -40,6 +40,7 @@ export const unmatchedCopyRetentionMs = 24 * 60 * 60 * 1000;
 export class RescuingCredentialStore implements CredentialStore {
   readonly description: string;
   readonly authorizeCommand: string | undefined;
+  readonly authorizeAgain: string | undefined;
   readonly #inner: CredentialStore;
   readonly #directory: TokenRescueDirectory;
   readonly #logger: Logger;
@@ -58,6 +59,7 @@ export class RescuingCredentialStore implements CredentialStore {
     this.#now = now;
     this.description = inner.description;
     this.authorizeCommand = inner.authorizeCommand;
+    this.authorizeAgain = inner.authorizeAgain;
     this.#prefix = `${sha256Hex(inner.description).slice(0, 16)}.`;
   }
 

@@ -30,10 +30,13 @@ import {
   credentialFieldsOf,
   CredentialsMissingError,
   CredentialStoreError,
+  keyFieldOf,
   parseStoredCredentials,
+  revokedAtField,
   tokenFields,
   type AuthorizationStore,
   type CredentialSnapshot,
+  type KeyFieldStore,
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
@@ -77,7 +80,7 @@ class MalformedSecretError extends CredentialStoreError {}
 const current = "AWSCURRENT";
 const pending = "AWSPENDING";
 
-export class SecretsManagerStore implements AuthorizationStore {
+export class SecretsManagerStore implements AuthorizationStore, KeyFieldStore {
   readonly description: string;
   readonly authorizeCommand: string;
   readonly #secretName: string;
@@ -143,7 +146,7 @@ export class SecretsManagerStore implements AuthorizationStore {
 
   async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
     await this.#writeOver(signal, (record) => {
-      const { [lineageField]: _lineage, ...kept } = record ?? {};
+      const { [lineageField]: _lineage, [revokedAtField]: _revoked, ...kept } = record ?? {};
       return { ...kept, ...credentials };
     });
   }
@@ -151,7 +154,7 @@ export class SecretsManagerStore implements AuthorizationStore {
   async clearTokens(signal: AbortSignal): Promise<void> {
     await this.#writeOver(signal, (record) => {
       if (record === undefined) return undefined;
-      const kept: SecretRecord = { ...record };
+      const kept: SecretRecord = { ...record, [revokedAtField]: new Date().toISOString() };
       for (const field of [...tokenFields, lineageField]) delete kept[field];
       return kept;
     });
@@ -160,6 +163,22 @@ export class SecretsManagerStore implements AuthorizationStore {
   async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined> {
     const version = await this.#readStage(current, signal);
     return version === undefined ? undefined : credentialFieldsOf(version.record);
+  }
+
+  async readKey(field: string, signal: AbortSignal): Promise<string | undefined> {
+    const version = await this.#readStage(current, signal);
+    if (version === undefined) throw new CredentialsMissingError(`The ${this.description} does not exist.`);
+    return keyFieldOf(version.record, field);
+  }
+
+  async writeKey(field: string, key: string | undefined, signal: AbortSignal): Promise<void> {
+    await this.#writeOver(signal, (record) => {
+      if (record === undefined && key === undefined) return undefined;
+      const kept: SecretRecord = { ...record };
+      if (key === undefined) delete kept[field];
+      else kept[field] = key;
+      return kept;
+    });
   }
 
   /**

@@ -9,10 +9,13 @@ import {
   credentialFieldsOf,
   CredentialsMissingError,
   CredentialStoreError,
+  keyFieldOf,
   parseStoredCredentials,
+  revokedAtField,
   tokenFields,
   type AuthorizationStore,
   type CredentialSnapshot,
+  type KeyFieldStore,
   type SaveOutcome,
   type StoredCredentials,
   type TokenSet,
@@ -67,7 +70,7 @@ class FileVersion {
   }
 }
 
-export class TokenFileStore implements AuthorizationStore {
+export class TokenFileStore implements AuthorizationStore, KeyFieldStore {
   readonly path: string;
   readonly description: string;
   readonly authorizeCommand: string;
@@ -101,14 +104,15 @@ export class TokenFileStore implements AuthorizationStore {
 
   async writeAuthorization(credentials: Required<StoredCredentials>, signal: AbortSignal): Promise<void> {
     const current = await this.#readForOperator(signal);
-    const { [lineageField]: _lineage, ...kept } = current ?? {};
+    const { [lineageField]: _lineage, [revokedAtField]: _revoked, ...kept } = current ?? {};
     await this.file.replace({ ...kept, ...credentials, updated_at: new Date().toISOString() }, signal, refreshTokenOf);
   }
 
   async clearTokens(signal: AbortSignal): Promise<void> {
     const current = await this.#readForOperator(signal);
     if (current === undefined) return;
-    const kept: TokenRecord = { ...current, updated_at: new Date().toISOString() };
+    const now = new Date().toISOString();
+    const kept: TokenRecord = { ...current, updated_at: now, [revokedAtField]: now };
     for (const field of [...tokenFields, lineageField]) delete kept[field];
     await this.file.replace(kept, signal, refreshTokenOf);
   }
@@ -116,6 +120,35 @@ export class TokenFileStore implements AuthorizationStore {
   async readFields(signal: AbortSignal): Promise<Partial<StoredCredentials> | undefined> {
     const record = await this.file.readRecovered(signal, refreshTokenOf);
     return record === undefined ? undefined : credentialFieldsOf(record);
+  }
+
+  async readKey(field: string, signal: AbortSignal): Promise<string | undefined> {
+    const record = await this.file.readRecovered(signal, refreshTokenOf);
+    if (record === undefined) throw new CredentialsMissingError(`The ${this.description} does not exist.`);
+    return keyFieldOf(record, field);
+  }
+
+  /**
+   * Written only over the refresh token it read: a process refreshing Strava tokens kept in the same file at that
+   * moment wins, and the key is written again over its tokens (at most three rounds).
+   */
+  async writeKey(field: string, key: string | undefined, signal: AbortSignal): Promise<void> {
+    for (let round = 1; ; round++) {
+      const current = await this.#readForOperator(signal);
+      const record: TokenRecord = { ...current, updated_at: new Date().toISOString() };
+      if (key === undefined) delete record[field];
+      else record[field] = key;
+      const read = refreshTokenOf(current);
+      const { committed } = await this.file.commit(
+        this.file.journal(record),
+        signal,
+        (now) => refreshTokenOf(now) === read,
+        refreshTokenOf,
+      );
+      if (committed) return;
+      if (round >= 3)
+        throw new CredentialStoreError(`The ${this.description} kept changing while it was being written; run the command again.`);
+    }
   }
 
   /** The operator's commands replace a broken file rather than refuse to run. */

@@ -2,7 +2,8 @@
 export declare const root: string;
 export declare const viewsBuildDirectory: string;
 export declare const viewNames: readonly string[];
-export declare const viewContentSecurityPolicy: string;
+/** The content security policy of a page whose one inline script is `inlineScript` (allowed by its SHA-256 hash). */
+export declare function viewContentSecurityPolicy(inlineScript: string): string;
 
 export interface ViewsBuild {
   build: string;

@@ -3,7 +3,8 @@
  * each view's script (the ext-apps SDK's `App` and our drawing code, bundled and minified by esbuild) and
  * its CSS inlined into one page that loads nothing from anywhere, under a content security policy that
  * allows no connection (the resource's `_meta.ui.csp` declares no domain; the page repeats the MCP Apps specification's
- * restrictive default so a host that forgets to apply it changes nothing).
+ * restrictive default so a host that forgets to apply it changes nothing) and runs only the page's own script,
+ * named by its SHA-256 hash computed here.
  *
  * Output: dist/mcp-app-views/<content hash>/<name>.html and dist/mcp-app-views/manifest.json, which names the
  * build and every file of ours that went into it (size, modification time, SHA-256) plus npm's record of the
@@ -34,12 +35,20 @@ const installedDependencies = "node_modules/.package-lock.json";
 const thisFile = relative(root, fileURLToPath(import.meta.url));
 
 /**
- * The content security policy each page carries: the MCP Apps specification's restrictive default (what a
- * host must apply to a resource that declares no domain), with nothing to fetch, frame or submit to.
+ * The content security policy of a page whose one script is `inlineScript`: the MCP Apps specification's
+ * restrictive default (what a host must apply to a resource that declares no domain), with nothing to fetch,
+ * frame or submit to, and with scripts narrowed from any inline script ('unsafe-inline') to this one, by its
+ * hash: a script or event handler that an injection put into the page would not run. The page loads no
+ * script file, so no source ('self') is allowed either. Styles keep 'unsafe-inline', as the default has it:
+ * a style runs no code, and nothing may be fetched for one.
  */
-export const viewContentSecurityPolicy =
-  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "media-src 'self' data:; connect-src 'none'; font-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+export function viewContentSecurityPolicy(inlineScript) {
+  const scriptHash = createHash("sha256").update(inlineScript, "utf8").digest("base64");
+  return (
+    `default-src 'none'; script-src 'sha256-${scriptHash}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; ` +
+    "media-src 'self' data:; connect-src 'none'; font-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+  );
+}
 
 /** @type {import("esbuild").BuildOptions} */
 const viewBundleOptions = {
@@ -137,7 +146,7 @@ function page(name, script, css) {
     "<!doctype html>\n" +
     '<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
-    `<meta http-equiv="Content-Security-Policy" content="${viewContentSecurityPolicy}">\n` +
+    `<meta http-equiv="Content-Security-Policy" content="${viewContentSecurityPolicy(safeScript)}">\n` +
     `<meta name="mcp-app-view" content="${name}">\n` +
     `<style>${css.replace(/<\/(style)/gi, "<\\/$1")}</style>\n</head>\n` +
     '<body>\n<main id="view"><p class="waiting">Waiting for the data…</p></main>\n' +

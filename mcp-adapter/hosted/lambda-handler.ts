@@ -15,6 +15,7 @@
  * Run on this machine (`npm run hosted`, PUBLIC_URL on loopback) with no Strava application set, the built-in
  * sandbox plays Strava, as it does for `npm start`; anywhere else no application is a failed start-up.
  */
+import { signInAgainHealth } from "../oauth/sign-in-again.ts";
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
 import { mcpAuth } from "../../common/settings/server-variables.ts";
@@ -51,7 +52,7 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
     throw new Error("The hosted function serves OAuth mode only: set MCP_AUTH=oauth (the template does).");
   }
   // A function is reached through its URL: PUBLIC_URL is required, and https unless it is loopback (npm run hosted).
-  const settings = oauthSettingsFromEnv(env, "0.0.0.0");
+  const settings = oauthSettingsFromEnv(env, undefined);
   const issuer = settings.publicUrl as string;
   // The built-in sandbox may stand in for Strava only on this machine: a deployment without its application must not
   // quietly serve made-up athletes.
@@ -76,14 +77,20 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
     factory,
     logger,
     maxRequestBodySize,
-    health: () => ({
-      status: "ok",
-      name: identity.name,
-      version: identity.version,
-      upstream: upstream.kind,
-      auth: "oauth",
-      issuer: app.issuer,
-    }),
+    health: async () => {
+      // A function URL is reachable by anyone: athletes who must sign in again are counted, never named. What this
+      // execution environment saw; another one starts with none.
+      const signInAgain = signInAgainHealth(await app.sessions.athletesToSignInAgain(), false);
+      return {
+        status: signInAgain ? "degraded" : "ok",
+        name: identity.name,
+        version: identity.version,
+        upstream: upstream.kind,
+        auth: "oauth",
+        issuer: app.issuer,
+        ...(signInAgain ? { sign_in_again: signInAgain } : {}),
+      };
+    },
   });
 }
 

@@ -30,6 +30,10 @@ import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 /** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
 export interface OAuthRoutes {
   handles(path: string): boolean;
+  /** A path of its own as a log line may show it (a secret in it left out). */
+  loggedPath(path: string): string;
+  /** Whether a page of any site may call this route (route-table.ts). */
+  takesAnyOrigin(path: string): boolean;
   route(request: Request, origin: { address: string | undefined }): Promise<Response>;
   originOf(
     headerValue: (name: string) => string | null | undefined,
@@ -180,14 +184,16 @@ export function createMcpHttpRoutes(options: McpHttpRoutesOptions): McpHttpRoute
               ...(decision.close ? { connection: "close" } : {}),
             });
             return;
-          case "oauth":
+          case "oauth": {
+            const logged = oauth?.loggedPath(path) ?? path;
             enforceBodyDeadline(request, unauthenticatedBodyDeadlineMs, () =>
-              incomplete.record("deadline", { path: path.slice(0, 100), deadline_s: unauthenticatedBodyDeadlineMs / 1000 }),
+              incomplete.record("deadline", { path: logged, deadline_s: unauthenticatedBodyDeadlineMs / 1000 }),
             );
             // The body has a deadline: a client waiting to be asked for it should not spend it waiting.
             if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
-            serveOAuth?.(request, response).catch((error: unknown) => logger.error("http_internal_error", { path, error }));
+            serveOAuth?.(request, response).catch((error: unknown) => logger.error("http_internal_error", { path: logged, error }));
             return;
+          }
           case "mcp":
             // Node's adapter hands `request.auth` to the SDK's handler as the request's AuthInfo.
             if (decision.auth !== undefined) (request as IncomingMessage & { auth?: AuthInfo }).auth = decision.auth;

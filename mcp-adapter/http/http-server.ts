@@ -5,6 +5,11 @@
  *
  * - a connection cap: past it, new connections are closed at once (counted in the log) instead of
  *   exhausting the process's file descriptors, which the upstream connections and the token file need;
+ * - a cap per source (an IPv4 address, an IPv6 /64: common/address-networks.ts) of a sixteenth of that,
+ *   256 of 4,096: one host alone can no longer hold every connection (it takes 16 sources to fill the
+ *   server), while a proxy or an office's shared address in front of many clients still gets far more than
+ *   any client opens (a browser 6 per host, an MCP client a handful). Behind a proxy on this machine every
+ *   connection is the proxy's, so this server's few athletes never come near it;
  * - a header timeout: a connection that has not sent its complete headers within 10 s is closed (408),
  *   so slow connections cannot hold the cap (checked every second, not Node's default 30 s);
  * - a request timeout: the whole request, body included, within 2 minutes (a 40 MiB upload needs about
@@ -16,7 +21,8 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { addressSource } from "../../common/address-networks.ts";
 import type { Logger } from "../../common/logger.ts";
 import type { HttpSettings } from "../adapter-settings.ts";
 import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
@@ -26,12 +32,20 @@ export type RequestListener = (request: IncomingMessage, response: ServerRespons
 
 export interface HttpLimits {
   maxConnections: number;
+  /** Connections at once from one source (an IPv4 address, an IPv6 /64). */
+  maxConnectionsPerSource: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
 }
 
 export function defaultHttpLimits(): HttpLimits {
-  return { maxConnections: connectionCap(), headersTimeoutMs: 10_000, requestTimeoutMs: 120_000 };
+  const maxConnections = connectionCap();
+  return {
+    maxConnections,
+    maxConnectionsPerSource: Math.max(16, Math.floor(maxConnections / 16)),
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 120_000,
+  };
 }
 
 export interface ListeningHttp {
@@ -58,10 +72,26 @@ export async function listenHttp(settings: HttpSettings, logger: Logger, limits:
     (request, response) => void ready.promise.then((listener) => listener(request, response)),
   );
   server.maxConnections = limits.maxConnections;
-  const dropped = createRateLimitedLog({ logger, event: "http_connection_dropped", level: "warn" });
+  const dropped = createRateLimitedLog({ logger, event: "http_connection_dropped", level: "warn", firstOfEachReason: true });
   server.on("drop", (data?: { remoteAddress?: string }) =>
     dropped.record("max_connections", { max_connections: limits.maxConnections, remote: data?.remoteAddress }),
   );
+  const perSource = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const source = addressSource(socket.remoteAddress);
+    const held = perSource.get(source) ?? 0;
+    if (held >= limits.maxConnectionsPerSource) {
+      dropped.record("per_source", { per_source: limits.maxConnectionsPerSource, remote: source });
+      socket.destroy();
+      return;
+    }
+    perSource.set(source, held + 1);
+    socket.once("close", () => {
+      const left = (perSource.get(source) ?? 1) - 1;
+      if (left > 0) perSource.set(source, left);
+      else perSource.delete(source);
+    });
+  });
   // Expect: 100-continue is answered by the listener once the headers passed its checks, so a refused
   // upload is never sent (Node would otherwise ask for every body at once).
   server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => server.emit("request", request, response));

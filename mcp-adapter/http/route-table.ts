@@ -5,15 +5,19 @@
  * of answer; neither has a routing order of its own.
  *
  * 1. `host`: the Host header, when bound to loopback only loopback names (DNS rebinding): 403;
- * 2. `oauth`: in OAuth mode, the discovery documents, the authorization server's endpoints and Strava's
- *    webhook go to the OAuth app (they take cross-origin requests and have their own checks);
- * 3. `origin`: a browser page from another site (the Origin header): 403;
+ * 2. `origin`: a browser page from another site (the Origin header): 403. In OAuth mode the app says which
+ *    of its routes take pages of any site (`takesAnyOrigin`): on a server for the internet, its endpoints
+ *    (browser-based clients call them with CORS), and everywhere its sign-in pages (navigations, bound by a
+ *    cookie of their own) and Strava's webhook; on a server for this machine its endpoints are for this
+ *    machine's pages only, so a web page the athlete opens cannot spend the machine's registrations;
+ * 3. `oauth`: in OAuth mode, the discovery documents, the authorization server's endpoints and Strava's
+ *    webhook go to the OAuth app (it answers CORS for those that take it, never granting private-network access);
  * 4. `discovery`: without OAuth, the discovery probes clients try before connecting: 404 (logged at debug);
  * 5. `credentials`: the bearer token (bearer mode) or an access token the OAuth app issued, for /mcp
  *    (OAuth mode; /health needs none there): 401 with the challenge;
  * 6. `route`: /mcp to the SDK's handler, /health, else 404.
  *
- * The header checks are the SDK's validators; refusals in 1, 3 and 5 close the connection on node:http
+ * The header checks are the SDK's validators; refusals in 1, 2 and 5 close the connection on node:http
  * without reading the body (http-answers.ts).
  */
 import { validateHostHeader, validateOriginHeader, type AuthInfo } from "@modelcontextprotocol/server";
@@ -43,6 +47,8 @@ export interface RouteTableOptions {
   /** OAuth mode: the app's routes and its access-token gate. */
   oauth?: {
     handles(path: string): boolean;
+    /** Whether a page of any site may call this route of the app (else only the accepted Origins). */
+    takesAnyOrigin(path: string): boolean;
     gate: { check(authorization: string | null | undefined): Promise<AuthInfo | Response> };
   };
   /** Bearer mode: the static token. */
@@ -75,16 +81,27 @@ export function createRouteTable(options: RouteTableOptions): (request: EdgeRequ
         return jsonRpcRefusal(403, host.message);
       },
     ],
-    ["oauth", (request) => (oauth?.handles(request.path) ? { kind: "oauth" } : undefined)],
     [
       "origin",
       (request) => {
+        const ofOAuth = oauth?.handles(request.path) === true;
+        if (ofOAuth && oauth?.takesAnyOrigin(request.path)) return undefined;
         const origin = validateOriginHeader(request.header("origin"), options.allowedOriginHostnames);
         if (origin.ok) return undefined;
         refused.forbidden.record(origin.errorCode, { origin: request.header("origin")?.slice(0, 100) });
-        return jsonRpcRefusal(403, origin.message);
+        if (!ofOAuth) return jsonRpcRefusal(403, origin.message);
+        return {
+          kind: "answer",
+          status: 403,
+          body: {
+            error: "access_denied",
+            error_description: `This server is for this machine only: it takes requests only from pages on this machine (${options.allowedOriginHostnames.join(", ")}), not from a page of another site (${origin.message}).`,
+          },
+          close: true,
+        };
       },
     ],
+    ["oauth", (request) => (oauth?.handles(request.path) ? { kind: "oauth" } : undefined)],
     [
       "discovery",
       (request) => {

@@ -8,6 +8,12 @@
  * restart costs the athletes a new sign-in, not their Strava authorization; every start logs who is
  * waiting and until when. After it, the tokens are revoked at Strava and deleted. The operator's command
  * (`npm run oauth-admin -- forget <athlete>`) does it at once.
+ *
+ * The same grace period holds for an admitted athlete whose last grant was ended as a precaution
+ * (`endGrantAsPrecaution`: its code presented again by its own client, or a replaced refresh token used
+ * again). Whoever presented it may be an attacker who wants the athlete disconnected, so only the grant
+ * ends: the athlete signs in again and is served on the Strava tokens kept; one who does not sign in
+ * again within the grace period is revoked at Strava and deleted at the next start.
  */
 import { storeSignal, type OAuthContext } from "./oauth-context.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
@@ -95,13 +101,14 @@ export async function reconcileAdmission(context: OAuthContext): Promise<void> {
     });
     return;
   }
-  for (const { athleteId, unadmittedSinceMs } of athletes) {
+  for (const { athleteId, unadmittedSinceMs, grantsEndedAtMs } of athletes) {
     try {
       if (await context.admission.isAdmitted(athleteId, storeSignal(context))) {
         if (unadmittedSinceMs !== undefined) {
           await context.store.clearUnadmitted(athleteId, storeSignal(context));
           context.logger.info("athlete_admitted_again", { athlete: athleteId });
         }
+        if (grantsEndedAtMs !== undefined) await reconcileEndedGrants(athleteId, grantsEndedAtMs, context);
         continue;
       }
       const since = unadmittedSinceMs ?? (await context.store.markUnadmitted(athleteId, context.now(), storeSignal(context)));
@@ -121,6 +128,50 @@ export async function reconcileAdmission(context: OAuthContext): Promise<void> {
   }
 }
 
+/**
+ * Ends a grant whose tokens can no longer be trusted; the client must sign in again. When it was the
+ * athlete's last, their Strava tokens wait out the grace period (this file's header says why).
+ */
+export async function endGrantAsPrecaution(
+  grantId: string,
+  why: string,
+  context: Pick<OAuthContext, "store" | "storeTimeoutMs" | "logger" | "now">,
+): Promise<void> {
+  const removed = await context.store.deleteGrant(grantId, storeSignal(context));
+  if (removed === undefined) return;
+  const athleteId = removed.athlete_id;
+  if ((await context.store.grantsOf(athleteId, storeSignal(context))).length > 0) return;
+  const at = context.now();
+  await context.store.markGrantsEnded(athleteId, at, storeSignal(context));
+  context.logger.warn("athlete_grants_ended", {
+    athlete: athleteId,
+    message: `Every grant of athlete ${athleteId} here ended as a precaution (${why}). ${keptText(athleteId, at, "unless they sign in again before")}`,
+  });
+}
+
+/** At start, for an admitted athlete whose grants ended as a precaution: signed in again, still waiting, or gone. */
+async function reconcileEndedGrants(athleteId: string, endedAtMs: number, context: OAuthContext): Promise<void> {
+  if ((await context.store.grantsOf(athleteId, storeSignal(context))).length > 0) {
+    await context.store.clearGrantsEnded(athleteId, storeSignal(context));
+    return;
+  }
+  if (context.now() - endedAtMs >= unadmittedGraceMs) {
+    await disconnectAthlete(
+      athleteId,
+      "their grants ended as a precaution and they did not sign in again within the grace period",
+      context,
+      {
+        revokeAtStrava: true,
+      },
+    );
+    return;
+  }
+  context.logger.warn("athlete_waiting", {
+    athlete: athleteId,
+    message: `Every grant of athlete ${athleteId} here ended as a precaution at ${new Date(endedAtMs).toISOString()}. ${keptText(athleteId, endedAtMs, "unless they sign in again before")}`,
+  });
+}
+
 /** Ends the athlete's grants here, keeping their Strava tokens (the grace period decides about those). */
 export async function revokeGrantsOf(athleteId: string, context: Pick<OAuthContext, "store" | "storeTimeoutMs">): Promise<number> {
   const grants = await context.store.grantsOf(athleteId, storeSignal(context));
@@ -129,9 +180,13 @@ export async function revokeGrantsOf(athleteId: string, context: Pick<OAuthConte
 }
 
 function waitingText(athleteId: string, sinceMs: number): string {
+  return keptText(athleteId, sinceMs, "unless MCP_ATHLETES admits them again before");
+}
+
+function keptText(athleteId: string, sinceMs: number, unless: string): string {
   const until = new Date(sinceMs + unadmittedGraceMs).toISOString();
   return (
-    `Their Strava tokens are kept until ${until}, then revoked at Strava and deleted, unless MCP_ATHLETES admits them again before. ` +
+    `Their Strava tokens are kept until ${until}, then revoked at Strava and deleted, ${unless}. ` +
     `To do it now: npm run oauth-admin -- forget ${athleteId}`
   );
 }

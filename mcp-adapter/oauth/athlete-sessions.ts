@@ -14,7 +14,8 @@
  * seconds per athlete on average, so it is noise).
  */
 import type { Logger } from "../../common/logger.ts";
-import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import { stravaToolDepsOn } from "../../tools/composition/open-tool-deps.ts";
 import type { CredentialStore } from "../../credentials/credential-store.ts";
 import type { SendHttp } from "../../strava/http-exchange.ts";
 import { nextDailyReset, nextFifteenMinuteReset } from "../../strava/rate-limit.ts";
@@ -25,6 +26,7 @@ import { UpstreamStatusError } from "../../strava/strava-errors.ts";
 import type { UpstreamRequest } from "../../strava/strava-request.ts";
 import type { FairShare, OAuthStore } from "./stores/oauth-store.ts";
 import { deauthorizationChecksPerDay } from "./strava/strava-webhook.ts";
+import { athleteCredentials } from "./sign-in-again.ts";
 
 export interface AthleteSessionsOptions {
   store: OAuthStore;
@@ -41,6 +43,8 @@ export interface AthleteSessionsOptions {
   now?: () => number;
   /** Wraps each athlete's credential store (the rescue copy of new tokens, credentials/rescue/rescuing-store.ts). */
   rescue?: ((store: CredentialStore) => CredentialStore) | undefined;
+  /** Strava refused the athlete's stored refresh token (sign-in-again.ts ends their grants); awaited before the call fails. */
+  onRefreshTokenDead?: ((athleteId: string) => Promise<void>) | undefined;
 }
 
 /** The athlete's share of a rate-limit window was used up: nothing was sent. */
@@ -72,19 +76,34 @@ export class AthleteSessions {
   depsFor(athleteId: string): ToolDeps {
     let deps = this.#deps.get(athleteId);
     if (deps === undefined) {
-      const { store, settings, logger } = this.#options;
-      deps = createToolDeps({
-        store: this.#options.rescue ? this.#options.rescue(store.credentialStoreFor(athleteId)) : store.credentialStoreFor(athleteId),
+      const { store, settings, logger, onRefreshTokenDead } = this.#options;
+      const credentials = this.#options.rescue
+        ? this.#options.rescue(store.credentialStoreFor(athleteId))
+        : store.credentialStoreFor(athleteId);
+      // Built by the composition root, as every front end's are, on the athlete's own store.
+      deps = stravaToolDepsOn(athleteCredentials(credentials, athleteId), settings, {
         logger,
-        settings,
         storeTimeoutMs: this.#options.storeTimeoutMs,
         http: this.#options.http,
         now: this.#now,
         admission: this.#admission(athleteId),
+        ...(onRefreshTokenDead ? { onRefreshTokenDead: () => onRefreshTokenDead(athleteId) } : {}),
       });
       this.#deps.set(athleteId, deps);
     }
     return deps;
+  }
+
+  /**
+   * The athletes served by this process whose stored refresh token Strava refused, and who have not signed in
+   * again since (each token manager reads its store again at most every 5 s while it waits, so a new sign-in on
+   * any instance shows).
+   */
+  async athletesToSignInAgain(): Promise<string[]> {
+    const states = await Promise.all(
+      [...this.#deps].map(async ([athleteId, deps]) => ({ athleteId, state: (await deps.tokens.health()).state })),
+    );
+    return states.filter(({ state }) => state === "needs_authorization").map(({ athleteId }) => athleteId);
   }
 
   /** Drops what this process holds for the athlete (after their data was deleted). */
@@ -94,7 +113,7 @@ export class AthleteSessions {
 
   /** Waits for token refreshes in progress and their saves (shutdown). */
   async settle(): Promise<{ lost: boolean }> {
-    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.tokens.settle()));
+    const outcomes = await Promise.all([...this.#deps.values()].map((deps) => deps.credentials.settle()));
     return { lost: outcomes.some((outcome) => outcome.lost) };
   }
 

@@ -4,9 +4,12 @@
  * the Strava application for revoking there):
  *
  * - `athletes`: the athletes whose Strava tokens are stored, whether each is admitted, and for one that is
- *   not, since when and when their tokens go;
+ *   not, or whose grants all ended as a precaution, since when and when their tokens go;
  * - `forget <athlete id>`: now, not after the grace period: their grants end, their Strava grant is revoked
  *   at Strava, and everything stored for them is deleted;
+ * - `webhook`: the address Strava's push subscription must post to (PUBLIC_URL and the webhook's secret path,
+ *   strava/webhook-path.ts), printed for the operator who asked and nowhere else, with the commands that
+ *   point the application's subscription at it;
  * - `reset-owner`: a loopback server without MCP_ATHLETES serves the first athlete who signed in; this ends
  *   that athlete's grants and frees the ownership for the next one to sign in (their Strava tokens then
  *   wait out the grace period like any athlete no longer admitted).
@@ -16,6 +19,7 @@ import { oauthSettingsFromEnv } from "./oauth-settings.ts";
 import { stravaApplicationFromEnv } from "./oauth-upstream.ts";
 import { disconnectAthlete } from "./endpoints/revocation-endpoint.ts";
 import { oauthStoreFromEnv } from "./start-oauth-mode.ts";
+import { stravaWebhookPath } from "./strava/webhook-path.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
 import { silentLogger } from "../../common/logger.ts";
 import { messageOf } from "../../common/named-error.ts";
@@ -28,6 +32,7 @@ const usage = `Usage: npm run oauth-admin -- <command>
 Commands (on the store the server uses: FITNESS_OAUTH_DIR, or MCP_OAUTH_TABLE):
   athletes              the athletes whose Strava tokens are stored, and who is admitted
   forget <athlete id>   end their grants, revoke their Strava grant and delete their data now
+  webhook               the address Strava's push subscription must post to (PUBLIC_URL), and how to set it
   reset-owner           free the ownership of a server without MCP_ATHLETES (loopback only)`;
 
 async function main(args: string[]): Promise<number> {
@@ -36,7 +41,7 @@ async function main(args: string[]): Promise<number> {
     console.log(usage);
     return command === undefined ? 2 : 0;
   }
-  if (!["athletes", "forget", "reset-owner"].includes(command)) {
+  if (!["athletes", "forget", "webhook", "reset-owner"].includes(command)) {
     console.error(`Unknown command "${command}".\n\n${usage}`);
     return 2;
   }
@@ -66,13 +71,29 @@ async function main(args: string[]): Promise<number> {
     for (const athlete of athletes) {
       const admitted = settings.admittedAthletes?.includes(athlete.athleteId) ?? owner === athlete.athleteId;
       const grants = (await store.grantsOf(athlete.athleteId, signal())).length;
+      const ended = athlete.grantsEndedAtMs;
       const state = admitted
-        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grants} grant${grants === 1 ? "" : "s"}`
+        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grants} grant${grants === 1 ? "" : "s"}` +
+          (grants === 0 && ended !== undefined
+            ? `; grants ended as a precaution at ${iso(ended)}: tokens revoked and deleted after ${iso(ended + unadmittedGraceMs)} unless they sign in again`
+            : "")
         : athlete.unadmittedSinceMs === undefined
           ? "not admitted (the server revokes their grants and starts the grace period at its next start)"
           : `not admitted since ${iso(athlete.unadmittedSinceMs)}; tokens revoked and deleted after ${iso(athlete.unadmittedSinceMs + unadmittedGraceMs)}`;
       console.log(`  ${athlete.athleteId}  ${state}`);
     }
+    return 0;
+  }
+
+  if (command === "webhook") {
+    const issuer = settings.publicUrl ?? "http://127.0.0.1:3000";
+    console.log(
+      webhookInstructions({
+        callbackUrl: `${issuer}${stravaWebhookPath(await store.signingKey(signal()))}`,
+        publicUrlSet: settings.publicUrl !== undefined,
+        application: application && { apiBase: application.settings.apiBase, clientId: application.strava.clientId },
+      }),
+    );
     return 0;
   }
 
@@ -119,6 +140,34 @@ async function resetOwner(store: OAuthStore, listed: string[] | undefined, conte
       `Their Strava tokens are deleted after the grace period (${iso(Date.now() + unadmittedGraceMs)}), or now with: npm run oauth-admin -- forget ${owner}`,
   );
   return 0;
+}
+
+/** What `webhook` prints: the callback address, and the Strava API calls that point the push subscription at it. */
+function webhookInstructions(input: {
+  callbackUrl: string;
+  publicUrlSet: boolean;
+  application: { apiBase: string; clientId: string } | undefined;
+}): string {
+  const lines = [
+    "Strava's push subscription must post to this address. Keep it to yourself: it is what tells Strava's events from forged ones.",
+    `  ${input.callbackUrl}`,
+  ];
+  if (!input.publicUrlSet) lines.push("(PUBLIC_URL is not set: the address above assumes the server's default, http://127.0.0.1:3000.)");
+  if (input.application === undefined) {
+    lines.push(
+      "No Strava application is set (STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET, or FITNESS_SECRET_NAME), so there is no subscription to set.",
+    );
+    return lines.join("\n");
+  }
+  const { apiBase, clientId } = input.application;
+  lines.push(
+    "To point your application's subscription at it (Strava keeps one per application): list it, delete it by the id the list shows, and create it again.",
+    "With STRAVA_CLIENT_SECRET and STRAVA_WEBHOOK_VERIFY_TOKEN exported, and the server running (Strava checks the address):",
+    `  curl -G ${apiBase}/push_subscriptions -d client_id=${clientId} -d client_secret="$STRAVA_CLIENT_SECRET"`,
+    `  curl -X DELETE "${apiBase}/push_subscriptions/ID?client_id=${clientId}&client_secret=$STRAVA_CLIENT_SECRET"`,
+    `  curl -X POST ${apiBase}/push_subscriptions -F client_id=${clientId} -F client_secret="$STRAVA_CLIENT_SECRET" -F callback_url=${input.callbackUrl} -F verify_token="$STRAVA_WEBHOOK_VERIFY_TOKEN"`,
+  );
+  return lines.join("\n");
 }
 
 function iso(ms: number): string {

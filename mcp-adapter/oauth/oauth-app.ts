@@ -19,7 +19,8 @@ import type { McpSession } from "../server/create-mcp-server.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { AccessTokens } from "./tokens/access-tokens.ts";
 import { AthleteSessions } from "./athlete-sessions.ts";
-import { authorizationRequest, consentDecision, stravaCallback } from "./endpoints/authorization-endpoint.ts";
+import { authorizationRequest, callbacksPerSource, consentDecision, stravaCallback } from "./endpoints/authorization-endpoint.ts";
+import { SourceCounts } from "./endpoints/source-counts.ts";
 import { ClientMetadataFetcher } from "./clients/client-metadata-document.ts";
 import { ClientDirectory } from "./clients/clients.ts";
 import { discoveryDocuments } from "./endpoints/metadata.ts";
@@ -30,7 +31,7 @@ import { RefreshTokens } from "./tokens/refresh-tokens.ts";
 import { requestOrigin } from "./endpoints/request-origin.ts";
 import { registrationLimits, RegistrationPrecheck } from "./endpoints/registration-limits.ts";
 import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
-import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
 import { errorPage, pageAnswer } from "./pages/pages.ts";
 import { registrationRequest } from "./endpoints/registration-endpoint.ts";
@@ -39,10 +40,12 @@ import { revocationRequest } from "./endpoints/revocation-endpoint.ts";
 import { allowsWrite } from "./tokens/scopes.ts";
 import { SignedMessages } from "./tokens/signed-messages.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
-import { eventsPerSourcePerMinute, QuarterMarks, SourceRate, stravaWebhook, type WebhookOptions } from "./strava/strava-webhook.ts";
+import { eventsPerSourcePerMinute, QuarterMarks, stravaWebhook, type WebhookOptions } from "./strava/strava-webhook.ts";
+import { isStravaWebhookPath, loggedPath, stravaWebhookPath } from "./strava/webhook-path.ts";
 import { lookupStravaSubscription, WebhookSubscription } from "./strava/webhook-subscription.ts";
 import { tokenRequest } from "./endpoints/token-endpoint.ts";
 import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
+import { endGrantsAfterRefusal } from "./sign-in-again.ts";
 
 export interface OAuthApp {
   readonly issuer: string;
@@ -50,6 +53,13 @@ export interface OAuthApp {
   readonly resourceMetadataUrl: string;
   /** Whether `path` is one of the routes `route` answers. */
   handles(path: string): boolean;
+  /** `path` as a log line may show it (without the webhook's secret). */
+  loggedPath(path: string): string;
+  /**
+   * Whether a page of any site may call `path`, or only pages on the accepted origins (the route table
+   * checks the Origin before the app sees the request).
+   */
+  takesAnyOrigin(path: string): boolean;
   route(request: Request, origin?: RequestOrigin): Promise<Response>;
   /** The context every endpoint shares (start-up's admission check uses it). */
   context: OAuthContext;
@@ -102,6 +112,7 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     athletes: admission.size,
     now,
     rescue: options.rescueCredentials,
+    onRefreshTokenDead: (athleteId) => endGrantsAfterRefusal(athleteId, { store, storeTimeoutMs, logger }),
   });
   const metadataFailures = createRateLimitedLog({ logger, event: "client_metadata_refused" });
   const context: OAuthContext = {
@@ -111,7 +122,8 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     clients: new ClientDirectory(
       store,
       new ClientMetadataFetcher({
-        allowLoopback: isLoopbackHostname(new URL(issuer).hostname),
+        // Only for a server on loopback alone: one reached from elsewhere would fetch this machine's own services for anyone.
+        allowLoopback: !options.settings.beyondLoopback,
         now,
         // Anybody can make this server fetch a document: its failures are logged a line per interval.
         failures: metadataFailures,
@@ -127,9 +139,11 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     registeredClients: createRateLimitedLog({ logger, event: "client_registered" }),
     refusedRegistrations: createRateLimitedLog({ logger, event: "registration_refused", firstOfEachReason: true }),
     registrationPrecheck: new RegistrationPrecheck(registrationLimits.perSourcePerHour),
+    signInCallbacks: new SourceCounts(callbacksPerSource.limit, callbacksPerSource.windowMs),
     now,
     storeTimeoutMs,
   };
+  const webhookPath = stravaWebhookPath(key);
   const webhook: WebhookOptions = {
     verifyToken: options.settings.webhookVerifyToken,
     subscription: new WebhookSubscription({
@@ -139,14 +153,14 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
         apiBase: options.upstream.apiBase,
         clientId: options.strava.clientId,
         clientSecret: options.strava.clientSecret,
-        callbackUrl: `${issuer}${paths.stravaWebhook}`,
+        callbackUrl: `${issuer}${webhookPath}`,
         timeoutMs: 1_500,
       }),
       now,
     }),
     depsFor: (athleteId) => sessions.depsFor(athleteId),
     log: createRateLimitedLog({ logger, event: "strava_webhook", level: "warn", firstOfEachReason: true }),
-    perSource: new SourceRate(eventsPerSourcePerMinute),
+    perSource: new SourceCounts(eventsPerSourcePerMinute, 60_000),
     checked: new QuarterMarks(),
   };
   const discovery = discoveryDocuments(issuer, resource, options.serverName);
@@ -173,22 +187,31 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
   const routes = new Map<string, (request: Request, origin: RequestOrigin) => Promise<Response>>([
     [
       paths.authorize,
-      (request) => {
-        if (request.method === "GET" || request.method === "HEAD") return authorizationRequest(request, context);
+      (request, origin) => {
+        if (request.method === "GET" || request.method === "HEAD") return authorizationRequest(request, context, origin.address);
         if (request.method === "POST") return consentDecision(request, context);
         return Promise.resolve(methodNotAllowed("GET, POST"));
       },
     ],
     [
       paths.stravaCallback,
-      (request) => (request.method === "GET" ? stravaCallback(request, context) : Promise.resolve(methodNotAllowed("GET"))),
+      (request, origin) =>
+        request.method === "GET" ? stravaCallback(request, context, origin.address) : Promise.resolve(methodNotAllowed("GET")),
     ],
-    [paths.token, (request) => corsOr(request, "POST", () => tokenRequest(request, context))],
+    [paths.token, (request, origin) => corsOr(request, "POST", () => tokenRequest(request, context, origin.address))],
     [paths.register, (request, origin) => corsOr(request, "POST", () => registrationRequest(request, context, origin.address))],
-    [paths.revoke, (request) => corsOr(request, "POST", () => revocationRequest(request, context))],
-    [paths.stravaWebhook, (request, origin) => stravaWebhook(request, context, webhook, origin.address)],
+    [paths.revoke, (request, origin) => corsOr(request, "POST", () => revocationRequest(request, context, origin.address))],
   ]);
+  const webhookRoute = (request: Request, origin: RequestOrigin): Promise<Response> =>
+    stravaWebhook(request, context, webhook, origin.address);
+  const routeOf = (path: string) => (isStravaWebhookPath(path, webhookPath) ? webhookRoute : routes.get(path));
   const pagePaths = new Set<string>([paths.authorize, paths.stravaCallback]);
+  // On a server for this machine (neither PUBLIC_URL nor where it listens beyond loopback) the endpoints pages call with fetch (register,
+  // token, revoke, the metadata) are for this machine's own pages: any site the athlete opens could
+  // otherwise spend the machine's registrations. The sign-in pages are navigations (the consent form posts
+  // with Origin null under its no-referrer policy), bound to the browser by a cookie of their own, and
+  // the webhook is Strava's server.
+  const forThisMachine = !options.settings.beyondLoopback;
 
   return {
     issuer,
@@ -196,7 +219,9 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     resourceMetadataUrl: discovery.resourceMetadataUrl,
     context,
     originOf: (headerValue, connectionAddress) => requestOrigin(options.settings.clientAddressHeader, headerValue, connectionAddress),
-    handles: (path) => routes.has(path) || path.startsWith("/.well-known/"),
+    handles: (path) => routeOf(path) !== undefined || path.startsWith("/.well-known/"),
+    loggedPath,
+    takesAnyOrigin: (path) => !forThisMachine || pagePaths.has(path) || path.startsWith(`${paths.stravaWebhook}/`),
     route: async (request, origin = { address: undefined }) => {
       const path = new URL(request.url).pathname;
       if (path.startsWith("/.well-known/")) {
@@ -211,12 +236,12 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
           )
         );
       }
-      const handler = routes.get(path);
+      const handler = routeOf(path);
       if (handler === undefined) return Response.json({ error: "not_found" }, { status: 404 });
       try {
         return await handler(request, origin);
       } catch (error) {
-        logger.error("oauth_internal_error", { path, error });
+        logger.error("oauth_internal_error", { path: loggedPath(path), error });
         const message = "The server could not finish this step (its store did not answer, or something failed); try again in a moment.";
         if (pagePaths.has(path)) return pageAnswer(errorPage({ title: "Something went wrong on this server", message }), { status: 503 });
         return Response.json(

@@ -12,6 +12,7 @@ import type { OAuthStore } from "./stores/oauth-store.ts";
 import type { RefreshTokens } from "./tokens/refresh-tokens.ts";
 import type { RegistrationPrecheck } from "./endpoints/registration-limits.ts";
 import type { SignedMessages } from "./tokens/signed-messages.ts";
+import type { SourceCounts } from "./endpoints/source-counts.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
 
 export interface OAuthContext {
@@ -34,6 +35,8 @@ export interface OAuthContext {
   refusedRegistrations: RateLimitedLog;
   /** This process's count of each source's registrations (refuses before the store is asked). */
   registrationPrecheck: RegistrationPrecheck;
+  /** This process's count of each source's Strava sign-in callbacks (each may cost a token request at Strava). */
+  signInCallbacks: SourceCounts;
   now: () => number;
   /** Deadline of each store call. */
   storeTimeoutMs: number;
@@ -45,6 +48,7 @@ export const paths = {
   register: "/register",
   revoke: "/revoke",
   stravaCallback: "/oauth/strava/callback",
+  /** With the secret after it (strava/webhook-path.ts); this path itself is 404. */
   stravaWebhook: "/strava/webhook",
 } as const;
 

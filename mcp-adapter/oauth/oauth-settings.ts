@@ -4,8 +4,10 @@
  * variable and says what would be right; what depends on more than one variable is checked here:
  *
  * - `PUBLIC_URL`: the server's external origin (issuer, resource identifier `PUBLIC_URL/mcp`, the Strava
- *   callback). HTTPS, unless its host is loopback (then plain http is fine: nobody else can reach it).
- *   Unset, a server bound to loopback uses the address it listens on; bound beyond loopback it is required.
+ *   callback). HTTPS, unless the server is on loopback alone: its host is loopback and it listens on loopback
+ *   only (then plain http is fine: nobody else can reach it). A loopback PUBLIC_URL does not make a server
+ *   bound to every interface private: where it listens counts too (`beyondLoopback`). Unset, a server bound to
+ *   loopback uses the address it listens on; bound beyond loopback it is required.
  * - `MCP_ATHLETES`: the Strava athlete ids this deployment serves (comma separated, at most
  *   `STRAVA_ATHLETE_LIMIT`, default 10: Strava's Standard tier). Unset: only its owner, the first athlete
  *   who signs in (claimed once in the store; see docs/operators/oauth-mode.md).
@@ -35,6 +37,14 @@ import { StartupError } from "../startup-error.ts";
 export interface OAuthSettings {
   /** PUBLIC_URL without a trailing slash, or undefined to use the listening address (loopback only). */
   publicUrl: string | undefined;
+  /**
+   * Whether anybody but this machine's own users may reach the server: it listens beyond loopback, or its
+   * PUBLIC_URL is not loopback. Such a server needs MCP_ATHLETES and https, and fetches no client metadata
+   * document from loopback.
+   */
+  beyondLoopback: boolean;
+  /** Why it is beyond loopback, for messages: `it listens on HOST=0.0.0.0`, or PUBLIC_URL's origin. */
+  reachedThrough: string | undefined;
   /** undefined: the owner only. */
   admittedAthletes: string[] | undefined;
   athleteLimit: number;
@@ -49,10 +59,19 @@ export interface OAuthSettings {
 
 export const defaultStravaAuthorizeUrl = "https://www.strava.com/oauth/authorize";
 
-export function oauthSettingsFromEnv(env: Environment, host: string): OAuthSettings {
+/**
+ * `host` is the address the server listens on (HOST); undefined for the hosted function, which is reached
+ * only at its PUBLIC_URL (required there).
+ */
+export function oauthSettingsFromEnv(env: Environment, host: string | undefined): OAuthSettings {
   const athleteLimit = readSetting(env, stravaAthleteLimit);
+  const listensBeyondLoopback = host !== undefined && !isLoopbackHostname(host);
+  const origin = publicUrlFrom(readSetting(env, publicUrl), host, listensBeyondLoopback);
+  const publicBeyondLoopback = origin !== undefined && !isLoopbackHostname(new URL(origin).hostname);
   return {
-    publicUrl: publicUrlFrom(readSetting(env, publicUrl), host),
+    publicUrl: origin,
+    beyondLoopback: listensBeyondLoopback || publicBeyondLoopback,
+    reachedThrough: listensBeyondLoopback ? `it listens on HOST=${host}` : publicBeyondLoopback ? origin : undefined,
     admittedAthletes: athletesWithin(readSetting(env, mcpAthletes), athleteLimit),
     athleteLimit,
     stravaAuthorizeUrl: readSetting(env, stravaAuthorizeUrl),
@@ -72,11 +91,13 @@ export function isLoopbackHostname(hostname: string): boolean {
   return bare === "::1";
 }
 
-function publicUrlFrom(raw: string | undefined, host: string): string | undefined {
+function publicUrlFrom(raw: string | undefined, host: string | undefined, listensBeyondLoopback: boolean): string | undefined {
   if (!raw) {
-    if (isLoopbackHostname(host)) return undefined;
+    if (host !== undefined && !listensBeyondLoopback) return undefined;
     throw new StartupError(
-      `PUBLIC_URL is required in OAuth mode when the server listens beyond loopback (HOST=${host}): set it to the https:// address clients reach it at, such as https://fitness.example.com.`,
+      host === undefined
+        ? "PUBLIC_URL is required for the hosted function: set it to the https:// address clients reach it at (its function URL without the trailing slash, or your domain in front of it)."
+        : `PUBLIC_URL is required in OAuth mode when the server listens beyond loopback (HOST=${host}): set it to the https:// address clients reach it at, such as https://fitness.example.com.`,
     );
   }
   const url = URL.parse(raw);
@@ -86,6 +107,12 @@ function publicUrlFrom(raw: string | undefined, host: string): string | undefine
   if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
     throw new StartupError(
       `PUBLIC_URL must be an origin only (scheme, host and port, no path, query or user): got "${raw}". The MCP endpoint is PUBLIC_URL/mcp.`,
+    );
+  }
+  if (url.protocol === "http:" && listensBeyondLoopback) {
+    throw new StartupError(
+      `PUBLIC_URL must use https when the server listens beyond loopback (HOST=${host}): others on the network would reach its sign-in and tokens in the clear; got "${raw}". ` +
+        "Put a TLS proxy in front and set PUBLIC_URL to its https address, or listen on loopback only (HOST=127.0.0.1).",
     );
   }
   if (url.protocol === "http:" && !isLoopbackHostname(url.hostname)) {

@@ -10,7 +10,8 @@
  *   once for the athlete signed in there; `SANDBOX_SECOND_ATHLETE` adds a second one).
  *
  * A refresh token in the environment (`STRAVA_REFRESH_TOKEN`) has no use here and is ignored with a
- * warning. `STRAVA_API_BASE`, `STRAVA_TOKEN_URL`, `STRAVA_AUTHORIZE_URL` and `STRAVA_REVOKE_URL` point
+ * warning. The core's settings come from the composition root (tools/composition/core-settings.ts), which
+ * refuses intervals.icu's key: OAuth mode serves Strava only. `STRAVA_API_BASE`, `STRAVA_TOKEN_URL`, `STRAVA_AUTHORIZE_URL` and `STRAVA_REVOKE_URL` point
  * at another Strava-shaped server (a sandbox started with `npm run sandbox`).
  */
 import type { Logger } from "../../common/logger.ts";
@@ -19,12 +20,11 @@ import { isSet, readSetting, type Environment } from "../../common/settings/sett
 import {
   awsRegion,
   fitnessSecretName,
-  fitnessStoreTimeoutMs,
   stravaClientId,
   stravaClientSecret,
   stravaRefreshToken,
 } from "../../common/settings/credential-variables.ts";
-import { readUpstreamSettings, stravaTimeoutMs } from "../../common/settings/strava-variables.ts";
+import { readCoreSettings, type CoreSettings } from "../../tools/composition/core-settings.ts";
 import { createHttpSender } from "../../strava/http-exchange.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 import { StartupError } from "../startup-error.ts";
@@ -33,6 +33,7 @@ import { startBuiltInSandbox } from "../upstream-choice.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { upstreamKindAt } from "../upstream-kind.ts";
 
 export interface OAuthUpstream {
   kind: UpstreamKind;
@@ -46,17 +47,34 @@ export interface OAuthUpstream {
 }
 
 export async function chooseOAuthUpstream(env: Environment, oauth: OAuthSettings, logger: Logger): Promise<OAuthUpstream> {
-  const storeTimeoutMs = readSetting(env, fitnessStoreTimeoutMs);
+  // The core's settings, as every front end reads them (tools/composition/): Strava's addresses and the store
+  // deadline; intervals.icu's key is refused there, since OAuth mode serves Strava only.
+  let core: CoreSettings;
+  try {
+    core = readCoreSettings(env, "oauth");
+  } catch (error) {
+    throw new StartupError(messageOf(error));
+  }
+  for (const [event, message] of core.ignored) logger.warn(event, { message });
+  const storeTimeoutMs = core.storeTimeoutMs;
   if (readSetting(env, stravaRefreshToken) !== undefined) {
     logger.warn("strava_refresh_token_ignored", {
       message: "MCP_AUTH=oauth: every athlete signs in with Strava, so STRAVA_REFRESH_TOKEN is not used.",
     });
   }
   const noop = async (): Promise<void> => {};
-  const configured = await stravaApplicationFromEnv(env, oauth);
+  const configured = await stravaApplicationFromEnv(env, oauth, core);
   if (configured !== undefined) {
-    logger.info("upstream_selected", { upstream: "strava", auth: "oauth", application: configured.strava.clientId });
-    return { kind: "strava", strava: configured.strava, settings: configured.settings, storeTimeoutMs, close: noop };
+    const kind = await upstreamKindAt(configured.settings.apiBase, "strava");
+    logger.info("upstream_selected", {
+      upstream: kind,
+      auth: "oauth",
+      application: configured.strava.clientId,
+      ...(kind === "sandbox"
+        ? { apiBase: configured.settings.apiBase, message: "STRAVA_API_BASE points at the sandbox (made-up athletes), not Strava." }
+        : {}),
+    });
+    return { kind, strava: configured.strava, settings: configured.settings, storeTimeoutMs, close: noop };
   }
   const sandbox = await startBuiltInSandbox(env);
   logger.warn("upstream_sandbox", {
@@ -65,7 +83,8 @@ export async function chooseOAuthUpstream(env: Environment, oauth: OAuthSettings
       "simulated athletes with made-up activities, NOT Strava.",
     sandboxBaseUrl: sandbox.baseUrl,
   });
-  const timeoutMs = readSetting(env, stravaTimeoutMs);
+  if (core.upstream?.log !== "strava") throw new StartupError("OAuth mode serves Strava only.");
+  const timeoutMs = core.upstream.api.timeoutMs;
   return {
     kind: "sandbox",
     strava: {
@@ -96,15 +115,16 @@ export function stravaApplicationNamed(env: Environment): boolean {
 export async function stravaApplicationFromEnv(
   env: Environment,
   oauth: OAuthSettings,
+  core: CoreSettings = readCoreSettings(env, "oauth"),
 ): Promise<{ strava: StravaApplication; settings: UpstreamSettings } | undefined> {
   if (!stravaApplicationNamed(env)) return undefined;
   const clientId = readSetting(env, stravaClientId);
   const clientSecret = readSetting(env, stravaClientSecret);
   const secretName = readSetting(env, fitnessSecretName);
-  const settings = readUpstreamSettings(env);
+  if (core.upstream?.log !== "strava") throw new StartupError("OAuth mode serves Strava only.");
+  const settings = core.upstream.api;
   let application: { client_id: string; client_secret: string };
-  if (secretName)
-    application = await applicationFromSecret(secretName, readSetting(env, awsRegion), readSetting(env, fitnessStoreTimeoutMs));
+  if (secretName) application = await applicationFromSecret(secretName, readSetting(env, awsRegion), core.storeTimeoutMs);
   else if (clientId && clientSecret) application = { client_id: clientId, client_secret: clientSecret };
   else
     throw new StartupError(

@@ -23,7 +23,7 @@ export interface OAuthWebHandler {
 export function createOAuthWebHandler(options: {
   app: OAuthApp;
   factory: (ctx?: McpRequestContext) => Server;
-  health: () => Record<string, unknown>;
+  health: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   logger: Logger;
   maxRequestBodySize: number;
 }): OAuthWebHandler {
@@ -63,7 +63,7 @@ export function createOAuthWebHandler(options: {
         case "mcp":
           return mcp.fetch(request, decision.auth ? { authInfo: decision.auth } : {});
         case "health":
-          return Response.json(options.health(), { headers: { "cache-control": "no-store" } });
+          return Response.json(await options.health(), { headers: { "cache-control": "no-store" } });
       }
     },
     close: async () => {

@@ -16,6 +16,7 @@ import { createShutdown, httpShutdownSteps } from "../shutdown.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { oauthSettingsFromEnv } from "./oauth-settings.ts";
 import { startOAuthMode } from "./start-oauth-mode.ts";
+import { signInAgainHealth } from "./sign-in-again.ts";
 
 export async function serveOAuthHttp(options: {
   http: HttpSettings;
@@ -49,14 +50,33 @@ export async function serveOAuthHttp(options: {
     allowedHostnames:
       http.allowedHostnames && !http.allowedHostnames.includes(publicHost) ? [...http.allowedHostnames, publicHost] : http.allowedHostnames,
     allowedOriginHostnames: [...new Set([...http.allowedOriginHostnames, publicHost])],
-    health: async () => ({
-      httpStatus: 200,
-      body: { status: "ok", name: identity.name, version: identity.version, upstream: upstream.kind, auth: "oauth", issuer: app.issuer },
-    }),
+    health: async () => {
+      // /health needs no token: athletes are named only when nobody else can reach it (neither where it listens nor PUBLIC_URL is beyond loopback).
+      const signInAgain = signInAgainHealth(await app.sessions.athletesToSignInAgain(), !settings.beyondLoopback);
+      return {
+        httpStatus: 200,
+        body: {
+          status: signInAgain ? "degraded" : "ok",
+          name: identity.name,
+          version: identity.version,
+          upstream: upstream.kind,
+          auth: "oauth",
+          issuer: app.issuer,
+          ...(signInAgain ? { sign_in_again: signInAgain } : {}),
+        },
+      };
+    },
     exchanges,
     logger,
   });
   listening.serve(routes.listener);
+  if (!http.allowedHostnames) {
+    logger.warn("host_check_off", {
+      host: http.host,
+      message:
+        "Bound beyond loopback in OAuth mode: the Host header is not checked, and anyone who reaches this address can try to sign in; only the athletes in MCP_ATHLETES are served. Keep TLS in front (PUBLIC_URL is https).",
+    });
+  }
   logger.info("listening", {
     transport: "http",
     auth: "oauth",
@@ -69,7 +89,7 @@ export async function serveOAuthHttp(options: {
   if (process.stderr.isTTY) {
     options.flushLogs();
     process.stderr.write(
-      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the built-in sandbox)" : ""}.\n\n`,
+      `\n  MCP server (OAuth mode) at ${issuer}/mcp\n  Add it to a client as a remote MCP server with that URL; the client signs in with Strava${upstream.kind === "sandbox" ? " (here: the sandbox, made-up athletes)" : ""}.\n\n`,
     );
   }
   const shutdown = createShutdown({

@@ -11,11 +11,12 @@ import { fitnessOauthDir, mcpOauthTable, mcpSigningKeySecret } from "../../commo
 import { tokenRescue } from "../../credentials/rescue/rescuing-store.ts";
 import { StartupError } from "../startup-error.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
-import { isLoopbackHostname, type OAuthSettings } from "./oauth-settings.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
 import { chooseOAuthUpstream, type OAuthUpstream } from "./oauth-upstream.ts";
 import { reconcileAdmission } from "./admission.ts";
 import { messageOf } from "../../common/named-error.ts";
+import { oauthAdminCommand } from "./oauth-admin-command.ts";
 
 export interface StartedOAuthMode {
   app: OAuthApp;
@@ -61,7 +62,7 @@ export async function startOAuthMode(options: {
       serverName: options.serverName,
     });
     await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
-    await announceUnclaimedOwner(app, storeTimeoutMs, logger);
+    await announceUnclaimedOwner(app, settings, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
     await reconcileAdmission(app.context);
     // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
     void store
@@ -84,14 +85,14 @@ export async function startOAuthMode(options: {
 /**
  * A server others can reach must say whom it serves: with no MCP_ATHLETES the first person to sign in
  * would become its owner, and on the internet that race is open to anyone. Owner mode stays for a server
- * on loopback, whose only visitors are its own user's apps. An upgraded deployment that had an owner is
- * told the id to set.
+ * on loopback alone (a loopback PUBLIC_URL and a loopback listening address), whose only visitors are its
+ * own user's apps. An upgraded deployment that had an owner is told the id to set.
  */
 async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAuthSettings, storeTimeoutMs: number): Promise<void> {
-  if (settings.admittedAthletes !== undefined || isLoopbackHostname(new URL(app.issuer).hostname)) return;
+  if (settings.admittedAthletes !== undefined || !settings.beyondLoopback) return;
   const owner = await app.context.store.owner(AbortSignal.timeout(storeTimeoutMs)).catch(() => undefined);
   throw new StartupError(
-    `MCP_ATHLETES is required when the server is reached beyond loopback (${app.issuer}): set it to the Strava athlete ids it serves, ` +
+    `MCP_ATHLETES is required when the server is reached beyond loopback (${settings.reachedThrough ?? app.issuer}): set it to the Strava athlete ids it serves, ` +
       (owner !== undefined
         ? `such as MCP_ATHLETES=${owner} for the athlete who signed in first (this deployment's owner so far).`
         : "such as MCP_ATHLETES=48201735 (an athlete's id is the number in their Strava profile's address)."),
@@ -104,7 +105,13 @@ async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAut
  * nobody has signed in. A store that cannot be read now is not a reason to refuse to start: the first
  * request says what is wrong with it.
  */
-async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, logger: Logger): Promise<void> {
+async function announceUnclaimedOwner(
+  app: OAuthApp,
+  settings: OAuthSettings,
+  storeTimeoutMs: number,
+  logger: Logger,
+  resetOwner: string,
+): Promise<void> {
   let awaits: boolean;
   try {
     awaits = await app.admission.awaitsOwner(AbortSignal.timeout(storeTimeoutMs));
@@ -112,11 +119,11 @@ async function announceUnclaimedOwner(app: OAuthApp, storeTimeoutMs: number, log
     return;
   }
   if (!awaits) return;
-  logger[isLoopbackHostname(new URL(app.issuer).hostname) ? "info" : "warn"]("owner_unclaimed", {
+  logger[settings.beyondLoopback ? "warn" : "info"]("owner_unclaimed", {
     issuer: app.issuer,
     message:
       `No athlete has signed in yet: the first one to sign in at ${app.issuer} becomes this server's owner, the only athlete it serves, ` +
-      "until `npm run oauth-admin -- reset-owner`. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.",
+      `until \`${resetOwner}\`. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.`,
   });
 }
 

@@ -15,13 +15,15 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Logger } from "../../common/logger.ts";
 import { runTool } from "../../tools/runner/run-tool.ts";
-import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
+import type { ToolDeps } from "../../tools/runner/tool-deps.ts";
 import type { ToolResult } from "../../tools/runner/tool-result.ts";
 import { besideTheTools } from "./beside-the-tools.ts";
 import type { CallsInFlight } from "./calls-in-flight.ts";
 import { ReadableErrorsServer } from "./readable-protocol-errors.ts";
 import type { ServerIdentity } from "../server-identity.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
+import type { TrainingLog } from "../../common/upstream/training-log-client.ts";
+import { toolTables } from "../../tools/table.ts";
 
 /** What one request is served with: whose data (deps) and which tools (a read-only grant gets fewer). */
 export interface McpSession {
@@ -33,7 +35,10 @@ export interface McpSession {
 
 export interface McpServerFactoryOptions {
   identity: ServerIdentity;
+  /** The tools of the training log served (every session's catalog is this one or a part of it). */
   catalog: ToolCatalog;
+  /** That training log, for the server's title and instructions (default: the fixed dependencies' log, else Strava). */
+  log?: TrainingLog;
   /** Every request's dependencies (one athlete); absent in OAuth mode, where `session` says whose. */
   deps?: ToolDeps;
   /**
@@ -46,11 +51,24 @@ export interface McpServerFactoryOptions {
   logger: Logger;
 }
 
-const instructions =
-  "Tools for one athlete's Strava training log: list and read activities (detail, zones, streams), " +
-  "the athlete's profile and statistics, club activities, create and update activities, and upload " +
-  "activity files. Results are Strava's own JSON. Read an activity before updating it, and confirm " +
-  "changes with the user first.";
+/** What a client's model reads first, per training log: which log the tools read, and the two rules of writing. */
+const instructions: Record<TrainingLog, string> = {
+  strava:
+    "Tools for one athlete's Strava training log: list and read activities (detail, zones, streams), " +
+    "the athlete's profile and statistics, club activities, create and update activities, and upload " +
+    "activity files. Results are Strava's own JSON. Read an activity before updating it, and confirm " +
+    "changes with the user first.",
+  "intervals.icu":
+    "Tools for one athlete's intervals.icu training log: list and read activities (detail, time in zones, streams), " +
+    "the athlete's profile and sport settings, their daily wellness (HRV, resting heart rate, sleep, weight, how they " +
+    "feel, and intervals.icu's fitness and fatigue), create and update activities, and upload activity files. Dates are " +
+    "the athlete's local dates. Results are intervals.icu's own JSON, except activities synced from Strava, which " +
+    "intervals.icu's API holds only as stubs: they are said to be stubs in words. Read an activity before updating it, " +
+    "and confirm changes with the user first.",
+};
+
+/** The server's title as clients show it, per training log. */
+const titles: Record<TrainingLog, string> = { strava: "Strava fitness tools", "intervals.icu": "intervals.icu fitness tools" };
 
 /**
  * How long a 2026-07-28 client may keep tools/list and server/discover: the list only changes with a
@@ -62,17 +80,20 @@ const privateListCacheHint = { ttlMs: 5 * 60 * 1000, cacheScope: "private" } as 
 
 export function createMcpServerFactory(options: McpServerFactoryOptions): (ctx?: McpRequestContext) => Server {
   const { calls, logger } = options;
-  const serverInfo = { name: options.identity.name, version: options.identity.version, title: "Strava fitness tools" };
+  const log = options.log ?? options.deps?.log ?? "strava";
+  const serverInfo = { name: options.identity.name, version: options.identity.version, title: titles[log] };
   const serverOptions = {
     capabilities: { tools: { listChanged: false } },
-    instructions,
+    instructions: instructions[log],
     // In OAuth mode the list depends on the grant (a read-only one has no write tools): no shared caching.
     cacheHints: options.session
       ? { "tools/list": privateListCacheHint, "server/discover": privateListCacheHint }
       : { "tools/list": listCacheHint, "server/discover": listCacheHint },
   };
   // Resources (the MCP Apps views, the skill's file), the coaching prompt and the Skills extension.
-  const beside = besideTheTools({ toolNames: [...options.catalog.byName.keys()], cacheHint: serverOptions.cacheHints["tools/list"] });
+  // The skill names the tools of either log; the names it may use are every table's (its text per log is the skill's own).
+  const toolNames = [...new Set(toolTables.flatMap(([, table]) => table.map((tool) => tool.name)))];
+  const beside = besideTheTools({ toolNames, cacheHint: serverOptions.cacheHints["tools/list"] });
   const listings = new Map<ToolCatalog, { listing: ListToolsResult; toolNames: string }>();
   const listingOf = (catalog: ToolCatalog): { listing: ListToolsResult; toolNames: string } => {
     let entry = listings.get(catalog);

@@ -4,8 +4,8 @@
  * - the Skills extension (`io.modelcontextprotocol/skills`: `skills/list`, `skills/get`, and the skill's
  *   file read as the resource `skill://fitness-coaching/SKILL.md`), for clients that load skills;
  * - the prompt `fitness-coaching` (`prompts/list`, `prompts/get`) with one optional argument, `request`
- *   (what the athlete said), which every prompt-capable client reaches, and which Claude's apps show as a
- *   slash command.
+ *   (what the athlete said, quoted after the skill as athlete-request.ts says), which every prompt-capable
+ *   client reaches, and which Claude's apps show as a slash command.
  *
  * Both carry the text of skill-text-for-mcp.ts, computed once per process; the extension's entry (its
  * digest and size, checked by the SDK's `skillEntry`) on first use.
@@ -19,6 +19,7 @@ import {
   type Resource,
 } from "@modelcontextprotocol/server";
 import { skillEntry, type Skill } from "@modelcontextprotocol/server/ext/skills";
+import { athleteRequestBlock } from "./athlete-request.ts";
 import { coachingSkillMarkdown } from "./coaching-skill-file.ts";
 import { skillTextForMcp, type McpSkillText } from "./skill-text-for-mcp.ts";
 
@@ -61,7 +62,7 @@ export function coachingSkill(toolNames: readonly string[], skillMarkdown: strin
         {
           name: "request",
           description:
-            'What the athlete said, for example "log this morning\'s class: back squat 5x5 at 185, then a 20 min AMRAP" or "am I overtraining?".',
+            'What the athlete said, for example "log this morning\'s class: back squat 5x5 at 185, then a 20 min AMRAP" or "am I overtraining?" (at most 4,000 characters).',
           required: false,
         },
       ],
@@ -74,11 +75,10 @@ export function coachingSkill(toolNames: readonly string[], skillMarkdown: strin
           `The ${coachingSkillName} prompt takes one optional argument, request (what the athlete said); got ${unknown.join(", ")}.`,
         );
       }
-      const request = args?.["request"]?.trim();
-      const said = request ? `\n\n## What the athlete said\n\n${request}` : "";
+      const typed = athleteRequestBlock(coachingSkillName, args?.["request"]);
       return {
         description: text.description,
-        messages: [{ role: "user", content: { type: "text", text: `${text.body}${said}` } }],
+        messages: [{ role: "user", content: { type: "text", text: `${text.body}${typed}` } }],
       };
     },
   };

@@ -125,7 +125,9 @@ const bodyRewrites: readonly Rewrite[] = [
     replace:
       "Flag, as rules of thumb: `acute_chronic_ratio` above about 1.5 (about 0.8 to 1.3 is the usual range); a week's " +
       "`load_change_percent` more than 10 to 30 percent; `monotony` above about 2, or `longest_run_without_rest` of 7 days or " +
-      "more; `form` below about -30 for more than a week;",
+      "more; `ramp_rate` above about 8 (5 to 8 a week is a steady build, 10 the upper bound: Joe Friel's rule of thumb); " +
+      "`form` below about -30 for more than a week (8 or more values below -30 at the end of `trend.form`), quoted with " +
+      "`form_percent`;",
     times: 1,
   },
   {

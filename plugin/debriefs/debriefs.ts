@@ -67,6 +67,12 @@ export function setUpDebriefs(
     }
     return undefined;
   }
+  if (settings.upstream !== "strava") {
+    if (settings.debriefs !== "off") {
+      logger.warn("debriefs_unavailable", { reason: `debriefs read Strava's activity list only for now, not ${settings.upstream}'s` });
+    }
+    return undefined;
+  }
   const now = options.now ?? Date.now;
   const shared = processWide();
   const record = new DebriefRecordFile(debriefRecordPath(runtime.state.resolveStateDir()), logger);

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { secretsMatch } from "../../common/digests.ts";
-import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { createHttpSender, type SendHttp } from "../../common/upstream/http-exchange.ts";
 import {
   exchangeAuthorizationCode,
   type ExchangedGrant,
@@ -35,7 +35,7 @@ export interface AuthorizationFlowOptions {
   onAuthorizeUrl(url: string): void;
   /** Stores the result; the browser's answer waits for it, so the page tells the whole outcome. */
   store(authorization: Authorization): Promise<void>;
-  /** The network seam (tests record it); default: strava/http-exchange.ts. */
+  /** The network seam (tests record it); default: common/upstream/http-exchange.ts. */
   http?: SendHttp;
 }
 

@@ -6,7 +6,7 @@
  * a secret.
  */
 import { openAuthorizationStore } from "../../credentials/store-choice.ts";
-import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { createHttpSender, type SendHttp } from "../../common/upstream/http-exchange.ts";
 import { revokeGrant } from "../../strava/strava-oauth.ts";
 import type { AuthorizeOptions, RevokeOptions } from "./authorize-options.ts";
 import { AuthorizationError, runAuthorizationFlow, type Authorization } from "./oauth-authorization.ts";

@@ -58,6 +58,10 @@ describe("AGENTS.md", () => {
     expect(risk).toMatch(/`load\.acute_chronic_ratio` above about 1\.5/);
     expect(risk).toMatch(/more than 10 to 30\s+percent above the week before/);
     expect(risk).toMatch(/`load\.monotony` above about 2/);
+    // The rules that run over days or weeks are read from the answer's trend and ramp rate.
+    expect(risk).toMatch(/`load\.ramp_rate` \(fitness gained over the last 7 days\) above about 8/);
+    expect(risk).toMatch(/`trend\.form` holds form for\s+each of the last 28 days/);
+    expect(risk).toMatch(/count the values below -30 at its end, in a row,\s+and flag 8 or more/);
     expect(risk).toMatch(/Quote the numbers you rely on/);
     expect(risk).toMatch(/rules of thumb, not a\s+diagnosis/);
     const weekly = section(agents, "Weekly consolidation");

@@ -76,6 +76,22 @@ describe("logger", () => {
     });
   });
 
+  it("keeps a number or boolean under a secret's name, which no secret is: a JSON-RPC error's code is written as it is", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.warn("mcp_stdio_refused", {
+      code: -32700,
+      bytes: 9,
+      message: "Parse error",
+      error: { code: -32600 },
+      flags: { authorization: false },
+    });
+    logger.warn("oauth", { code: "a-code-value", nested: { code: "another-code" } });
+    const [refused, oauth] = lines();
+    expect(refused).toMatchObject({ code: -32700, error: { code: -32600 }, flags: { authorization: false } });
+    expect(oauth).toMatchObject({ code: "[redacted]", nested: { code: "[redacted]" } });
+  });
+
   it("redacts a secret one level down and a capitalised Authorization, and writes an err field without its stack", () => {
     const { stream, lines } = capture();
     const logger = createJsonLogger(stream, "debug");
@@ -92,6 +108,24 @@ describe("logger", () => {
       headers: { Authorization: "[redacted]" },
       err: { name: "Error", message: "boom" },
     });
+  });
+
+  it("redacts an intervals.icu API key under either spelling, at the top level or one level down", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.info("settings", { apiKey: "k-top", intervals: { api_key: "k-nested" } });
+    const [line] = lines();
+    expect(JSON.stringify(line)).not.toMatch(/k-top|k-nested/);
+    expect(line).toMatchObject({ apiKey: "[redacted]", intervals: { api_key: "[redacted]" } });
+  });
+
+  it("redacts the field a token file or secret keeps intervals.icu's key in, intervals_api_key", () => {
+    const { stream, lines } = capture();
+    const logger = createJsonLogger(stream, "debug");
+    logger.info("record", { intervals_api_key: "k-field", record: { intervals_api_key: "k-field-nested" } });
+    const [line] = lines();
+    expect(JSON.stringify(line)).not.toMatch(/k-field/);
+    expect(line).toMatchObject({ intervals_api_key: "[redacted]", record: { intervals_api_key: "[redacted]" } });
   });
 
   /** Runs `body` in a Node process whose standard error is a pipe (as under a supervisor or an MCP client). */

@@ -415,11 +415,15 @@ describe("SecretsManagerStore against moto_server", () => {
     await store("existing").writeAuthorization({ ...app, ...tokens(2) }, signal());
     expect(await readStage("AWSCURRENT", "existing")).toEqual({ ...app, ...tokens(2), note: "kept" });
     await store("existing").clearTokens(signal());
-    expect(await readStage("AWSCURRENT", "existing")).toEqual({ ...app, note: "kept" });
+    expect(await readStage("AWSCURRENT", "existing")).toEqual({ ...app, note: "kept", revoked_at: expect.any(String) });
     await expect(store("existing").load(signal())).rejects.toThrow(CredentialsMissingError);
+    await expect(store("existing").load(signal())).rejects.toThrow(/holds no Strava grant: it was revoked at /);
     await expect(store("absent").writeAuthorization({ ...app, ...tokens(3) }, signal())).rejects.toThrow("does not exist");
     const versions = await admin.send(new ListSecretVersionIdsCommand({ SecretId: "existing" }));
     expect(versions.Versions?.length).toBe(3);
+    // A new grant is no longer revoked.
+    await store("existing").writeAuthorization({ ...app, ...tokens(4) }, signal());
+    expect(await readStage("AWSCURRENT", "existing")).toEqual({ ...app, ...tokens(4), note: "kept" });
   });
 
   it("malformed secrets name the problem and the fields, never the values", async () => {

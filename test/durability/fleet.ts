@@ -1,14 +1,16 @@
 /**
  * Real MCP servers (what `npm start` runs, one process each) sharing one credential store, for the
- * token-durability scenarios: start them on a token file or a Secrets Manager secret, call tools over
- * their HTTP endpoint, and make a fresh grant at the sandbox when a scenario needs one.
+ * token-durability scenarios: start them on a token file, a Secrets Manager secret or an athlete's DynamoDB
+ * item (OAuth mode: dynamodb-athlete.ts), call tools over their HTTP endpoint, and make a fresh grant at the
+ * sandbox when a scenario needs one.
  *
- * Only the network edge is fake: the sandbox plays Strava and moto_server plays Secrets Manager.
+ * Only the network edge is fake: the sandbox plays Strava and moto_server plays Secrets Manager and DynamoDB.
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { RunningSandbox } from "../../sandbox/server.ts";
 import { baseEnv, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
+import type { DynamoDbAthlete } from "./dynamodb-athlete.ts";
 
 export const authToken = `durability-${randomBytes(12).toString("hex")}`;
 
@@ -17,14 +19,18 @@ export interface RunningServer {
   mcpUrl: string;
   origin: string;
   pid: number;
+  /** The bearer token its /mcp takes (the fleet's own, or the athlete's OAuth access token). */
+  bearer: () => string;
 }
 
 export type StoreChoice =
   | { kind: "file"; directory: string; refreshToken: string }
-  | { kind: "secrets-manager"; secretName: string; awsEnv: Record<string, string> };
+  | { kind: "secrets-manager"; secretName: string; awsEnv: Record<string, string> }
+  | { kind: "dynamodb"; athlete: DynamoDbAthlete };
 
 /** The environment of a server on `sandbox` with credentials in `store`. */
 export function serverEnv(sandbox: RunningSandbox, store: StoreChoice, extra: Record<string, string> = {}): Record<string, string> {
+  if (store.kind === "dynamodb") return store.athlete.serverEnv(extra);
   const common = { PORT: "0", AUTH_TOKEN: authToken, STRAVA_API_BASE: sandbox.apiBase, STRAVA_TOKEN_URL: sandbox.tokenUrl };
   if (store.kind === "file") {
     return baseEnv({
@@ -39,11 +45,21 @@ export function serverEnv(sandbox: RunningSandbox, store: StoreChoice, extra: Re
   return baseEnv({ ...common, ...store.awsEnv, FITNESS_SECRET_NAME: store.secretName, ...extra });
 }
 
-export async function startServer(env: Record<string, string>, args: string[] = []): Promise<RunningServer> {
+/** What a server on `store` takes as its bearer token. */
+export function bearerFor(store: StoreChoice): () => string {
+  return store.kind === "dynamodb" ? () => store.athlete.accessToken() : () => authToken;
+}
+
+export async function startServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  bearer = (): string => authToken,
+): Promise<RunningServer> {
   const child = spawnMcpChild({ env, args });
   const listening = await child.waitForEvent("listening", 60_000);
-  const mcpUrl = String(listening["url"]);
-  return { child, mcpUrl, origin: new URL(mcpUrl).origin, pid: child.process.pid ?? 0 };
+  // Its own address: in OAuth mode `url` is PUBLIC_URL's, which a balancer serves.
+  const mcpUrl = `http://127.0.0.1:${String(listening["port"])}/mcp`;
+  return { child, mcpUrl, origin: new URL(mcpUrl).origin, pid: child.process.pid ?? 0, bearer };
 }
 
 export interface ToolOutcome {
@@ -64,10 +80,15 @@ export async function callTool(
   try {
     const response = await fetch(server.mcpUrl, {
       method: "POST",
-      headers: { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${server.bearer()}`,
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } }),
       signal: signal ?? AbortSignal.timeout(60_000),
     });
+    if (response.status === 401) return { ok: false, text: `HTTP 401: ${response.headers.get("www-authenticate") ?? ""}` };
     const body = (await response.json()) as {
       result?: { isError?: boolean; content?: Array<{ text: string }> };
       error?: { message: string };
@@ -80,7 +101,7 @@ export async function callTool(
 }
 
 export async function health(server: RunningServer): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.origin}/health`, { headers: { authorization: `Bearer ${authToken}` } });
+  const response = await fetch(`${server.origin}/health`, { headers: { authorization: `Bearer ${server.bearer()}` } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 

@@ -34,6 +34,8 @@ export interface KillOptions {
   hooks: { onTokenAnswer?: ((answer: TokenAnswer) => void) | undefined };
   /** The environment of a server on the store as it is now (changes after `reseed`). */
   env: () => Record<string, string>;
+  /** The bearer token the servers take (default: the fleet's own). */
+  bearer?: (() => string) | undefined;
   kills: number;
   /**
    * Measurement only (BENCHMARKS.md): kill `minDelayMs` to `maxDelayMs` of wall time after the sandbox wrote
@@ -92,7 +94,7 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
   };
   const sandboxPort = Number(new URL(options.sandbox.baseUrl).port);
   let previous: Round | undefined;
-  let server = await startServer(options.env());
+  let server = await startServer(options.env(), [], options.bearer);
   try {
     for (let round = 0; round < options.kills; round++) {
       const check = await callTool(server, "get_athlete");
@@ -112,7 +114,7 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
       if (!check.ok) {
         await server.child.stop();
         await options.reseed();
-        server = await startServer(options.env());
+        server = await startServer(options.env(), [], options.bearer);
         const again = await callTool(server, "get_athlete");
         if (!again.ok) throw new Error(`a fresh grant did not work: ${again.text}`);
       }
@@ -165,7 +167,7 @@ export async function runKills(options: KillOptions): Promise<KillFigures> {
       figures.kills++;
       outcome.halfDone = await options.halfDoneSave();
       previous = outcome;
-      server = await startServer(options.env());
+      server = await startServer(options.env(), [], options.bearer);
     }
     const last = await callTool(server, "get_athlete");
     if (previous) {

@@ -9,7 +9,7 @@
  * refresh token the sandbox accepts at the end.
  */
 import type { RunningSandbox } from "../../sandbox/server.ts";
-import { callTool, delay, serverEnv, startServer, type RunningServer, type StoreChoice, type ToolOutcome } from "./fleet.ts";
+import { bearerFor, callTool, delay, serverEnv, startServer, type RunningServer, type StoreChoice, type ToolOutcome } from "./fleet.ts";
 
 export interface SharedStoreOptions {
   /** Dedicated to this scenario (its counters are read), started with tokenLifetimeSeconds 310. */
@@ -43,7 +43,9 @@ export interface SharedStoreFigures {
 
 export async function runSharedStore(options: SharedStoreOptions): Promise<SharedStoreFigures> {
   const { sandbox } = options;
-  const servers = await Promise.all(Array.from({ length: options.instances }, () => startServer(serverEnv(sandbox, options.store))));
+  const servers = await Promise.all(
+    Array.from({ length: options.instances }, () => startServer(serverEnv(sandbox, options.store), [], bearerFor(options.store))),
+  );
   const outcomes: ToolOutcome[] = [];
   const burst: ToolOutcome[] = [];
   const call = async (server: RunningServer, also?: ToolOutcome[]): Promise<void> => {

@@ -1,7 +1,8 @@
 /**
  * Problem 1: several servers on one store through repeated expiries, forced and natural. Three on one
- * Secrets Manager secret (moto_server), two on one token file (two stdio clients started with the same
- * STRAVA_* environment share the file the same way). Every call must succeed: a server that loses the
+ * Secrets Manager secret (moto_server), three on one athlete's DynamoDB item (OAuth mode, what a hosted
+ * deployment's instances share: dynamodb-athlete.ts), two on one token file (two stdio clients started with
+ * the same STRAVA_* environment share the file the same way). Every call must succeed: a server that loses the
  * race to refresh takes the winner's tokens from the store instead of failing its callers.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { startMotoServer, type MotoServer } from "../support/moto-server.ts";
 import { scratchDirectory } from "../mcp-adapter/mcp-child.ts";
+import { dynamoDbAthlete } from "./dynamodb-athlete.ts";
 import { runSharedStore } from "./shared-store-scenario.ts";
 
 const plenty: [number, number] = [1_000_000, 10_000_000];
@@ -71,6 +73,30 @@ it("three servers on one Secrets Manager secret: no failed call through 3 forced
   expect(figures.refreshes).toBeGreaterThanOrEqual(5); // 3 forced + at least 2 natural expiries
   expect(figures.storeHoldsLiveToken).toBe(true);
   expect(figures.cleanExits).toBe(3);
+});
+
+it("three servers on one athlete's DynamoDB item (OAuth mode): no failed call through 3 forced and several natural expiries", async () => {
+  const sandbox = await shortLivedSandbox();
+  const athlete = await dynamoDbAthlete({ moto, sandbox, table: "fitness-oauth-shared", rescueDir: join(scratch.path, "dynamodb-rescue") });
+  try {
+    const figures = await runSharedStore({
+      sandbox,
+      store: { kind: "dynamodb", athlete },
+      instances: 3,
+      forcedRounds: 3,
+      burstPerInstance: 20,
+      naturalMs: 25_000,
+      storedRefreshToken: () => athlete.storedRefreshToken(),
+    });
+    console.log(`shared DynamoDB item: ${JSON.stringify(figures)}`);
+    expect(figures.failures).toEqual([]);
+    expect(figures.failed).toBe(0);
+    expect(figures.refreshes).toBeGreaterThanOrEqual(5);
+    expect(figures.storeHoldsLiveToken).toBe(true);
+    expect(figures.cleanExits).toBe(3);
+  } finally {
+    await athlete.close();
+  }
 });
 
 it("two servers on one token file: no failed call through 3 forced and several natural expiries", async () => {

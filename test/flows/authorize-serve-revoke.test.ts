@@ -98,13 +98,17 @@ describe("authorize, serve, revoke: offline against npm run sandbox", () => {
       `Removed refresh_token, access_token and expires_at from the token file ${path} (client_id and client_secret stay).`,
     );
     const cleared = tokenFile(path);
-    expect(Object.keys(cleared).sort()).toEqual(["client_id", "client_secret", "updated_at"]);
+    expect(Object.keys(cleared).sort()).toEqual(["client_id", "client_secret", "revoked_at", "updated_at"]);
     expect(cleared).toMatchObject({ client_id: authorized["client_id"], client_secret: authorized["client_secret"] });
 
     // "Servers using it now report that the athlete must authorize again": the one still running does.
     const after = await callTool(mcpUrl!, "get_athlete");
     expect(after.isError).toBe(true);
-    expect(after.text).toContain("npm run authorize");
+    // Said as what happened (revoked), not as a file someone left incomplete.
+    expect(after.text).toBe(
+      `Error: The token file ${path} holds no Strava grant: it was revoked at ${String(cleared["revoked_at"])} (npm run authorize -- --revoke). ` +
+        "To serve the athlete again, authorize again (npm run authorize does this).",
+    );
 
     // No secret on anything a person reads.
     const secrets = [

@@ -54,6 +54,9 @@ describe("npm run hosted with nothing configured", () => {
 
       const health = (await (await fetch(`${local.url}/health`)).json()) as Record<string, unknown>;
       expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "sandbox", issuer: local.url });
+      // Until someone signs in, the command that frees the ownership is the one that acts on this run's own state.
+      const unclaimed = logLines(hosted).find((line) => line["event"] === "owner_unclaimed");
+      expect(String(unclaimed?.["message"])).toContain(`until \`FITNESS_OAUTH_DIR=${stateDirectory} npm run oauth-admin -- reset-owner\``);
       const provider = new RecordingOAuthProvider();
       const client = await connectWithOAuth(local.mcp, provider);
       if (!client) throw new Error(`sign-in failed: ${JSON.stringify(provider.outcome).slice(0, 1500)}\n${hosted.stderr()}`);

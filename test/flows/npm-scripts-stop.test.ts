@@ -42,6 +42,8 @@ interface Script {
   ready: RegExp;
   /** One request that shows it serves. */
   serves: (port: number) => Promise<void>;
+  /** What it prints for the person who started it (standard output and error together). */
+  says?: (output: string) => void;
 }
 
 const scripts: Script[] = [
@@ -78,6 +80,11 @@ const scripts: Script[] = [
     serves: async (port) => {
       expect(await capture(port, voiceToken)).toMatchObject({ action: "reminder", title: "remind me to call Sam tomorrow at 3pm" });
     },
+    // Which variable holds the token, in words; never its value.
+    says: (output) => {
+      expect(output).toContain("client token (send it as X-Client-Token): the one you set in VOICE_LOCAL_CLIENT_TOKEN (not shown here)");
+      expect(output).not.toContain(voiceToken);
+    },
   },
   {
     name: "npm run voice:offline",
@@ -87,6 +94,11 @@ const scripts: Script[] = [
     serves: async (port) => {
       // The dates come from the text (the handler's own reading), whatever the fake model said.
       expect(await capture(port, "offline-demo-token")).toMatchObject({ action: "reminder", dueISO: expect.stringMatching(/T15:00:00Z$/) });
+    },
+    // The demo's fixed token is no secret: shown, so the printed curl line can be checked against it.
+    says: (output) => {
+      expect(output).toContain("client token (send it as X-Client-Token): offline-demo-token (this demo's own, fixed: no secret)");
+      expect(output).not.toMatch(/token: VOICE_LOCAL_CLIENT_TOKEN/);
     },
   },
   {
@@ -108,6 +120,7 @@ describe("an npm script that starts a server stops with it", () => {
       const port = Number((await run.waitFor(script.ready))[1]);
       expect(port).toBeGreaterThan(0);
       await script.serves(port);
+      script.says?.(run.stdout() + run.stderr());
       tree = descendants(run.process.pid!);
       expect(tree.length).toBeGreaterThan(0);
 

@@ -244,6 +244,17 @@ describe.skipIf(!available)("the ride view in Chromium", () => {
         `Highest ${Math.round(max("altitude")).toLocaleString("en-US")} m`,
       );
       expect(await view.locator('g[data-peak="speed"] text').textContent()).toBe(`Max ${oneDecimal(max("velocity_smooth") * 3.6)} km/h`);
+      // The heart-rate axis fits the data: above the peak, only the room its label needs (not a quarter of the panel).
+      const heart = await view.locator('g[data-panel="heartrate"]').evaluate((panel) => {
+        const plot = panel.querySelector("clipPath rect");
+        const dot = panel.querySelector("g.peak circle");
+        return {
+          top: Number(plot?.getAttribute("y")),
+          height: Number(plot?.getAttribute("height")),
+          peak: Number(dot?.getAttribute("cy")),
+        };
+      });
+      expect((heart.peak - heart.top) / heart.height).toBeLessThan(0.36);
       const numbers = await view.locator(".key-numbers").innerText();
       expect(numbers).toContain(`Duration\n${clock(max("time"))}`);
       expect(numbers).toContain(`Distance\n${(max("distance") / 1000).toFixed(1)} km`);
@@ -310,12 +321,33 @@ describe.skipIf(!available)("the load view in Chromium", () => {
       const { page, view } = await show("load", results["load"]!, width, "svg.load-chart");
       expect(await view.locator('g[data-series="load"] rect').count()).toBe(answer.days.loads.length);
       const chart = view.locator("svg.load-chart");
+      const numbers = await view.locator(".key-numbers").innerText();
       expect(Number(await chart.getAttribute("data-fitness"))).toBeCloseTo(answer.load.fitness, 1);
       expect(Number(await chart.getAttribute("data-fatigue"))).toBeCloseTo(answer.load.fatigue, 1);
       expect(Number(await view.locator("svg.form-chart").getAttribute("data-form"))).toBeCloseTo(answer.load.form, 1);
       expect(await pointsOf(view, "fitness")).toBe(answer.days.loads.length);
+      // The lines start from the history's fitness, not from zero.
+      const firstFitness = answer.trend.start.fitness + (answer.days.loads[0]! - answer.trend.start.fitness) / 42;
+      expect(Number(await chart.getAttribute("data-fitness-first"))).toBeCloseTo(firstFitness, 1);
+      expect(answer.trend.start.fitness).toBeGreaterThan(10);
+      expect(await chart.locator(".axis-title").textContent()).toBe("Relative Effort per day");
+      expect(numbers).toContain(`Ramp rate\n${answer.load.ramp_rate! > 0 ? "+" : "\u2212"}${Math.abs(answer.load.ramp_rate!).toFixed(1)}`);
+      // Every week's totals stay inside the chart, at a phone's width too.
+      const overflow = await view.locator("svg.weeks-chart").evaluate((svg) => {
+        const right = Number(svg.getAttribute("width"));
+        type Measured = { getBBox(): { x: number; width: number } };
+        return [...svg.querySelectorAll(".week-total")].map((text) => {
+          const box = (text as unknown as Measured).getBBox();
+          return box.x + box.width - right;
+        });
+      });
+      expect(Math.max(...overflow)).toBeLessThanOrEqual(0);
+      // Each sport its own colour.
+      const colours = await view
+        .locator(".legend [data-sport] .swatch")
+        .evaluateAll((items) => items.map((item) => item.getAttribute("style")));
+      expect(new Set(colours).size).toBe(colours.length);
       expect(await view.locator("svg.weeks-chart g.week").count()).toBe(answer.weeks.length);
-      const numbers = await view.locator(".key-numbers").innerText();
       expect(numbers).toContain(`Fitness (CTL)\n${answer.load.fitness.toFixed(1)}`);
       const sports = new Set(answer.weeks.flatMap((week) => Object.keys(week.sports)));
       expect(
@@ -334,6 +366,34 @@ describe.skipIf(!available)("the load view in Chromium", () => {
       expect(await view.locator("svg.days-chart rect.activity").count()).toBe(listed.length);
       expect(await view.locator(".day-list .day").count()).toBe(days.size);
       await shot(page, `load-list-${label}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+});
+
+describe.skipIf(!available)("the views' script policy", () => {
+  it("runs the view's own script, and no script or event handler put into the page after it", async () => {
+    for (const view of appViews) {
+      const { page, view: frame } = await show(
+        view.name,
+        view.name === "ride" ? results["rideLow"]! : results["load"]!,
+        widths.desktop,
+        "svg",
+      );
+      // What an injection into the view would try: an inline script element, and an inline event handler
+      // (browser code, given as text: this file is compiled without the DOM's types).
+      const ran = (await frame.evaluate(`(async () => {
+        const script = document.createElement("script");
+        script.textContent = "globalThis.injectedScriptRan = true;";
+        document.body.append(script);
+        const image = document.createElement("img");
+        image.setAttribute("onerror", "globalThis.injectedHandlerRan = true;");
+        image.src = "data:,not-an-image";
+        document.body.append(image);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { script: globalThis.injectedScriptRan === true, handler: globalThis.injectedHandlerRan === true };
+      })()`)) as { script: boolean; handler: boolean };
+      expect(ran, view.name).toEqual({ script: false, handler: false });
       await closeQuietly(page);
     }
   }, 90_000);

@@ -14,12 +14,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { jsonRpcReply } from "../support/mcp-replies.ts";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
 import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
 import { skillTextForMcp } from "../../mcp-adapter/skills-over-mcp/skill-text-for-mcp.ts";
+import { athleteRequestLabel } from "../../mcp-adapter/skills-over-mcp/athlete-request.ts";
 import { baseEnv, repositoryRoot, sandboxAsStravaEnv, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
 const authToken = `coach-${randomBytes(16).toString("hex")}`;
@@ -77,7 +79,7 @@ async function expectSkillAndPrompt(client: Client): Promise<void> {
   const prompt = await client.getPrompt({ name: "fitness-coaching", arguments: { request: "Append to my run: 6x800 m" } });
   const message = prompt.messages[0]?.content;
   expect(message?.type === "text" ? message.text : "").toBe(
-    `${expectedText.body}\n\n## What the athlete said\n\nAppend to my run: 6x800 m`,
+    `${expectedText.body}\n\n${athleteRequestLabel}\n\n\`\`\`text\nAppend to my run: 6x800 m\n\`\`\``,
   );
 }
 
@@ -140,6 +142,9 @@ describe("the coaching skill over HTTP", () => {
       expect(prompt.message).toContain('Unknown prompt "coaching". Available prompts: fitness-coaching.');
       const argument = await failure(client.getPrompt({ name: "fitness-coaching", arguments: { text: "hi" } }));
       expect(argument.message).toContain("takes one optional argument, request");
+      const long = await failure(client.getPrompt({ name: "fitness-coaching", arguments: { request: "x".repeat(4_001) } }));
+      expect(long).toMatchObject({ code: -32602 });
+      expect(long.message).toContain("request is 4,001 characters long; it takes at most 4,000");
       const skill = await failure(new SkillsClient(client).get("skill://other/SKILL.md"));
       expect(skill.message).toContain(`No skill is served at skill://other/SKILL.md; this server serves ${skillUri}.`);
       const resource = await failure(client.readResource({ uri: "ui://openclaw-fitness/nothing.html" }));
@@ -147,6 +152,33 @@ describe("the coaching skill over HTTP", () => {
     } finally {
       await client.close();
     }
+  });
+
+  test("a skills/get or skills/list with wrong params says in words what the field must be, not the validator's text", async () => {
+    const ask = async (method: string, params: Record<string, unknown>): Promise<string> => {
+      const response = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${authToken}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+      const reply = jsonRpcReply(await response.text());
+      expect(reply.error?.code).toBe(-32602);
+      return reply.error?.message ?? "";
+    };
+    expect(await ask("skills/get", {})).toBe(
+      "Invalid skills/get request: params.uri must be a string (the uri of a skill from skills/list, such as skill://fitness-coaching/SKILL.md); it is missing.",
+    );
+    expect(await ask("skills/get", { uri: 5 })).toBe(
+      "Invalid skills/get request: params.uri must be a string (the uri of a skill from skills/list, such as skill://fitness-coaching/SKILL.md); got a number.",
+    );
+    expect(await ask("skills/list", { cursor: 5 })).toBe(
+      "Invalid skills/list request: params.cursor must be a string (a nextCursor from an earlier skills/list); got a number.",
+    );
   });
 });
 

@@ -37,7 +37,7 @@ async function health(): Promise<{ status: number; body: Record<string, unknown>
 }
 
 it("answers 503 needs_authorization once the stored refresh token is known dead, and logs it", async () => {
-  expect(await health()).toMatchObject({ status: 200, body: { status: "ok", upstream: "strava", credentials: { state: "unchecked" } } });
+  expect(await health()).toMatchObject({ status: 200, body: { status: "ok", upstream: "sandbox", credentials: { state: "unchecked" } } });
   const call = await fetch(`${origin}/mcp`, {
     method: "POST",
     headers: { authorization: `Bearer ${authToken}`, accept: "application/json, text/event-stream", "content-type": "application/json" },
@@ -51,7 +51,7 @@ it("answers 503 needs_authorization once the stored refresh token is known dead,
   expect(dead.body).toMatchObject({
     status: "needs_authorization",
     name: "openclaw-fitness",
-    upstream: "strava",
+    upstream: "sandbox",
     credentials: { state: "needs_authorization", message: expect.stringContaining("authorize again"), since: expect.any(String) },
   });
   expect(JSON.stringify(dead.body)).not.toContain("0".repeat(40));

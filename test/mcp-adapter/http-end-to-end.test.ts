@@ -300,15 +300,24 @@ describe("the MCP server over streamable HTTP", () => {
     expect(server.stderrLines.filter((line) => line.includes("well-known"))).toEqual([]);
   });
 
-  test("GET /health answers the status, name, version, upstream kind and the stored credentials' state", async () => {
+  test("GET /health answers the status, name, version, upstream kind (the sandbox, named as such) and the stored credentials' state", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${authToken}` } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       status: "ok",
       name: packageJson.name,
       version: packageJson.version,
-      upstream: "strava",
+      // STRAVA_API_BASE points at the sandbox, which says so in every answer: /health and the log name it.
+      upstream: "sandbox",
+      trainingLog: "strava",
       credentials: { state: expect.stringMatching(/^(ok|unchecked)$/), since: expect.any(String) },
+    });
+    const selected = server.stderrLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line["event"] === "upstream_selected");
+    expect(selected).toMatchObject({
+      upstream: "sandbox",
+      message: "STRAVA_API_BASE points at the sandbox (made-up athletes), not Strava.",
     });
   });
 

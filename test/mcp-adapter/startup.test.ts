@@ -68,7 +68,7 @@ describe("the MCP server start-up", () => {
     }
   });
 
-  test("an AUTH_TOKEN no client could send, or a short one beyond loopback, or none and nowhere to keep one: exits non-zero naming AUTH_TOKEN, printing no token", async () => {
+  test("an AUTH_TOKEN no client could send, or a short one beyond loopback, or none and nowhere to keep one, or none beyond loopback: exits non-zero naming AUTH_TOKEN, printing no token", async () => {
     const refusals: string[] = [];
     const scratch = scratchDirectory();
     try {
@@ -78,6 +78,7 @@ describe("the MCP server start-up", () => {
         { AUTH_TOKEN: "ünïcode-token-value-1234" },
         { AUTH_TOKEN: "shrt", HOST: "0.0.0.0" },
         { XDG_CONFIG_HOME: configFile },
+        { HOST: "0.0.0.0", XDG_CONFIG_HOME: join(scratch.path, "config") },
       ];
       for (const env of cases) {
         const running = spawnMcpChild({ env: baseEnv({ PORT: "0", ...env }) });
@@ -96,6 +97,11 @@ describe("the MCP server start-up", () => {
     );
     expect(refusals[2]).toMatch(
       /^AUTH_TOKEN is not set and no token could be kept in .*config-is-a-file\/openclaw-fitness\/mcp-auth-token \(.*\)\. Set AUTH_TOKEN/,
+    );
+    expect(refusals[3]).toBe(
+      "HOST=0.0.0.0 listens beyond loopback, where the bearer token is all that keeps others out: set AUTH_TOKEN to a token you made " +
+        "and give it to your clients, for example AUTH_TOKEN=$(openssl rand -hex 32) npm start " +
+        `(the token generated into ${join(scratch.path, "config")}/openclaw-fitness/mcp-auth-token serves loopback only).`,
     );
   });
 

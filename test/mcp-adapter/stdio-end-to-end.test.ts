@@ -294,7 +294,10 @@ describe("stdio: a line that is not one message is answered, and reading goes on
       ]);
       expect(answered.find((message) => message.id === 7)).toMatchObject({ result: {} });
       expect(answered.some((message) => message.id === 6 || message.id === 3 || message.id === 4)).toBe(false);
-      expect(child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_refused"'))).toHaveLength(8);
+      const refusedLines = child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_refused"'));
+      expect(refusedLines).toHaveLength(8);
+      // The JSON-RPC code says what was wrong; it is no secret, so it is not redacted.
+      expect(refusedLines.filter((line) => line.includes('"code":-32700'))).toHaveLength(1);
       expect(child.stderrLines.filter((text) => text.includes('"event":"mcp_stdio_error"'))).toEqual([]);
       stdin.end();
       expect(await child.exited).toBe(0);

@@ -8,6 +8,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
+import { intervalsToolTable } from "../../tools/intervals-icu/table.ts";
 import { defaultPluginSettings, resolvePluginSettings, writeApprovalModes, writeApprovalTimeoutRange } from "../../plugin/plugin-config.ts";
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
 import plugin from "../../index.ts";
@@ -57,18 +58,31 @@ describe("openclaw.plugin.json", () => {
     expect(manifestText).toBe(await renderPluginManifest(manifestText));
   });
 
-  it("declares exactly the 11 tools of the table, in table order, then the plugin-only tools", () => {
-    expect(manifest.contracts.tools).toEqual([...toolTable.map(hostToolName), ...pluginOnlyTools.map((tool) => tool.name)]);
-    expect(manifest.contracts.tools).toHaveLength(12);
+  it("declares every tool of both training logs, each once: Strava's 11, then intervals.icu's that Strava has not (the config chooses the log at run time), then the plugin-only tools", () => {
+    const both = [...new Set([...toolTable, ...intervalsToolTable].map(hostToolName))];
+    expect(manifest.contracts.tools).toEqual([...both, ...pluginOnlyTools.map((tool) => tool.name)]);
+    expect(manifest.contracts.tools).toEqual([...toolTable.map(hostToolName), "fitness_get_wellness", "fitness_debriefs"]);
     expect(manifest.contracts.tools.every((name) => name.startsWith("fitness_"))).toBe(true);
+    for (const tool of intervalsToolTable) {
+      const metadata = manifest.toolMetadata[hostToolName(tool)];
+      expect(metadata?.optional === true, `${tool.name} optional on intervals.icu`).toBe(isOptionalTool(tool));
+    }
   });
 
-  it("declares every tool the plugin registers, the per-turn ones included", () => {
-    const host = registerPlugin(undefined, {
-      system: { enqueueSystemEvent: () => true, requestHeartbeat: () => undefined },
-      state: { resolveStateDir: () => "/nonexistent" },
-    });
-    expect([...host.tools.keys(), ...host.factories.keys()].sort()).toEqual([...manifest.contracts.tools].sort());
+  it.each(["strava", "intervals.icu"])("declares every tool the plugin registers on %s, the per-turn ones included", (upstream) => {
+    const host = registerPlugin(
+      { upstream },
+      {
+        system: { enqueueSystemEvent: () => true, requestHeartbeat: () => undefined },
+        state: { resolveStateDir: () => "/nonexistent" },
+      },
+    );
+    const registered = [...host.tools.keys(), ...host.factories.keys()];
+    const table = upstream === "strava" ? toolTable : intervalsToolTable;
+    // Debriefs read Strava's list only for now: on intervals.icu there is no switch to register.
+    const pluginOnly = upstream === "strava" ? pluginOnlyTools.map((tool) => tool.name) : [];
+    expect(registered.sort()).toEqual([...table.map(hostToolName), ...pluginOnly].sort());
+    for (const name of registered) expect(manifest.contracts.tools).toContain(name);
   });
 
   it("marks a plugin-only tool that changes the plugin's state side-effecting, never optional or replay-safe", () => {

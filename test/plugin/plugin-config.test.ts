@@ -3,6 +3,7 @@ import { debriefIntervalMinutes, PluginConfigError, resolvePluginSettings, token
 
 describe("resolvePluginSettings", () => {
   const defaults = {
+    upstream: "strava",
     credentialStore: "secrets-manager",
     secretName: "fitness-credentials",
     cloudRegion: "us-west-2",
@@ -43,6 +44,10 @@ describe("resolvePluginSettings", () => {
     expect(tokenFilePath(resolvePluginSettings({ credentialStore: "token-file" }), "/home/maya")).toBe(
       "/home/maya/.config/openclaw-fitness/strava-tokens.json",
     );
+    expect(resolvePluginSettings({ upstream: "intervals.icu", credentialStore: "token-file" })).toMatchObject({
+      upstream: "intervals.icu",
+      credentialStore: "token-file",
+    });
     const arn = "arn:aws:secretsmanager:us-west-2:123456789012:secret:fitness-credentials-AbCdEf";
     expect(resolvePluginSettings({ secretName: arn }).secretName).toBe(arn);
   });
@@ -79,7 +84,7 @@ describe("resolvePluginSettings", () => {
     [{ secretName: "has space" }, /secretName must be a Secrets Manager secret name .* got "has space"/],
     [
       { secretname: "x" },
-      /unknown key\(s\) secretname; the plugin accepts only credentialStore, secretName, cloudRegion, tokenFile, writeApproval, writeApprovalTimeoutSeconds, debriefs, debriefAgent, debriefQuietHours, debriefTimeZone, debriefTestIntervalSeconds/,
+      /unknown key\(s\) secretname; the plugin accepts only upstream, credentialStore, secretName, cloudRegion, tokenFile, writeApproval, writeApprovalTimeoutSeconds, debriefs, debriefAgent, debriefQuietHours, debriefTimeZone, debriefTestIntervalSeconds/,
     ],
     [
       { credentialStore: "file" },
@@ -91,6 +96,10 @@ describe("resolvePluginSettings", () => {
     ],
     [{ writeApproval: "off" }, /writeApproval must be "host" \(the host asks before every Strava write\) or "chat" .*; got "off"/],
     [{ writeApproval: true }, /writeApproval must be a non-empty string/],
+    [
+      { upstream: "intervals" },
+      /upstream must be "strava" \(the default\) or "intervals.icu" \(the athlete's intervals.icu log, its API key in the credential store below\); got "intervals"/,
+    ],
     [
       { writeApprovalTimeoutSeconds: 5 },
       /writeApprovalTimeoutSeconds must be a whole number of seconds from 10 to 600 \(default 300\); got 5/,

@@ -81,7 +81,9 @@ describe("the plugin on a local token file, with no AWS credentials", () => {
       }),
     });
     const listening = await server.waitForEvent("listening");
-    expect(listening["upstream"]).toBe("strava");
+    // The sandbox at STRAVA_API_BASE, named as such, and served from the token file (not the built-in one).
+    expect(listening["upstream"]).toBe("sandbox");
+    expect((await server.waitForEvent("upstream_selected"))["credentials"]).toBe(`token file ${tokenFile}`);
     const mcpCall = async (): Promise<string> => {
       const response = await fetch(String(listening["url"]), {
         method: "POST",

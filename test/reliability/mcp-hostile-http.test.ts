@@ -7,6 +7,8 @@
  *   calls keep flowing beside it, and one that waits too long is refused (503);
  * - a connection cap and a header timeout keep slow connections from taking every file descriptor, and
  *   neither touches a legitimate client's kept-alive connection;
+ * - one address holds at most 256 connections (a sixteenth of the cap): its next ones are closed at once,
+ *   and other addresses are served (connections from 127.0.0.2 and 127.0.0.3, real sockets);
  * - failures are logged a line per interval, not a line each.
  * The first group runs the server as a child process, as an operator does; the limits are tried on a
  * server in this process with small limits, so the test need not open thousands of connections.
@@ -46,8 +48,8 @@ interface RawExchange {
 }
 
 /** Sends `head` (request line and headers), then, while `streamBody`, 64 KiB chunks as fast as the socket takes them. */
-function rawExchange(port: number, head: string, streamBody: boolean): RawExchange {
-  const socket = connect(port, "127.0.0.1");
+function rawExchange(port: number, head: string, streamBody: boolean, from?: string): RawExchange {
+  const socket = connect({ port, host: "127.0.0.1", ...(from ? { localAddress: from } : {}) });
   const started = performance.now();
   let received = "";
   let sent = 0;
@@ -258,7 +260,7 @@ describe("connection cap and header timeout (server in this process: 16 connecti
     server = await startInProcessMcp(sandbox, {
       authToken,
       logger,
-      limits: { maxConnections: 16, headersTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
+      limits: { maxConnections: 16, maxConnectionsPerSource: 16, headersTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
     });
     port = Number(new URL(server.mcpUrl).port);
   });
@@ -313,6 +315,44 @@ describe("connection cap and header timeout (server in this process: 16 connecti
     const dropped = lines.filter((line) => line.includes('"event":"http_connection_dropped"'));
     expect(dropped).toHaveLength(1);
     expect(dropped[0]).toContain('"max_connections":16');
+  });
+});
+
+describe("connections per address (server as a child process, as an operator runs it)", () => {
+  let server: McpChild;
+  let scratch: ReturnType<typeof scratchDirectory>;
+  let port: number;
+
+  beforeAll(async () => {
+    scratch = scratchDirectory();
+    server = spawnMcpChild({ env: sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }) });
+    port = Number((await server.waitForEvent("listening"))["port"]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    scratch?.remove();
+  });
+
+  it("one address holds at most 256 connections: the rest of its 300 are closed at once, while another address is served", async () => {
+    // 300 connections from 127.0.0.2 that start their headers and never finish them (held until the header timeout).
+    const held = Array.from({ length: 300 }, () => rawExchange(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n", false, "127.0.0.2"));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const early = (await Promise.all(held.map((exchange) => Promise.race([exchange.closed, Promise.resolve(Infinity)])))).filter(
+      (time) => time < 1_000,
+    );
+    expect(early.length).toBe(300 - 256);
+    // Another address is served meanwhile.
+    const other = rawExchange(
+      port,
+      `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${authToken}\r\nConnection: close\r\n\r\n`,
+      false,
+      "127.0.0.3",
+    );
+    await other.closed;
+    expect(other.received()).toMatch(/^HTTP\/1\.1 200 /);
+    for (const exchange of held) exchange.socket.destroy();
+    const dropped = await server.waitForEvent("http_connection_dropped", 5_000, (line) => line["reason"] === "per_source");
+    expect(dropped).toMatchObject({ level: "warn", per_source: 256, remote: "127.0.0.2" });
   });
 });
 

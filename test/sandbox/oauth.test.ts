@@ -251,6 +251,15 @@ describe("scopes", () => {
     for (const answer of answers) expect([answer.status, answer.text]).toEqual([401, missingWrite]);
   });
 
+  test("GET /athlete without profile:read_all is the summary profile, as Strava's description says: no FTP, gear or clubs", async () => {
+    const readOnly = await session({ grantedScopes: ["read", "activity:read_all"] });
+    const summary = JSON.parse((await readOnly.get("/athlete")).text) as Record<string, unknown>;
+    expect(summary).toMatchObject({ id: readOnly.sandbox.athleteId, resource_state: 2, firstname: "Maya" });
+    for (const field of ["ftp", "bikes", "shoes", "clubs"]) expect(summary, field).not.toHaveProperty(field);
+    const full = await session({ grantedScopes: ["read", "profile:read_all"] });
+    expect(JSON.parse((await full.get("/athlete")).text)).toMatchObject({ resource_state: 3, ftp: 238 });
+  });
+
   test("reading activities needs activity:read or activity:read_all; only read_all shows the private one", async () => {
     const none = await session({ grantedScopes: ["read", "profile:read_all"] });
     for (const path of ["/athlete/activities", "/activities/1", "/activities/1/streams?keys=time", "/activities/1/zones"]) {

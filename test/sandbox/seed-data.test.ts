@@ -1,6 +1,7 @@
 /**
- * The seeded athlete's data: deterministic for a seed and clock, about 65 activities over 90 days with
- * the ones a coach asks about first and a training block worth flagging, ids as Strava writes them (segment efforts above 2^53, exact),
+ * The seeded athlete's data: deterministic for a seed and clock, about 180 activities over a year (a lighter base
+ * period, then about 65 in the block of the last 90 days) with the ones a coach asks about first and a training
+ * block worth flagging, ids as Strava writes them (segment efforts above 2^53, exact),
  * streams that agree with each activity's summary, stats computed from the activities, and the
  * parameter checks of the list, streams and club endpoints.
  */
@@ -14,8 +15,8 @@ let s: SandboxSession;
 let activities: ActivityLike[];
 
 beforeAll(async () => {
-  // Room above Strava's 100 reads per 15 minutes: this file reads every activity's streams, one request each.
-  s = await openSession({ clock: manualClock(testNow).now, rateLimits: { read: [1_000, 10_000] } });
+  // Room above Strava's 100 reads and 200 requests per 15 minutes: this file reads every activity's streams, one request each.
+  s = await openSession({ clock: manualClock(testNow).now, rateLimits: { overall: [2_000, 20_000], read: [1_000, 10_000] } });
   activities = s.json<ActivityLike[]>(await s.get("/athlete/activities?per_page=200"));
 });
 afterAll(() => s.sandbox.close());
@@ -57,20 +58,40 @@ describe("determinism", () => {
 });
 
 describe("the seeded athlete", () => {
-  test("about 65 activities over the last 90 days, across runs, rides, swims, gym sessions, hikes and yoga", () => {
-    expect(activities.length).toBeGreaterThanOrEqual(55);
-    expect(activities.length).toBeLessThanOrEqual(80);
+  test("about 180 activities over the last year, one page of the list: about 65 in the block of the last 90 days, across every sport", () => {
+    expect(activities.length).toBeGreaterThanOrEqual(150);
+    expect(activities.length).toBeLessThan(200);
+    const block = activities.filter((a) => Date.parse(a.start_date) > testNow - 90 * dayMs);
+    expect(block.length).toBeGreaterThanOrEqual(55);
+    expect(block.length).toBeLessThanOrEqual(80);
     for (const a of activities) {
       const start = Date.parse(a.start_date);
       expect(start).toBeLessThanOrEqual(testNow);
-      expect(start).toBeGreaterThan(testNow - 90 * dayMs);
+      expect(start).toBeGreaterThan(testNow - 365 * dayMs);
     }
-    const types = new Set(activities.map((a) => a.sport_type));
-    for (const sport of ["Run", "Ride", "Swim", "WeightTraining", "Workout", "Yoga"]) expect(types, sport).toContain(sport);
-    expect(types.has("Hike") || types.has("TrailRun")).toBe(true);
+    expect(activities.at(-1)!.start_date_local < "2025-12-01").toBe(true);
+    for (const list of [activities, block]) {
+      const types = new Set(list.map((a) => a.sport_type));
+      for (const sport of ["Run", "Ride", "Swim", "WeightTraining", "Workout", "Yoga"]) expect(types, sport).toContain(sport);
+      expect(types.has("Hike") || types.has("TrailRun")).toBe(true);
+    }
     // Newest first.
     const starts = activities.map((a) => Date.parse(a.start_date));
     expect([...starts].sort((x, y) => y - x)).toEqual(starts);
+  });
+
+  test("a lighter base period before the block: fewer sessions a week, easy runs only, rides without device power", () => {
+    const blockStart = testNow - 90 * dayMs;
+    const base = activities.filter((a) => Date.parse(a.start_date) <= blockStart);
+    const block = activities.filter((a) => Date.parse(a.start_date) > blockStart);
+    expect(base.length / ((365 - 90) / 7)).toBeLessThan((0.75 * block.length) / (90 / 7));
+    expect(base.filter((a) => a["workout_type"] === 3)).toEqual([]);
+    const rides = (list: ActivityLike[]) => list.filter((a) => ["Ride", "VirtualRide"].includes(a.sport_type));
+    expect(rides(base).length).toBeGreaterThan(0);
+    for (const ride of rides(base))
+      expect([ride.sport_type, ride["device_watts"], ride["weighted_average_watts"]]).toEqual([ride.sport_type, false, undefined]);
+    // In the block, Blue's rides carry its power meter's watts.
+    for (const ride of rides(block)) expect(ride["device_watts"], ride.name).toBe(true);
   });
 
   test("a run within the last 18 hours and a gym session on today's local date", () => {
@@ -96,10 +117,15 @@ describe("the seeded athlete", () => {
     expect(time(lastSeven)).toBeGreaterThan(1.3 * time(weekBefore));
     const byHand = activities.filter((a) => a.manual);
     expect(byHand.map((a) => [a.sport_type, a["has_heartrate"], a["suffer_score"]])).toEqual([["Hike", false, null]]);
-    // Some activities have heart rate but no Relative Effort from Strava (the Zwift rides).
+    // Some activities have heart rate but no Relative Effort from Strava (the Zwift rides): with device power in the
+    // block, Blue's power meter; without it in the base period's winter.
     const unscored = activities.filter((a) => !a.manual && a["suffer_score"] === null);
-    expect(unscored.length).toBeGreaterThan(0);
-    for (const a of unscored) expect([a.sport_type, a["has_heartrate"]]).toEqual(["VirtualRide", true]);
+    for (const power of [true, false])
+      expect(unscored.filter((a) => a["device_watts"] === power).length, `device_watts ${power}`).toBeGreaterThan(0);
+    for (const a of unscored) {
+      expect([a.sport_type, a["has_heartrate"]]).toEqual(["VirtualRide", true]);
+      expect(a["device_watts"]).toBe(Date.parse(a.start_date) > testNow - 90 * dayMs);
+    }
     expect(activities.filter((a) => a["suffer_score"] !== null).every((a) => (a["suffer_score"] as number) >= 1)).toBe(true);
   });
 
@@ -124,7 +150,7 @@ describe("the seeded athlete", () => {
       expect(Date.parse(a.start_date_local) - Date.parse(a.start_date)).toBe(offset * 1000);
       expect(a["timezone"]).toBe("(GMT-07:00) America/Denver");
     }
-    // The 90 days before 21 November include the end of summer time on 1 November.
+    // The year before 21 November holds both summer and winter time.
     expect(offsets).toEqual(new Set([-25200, -21600]));
   });
 

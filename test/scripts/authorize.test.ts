@@ -310,7 +310,7 @@ describe("npm run authorize -- --revoke", () => {
     expect(await runRevoke(revokeOptions(target), { print: (line) => printed.push(line) })).toBe("revoked");
     expect(sandbox.acceptsRefreshToken(granted["refresh_token"] as string)).toBe(false);
     const cleared = await readSecret("to-revoke");
-    expect(cleared).toEqual({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret });
+    expect(cleared).toEqual({ client_id: sandbox.clientId, client_secret: sandbox.clientSecret, revoked_at: expect.any(String) });
     expect(printed.join("\n")).toContain(
       'Removed refresh_token, access_token and expires_at from the Secrets Manager secret "to-revoke" in us-west-2 (client_id and client_secret stay).',
     );
@@ -320,8 +320,11 @@ describe("npm run authorize -- --revoke", () => {
     process.env["STRAVA_TOKEN_URL"] = sandbox.tokenUrl;
     const plugin = registerPlugin({ secretName: "to-revoke", cloudRegion: "us-west-2" });
     const result = await plugin.invoke("fitness_get_athlete");
-    expect(textOf(result)).toContain("is incomplete (missing refresh_token)");
-    expect(textOf(result)).toContain("npm run authorize");
+    // Said as what happened: revoked, not a secret someone left incomplete.
+    expect(textOf(result)).toContain(
+      `holds no Strava grant: it was revoked at ${String(cleared["revoked_at"])} (npm run authorize -- --revoke). To serve the athlete again, authorize again (npm run authorize does this).`,
+    );
+    expect(textOf(result)).not.toContain("incomplete");
     expect(plugin.logs.some((line) => line.level === "error" && line.message.includes('"event":"credentials_need_authorization"'))).toBe(
       true,
     );
@@ -363,7 +366,7 @@ describe("npm run authorize -- --revoke", () => {
     expect(await runRevoke(options, { print: (line) => printed.push(line) })).toBe("revoked");
     expect(printed.join("\n")).toContain(`from the token file ${path} (it held no client_id or client_secret).`);
     expect(printed.join("\n")).not.toMatch(/stays?\b/);
-    expect(Object.keys(JSON.parse(await readFile(path, "utf8")) as object)).toEqual(["updated_at"]);
+    expect(Object.keys(JSON.parse(await readFile(path, "utf8")) as object).sort()).toEqual(["revoked_at", "updated_at"]);
   });
 
   it("runs as a command on the token file: exit 0, the grant revoked, the file cleared, no secret printed", async () => {

@@ -230,6 +230,8 @@ describe("SKILL.md body: the activity update workflow", () => {
     expect(call).toEqual({ summary: true });
     expect(Value.Check(getActivities.parameters, call)).toBe(true);
     expect(other).toMatch(/Never list weeks of activities to add them up yourself/);
+    for (const field of ["`form_percent`", "`ramp_rate`", "`trend`"]) expect(other).toContain(field);
+    expect(other).toMatch(/is read from `trend\.form`: count the values at its end, in a row/);
     expect(other).toMatch(/rules of thumb, not a diagnosis/);
   });
 

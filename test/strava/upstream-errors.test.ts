@@ -7,6 +7,7 @@ import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-har
 import { freePort } from "../support/free-port.ts";
 import { mockStrava, pathAnyQuery, type StravaMock } from "../support/strava-mock.ts";
 import { testDayAt } from "../support/test-clock.ts";
+import { statusErrorFor } from "../../strava/strava-errors.ts";
 
 // 3 min 12 s before a quarter hour ends.
 const now = testDayAt("12:41:48");
@@ -96,6 +97,19 @@ describe("upstream status errors", () => {
     expect(text).toContain("Strava retired GET /clubs/{id}/activities on 2026-09-01");
   });
 
+  it("a gear_id that is not the athlete's says where the right ids are and how to clear the gear", async () => {
+    mock.strava.intercept({ path: "/api/v3/activities/5", method: "PUT" }).reply(400, {
+      message: "Bad Request",
+      errors: [{ resource: "Activity", field: "gear_id", code: "invalid" }],
+    });
+    const result = await core.call("update_activity", { id: 5, gear_id: "b999" });
+    expect(textOf(result)).toBe(
+      "Error: Strava answered 400 Bad Request to PUT /activities/5: Bad Request (Activity.gear_id invalid). " +
+        "gear_id must be the id of one of the athlete's bikes or shoes: get_athlete lists them (its `bikes` and `shoes`, each with " +
+        'an `id` such as "b1234567"); "none" clears the gear.',
+    );
+  });
+
   it("missing scope 401 is not retried and says to authorize again with every scope", async () => {
     mock.strava.intercept({ path: "/api/v3/activities/5", method: "PUT" }).reply(401, {
       message: "Authorization Error",
@@ -117,6 +131,30 @@ describe("upstream status errors", () => {
   it("an empty success body is an error too", async () => {
     get("/api/v3/athlete").reply(200, "");
     expect(textOf(await core.call("get_athlete", {}))).toMatch(/not complete JSON/);
+  });
+});
+
+describe("what a 401 says to do, where authorizing again is not npm run authorize (OAuth mode)", () => {
+  it("names the store's own words, never npm run authorize", () => {
+    const authorizeAgain = "athlete 48201735 must sign in with Strava again from their MCP client";
+    const rejected = statusErrorFor({ request: "GET /athlete", status: 401, bodyText: "", headers: {}, nowMs: now, authorizeAgain });
+    expect(rejected.message).toBe(
+      "Strava answered 401 Unauthorized to GET /athlete. The access token was rejected even after a refresh; " +
+        "athlete 48201735 must sign in with Strava again from their MCP client.",
+    );
+    const scope = statusErrorFor({
+      request: "GET /athlete",
+      status: 401,
+      bodyText: JSON.stringify({
+        message: "Authorization Error",
+        errors: [{ resource: "AccessToken", field: "activity:read_permission", code: "missing" }],
+      }),
+      headers: {},
+      nowMs: now,
+      authorizeAgain,
+    });
+    expect(scope.message).toContain(`(activity:read_permission). To fix it, ${authorizeAgain} and keep every requested scope ticked.`);
+    expect(rejected.message + scope.message).not.toContain("npm run authorize");
   });
 });
 

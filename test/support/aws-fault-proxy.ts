@@ -8,7 +8,9 @@
  *   returning the answer (the call went through but the caller never learns it);
  * - `hang`: accepts the request and never answers (a store that stopped responding).
  *
- * Everything else is forwarded as is. Counts each call by target, so tests can see what was sent.
+ * `hangAll` makes every call hang, or only those whose request body includes a given text (one DynamoDB
+ * item's key, say, while the table's other items are served). Everything else is forwarded as is. Counts
+ * each call by target, so tests can see what was sent.
  */
 import { once } from "node:events";
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -20,8 +22,11 @@ export interface AwsFaultProxy {
   url: string;
   /** Applies `fault` to the next `times` calls of `target` (the action name, e.g. "UpdateSecretVersionStage"). */
   inject(target: string, fault: AwsFault, times?: number): void;
-  /** Every call from now on hangs (or, with false, is served again); hanging requests stay open until `close`. */
-  hangAll(hang: boolean): void;
+  /**
+   * Every call from now on hangs, or with `bodyIncludes` every call whose request body includes that text
+   * (with false, calls are served again); hanging requests stay open until `close`.
+   */
+  hangAll(hang: boolean, bodyIncludes?: string): void;
   clear(): void;
   calls(): Record<string, number>;
   close(): Promise<void>;
@@ -32,8 +37,14 @@ export async function startAwsFaultProxy(target: URL): Promise<AwsFaultProxy> {
   const counts: Record<string, number> = {};
   const sockets = new Set<Socket>();
   let hangEverything = false;
+  let hangOnlyIfBodyIncludes: string | undefined;
 
   const server: Server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => handle(incoming, Buffer.concat(chunks), outgoing));
+  });
+  const handle = (incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse): void => {
     const header = String(incoming.headers["x-amz-target"] ?? "");
     const action = header.slice(header.indexOf(".") + 1);
     counts[action] = (counts[action] ?? 0) + 1;
@@ -43,23 +54,19 @@ export async function startAwsFaultProxy(target: URL): Promise<AwsFaultProxy> {
       fault = rule.fault;
       if (--rule.remaining <= 0) rules.delete(action);
     }
-    if (hangEverything) fault = "hang";
-    if (fault === "hang") {
-      incoming.resume();
-      return;
-    }
+    if (hangEverything && (hangOnlyIfBodyIncludes === undefined || body.includes(hangOnlyIfBodyIncludes))) fault = "hang";
+    if (fault === "hang") return;
     if (fault === "deny") {
-      incoming.resume();
-      const body = JSON.stringify({
+      const denial = JSON.stringify({
         __type: "AccessDeniedException",
         Message: `User: arn:aws:sts::123456789012:assumed-role/openclaw-host/i-0 is not authorized to perform: secretsmanager:${action} because no identity-based policy allows the secretsmanager:${action} action`,
       });
       outgoing.writeHead(400, {
         "content-type": "application/x-amz-json-1.1",
         "x-amzn-errortype": "AccessDeniedException",
-        "content-length": Buffer.byteLength(body),
+        "content-length": Buffer.byteLength(denial),
       });
-      outgoing.end(body);
+      outgoing.end(denial);
       return;
     }
     const forwarded = httpRequest(
@@ -75,8 +82,8 @@ export async function startAwsFaultProxy(target: URL): Promise<AwsFaultProxy> {
       },
     );
     forwarded.on("error", () => outgoing.socket?.destroy());
-    incoming.pipe(forwarded);
-  });
+    forwarded.end(body);
+  };
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -87,8 +94,9 @@ export async function startAwsFaultProxy(target: URL): Promise<AwsFaultProxy> {
   return {
     url: `http://127.0.0.1:${address.port}`,
     inject: (action, fault, times = 1) => rules.set(action, { fault, remaining: times }),
-    hangAll: (hang) => {
+    hangAll: (hang, bodyIncludes) => {
       hangEverything = hang;
+      hangOnlyIfBodyIncludes = hang ? bodyIncludes : undefined;
     },
     clear: () => rules.clear(),
     calls: () => ({ ...counts }),

@@ -10,7 +10,7 @@ import { Writable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { createJsonLogger, type Logger } from "../../common/logger.ts";
 import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
-import { createHttpSender } from "../../strava/http-exchange.ts";
+import { createHttpSender } from "../../common/upstream/http-exchange.ts";
 import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
 import type { StoredCredentials } from "../../credentials/credential-store.ts";
 import type { UpstreamSettings } from "../../strava/strava-settings.ts";

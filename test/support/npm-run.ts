@@ -43,6 +43,21 @@ export function runPrintedCommand(line: string, env: Record<string, string>): Np
   return watch(spawn(command, args, { cwd: repositoryRoot, env: { ...env, ...assignments }, stdio: ["ignore", "pipe", "pipe"] }));
 }
 
+/**
+ * A printed command line run under a pseudo-terminal (util-linux `script`), as a person at a terminal runs it: for
+ * programs that act only when a person is there (the MCP Inspector signs in only with a terminal). The line goes to
+ * `sh -c` as typed; what the terminal shows arrives on standard output, with its carriage returns and escapes.
+ */
+export function runInTerminal(line: string, env: Record<string, string>): NpmRun {
+  return watch(
+    spawn("script", ["--quiet", "--return", "--command", line, "/dev/null"], {
+      cwd: repositoryRoot,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+}
+
 function watch(child: ChildProcess): NpmRun {
   let out = "";
   let err = "";

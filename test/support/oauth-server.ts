@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
+import { stravaWebhookPath } from "../../mcp-adapter/oauth/strava/webhook-path.ts";
 
 export const maya = "48201735";
 export const jonas = "61930114";
@@ -19,6 +20,8 @@ export interface OAuthServer {
   stateDirectory: string;
   /** The signing key the server keeps in its state directory (tests forge tokens with it). */
   signingKey(): Uint8Array;
+  /** The address Strava's push subscription must post to (the webhook's secret path, made from the signing key). */
+  webhookUrl(): string;
   signIn(athleteId: string): Promise<void>;
   deauthorize(athleteId: string): Promise<void>;
   stop(): Promise<void>;
@@ -57,6 +60,8 @@ export async function startOAuthServer(
     sandboxBaseUrl,
     stateDirectory,
     signingKey: () => Buffer.from(readFileSync(join(stateDirectory, "signing-key"), "utf8").trim(), "base64url"),
+    webhookUrl: () =>
+      `${new URL(mcpUrl).origin}${stravaWebhookPath(Buffer.from(readFileSync(join(stateDirectory, "signing-key"), "utf8").trim(), "base64url"))}`,
     signIn: (athleteId) => control("sign-in", athleteId),
     deauthorize: (athleteId) => control("deauthorize", athleteId),
     stop: async () => {

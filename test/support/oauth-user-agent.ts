@@ -20,7 +20,13 @@ export class HeadlessUserAgent {
 
   async authorize(
     authorizationUrl: URL | string,
-    options: { redirectUri: string; decision?: "allow" | "deny"; allowWrite?: boolean; beforeConsent?: (html: string) => void },
+    options: {
+      redirectUri: string;
+      decision?: "allow" | "deny";
+      allowWrite?: boolean;
+      /** Runs on the consent page before it is answered (a test may make the person take their time). */
+      beforeConsent?: (html: string) => unknown;
+    },
   ): Promise<UserAgentOutcome> {
     const visited: string[] = [];
     let next: { url: string; init: RequestInit } = { url: String(authorizationUrl), init: { method: "GET" } };
@@ -42,7 +48,7 @@ export class HeadlessUserAgent {
       const html = await response.text();
       const form = /<form method="post" action="([^"]+)">/.exec(html);
       if (response.status === 200 && form) {
-        options.beforeConsent?.(html);
+        await options.beforeConsent?.(html);
         const field = (name: string): string => decode(new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "");
         const body = new URLSearchParams({ request: field("request"), csrf: field("csrf"), decision: options.decision ?? "allow" });
         if (options.allowWrite !== false && html.includes('name="allow_write"')) body.set("allow_write", "yes");

@@ -1,6 +1,6 @@
 /**
  * Strava faked at the connection layer: undici's MockAgent under the core's real HTTP seam
- * (strava/http-exchange.ts), answering only the requests a test declares; anything else fails as a network
+ * (common/upstream/http-exchange.ts), answering only the requests a test declares; anything else fails as a network
  * error naming the unmatched request. `pending()` lists declared answers nobody asked for, `requests()`
  * counts every request that reached it, answered or not.
  */

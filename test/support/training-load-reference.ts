@@ -9,15 +9,25 @@ export interface ReferenceLoad {
   fitness: number;
   fatigue: number;
   form: number;
+  form_percent: number | null;
+  ramp_rate: number;
   acute_chronic_ratio: number | null;
   monotony: number | null;
   strain: number | null;
   longest_run_without_rest: { days: number; ends: string | null };
+  /** Unrounded, per date of the last 28: fitness and fatigue at the end of the date, form brought into it. */
+  trend: { first: string; fitness: number[]; fatigue: number[]; form: number[] };
+  /** Fitness and fatigue at the end of the day before the window. */
+  start: { fitness: number; fatigue: number };
 }
 
-/** Every number of `load` from the daily loads (oldest first) and which days had an activity. */
-export function referenceLoad(loads: readonly number[], active: readonly boolean[], first: string): ReferenceLoad {
-  // CTL and ATL are 0 on the day before the window; ctl[i + 1] is the value on day i.
+/**
+ * Every number of `load` and the trend, from the daily loads read (`loads[0]` is the load of `from`, the history's
+ * first date; fitness and fatigue are 0 the day before it), the window's first date, and which of the window's
+ * dates had an activity. The window ends on the last date of `loads`.
+ */
+export function referenceLoad(loads: readonly number[], from: string, first: string, active: readonly boolean[]): ReferenceLoad {
+  // ctl[i + 1] is the value at the end of date from + i; ctl[0] the day before `from`.
   const ctl = [0];
   const atl = [0];
   loads.forEach((load, i) => {
@@ -25,9 +35,11 @@ export function referenceLoad(loads: readonly number[], active: readonly boolean
     atl.push(atl[i]! + (load - atl[i]!) / 7);
   });
   const n = loads.length;
+  /** Value at the end of the date `back` days before the last (0 before `from`). */
+  const at = (series: number[], back: number) => series[Math.max(0, n - back)]!;
   const total = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-  const week = loads.slice(n - 7);
-  const month = loads.slice(n - 28);
+  const week = loads.slice(Math.max(0, n - 7));
+  const month = loads.slice(Math.max(0, n - 28));
   const mean = total(week) / 7;
   const sd = Math.sqrt(total(week.map((x) => (x - mean) ** 2)) / 7);
   const monotony = n >= 7 && sd > 0 ? mean / sd : null;
@@ -41,14 +53,26 @@ export function referenceLoad(loads: readonly number[], active: readonly boolean
       ends = addDays(first, i);
     }
   });
+  const form = at(ctl, 1) - at(atl, 1);
+  const trend = { first: addDays(from, n - 28), fitness: [] as number[], fatigue: [] as number[], form: [] as number[] };
+  for (let back = 27; back >= 0; back--) {
+    trend.fitness.push(at(ctl, back));
+    trend.fatigue.push(at(atl, back));
+    trend.form.push(at(ctl, back + 1) - at(atl, back + 1));
+  }
+  const beforeWindow = daysBetween(from, first);
   return {
-    fitness: ctl[n]!,
-    fatigue: atl[n]!,
-    form: ctl[n - 1]! - atl[n - 1]!,
+    fitness: at(ctl, 0),
+    fatigue: at(atl, 0),
+    form,
+    form_percent: Math.round(at(ctl, 1) * 10) === 0 ? null : Math.round((form / at(ctl, 1)) * 100),
+    ramp_rate: at(ctl, 0) - at(ctl, 7),
     acute_chronic_ratio: n >= 28 && total(month) > 0 ? total(week) / 7 / (total(month) / 28) : null,
     monotony,
     strain: monotony === null ? null : total(week) * monotony,
     longest_run_without_rest: { days: best, ends },
+    trend,
+    start: { fitness: ctl[beforeWindow]!, fatigue: atl[beforeWindow]! },
   };
 }
 
@@ -56,38 +80,87 @@ export function referenceLoad(loads: readonly number[], active: readonly boolean
 const zoneRates = [25, 60, 115, 250, 300];
 
 export interface ListedActivity {
+  start_date_local: string;
+  sport_type: string;
   moving_time: number;
   suffer_score?: number | null;
   average_heartrate?: number;
+  device_watts?: boolean;
+  weighted_average_watts?: number;
 }
 
-/**
- * Each activity's load as the reference page defines it: the suffer_score; else, with heart rate and zones,
- * moving hours x the rate of the average heart rate's zone x the scale fitted on the activities that have both;
- * else moving hours x the Relative Effort per hour of the scored activities (60 when none).
- */
+export interface AthleteSettings {
+  /** The athlete's local date today ("YYYY-MM-DD"): the estimates are fitted on the 126 dates to it. */
+  today: string;
+  /** FTP in watts, when it was read. */
+  ftp?: number;
+  /** Heart-rate zones, when they were read. */
+  zones?: ReadonlyArray<{ min: number; max: number }>;
+}
+
+/** The sport family of a sport type, as the reference page lists them. */
+export function familyOf(sportType: string): string {
+  const families: Record<string, string[]> = {
+    rides: ["Ride", "GravelRide", "MountainBikeRide", "VirtualRide", "EBikeRide", "EMountainBikeRide", "Velomobile", "Handcycle"],
+    runs: ["Run", "TrailRun", "VirtualRun"],
+    swims: ["Swim"],
+    strength: ["WeightTraining", "Workout", "Crossfit", "HighIntensityIntervalTraining"],
+    mobility: ["Yoga", "Pilates"],
+    walks_hikes: ["Walk", "Hike"],
+  };
+  return Object.keys(families).find((family) => families[family]!.includes(sportType)) ?? "other";
+}
+
+/** Relative Effort per hour at `heartrate`: linear between the middles of neighbouring zones, as placed between the zone bounds. */
+export function heartRateRate(heartrate: number, zones: ReadonlyArray<{ min: number; max: number }>): number {
+  let place = 0;
+  for (let i = 0; i < zones.length; i++) {
+    const zone = zones[i]!;
+    const width = zone.max === -1 ? zones[i - 1]!.max - zones[i - 1]!.min : zone.max - zone.min;
+    if (zone.max === -1 || heartrate < zone.max || i === zones.length - 1) {
+      place = i + Math.min(1, Math.max(0, (heartrate - zone.min) / width));
+      break;
+    }
+  }
+  const last = Math.min(zones.length, 5) - 1;
+  if (place <= 0.5) return zoneRates[0]!;
+  if (place >= last + 0.5) return zoneRates[last]!;
+  const below = Math.floor(place - 0.5);
+  const share = place - 0.5 - below;
+  return zoneRates[below]! * (1 - share) + zoneRates[below + 1]! * share;
+}
+
+/** Which signal each activity's load comes from, and the load: the rules of the reference page. */
 export function referenceActivityLoads(
   activities: readonly ListedActivity[],
-  zones: ReadonlyArray<{ min: number; max: number }> | undefined,
-): number[] {
+  settings: AthleteSettings,
+): Array<{ load: number; source: "suffer_score" | "power" | "heart_rate" | "moving_time" }> {
   const hours = (a: ListedActivity) => a.moving_time / 3600;
-  const rate = (heartrate: number) => {
-    let zone = zones!.findIndex((z) => z.max === -1 || heartrate < z.max);
-    if (zone === -1) zone = zones!.length - 1;
-    return zoneRates[Math.min(zone, 4)]!;
+  const date = (a: ListedActivity) => a.start_date_local.slice(0, 10);
+  const spanFirst = addDays(settings.today, -125);
+  const scored = activities.filter(
+    (a) => typeof a.suffer_score === "number" && a.moving_time > 0 && date(a) >= spanFirst && date(a) <= settings.today,
+  );
+  const hasPower = (a: ListedActivity) => a.device_watts === true && (a.weighted_average_watts ?? 0) > 0;
+  const tss = (a: ListedActivity) => hours(a) * (a.weighted_average_watts! / settings.ftp!) ** 2 * 100;
+  const hrPoints = (a: ListedActivity) => hours(a) * heartRateRate(a.average_heartrate!, settings.zones!);
+
+  const powerPairs = settings.ftp ? scored.filter(hasPower) : [];
+  const powerScale = powerPairs.length >= 3 ? round(sum(powerPairs.map((a) => a.suffer_score!)) / sum(powerPairs.map(tss)), 3) : undefined;
+  const hrPairs = settings.zones ? scored.filter((a) => (a.average_heartrate ?? 0) > 0) : [];
+  const hrScale = hrPairs.length >= 3 ? round(sum(hrPairs.map((a) => a.suffer_score!)) / sum(hrPairs.map(hrPoints)), 3) : 1;
+  const rateOf = (list: readonly ListedActivity[]) => round(sum(list.map((a) => a.suffer_score!)) / sum(list.map(hours)), 1);
+  const familyRate = (family: string) => {
+    const own = scored.filter((a) => familyOf(a.sport_type) === family);
+    if (family !== "other" && own.length >= 3) return rateOf(own);
+    return scored.length > 0 ? rateOf(scored) : 60;
   };
-  const scored = activities.filter((a) => typeof a.suffer_score === "number");
-  const paired = zones ? scored.filter((a) => (a.average_heartrate ?? 0) > 0 && hours(a) > 0) : [];
-  const scale =
-    paired.length > 0
-      ? round(sum(paired.map((a) => a.suffer_score!)) / sum(paired.map((a) => hours(a) * rate(a.average_heartrate!))), 3)
-      : 1;
-  const scoredHours = sum(scored.map(hours));
-  const perHour = scoredHours > 0 ? round(sum(scored.map((a) => a.suffer_score!)) / scoredHours, 1) : 60;
+
   return activities.map((a) => {
-    if (typeof a.suffer_score === "number") return Math.round(a.suffer_score);
-    if (zones && (a.average_heartrate ?? 0) > 0) return Math.round(hours(a) * rate(a.average_heartrate!) * scale);
-    return Math.round(hours(a) * perHour);
+    if (typeof a.suffer_score === "number") return { load: Math.round(a.suffer_score), source: "suffer_score" };
+    if (hasPower(a) && powerScale !== undefined) return { load: Math.round(tss(a) * powerScale), source: "power" };
+    if (settings.zones && (a.average_heartrate ?? 0) > 0) return { load: Math.round(hrPoints(a) * hrScale), source: "heart_rate" };
+    return { load: Math.round(hours(a) * familyRate(familyOf(a.sport_type))), source: "moving_time" };
   });
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { keptIndices } from "../../tools/streams/stream-downsampling.ts";
 import { reduceStreams, resolutionLimits } from "../../tools/streams/stream-reduction.ts";
 import { summarizeStream } from "../../tools/streams/stream-summary.ts";
-import { UpstreamBodyError } from "../../strava/strava-errors.ts";
+import { UpstreamBodyError } from "../../common/upstream/upstream-errors.ts";
 
 const numbers = (length: number) =>
   fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: -500, max: 2_000 }) }, { weight: 1, arbitrary: fc.constant(null) }), {

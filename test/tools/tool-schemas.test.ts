@@ -87,6 +87,9 @@ describe("generated documentation and declared upstream operations", () => {
     const { renderToolReference, replaceBlock } = await import("../../scripts/tool-reference.ts");
     const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
     expect(replaceBlock(readme, renderToolReference())).toBe(readme);
+    // A reader of the table learns that Strava retired the club feed before calling it.
+    const clubRow = readme.split("\n").find((line) => line.startsWith("| `get_club_activities` |"));
+    expect(clubRow).toContain("retired by Strava since 2026-09-01");
   });
 
   it("docs/reference/tools.md is current (npm run docs:tools rewrites it)", async () => {

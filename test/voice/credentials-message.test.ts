@@ -1,9 +1,10 @@
 /**
- * `npm run voice` with no usable AWS credentials, as a person meets it: the 502 says what the AWS SDK actually
- * found. An AWS_PROFILE that names no profile is named, with the files profiles are read from; a profile that
- * exists but gives no credentials is told apart; and with nothing at all the message says so. Each case is its
- * own `npm run voice` process with a scratch HOME (no ~/.aws), instance metadata off, and Bedrock pointed at
- * the local fake, which must never be reached.
+ * `npm run voice` with no usable AWS credentials, as a person meets it. Whoever calls the API (anyone with the
+ * client token) gets one fixed 502 that names nothing of the machine; the log (the terminal of `npm run voice`,
+ * the function's log when deployed) says what the AWS SDK actually found. An AWS_PROFILE that names no profile
+ * is named there, with the files profiles are read from; a profile that exists but gives no credentials is told
+ * apart; and with nothing at all the log says so. Each case is its own `npm run voice` process with a scratch
+ * HOME (no ~/.aws), instance metadata off, and Bedrock pointed at the local fake, which must never be reached.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,8 +40,15 @@ function scratchHome(files: Record<string, string> = {}): string {
   return home;
 }
 
-/** Starts `npm run voice` with `extra` over an environment without AWS credentials, captures once, and returns the answer. */
-async function captureWith(home: string, extra: Record<string, string>): Promise<{ status: number; message: string }> {
+/** What the caller reads, whatever the machine lacks. */
+const fixedAnswer =
+  "The voice service could not use its model: its AWS credentials, model access or model id need the operator's attention (the handler's log says which).";
+
+/**
+ * Starts `npm run voice` with `extra` over an environment without AWS credentials, captures once, and returns
+ * the answer and the message of the log's capture_failed line.
+ */
+async function captureWith(home: string, extra: Record<string, string>): Promise<{ status: number; message: string; logged: string }> {
   const voice = runNpm(
     ["run", "voice"],
     baseEnv({
@@ -64,15 +72,23 @@ async function captureWith(home: string, extra: Record<string, string>): Promise
   });
   const body = (await response.json()) as { message: string };
   await voice.stop();
-  return { status: response.status, message: body.message };
+  const failed = voice
+    .stderr()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line["event"] === "capture_failed");
+  expect(body.message).toBe(fixedAnswer);
+  for (const revealing of [home, "AWS_PROFILE", "profile", ".aws"]) expect(body.message).not.toContain(revealing);
+  return { status: response.status, message: body.message, logged: String(failed?.["message"]) };
 }
 
-describe("npm run voice without AWS credentials says what it found", () => {
+describe("npm run voice without AWS credentials: a fixed answer, and the log says what it found", () => {
   test("an AWS_PROFILE that names no profile: named, with the files read and what they hold", async () => {
     const home = scratchHome({ ".aws/config": "[default]\nregion = us-west-2\n\n[profile work]\nregion = eu-west-1\n" });
     const answer = await captureWith(home, { AWS_PROFILE: "coach" });
     expect(answer.status).toBe(502);
-    expect(answer.message).toBe(
+    expect(answer.logged).toBe(
       `No AWS credentials to call Bedrock in us-west-2: AWS_PROFILE is "coach", but no profile of that name is in ${home}/.aws/config and ${home}/.aws/credentials (not there), ` +
         "where the AWS SDK reads profiles (AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE choose other files). " +
         "Set AWS_PROFILE to one they hold (default, work), add it (aws configure --profile coach), or unset AWS_PROFILE.",
@@ -84,12 +100,12 @@ describe("npm run voice without AWS credentials says what it found", () => {
     const home = scratchHome();
     const answer = await captureWith(home, {});
     expect(answer.status).toBe(502);
-    expect(answer.message).toBe(
+    expect(answer.logged).toBe(
       "No AWS credentials to call Bedrock in us-west-2: none in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), no AWS_PROFILE, " +
         `no default profile in ${home}/.aws/config (not there) and ${home}/.aws/credentials (not there), and no role from this machine or container. ` +
         "Give the function a role; locally, set AWS_PROFILE to a profile in those files (aws configure --profile NAME makes one), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.",
     );
-    expect(answer.message).not.toContain('AWS_PROFILE is "');
+    expect(answer.logged).not.toContain('AWS_PROFILE is "');
   });
 
   test("a profile that exists but gives no credentials is told apart from one that does not exist", async () => {
@@ -100,11 +116,11 @@ describe("npm run voice without AWS credentials says what it found", () => {
       AWS_SECRET_ACCESS_KEY: "not-used-while-a-profile-is-named",
     });
     expect(answer.status).toBe(502);
-    expect(answer.message).toBe(
+    expect(answer.logged).toBe(
       `No AWS credentials to call Bedrock in us-west-2: the profile "coach" (AWS_PROFILE, in ${home}/.aws/config) gave none: give it keys or a role ` +
         "(aws configure --profile coach), or sign in if it uses AWS SSO (aws sso login --profile coach). " +
         "While AWS_PROFILE is set, the SDK does not use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.",
     );
-    expect(answer.message).not.toContain("not-used-while-a-profile-is-named");
+    expect(answer.logged).not.toContain("not-used-while-a-profile-is-named");
   });
 });

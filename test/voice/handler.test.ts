@@ -321,45 +321,64 @@ describe("malformed model output", () => {
     ["an empty title", answer({ action: "note", title: "  " })],
     ["tags not strings", answer({ action: "note", tags: [1, 2] })],
     ["an empty answer", { kind: "text", text: "" }],
-  ] as Array<[string, FakeAnswer]>)("answers 502 with a JSON message after two answers with %s", async (_label, bad) => {
-    fake.queue(bad, bad);
-    const result = await post({ text: "Buy milk", mode: "note" });
-    expect(result.statusCode).toBe(502);
-    expect(String(json(result).message)).toMatch(/^The model's answer was not a valid capture object twice/);
-    expect(fake.requests).toHaveLength(2);
-    expectNoStackTrace(result);
-  });
+  ] as Array<[string, FakeAnswer]>)(
+    "answers 502 with a fixed JSON message after two answers with %s; the problem goes to the log",
+    async (_label, bad) => {
+      fake.queue(bad, bad);
+      const result = await post({ text: "Buy milk", mode: "note" });
+      expect(result.statusCode).toBe(502);
+      expect(json(result)).toEqual({ message: "The model's answer was not a valid capture object twice; try again." });
+      expect(fake.requests).toHaveLength(2);
+      expectNoStackTrace(result);
+      expect(String(logLines("capture_failed")[0]?.["message"])).toMatch(
+        /^The model's answer was not a valid capture object twice \(.+\)\.$/,
+      );
+    },
+  );
 
   it("says to raise maxTokens when the answer was cut off", async () => {
     const cut: FakeAnswer = { kind: "text", text: '{"markdown": "# Long', stopReason: "max_tokens" };
     fake.queue(cut, cut);
     const result = await post({ text: "Explain the history of Rome", mode: "research", maxTokens: 256 });
     expect(result.statusCode).toBe(502);
-    expect(String(json(result).message)).toContain("send a larger maxTokens");
+    expect(json(result)).toEqual({
+      message: "The model's answer was not a valid capture object twice: it was cut off at maxTokens. Send a larger maxTokens.",
+    });
   });
 });
 
+/** What a caller reads for each 502: fixed, whatever the cause (the cause is for the operator, in the log). */
+const modelSetupMessage =
+  "The voice service could not use its model: its AWS credentials, model access or model id need the operator's attention (the handler's log says which).";
+const modelRejectedMessage =
+  "The model rejected the request. If you set maxTokens or thinkingTokens, try lower values; otherwise the handler's log says why.";
+const bedrockFailedMessage = "Bedrock failed while answering; try again.";
+
 describe("Bedrock errors", () => {
   it.each([
-    ["ThrottlingException", 429, 429, /throttling/],
-    ["ServiceQuotaExceededException", 400, 429, /throttling/],
-    ["ModelTimeoutException", 408, 504, /timed out/],
-    ["ModelNotReadyException", 429, 503, /not ready/],
-    ["ServiceUnavailableException", 503, 503, /unavailable/],
-    ["AccessDeniedException", 403, 502, /enable access to this model.*bedrock:InvokeModel/],
-    ["ResourceNotFoundException", 404, 502, /not found.*VOICE_MODEL_ID/],
-    ["ValidationException", 400, 502, /rejected the request/],
-    ["InternalServerException", 500, 502, /Bedrock failed/],
-  ])("%s (HTTP %i) answers %i with a JSON message", async (errorType, upstreamStatus, status, pattern) => {
+    ["ThrottlingException", 429, 429, /throttling/, /throttling/],
+    ["ServiceQuotaExceededException", 400, 429, /throttling/, /throttling/],
+    ["ModelTimeoutException", 408, 504, /timed out/, /timed out/],
+    ["ModelNotReadyException", 429, 503, /not ready/, /not ready/],
+    ["ServiceUnavailableException", 503, 503, /unavailable/, /unavailable/],
+    ["AccessDeniedException", 403, 502, modelSetupMessage, /enable access to this model.*bedrock:InvokeModel/],
+    ["ResourceNotFoundException", 404, 502, modelSetupMessage, /not found.*VOICE_MODEL_ID/],
+    ["ValidationException", 400, 502, modelRejectedMessage, /rejected the request \(ValidationException from the fake\)/],
+    ["InternalServerException", 500, 502, bedrockFailedMessage, /Bedrock failed while running the model .* \(HTTP 500\)/],
+  ])("%s (HTTP %i) answers %i with a JSON message; the log has the cause", async (errorType, upstreamStatus, status, answered, logged) => {
     fake.fallback = { kind: "error", status: upstreamStatus, errorType, message: `${errorType} from the fake` };
     try {
       const result = await post({ text: "Buy milk", mode: "note" });
       expect(result.statusCode).toBe(status);
       const body = json(result);
       expect(Object.keys(body)).toEqual(["message"]);
-      expect(String(body.message)).toMatch(pattern);
+      if (typeof answered === "string") expect(body.message).toBe(answered);
+      else expect(String(body.message)).toMatch(answered);
+      // A 502 names neither the model nor Bedrock's own words: those are for the operator.
+      if (status === 502) expect(result.body).not.toMatch(new RegExp(`${MODEL_ID.replace(/[.:]/g, "\\$&")}|from the fake|us-west-2`));
       expectNoStackTrace(result);
       expect(logLines("capture_failed")).toEqual([expect.objectContaining({ status, level: "warn" })]);
+      expect(String(logLines("capture_failed")[0]?.["message"])).toMatch(logged);
     } finally {
       fake.fallback = { kind: "error", status: 500, errorType: "InternalServerException", message: "no answer queued in the fake" };
     }
@@ -369,6 +388,7 @@ describe("Bedrock errors", () => {
     fake.queue({ kind: "raw", status: 200, body: "<html>not json</html>" });
     const result = await post({ text: "Buy milk", mode: "note" });
     expect(result.statusCode).toBe(502);
+    expect(json(result)).toEqual({ message: bedrockFailedMessage });
     expectNoStackTrace(result);
   });
 

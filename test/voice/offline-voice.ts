@@ -20,9 +20,10 @@ Object.assign(process.env, {
 // The AWS SDK would take a named profile over the keys above.
 delete process.env["AWS_PROFILE"];
 
-await import("../../voice/local-gateway-cli.ts");
+// A token the person chose stays off the screen; the demo's own is no secret, so it is shown.
+const { runLocalGateway } = await import("../../voice/start-gateway-cli.ts");
+await runLocalGateway(chosenToken === undefined ? { clientToken: "offline-demo-token (this demo's own, fixed: no secret)" } : {});
 const port = process.env["VOICE_LOCAL_PORT"] ?? "8787";
-// A token the person chose stays off the screen; the demo's own is no secret.
 const tokenHeader = chosenToken === undefined ? "offline-demo-token" : "$VOICE_LOCAL_CLIENT_TOKEN";
 console.error(
   [

@@ -119,8 +119,10 @@ export const detailFieldsBeyondDescription = [
 export const clubFieldsBeyondDescription = ["resource_state"] as const;
 
 export interface FieldModel {
-  /** The model's name in Strava's API description, for messages. */
+  /** The model's name in its training log's API description, for messages. */
   readonly name: string;
+  /** That training log, for messages; Strava when absent. */
+  readonly upstream?: string;
   /** Every name `fields` accepts for it. */
   readonly fields: ReadonlySet<string>;
   /** The names the description itself declares (the test compares them with it). */

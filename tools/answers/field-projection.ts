@@ -11,14 +11,20 @@ import type { FieldModel } from "./activity-fields.ts";
 import { isJsonObject, parseExact, type ExactJson } from "./exact-json.ts";
 import { ToolInputError } from "../arguments/validate-arguments.ts";
 
-/** The `fields` parameter of a tool answering `model` objects; `example` is a list worth copying. */
-export function FieldsParameter(example: readonly string[]) {
+/**
+ * The `fields` parameter of a tool answering `model` objects; `example` is a list worth copying, `names` whose
+ * names they are and what each object is (Strava's activities by default).
+ */
+export function FieldsParameter(
+  example: readonly string[],
+  names: { upstream: string; item: string } = { upstream: "Strava", item: "activity" },
+) {
   return Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
     minItems: 1,
     maxItems: 100,
     uniqueItems: true,
     description:
-      `Keep only these top-level fields of each activity (Strava's names), e.g. ${JSON.stringify(example)}. ` +
+      `Keep only these top-level fields of each ${names.item} (${names.upstream}'s names), e.g. ${JSON.stringify(example)}. ` +
       "Default: every field. An unknown name is an error that lists the valid ones.",
   });
 }
@@ -31,7 +37,7 @@ export function checkFields(model: FieldModel, fields: readonly string[] | undef
   const nested = unknown.some((field) => field.includes(".")) ? ' Fields are top-level names only ("map", not "map.polyline").' : "";
   throw new ToolInputError(
     `fields: ${unknown.map((field) => JSON.stringify(field)).join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} ` +
-      `of Strava's ${model.name}.${nested} Valid names: ${[...model.fields].sort().join(", ")}.`,
+      `of ${model.upstream ?? "Strava"}'s ${model.name}.${nested} Valid names: ${[...model.fields].sort().join(", ")}.`,
   );
 }
 

@@ -4,7 +4,7 @@
  * functions choose each next request from the answers so far and reduce all of them to the result text. The
  * tool does no I/O, so a test drives a plan with bodies of its own and no network.
  */
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 
 export interface PlannedRequest {
   request: UpstreamRequest;

@@ -5,11 +5,12 @@
  * draws its results, and for a write, what the athlete approves. The front ends (OpenClaw plugin, MCP
  * server) only loop over the table of these; neither knows a tool by name.
  *
- * A second upstream gets definitions of its own (its parameter schema, its request, its summary of a
- * write) under the same names, so front ends stay as they are.
+ * Each training log has definitions of its own under the same names where the intent is the same (tools/table.ts
+ * holds Strava's, tools/intervals-icu/ intervals.icu's): what differs per upstream is said on the definition (its
+ * parameter schema, its request, how its answer is shaped, its summary of a write), so front ends stay as they are.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import type { PlanContext, RequestPlan } from "./request-plan.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */
@@ -20,14 +21,16 @@ export interface ToolAnnotations {
   destructiveHint: boolean;
   /** Calling it twice with the same arguments has no further effect. */
   idempotentHint: boolean;
-  /** It reaches an external system (Strava). */
+  /** It reaches an external system (the training log). */
   openWorldHint: boolean;
 }
 
 /** What a tool may ask of the running service while building its request. */
 export interface RequestContext {
-  /** The authenticated athlete's id (looked up once, then kept). */
-  athleteId(signal?: AbortSignal): Promise<number>;
+  /** The athlete's id as the log's paths take it (Strava's looked up once, then kept; intervals.icu's from its settings). */
+  athleteId(signal?: AbortSignal): Promise<number | string>;
+  /** The athlete's local date today, "YYYY-MM-DD", where the log holds their time zone (intervals.icu's tools' default dates). */
+  today?(signal?: AbortSignal): Promise<string>;
   signal?: AbortSignal | undefined;
 }
 
@@ -73,8 +76,13 @@ export interface ToolDefinition {
   /** TypeBox object schema; at runtime a plain JSON Schema object with `properties` and `required`. */
   readonly parameters: TObject;
   readonly annotations: ToolAnnotations;
-  /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}". */
+  /** The one upstream operation it calls, as the tool table names it: "GET /activities/{id}" (below the log's API base). */
   readonly upstream: string;
+  /**
+   * The day Strava retired that operation (ISO date), for the tool reference: the tool stays, for upstreams that still
+   * serve it, and its error says so.
+   */
+  readonly retiredByStrava?: string;
   /** Builds the upstream request from validated arguments (defaults applied). Throws `ToolInputError`. */
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   /**
@@ -88,7 +96,8 @@ export interface ToolDefinition {
    */
   resultText?(bodyText: string, args: Record<string, unknown>): string | undefined;
   /** Advice added to an upstream status error for conditions this tool knows about. */
-  errorHint?(status: number): string | undefined;
+  /** Advice added to an upstream status error for conditions this tool knows about, from the status and the upstream's error body as read (Strava's Fault). */
+  errorHint?(status: number, errorBody: unknown): string | undefined;
   /**
    * The MCP Apps view that draws this tool's results, by the view's name (the views are served by the MCP
    * server: mcp-adapter/apps/app-views.ts). Absent: results are shown as text only.

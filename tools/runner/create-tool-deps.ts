@@ -1,23 +1,32 @@
 /**
- * The dependencies every tool call uses, built once per process by a front end and passed in
- * (never imported as singletons), so tests and the sandbox can swap any of them.
+ * Strava's side of the tools' dependencies (tools/runner/tool-deps.ts): the token manager on the athlete's
+ * credential store, Strava's client that asks it for tokens, and the athlete's id looked up once. Called by the
+ * composition root (tools/composition/open-tool-deps.ts) for Strava and for the sandbox in Strava's place; tests
+ * call it directly to reach the token manager (`tokens`), which nothing above `credentials/` needs.
  */
 import type { Logger } from "../../common/logger.ts";
 import { AthleteIdentity } from "../../strava/athlete-identity.ts";
 import type { CredentialStore } from "../../credentials/credential-store.ts";
-import { createHttpSender, type SendHttp } from "../../strava/http-exchange.ts";
+import { createHttpSender, type SendHttp } from "../../common/upstream/http-exchange.ts";
 import { TokenManager } from "../../credentials/token-manager.ts";
 import { defaultMaxConcurrentRequests, UpstreamClient, type UpstreamAdmission } from "../../strava/strava-client.ts";
 import { defaultUpstreamSettings, type UpstreamSettings } from "../../strava/strava-settings.ts";
+import type { ToolDeps } from "./tool-deps.ts";
 
-export interface ToolDeps {
+/** The tools' dependencies on Strava, with its token manager and client as themselves. */
+export interface StravaToolDeps extends ToolDeps {
+  readonly log: "strava";
   client: UpstreamClient;
   athlete: AthleteIdentity;
   tokens: TokenManager;
-  logger: Logger;
-  /** Epoch milliseconds: the clock the token manager reads, for tools that need "today". */
-  now: () => number;
 }
+
+/**
+ * Strava's dependencies under the name they had before a second log: for OAuth mode, which serves Strava only
+ * (its webhook reads Strava's client), and for tests that reach the token manager. Front ends take `ToolDeps`
+ * from tool-deps.ts.
+ */
+export type { StravaToolDeps as ToolDeps };
 
 export interface ToolDepsOptions {
   store: CredentialStore;
@@ -35,9 +44,11 @@ export interface ToolDepsOptions {
   maxConcurrentRequests?: number;
   /** A say over each upstream request before it is sent (see `UpstreamAdmission`). */
   admission?: UpstreamAdmission;
+  /** Called when Strava refused the stored refresh token (see `TokenManagerOptions.onRefreshTokenDead`). */
+  onRefreshTokenDead?: () => Promise<void>;
 }
 
-export function createToolDeps(options: ToolDepsOptions): ToolDeps {
+export function createToolDeps(options: ToolDepsOptions): StravaToolDeps {
   const settings: UpstreamSettings = { ...defaultUpstreamSettings, ...options.settings };
   const maxConcurrentRequests = options.maxConcurrentRequests ?? defaultMaxConcurrentRequests;
   const http = options.http ?? createHttpSender({ connectionsPerOrigin: maxConcurrentRequests });
@@ -50,6 +61,7 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     http,
     now: options.now,
     random: options.random,
+    onRefreshTokenDead: options.onRefreshTokenDead,
   });
   const client = new UpstreamClient({
     settings,
@@ -60,5 +72,13 @@ export function createToolDeps(options: ToolDepsOptions): ToolDeps {
     maxConcurrentRequests,
     admission: options.admission,
   });
-  return { client, athlete: new AthleteIdentity(client), tokens, logger: options.logger, now: options.now ?? Date.now };
+  return {
+    log: "strava",
+    client,
+    athlete: new AthleteIdentity(client),
+    tokens,
+    credentials: tokens,
+    logger: options.logger,
+    now: options.now ?? Date.now,
+  };
 }

@@ -5,7 +5,7 @@
  * second time.
  */
 import type { RequestContext, ToolDefinition } from "../definition/tool-definition.ts";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import { validateArguments } from "../arguments/validate-arguments.ts";
 
 export interface PreparedCall {

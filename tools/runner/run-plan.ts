@@ -4,14 +4,14 @@
  * here, beside runTool's single request; a failure throws the same named errors the single request does,
  * and runTool turns them into error results.
  */
-import type { UpstreamClient } from "../../strava/strava-client.ts";
+import type { TrainingLogClient } from "../../common/upstream/training-log-client.ts";
 import type { RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
-import { describeRequest } from "../../strava/strava-request.ts";
-import { UpstreamBodyError, UpstreamStatusError } from "../../strava/strava-errors.ts";
+import { describeRequest } from "../../common/upstream/upstream-request.ts";
+import { UpstreamBodyError, UpstreamStatusError } from "../../common/upstream/upstream-errors.ts";
 
 export interface PlanOptions {
   signal?: AbortSignal | undefined;
-  errorHint?: ((status: number) => string | undefined) | undefined;
+  errorHint?: ((status: number, errorBody: unknown) => string | undefined) | undefined;
 }
 
 export interface PlanResult {
@@ -22,7 +22,7 @@ export interface PlanResult {
   requests: number;
 }
 
-export async function sendPlan(plan: RequestPlan, client: UpstreamClient, options: PlanOptions): Promise<PlanResult> {
+export async function sendPlan(plan: RequestPlan, client: TrainingLogClient, options: PlanOptions): Promise<PlanResult> {
   const answers: UpstreamAnswer[] = [];
   for (;;) {
     const planned = readable(answers, () => plan.next(answers));

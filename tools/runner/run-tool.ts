@@ -5,20 +5,21 @@
  * Every failure the caller can do something about becomes an error result (`Error: ...`,
  * `isError: true`); nothing here throws to the front end.
  *
- * A successful answer's text is Strava's body, byte for byte, unless the tool reshapes it (`resultText`). It
- * is not parsed: HTTP framing has already refused a body cut off in transit (strava/http-exchange.ts), and
- * what is left to catch is a 2xx that is not Strava's JSON at all (a proxy's HTML page, an empty body), which
+ * A successful answer's text is the training log's body, byte for byte, unless the tool reshapes it (`resultText`).
+ * It is not parsed: HTTP framing has already refused a body cut off in transit (common/upstream/http-exchange.ts),
+ * and what is left to catch is a 2xx that is not the log's JSON at all (a proxy's HTML page, an empty body), which
  * a look at both ends of the text does.
  */
 import type { ToolDefinition } from "../definition/tool-definition.ts";
-import type { ToolDeps } from "./create-tool-deps.ts";
+import { requestContextOf, type ToolDeps } from "./tool-deps.ts";
 import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "../arguments/validate-arguments.ts";
-import { describeRequest, type UpstreamRequest } from "../../strava/strava-request.ts";
+import { describeRequest, type UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import { sendPlan } from "./run-plan.ts";
 import type { PreparedCall } from "./prepared-call.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../strava/strava-errors.ts";
+import { CallCancelledError, UpstreamBodyError, UpstreamError, UpstreamStatusError } from "../../common/upstream/upstream-errors.ts";
+import { trainingLogName } from "../../common/upstream/training-log-client.ts";
 
 /** `prepared`: the same call (`args`) as a front end validated and built it; it is not validated again. */
 export async function runTool(
@@ -39,7 +40,7 @@ export async function runTool(
       deps.logger.info("tool_call", { tool: tool.name, status: answer.status, requests: answer.requests, ms: elapsed(started) });
       return textResult(answer.text, answer.status);
     }
-    request = prepared?.request ?? (await tool.request(validated, { athleteId: (s) => deps.athlete.id(s), signal }));
+    request = prepared?.request ?? (await tool.request(validated, requestContextOf(deps, signal)));
   } catch (error) {
     return failure(tool, deps, error, started);
   }
@@ -52,7 +53,7 @@ export async function runTool(
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
       throw new UpstreamBodyError(
-        `Strava answered ${describeRequest(request)} with ${response.status}, but the body is not complete JSON ` +
+        `${trainingLogName(deps.log)} answered ${describeRequest(request)} with ${response.status}, but the body is not complete JSON ` +
           `(${response.bodyText.length} characters; cut off, or an error page). Nothing was changed by reading it; try again.`,
       );
     }

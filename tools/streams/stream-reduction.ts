@@ -7,7 +7,7 @@
  */
 import { keptIndices } from "./stream-downsampling.ts";
 import { summarizeStream } from "./stream-summary.ts";
-import { UpstreamBodyError } from "../../strava/strava-errors.ts";
+import { UpstreamBodyError } from "../../common/upstream/upstream-errors.ts";
 
 /** The most samples per stream each resolution keeps (the levels of Strava's retired `resolution`). */
 export const resolutionLimits = { low: 100, medium: 1_000, high: 10_000 } as const;

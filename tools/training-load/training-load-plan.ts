@@ -1,36 +1,45 @@
 /**
  * The requests behind `get_activities` with `summary: true`, as a plan (tools/definition/request-plan.ts): the activity
- * list newest first, 200 a page, until a page reaches back past the window's first date (or the list ends,
- * or the paging bound is hit); then the athlete's heart-rate zones, only when an activity lacks a Relative
- * Effort but has heart rate. The reduction is the summary (training-load-summary.ts).
+ * list newest first from today, 200 a page, until a page reaches back past the history's first date (126 days
+ * before the window's), or the list ends, or the paging bound is hit; then the athlete's FTP (GET /athlete) when
+ * an activity without Relative Effort has device power, and the athlete's heart-rate zones (GET /athlete/zones)
+ * when one has heart rate but no usable power. The reduction is the summary (training-load-summary.ts).
  *
  * The window is whole local dates in the time zone of the athlete's newest activity listed (its `timezone`):
  * from `after`'s date (default: the Monday eleven weeks before the current week's, so twelve calendar weeks)
- * to `before`'s (default: today, by the service's clock). `after` is not sent to Strava: with it, Strava lists
- * oldest first, and newest first is what tells the zone on the first page and lets a stop at the bound keep the
- * recent dates.
+ * to `before`'s (default: today, by the service's clock). Neither is sent to Strava. The list is read from
+ * today whatever `before` says, so that the estimates' calibration span (the 126 days to today) is always read
+ * and an activity's load never depends on the window; a window far in the past costs more pages. Without
+ * `after`, Strava lists newest first, which tells the zone on the first page and lets a stop at the bound keep
+ * the recent dates; without `before`, the last date is read whole.
  */
 import type { PlanContext, RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
-import type { UpstreamRequest } from "../../strava/strava-request.ts";
+import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
+import type { HeartRateZone } from "./effort-points.ts";
 import { ToolInputError } from "../arguments/validate-arguments.ts";
-import { UpstreamBodyError } from "../../strava/strava-errors.ts";
-import { needsHeartRateZones, type HeartRateZone } from "./activity-load.ts";
-import { dateOfDay, dayOfDate, localDayAt, mondayOf, zoneOfStravaLabel } from "./calendar-days.ts";
-import { trainingLoadAnswer, windowActivities, type LoadWindow } from "./training-load-summary.ts";
+import { UpstreamBodyError } from "../../common/upstream/upstream-errors.ts";
+import { dateOfDay, localDayAt, mondayOf, zoneOfStravaLabel } from "./calendar-days.ts";
+import { calibrationSpan, minimumFit, powerPairs } from "./load-calibration.ts";
+import { dayOfSummary, listedActivities, type ListedActivity } from "./listed-activities.ts";
+import { trainingLoadAnswer, type LoadWindow } from "./training-load-summary.ts";
 
 /** Strava's largest page. */
 export const activitiesPerPage = 200;
 /**
- * Pages read at most: 1,000 activities, a year at nearly three a day, for 5 of the 100 read requests
- * Strava allows per 15 minutes. Past it the summary keeps the most recent dates and says where it stopped.
+ * Pages read at most: 1,000 activities, for 5 of the 100 read requests Strava allows per 15 minutes: a 366-day
+ * window and its history at two activities a day. Past it the summary keeps the most recent dates and says where
+ * it stopped.
  */
 export const maxActivityPages = 5;
 /** The longest window, in days. */
 export const maxWindowDays = 366;
 /** Calendar weeks in the default window, the current one included. */
 export const defaultWeeks = 12;
+/** Days of history read before the window: three fitness time constants, after which the start from 0 weighs under 5%. */
+export const historyDays = 126;
 
 const activitiesPath = "/athlete/activities";
+const athletePath = "/athlete";
 const zonesPath = "/athlete/zones";
 
 export interface SummaryArguments {
@@ -82,45 +91,89 @@ export function trainingLoadPlan(args: SummaryArguments, nowMs: number): Request
     }
     return list;
   };
+  const pagesOf = (answers: readonly UpstreamAnswer[]): unknown[][] =>
+    answers.filter((answer) => answer.request.path === activitiesPath).map(activitiesOf);
 
-  /** What the pages read so far say: the activities, the window, and whether to read on. */
-  const readPages = (answers: readonly UpstreamAnswer[]) => {
-    const pages = answers.filter((answer) => answer.request.path === activitiesPath).map(activitiesOf);
-    const activities = pages.flat();
+  /** What the pages read so far say: whether to read on, else the window and its history. */
+  const readPages = (answers: readonly UpstreamAnswer[]): { readOn: true } | ({ readOn: false } & PagesRead) => {
+    const pages = pagesOf(answers);
     const zone = zoneOfNewest(pages[0] ?? []);
     const { firstDay, lastDay } = windowDays(args, nowMs, zone ?? "UTC");
+    const plannedFrom = firstDay - historyDays;
     const last = pages.at(-1);
-    const listEnded = last !== undefined && last.length < activitiesPerPage;
-    const passedFirstDay = last !== undefined && last.some((activity) => (dayOf(activity) ?? Infinity) <= firstDay - 2);
-    const moreToRead = pages.length === 0 || (!listEnded && !passedFirstDay);
-    const stoppedAtBound = moreToRead && pages.length >= maxActivityPages;
-    const window: LoadWindow = { firstDay, lastDay, timeZone: zone ?? "UTC", complete: !stoppedAtBound };
-    if (stoppedAtBound) {
-      // The earliest date read may hold more activities on the next page: start the day after it.
-      const earliest = Math.min(...activities.map((activity) => dayOf(activity) ?? Infinity));
-      window.firstDay = Math.min(lastDay, Math.max(firstDay, earliest + 1));
+    if (last === undefined) return { readOn: true };
+    // Two days' margin: an activity recorded in another time zone may sit a day off in the newest-first order.
+    const passedHistory = last.some((activity) => (dayOfSummary(activity) ?? Infinity) <= plannedFrom - 2);
+    const listEnded = last.length < activitiesPerPage;
+    const atBound = !passedHistory && !listEnded && pages.length >= maxActivityPages;
+    if (!passedHistory && !listEnded && !atBound) return { readOn: true };
+
+    const activities = pages.flat();
+    const earliest = Math.min(...activities.map((activity) => dayOfSummary(activity) ?? Infinity));
+    // Everything read counts as history (more of it only makes fitness truer). The earliest date read may hold
+    // more activities on the next page, so unless the list ended, the history starts the day after it.
+    const fullFrom = listEnded ? earliest : earliest + 1;
+    const read: PagesRead = {
+      activities,
+      window: { firstDay, lastDay, timeZone: zone ?? "UTC", historyFrom: Math.min(firstDay, fullFrom), complete: !atBound },
+      zoneKnown: zone !== undefined,
+      today: localDayAt(nowMs, zone ?? "UTC"),
+      notes: [],
+    };
+    if (atBound) {
+      if (fullFrom > lastDay) {
+        throw new ToolInputError(
+          `Reading back from today stopped at its bound of ${maxActivityPages} pages (${maxActivityPages * activitiesPerPage} activities) on ${dateOfDay(earliest)}, after the window's last date ${dateOfDay(lastDay)}: ask for a window that ends after ${dateOfDay(earliest)} (a later before).`,
+        );
+      }
+      const windowCut = fullFrom > firstDay;
+      if (windowCut) read.window.firstDay = read.window.historyFrom = fullFrom;
+      read.notes.push(
+        `Paging stopped at its bound (${maxActivityPages} pages of ${activitiesPerPage} activities): dates before ${dateOfDay(fullFrom)} were not read, so ` +
+          (windowCut
+            ? "the window starts there and fitness and fatigue start from 0 the day before. Ask with a later after for a complete window."
+            : "fitness and fatigue start from 0 the day before."),
+      );
     }
-    return { pages, activities, window, zoneKnown: zone !== undefined, readOn: moreToRead && !stoppedAtBound };
+    const history = read.window.firstDay - read.window.historyFrom;
+    if (history < fitnessHistoryDays && listEnded) {
+      read.notes.push(
+        `Only ${history} days of history precede the window (Strava lists no activity before ${dateOfDay(read.window.historyFrom)}): fitness (CTL) builds over about six weeks, so fitness and form read low if the athlete trained before then.`,
+      );
+    } else if (history < fitnessHistoryDays) {
+      read.notes.push(
+        `Only ${history} days of history precede the window: fitness (CTL) builds over about six weeks, so fitness and form read low.`,
+      );
+    }
+    return { readOn: false, ...read };
   };
 
   return {
-    maxRequests: maxActivityPages + 1,
+    maxRequests: maxActivityPages + 2,
     next(answers) {
       const read = readPages(answers);
-      if (read.readOn) return { request: pageRequest(args, read.pages.length + 1) };
-      if (answers.some((answer) => answer.request.path === zonesPath)) return undefined;
-      const inWindow = windowActivities(read.activities, read.window.firstDay, read.window.lastDay);
-      return needsHeartRateZones(inWindow) ? { request: { method: "GET", path: zonesPath }, optional: true } : undefined;
+      if (read.readOn) return { request: pageRequest(pagesOf(answers).length + 1) };
+      const needs = signalsNeeded(read);
+      const athlete = answers.find((answer) => answer.request.path === athletePath);
+      if (needs.ftp && athlete === undefined) return { request: { method: "GET", path: athletePath }, optional: true };
+      const ftp = athlete === undefined ? undefined : ftpOf(athlete).ftp;
+      if (needs.zones(ftp) && !answers.some((answer) => answer.request.path === zonesPath))
+        return { request: { method: "GET", path: zonesPath }, optional: true };
+      return undefined;
     },
     reduce(answers) {
       const read = readPages(answers);
-      const notes: string[] = [];
-      if (!read.window.complete) {
-        notes.push(
-          `Paging stopped at its bound (${maxActivityPages} pages of ${activitiesPerPage} activities): dates before ${dateOfDay(read.window.firstDay)} were not read. Ask with a later after for a complete window.`,
-        );
-      }
+      if (read.readOn) throw new Error("the training-load plan was reduced before its pages were read");
+      const notes = [...read.notes];
       if (!read.zoneKnown) notes.push("No listed activity gives the athlete's time zone, so dates are UTC dates.");
+      const athlete = answers.find((answer) => answer.request.path === athletePath);
+      let ftp: number | undefined;
+      if (athlete) {
+        const profile = ftpOf(athlete);
+        ftp = profile.ftp;
+        if (ftp === undefined)
+          notes.push(`${profile.why}; activities with device power but no Relative Effort are estimated from heart rate.`);
+      }
       const zonesAnswer = answers.find((answer) => answer.request.path === zonesPath);
       let heartRateZones: HeartRateZone[] | undefined;
       if (zonesAnswer) {
@@ -128,19 +181,57 @@ export function trainingLoadPlan(args: SummaryArguments, nowMs: number): Request
         if (heartRateZones === undefined) {
           const why = zonesAnswer.failed ? zonesAnswer.bodyText.replace(/\.$/, "") : "its answer holds no heart-rate zones";
           notes.push(
-            `The athlete's heart-rate zones could not be read (${why}); activities without Relative Effort are estimated from moving time.`,
+            `The athlete's heart-rate zones could not be read (${why}); activities with heart rate but no Relative Effort are estimated from moving time.`,
           );
         }
       }
       return JSON.stringify(
-        trainingLoadAnswer({ activities: read.activities, window: read.window, heartRateZones, upstreamRequests: answers.length, notes }),
+        trainingLoadAnswer({
+          activities: read.activities,
+          window: read.window,
+          today: read.today,
+          ftp,
+          heartRateZones,
+          upstreamRequests: answers.length,
+          notes,
+        }),
       );
     },
   };
 }
 
-function pageRequest(args: SummaryArguments, page: number): UpstreamRequest {
-  return { method: "GET", path: activitiesPath, query: { before: args.before, page, per_page: activitiesPerPage } };
+/** Days of history under which fitness is said to read low: one fitness time constant. */
+const fitnessHistoryDays = 42;
+
+interface PagesRead {
+  activities: unknown[];
+  window: LoadWindow;
+  zoneKnown: boolean;
+  today: number;
+  notes: string[];
+}
+
+/**
+ * Which of the athlete's settings the loads need, from the activities counted (history and window): the FTP when
+ * one without Relative Effort has device power and the span has enough to calibrate power on; the zones when one
+ * without Relative Effort has heart rate and no power estimate (given the FTP read).
+ */
+function signalsNeeded(read: PagesRead): { ftp: boolean; zones: (ftp: number | undefined) => boolean } {
+  const listed = listedActivities(read.activities);
+  const counted = listed.filter(
+    (activity) => activity.day >= read.window.historyFrom && activity.day <= read.window.lastDay && activity.sufferScore === undefined,
+  );
+  const powerCalibrates = powerPairs(listed, calibrationSpan(read.today)) >= minimumFit;
+  const powered = (activity: ListedActivity, ftp: number | undefined): boolean =>
+    activity.devicePower !== undefined && ftp !== undefined && powerCalibrates;
+  return {
+    ftp: powerCalibrates && counted.some((activity) => activity.devicePower !== undefined),
+    zones: (ftp) => counted.some((activity) => activity.averageHeartrate !== undefined && !powered(activity, ftp)),
+  };
+}
+
+function pageRequest(page: number): UpstreamRequest {
+  return { method: "GET", path: activitiesPath, query: { page, per_page: activitiesPerPage } };
 }
 
 /** First and last local date of the window in `zone`. */
@@ -165,10 +256,21 @@ function zoneOfNewest(page: readonly unknown[]): string | undefined {
   return newest === undefined ? undefined : zoneOfStravaLabel(newest["timezone"]);
 }
 
-function dayOf(activity: unknown): number | undefined {
-  return typeof activity === "object" && activity !== null
-    ? dayOfDate((activity as Record<string, unknown>)["start_date_local"])
-    : undefined;
+/** The FTP in GET /athlete's answer, or why there is none. */
+function ftpOf(answer: UpstreamAnswer): { ftp: number; why?: undefined } | { ftp: undefined; why: string } {
+  if (answer.failed) return { ftp: undefined, why: `The athlete's FTP could not be read (${answer.bodyText.replace(/\.$/, "")})` };
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.bodyText);
+  } catch {
+    body = undefined;
+  }
+  const ftp = (body as { ftp?: unknown } | null | undefined)?.ftp;
+  if (typeof ftp === "number" && Number.isFinite(ftp) && ftp > 0) return { ftp };
+  return {
+    ftp: undefined,
+    why: "Strava's athlete profile gives no FTP (GET /athlete includes it only with the profile:read_all scope, and only once the athlete has set one)",
+  };
 }
 
 /** The heart-rate zones in GET /athlete/zones' answer (`{"heart_rate": {"zones": [{min, max}, ...]}}`), or undefined. */

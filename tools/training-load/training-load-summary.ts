@@ -1,11 +1,16 @@
 /**
- * Puts the training-load answer together from the activity summaries Strava listed: keeps those whose local
- * start date is in the window, gives each its load, and adds up weeks, days and the load numbers. Pure: the
- * window and the zones come in decided.
+ * Puts the training-load answer together from the activity summaries Strava listed: calibrates the estimates on
+ * the span to today, gives every activity from the history's first date to the window's last its load, runs
+ * fitness and fatigue over those days, and adds up the window's weeks and days. Pure: the window, the history's
+ * first date, the FTP and the zones come in decided.
  */
 import type { TrainingLoadAnswer } from "./training-load-answer.ts";
-import { activityLoads, type ActivityEffort, type HeartRateZone } from "./activity-load.ts";
-import { dateOfDay, dayOfDate } from "./calendar-days.ts";
+import type { HeartRateZone } from "./effort-points.ts";
+import { activityLoad, loadSources } from "./activity-load.ts";
+import { dateOfDay } from "./calendar-days.ts";
+import { modelledFitness } from "./fitness-series.ts";
+import { calibrate, calibrationSpan, minimumFit, powerPairs } from "./load-calibration.ts";
+import { listedActivities, type ListedActivity } from "./listed-activities.ts";
 import { loadNumbers } from "./load-metrics.ts";
 import { trainingWeeks, type DatedActivity } from "./training-weeks.ts";
 
@@ -13,7 +18,9 @@ export interface LoadWindow {
   firstDay: number;
   lastDay: number;
   timeZone: string;
-  /** False when paging stopped at its bound (firstDay then moved up). */
+  /** The first date of the history read (at or before firstDay): loads are counted from it, fitness and fatigue start at 0 the day before. */
+  historyFrom: number;
+  /** False when paging stopped at its bound before the history's planned start. */
   complete: boolean;
 }
 
@@ -21,68 +28,53 @@ export interface SummaryInput {
   /** Activity summaries as Strava lists them, in any order, possibly some outside the window. */
   activities: readonly unknown[];
   window: LoadWindow;
+  /** The athlete's local date today: the calibration span ends on it. */
+  today: number;
+  /** The athlete's FTP in watts; undefined when not read or not readable. */
+  ftp: number | undefined;
   /** The athlete's heart-rate zones; undefined when not read or not readable. */
   heartRateZones: readonly HeartRateZone[] | undefined;
   upstreamRequests: number;
-  /** Sentences the caller adds (why the zones could not be read, where paging stopped). */
+  /** Sentences the caller adds (the history's limits, why the FTP or zones could not be read). */
   notes: readonly string[];
 }
 
-/** An activity summary read for what the summary needs, with its local date. */
-interface ListedActivity extends ActivityEffort {
-  day: number;
-  sportType: string;
-  distance: number;
-  elevationGain: number;
-}
-
-/** The activities of the window, read from Strava's summaries. */
-export function windowActivities(activities: readonly unknown[], firstDay: number, lastDay: number): ListedActivity[] {
-  const listed: ListedActivity[] = [];
-  for (const item of activities) {
-    if (typeof item !== "object" || item === null) continue;
-    const activity = item as Record<string, unknown>;
-    // start_date_local is the athlete's wall clock, despite its "Z": its date is the local date.
-    const day = dayOfDate(activity["start_date_local"]);
-    if (day === undefined || day < firstDay || day > lastDay) continue;
-    listed.push({
-      day,
-      sportType:
-        typeof activity["sport_type"] === "string"
-          ? activity["sport_type"]
-          : typeof activity["type"] === "string"
-            ? activity["type"]
-            : "Unknown",
-      distance: nonNegative(activity["distance"]) ?? 0,
-      movingTime: nonNegative(activity["moving_time"]) ?? 0,
-      elevationGain: nonNegative(activity["total_elevation_gain"]) ?? 0,
-      sufferScore: nonNegative(activity["suffer_score"]),
-      averageHeartrate: positive(activity["average_heartrate"]),
-    });
-  }
-  return listed;
-}
-
 export function trainingLoadAnswer(input: SummaryInput): TrainingLoadAnswer {
-  const { firstDay, lastDay } = input.window;
-  const activities = windowActivities(input.activities, firstDay, lastDay);
-  const { loads, sources } = activityLoads(activities, input.heartRateZones);
-  const dated: DatedActivity[] = activities.map((activity, index) => ({ ...activity, load: loads[index]! }));
+  const { firstDay, lastDay, historyFrom } = input.window;
+  const listed = listedActivities(input.activities);
+  const calibration = calibrate(listed, calibrationSpan(input.today), input.ftp, input.heartRateZones);
+  const counted: Array<ListedActivity & DatedActivity> = listed
+    .filter((activity) => activity.day >= historyFrom && activity.day <= lastDay)
+    .map((activity) => ({ ...activity, load: activityLoad(activity, calibration) }));
 
-  const length = lastDay - firstDay + 1;
-  const dayLoads = new Array<number>(length).fill(0);
-  const active = new Array<boolean>(length).fill(false);
-  for (const activity of dated) {
-    dayLoads[activity.day - firstDay]! += activity.load;
-    active[activity.day - firstDay] = true;
+  const loads = new Array<number>(lastDay - historyFrom + 1).fill(0);
+  const active = new Array<boolean>(lastDay - firstDay + 1).fill(false);
+  for (const activity of counted) {
+    loads[activity.day - historyFrom]! += activity.load;
+    if (activity.day >= firstDay) active[activity.day - firstDay] = true;
   }
-  const { load, notes: shortWindow } = loadNumbers(dayLoads, active, firstDay);
+  const inWindow = counted.filter((activity) => activity.day >= firstDay);
+  const numbers = loadNumbers({
+    firstDay,
+    lastDay,
+    loadsFrom: historyFrom,
+    loads,
+    active,
+    series: modelledFitness(loads, historyFrom),
+  });
 
-  const notes = [...input.notes, ...shortWindow];
-  const estimated = sources.heart_rate_estimate.count + sources.moving_time_estimate.count;
+  const notes = [...input.notes, ...numbers.notes];
+  const pairs = powerPairs(listed, calibration);
+  if (pairs < minimumFit && counted.some((activity) => activity.sufferScore === undefined && activity.devicePower !== undefined)) {
+    notes.push(
+      `Only ${pairs} activities from ${dateOfDay(calibration.firstDay)} have both device power and Relative Effort (${minimumFit} are needed to put power on that scale), so activities with power but no Relative Effort are estimated from heart rate.`,
+    );
+  }
+  const sources = loadSources(inWindow, calibration);
+  const estimated = inWindow.length - sources.suffer_score;
   if (estimated > 0) {
     notes.push(
-      `${estimated} of ${activities.length} activities have no Relative Effort from Strava; their load is an estimate (load_source).`,
+      `${estimated} of ${inWindow.length} activities have no Relative Effort from Strava; their load is an estimate (load_source).`,
     );
   }
   return {
@@ -90,22 +82,16 @@ export function trainingLoadAnswer(input: SummaryInput): TrainingLoadAnswer {
       first: dateOfDay(firstDay),
       last: dateOfDay(lastDay),
       time_zone: input.window.timeZone,
-      activities: activities.length,
+      activities: inWindow.length,
+      history_from: dateOfDay(historyFrom),
       upstream_requests: input.upstreamRequests,
       complete: input.window.complete,
     },
-    weeks: trainingWeeks(dated, firstDay, lastDay),
-    days: { first: dateOfDay(firstDay), loads: dayLoads },
-    load,
+    weeks: trainingWeeks(inWindow, firstDay, lastDay),
+    days: { first: dateOfDay(firstDay), loads: loads.slice(firstDay - historyFrom) },
+    load: numbers.load,
+    trend: numbers.trend,
     load_source: sources,
     notes,
   };
-}
-
-function nonNegative(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-
-function positive(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }

@@ -22,16 +22,29 @@ import type { ChangeSummary } from "../definition/tool-definition.ts";
 export const approvalTitleLimit = 80;
 export const approvalDescriptionLimit = 512;
 
-/** The fields of a Strava activity the summary shows (from GET /activities/{id}). */
+/** The fields of an activity the summary shows (from GET /activities/{id} on Strava, GET /activity/{id} on intervals.icu). */
 export interface CurrentActivity {
   name?: string;
   sport_type?: string;
+  /** intervals.icu's sport. */
+  type?: string;
   description?: string | null;
   start_date_local?: string;
   trainer?: boolean;
   commute?: boolean;
   gear_id?: string | null;
 }
+
+/**
+ * Which training log a summary speaks of: its name in the titles, and the field that holds an activity's sport
+ * (Strava's `sport_type`, intervals.icu's `type`). Strava's when not given.
+ */
+export interface SummaryTerms {
+  log: string;
+  sportField: string;
+}
+
+const stravaTerms: SummaryTerms = { log: "Strava", sportField: "sport_type" };
 
 const closing = "To change it, tap Deny and say what.";
 /** Ends the line that says what is not shown here. */
@@ -40,14 +53,18 @@ const fence = "```";
 /** Quoted values (titles, external ids) longer than this are shortened on their line. */
 const quoteLimit = 100;
 
-/** `current` is the activity as Strava has it now, or why it could not be read. */
-export function summarizeUpdate(args: Record<string, unknown>, current: CurrentActivity | { unreadable: string }): ChangeSummary {
+/** `current` is the activity as the log has it now, or why it could not be read. */
+export function summarizeUpdate(
+  args: Record<string, unknown>,
+  current: CurrentActivity | { unreadable: string },
+  terms: SummaryTerms = stravaTerms,
+): ChangeSummary {
   const head: string[] = [];
   const now = "unreadable" in current ? undefined : current;
   head.push(`Activity ${String(args["id"])}${now?.start_date_local ? `, ${localStartLabel(now.start_date_local)}` : ""}`);
   if (!now) head.push(`Current values could not be read (${oneLine("unreadable" in current ? current.unreadable : "", 120)}).`);
   head.push(fieldLine("Title", now?.name, args["name"], now !== undefined));
-  head.push(fieldLine("Sport type", now?.sport_type, args["sport_type"], now !== undefined));
+  head.push(fieldLine("Sport type", now?.[terms.sportField as "sport_type"], args[terms.sportField], now !== undefined));
   for (const [key, label] of [
     ["trainer", "Trainer"],
     ["commute", "Commute"],
@@ -59,12 +76,12 @@ export function summarizeUpdate(args: Record<string, unknown>, current: CurrentA
   const proposed = args["description"];
   if (typeof proposed !== "string") {
     head.push("Description: unchanged");
-    return fit("Update Strava activity", head, [], shortened);
+    return fit(`Update ${terms.log} activity`, head, [], shortened);
   }
   const before = now?.description ?? "";
   if (now && before === proposed) {
     head.push("Description: unchanged");
-    return fit("Update Strava activity", head, [], shortened);
+    return fit(`Update ${terms.log} activity`, head, [], shortened);
   }
   const oldLines = splitLines(before);
   const newLines = splitLines(proposed);
@@ -81,13 +98,17 @@ export function summarizeUpdate(args: Record<string, unknown>, current: CurrentA
         ? `${kept} line${kept === 1 ? "" : "s"} kept`
         : "replaced";
   head.push(newLines.length === 0 ? `Description: cleared (${was})` : `Description (${was}):`);
-  return fit("Update Strava activity", head, lines, shortened);
+  return fit(`Update ${terms.log} activity`, head, lines, shortened);
 }
 
 export function summarizeCreate(args: Record<string, unknown>): ChangeSummary {
+  return summarizeCreateIn(args, stravaTerms);
+}
+
+export function summarizeCreateIn(args: Record<string, unknown>, terms: SummaryTerms): ChangeSummary {
   const head = [
     `New activity: ${quote(args["name"])}`,
-    `Sport type: ${String(args["sport_type"])}`,
+    `Sport type: ${String(args[terms.sportField])}`,
     `Start (local): ${localStartLabel(String(args["start_date_local"]))}`,
     `Duration: ${duration(Number(args["elapsed_time"]))}`,
   ];
@@ -97,7 +118,7 @@ export function summarizeCreate(args: Record<string, unknown>): ChangeSummary {
   const description = typeof args["description"] === "string" ? splitLines(args["description"]) : [];
   if (description.length > 0) head.push("Description:");
   return fit(
-    "Create Strava activity",
+    `Create ${terms.log} activity`,
     head,
     description.map((line) => `+ ${line}`),
     isShortened(args["name"]),
@@ -105,6 +126,10 @@ export function summarizeCreate(args: Record<string, unknown>): ChangeSummary {
 }
 
 export function summarizeUpload(args: Record<string, unknown>): ChangeSummary {
+  return summarizeUploadIn(args, stravaTerms);
+}
+
+export function summarizeUploadIn(args: Record<string, unknown>, terms: SummaryTerms): ChangeSummary {
   const base64 = String(args["file"] ?? "").replace(/\s+/g, "");
   const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0);
   const head = [`New activity from a ${String(args["data_type"]).toUpperCase()} file (${bytes.toLocaleString("en-US")} bytes)`];
@@ -115,7 +140,7 @@ export function summarizeUpload(args: Record<string, unknown>): ChangeSummary {
   const description = typeof args["description"] === "string" ? splitLines(args["description"]) : [];
   if (description.length > 0) head.push("Description:");
   return fit(
-    "Upload an activity file to Strava",
+    `Upload an activity file to ${terms.log}`,
     head,
     description.map((line) => `+ ${line}`),
     isShortened(args["name"]),

@@ -8,7 +8,7 @@
 import { addDays, daysBetween, shortDate, timeOf, type Day, type ListedActivity } from "./load-data.ts";
 import type { TrainingLoadAnswer } from "../../../tools/training-load/training-load-answer.ts";
 import { linearScale, niceDomain } from "./scales.ts";
-import { sportColor, sportName } from "./sport-colors.ts";
+import { sportName } from "./sport-colors.ts";
 import { round, svg, title } from "./svg.ts";
 import { decimal, formatHours, grouped } from "./units.ts";
 
@@ -55,10 +55,16 @@ function yTicks(
   }
 }
 
-export function loadChart(days: readonly Day[], width: number): SVGSVGElement {
+/** A y axis's title, over its tick labels: what the values are counted in. */
+function axisTitle(text: string): SVGTextElement {
+  return svg("text", { class: "axis-title", x: 0, y: 12 }, [text]);
+}
+
+/** The load chart, its axis titled with what the loads are counted in (`unit`, per day). */
+export function loadChart(days: readonly Day[], width: number, unit: string): SVGSVGElement {
   const f = frame(width);
-  const height = width < 560 ? 190 : 230;
-  const top = 10;
+  const height = width < 560 ? 206 : 246;
+  const top = 26;
   const bottom = height - 24;
   const plotWidth = width - f.left - f.right;
   const slot = plotWidth / Math.max(1, days.length);
@@ -74,11 +80,12 @@ export function loadChart(days: readonly Day[], width: number): SVGSVGElement {
     role: "img",
     "aria-label": "Daily load with fitness and fatigue",
     "data-fitness": last ? decimal(last.fitness, 1) : undefined,
+    "data-fitness-first": days[0] ? decimal(days[0].fitness, 1) : undefined,
     "data-fatigue": last ? decimal(last.fatigue, 1) : undefined,
   });
   const grid = svg("g", { class: "grid-lines" });
   yTicks(grid, ticks, toY, f, (value) => grouped(value));
-  chart.append(grid);
+  chart.append(grid, axisTitle(`${unit} per day`));
   const bars = svg("g", { class: "series", "data-series": "load" });
   const barWidth = Math.max(1, slot * 0.72);
   days.forEach((day, index) => {
@@ -122,10 +129,10 @@ export function loadChart(days: readonly Day[], width: number): SVGSVGElement {
   return chart;
 }
 
-export function formChart(days: readonly Day[], width: number): SVGSVGElement {
+export function formChart(days: readonly Day[], width: number, unit: string): SVGSVGElement {
   const f = frame(width);
-  const height = width < 560 ? 120 : 140;
-  const top = 8;
+  const height = width < 560 ? 136 : 156;
+  const top = 24;
   const bottom = height - 24;
   const plotWidth = width - f.left - f.right;
   const slot = plotWidth / Math.max(1, days.length);
@@ -144,7 +151,7 @@ export function formChart(days: readonly Day[], width: number): SVGSVGElement {
   });
   const grid = svg("g", { class: "grid-lines" });
   yTicks(grid, ticks, toY, f, (value) => grouped(value));
-  chart.append(grid);
+  chart.append(grid, axisTitle(`${unit} per day`));
   const zero = toY(0);
   const bars = svg("g", { class: "series", "data-series": "form" });
   days.forEach((day, index) => {
@@ -176,10 +183,23 @@ export function formChart(days: readonly Day[], width: number): SVGSVGElement {
   return chart;
 }
 
-export function weeksChart(answer: TrainingLoadAnswer, sports: readonly string[], width: number): SVGSVGElement {
+/** Characters of the weekly totals' label (11.5 px, tabular figures) to pixels: about 6.6 each, so the label is sized without measuring. */
+const totalCharacterWidth = 6.6;
+
+export function weeksChart(
+  answer: TrainingLoadAnswer,
+  sports: readonly string[],
+  width: number,
+  colorOf: (sport: string) => string,
+  unit: string,
+): SVGSVGElement {
   const compact = width < 560;
   const labelWidth = compact ? 58 : 84;
-  const valueWidth = compact ? 104 : 150;
+  const totals = answer.weeks.map((week) =>
+    `${formatHours(week.total.moving_time)} · ${grouped(week.total.load)} ${compact ? "" : unit}`.trim(),
+  );
+  // The widest label decides the room kept for labels, so every week's stays inside the chart, a phone's included.
+  const valueWidth = Math.max(...totals.map((text) => text.length)) * totalCharacterWidth + 10;
   const row = 26;
   const height = answer.weeks.length * row + 6;
   const plotWidth = Math.max(60, width - labelWidth - valueWidth);
@@ -199,9 +219,9 @@ export function weeksChart(answer: TrainingLoadAnswer, sports: readonly string[]
     group.append(svg("text", { class: "tick", x: 0, y: y + 15 }, [`${shortDate(week.week)}${week.partial ? "*" : ""}`]));
     let x = labelWidth;
     for (const sport of sports) {
-      const totals = week.sports[sport];
-      if (totals === undefined || totals.moving_time <= 0) continue;
-      const w = toWidth(totals.moving_time);
+      const sportTotals = week.sports[sport];
+      if (sportTotals === undefined || sportTotals.moving_time <= 0) continue;
+      const w = toWidth(sportTotals.moving_time);
       group.append(
         svg(
           "rect",
@@ -211,26 +231,29 @@ export function weeksChart(answer: TrainingLoadAnswer, sports: readonly string[]
             y: y + 3,
             width: Math.max(1, w - 1),
             height: row - 9,
-            fill: sportColor(sport),
+            fill: colorOf(sport),
             "data-sport": sport,
-            "data-seconds": totals.moving_time,
+            "data-seconds": sportTotals.moving_time,
           },
-          [title(`${sportName(sport)}: ${totals.count} × ${formatHours(totals.moving_time)}, load ${grouped(totals.load)}`)],
+          [
+            title(
+              `${sportName(sport)}: ${sportTotals.count} × ${formatHours(sportTotals.moving_time)}, ${grouped(sportTotals.load)} ${unit}`,
+            ),
+          ],
         ),
       );
       x += w;
     }
-    const summary = compact
-      ? `${formatHours(week.total.moving_time)} · ${grouped(week.total.load)}`
-      : `${formatHours(week.total.moving_time)} · load ${grouped(week.total.load)}`;
-    group.append(svg("text", { class: "week-total", x: labelWidth + toWidth(week.total.moving_time) + 6, y: y + 15 }, [summary]));
+    group.append(
+      svg("text", { class: "week-total", x: labelWidth + toWidth(week.total.moving_time) + 6, y: y + 15 }, [totals[position] ?? ""]),
+    );
     chart.append(group);
   });
   return chart;
 }
 
 /** A plain list by day: a column per date from the first listed to the last, its activities stacked by time. */
-export function daysChart(activities: readonly ListedActivity[], width: number): SVGSVGElement {
+export function daysChart(activities: readonly ListedActivity[], width: number, colorOf: (sport: string) => string): SVGSVGElement {
   const dated = activities.filter((activity) => /^\d{4}-\d{2}-\d{2}/.test(activity.start_date_local ?? ""));
   const dates = dated.map((activity) => (activity.start_date_local ?? "").slice(0, 10)).sort();
   const first = dates[0] ?? "1970-01-01";
@@ -284,7 +307,7 @@ export function daysChart(activities: readonly ListedActivity[], width: number):
           y: y1,
           width: barWidth,
           height: Math.max(1, y0 - y1 - 1),
-          fill: sportColor(sport),
+          fill: colorOf(sport),
           "data-sport": sport,
           "data-date": date,
         },

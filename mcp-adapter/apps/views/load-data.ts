@@ -2,11 +2,12 @@
  * `get_activities`'s text result read for the load view: with `summary: true` the training-load answer
  * (tools/training-load/training-load-answer.ts, the one description of its shape), otherwise the listed
  * activities (Strava's summaries, maybe cut to a `fields` list). The daily fitness, fatigue and form are
- * recomputed from the answer's daily loads with the server's own time constants (load-metrics.ts), so the
- * chart's last day is the answer's numbers. Pure functions: no DOM.
+ * recomputed from the answer's daily loads with the server's own time constants (fitness-series.ts), starting
+ * from the answer's fitness and fatigue the day before the window, so the chart's last day is the answer's
+ * numbers. Pure functions: no DOM.
  */
 import type { TrainingLoadAnswer } from "../../../tools/training-load/training-load-answer.ts";
-import { fatigueDays, fitnessDays } from "../../../tools/training-load/load-metrics.ts";
+import { fatigueDays, fitnessDays } from "../../../tools/training-load/fitness-series.ts";
 
 export interface ListedActivity {
   id?: number;
@@ -25,7 +26,7 @@ export function parseActivities(text: string): ActivitiesAnswer {
   if (Array.isArray(parsed))
     return { kind: "list", activities: parsed.filter((item): item is ListedActivity => typeof item === "object" && item !== null) };
   const answer = parsed as Partial<TrainingLoadAnswer> | null;
-  if (answer && Array.isArray(answer.weeks) && Array.isArray(answer.days?.loads) && answer.load && answer.window)
+  if (answer && Array.isArray(answer.weeks) && Array.isArray(answer.days?.loads) && answer.load && answer.window && answer.trend?.start)
     return { kind: "summary", answer: answer as TrainingLoadAnswer };
   throw new Error("The answer is neither a list of activities nor a training-load summary.");
 }
@@ -41,16 +42,25 @@ export interface Day {
   form: number;
 }
 
-/** Every date of the window with its load, fitness, fatigue and form (the answer's formulas, day by day). */
+/**
+ * Every date of the window with its load, fitness, fatigue and form: the answer's recurrence day by day, from the
+ * fitness and fatigue the answer gives for the day before the window (its history), so the lines start where the
+ * athlete was rather than climbing from zero.
+ */
 export function dailySeries(answer: TrainingLoadAnswer): Day[] {
-  let fitness = 0;
-  let fatigue = 0;
+  let fitness = answer.trend.start.fitness;
+  let fatigue = answer.trend.start.fatigue;
   return answer.days.loads.map((load, index) => {
     const form = fitness - fatigue;
     fitness += (load - fitness) / fitnessDays;
     fatigue += (load - fatigue) / fatigueDays;
     return { date: addDays(answer.days.first, index), load, fitness, fatigue, form };
   });
+}
+
+/** What the loads are counted in: Strava's Relative Effort (and estimates on its scale). */
+export function loadUnit(answer: TrainingLoadAnswer): string {
+  return "suffer_score" in answer.load_source ? "Relative Effort" : "load";
 }
 
 /** "2026-11-21" plus `days`. */
@@ -80,6 +90,16 @@ export function sportsByTime(answer: TrainingLoadAnswer): string[] {
   for (const week of answer.weeks)
     for (const [sport, totals] of Object.entries(week.sports)) time.set(sport, (time.get(sport) ?? 0) + totals.moving_time);
   return [...time].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
+}
+
+/** The sports of listed activities, most training time first (most activities when the list has no times). */
+export function listedSportsByTime(activities: readonly ListedActivity[]): string[] {
+  const amount = new Map<string, number>();
+  for (const activity of activities) {
+    if (activity.sport_type === undefined) continue;
+    amount.set(activity.sport_type, (amount.get(activity.sport_type) ?? 0) + (timeOf(activity) ?? 1));
+  }
+  return [...amount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
 }
 
 /** The listed activities grouped by local date, newest date first, in list order within a date. */

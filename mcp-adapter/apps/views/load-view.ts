@@ -7,15 +7,17 @@ import { element, message, notDrawable, startView, type ViewState } from "./view
 import {
   activitiesByDay,
   dailySeries,
+  loadUnit,
   parseActivities,
   shortDate,
+  listedSportsByTime,
   sportsByTime,
   timeOf,
   type ActivitiesAnswer,
   type ListedActivity,
 } from "./load-data.ts";
 import { daysChart, formChart, loadChart, weeksChart } from "./load-chart.ts";
-import { sportColor, sportName } from "./sport-colors.ts";
+import { sportName, sportPalette } from "./sport-colors.ts";
 import { formatDistance, formatHours, grouped, unitSystemFor, type UnitSystem } from "./units.ts";
 import type { TrainingLoadAnswer } from "../../../tools/training-load/training-load-answer.ts";
 import "./view.css";
@@ -39,6 +41,8 @@ function render(root: HTMLElement, state: ViewState): void {
 function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
   const days = dailySeries(answer);
   const sports = sportsByTime(answer);
+  const colorOf = sportPalette(sports);
+  const unit = loadUnit(answer);
   const header = element("header", "view-header");
   header.append(
     element("h1", "", `Training load, ${shortDate(answer.window.first)} to ${shortDate(answer.window.last)}`),
@@ -52,7 +56,8 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
   const numbers = keyNumbers([
     ["Fitness (CTL)", load.fitness.toFixed(1)],
     ["Fatigue (ATL)", load.fatigue.toFixed(1)],
-    ["Form (TSB)", signed(load.form)],
+    ["Form (TSB)", signed(load.form), load.form_percent === null ? undefined : `${signedWhole(load.form_percent)}% of fitness`],
+    ["Ramp rate", load.ramp_rate === null ? "n/a" : signed(load.ramp_rate), "fitness gained in 7 days"],
     ["Acute:chronic ratio", load.acute_chronic_ratio === null ? "n/a" : load.acute_chronic_ratio.toFixed(2)],
     ["Monotony", load.monotony === null ? "n/a" : load.monotony.toFixed(2)],
     ["Strain", load.strain === null ? "n/a" : grouped(load.strain)],
@@ -71,7 +76,7 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
       ["Fatigue (ATL)", "var(--chart-fatigue)", "line"],
     ]),
   );
-  parts.push(wrap(loadChart(days, width)));
+  parts.push(wrap(loadChart(days, width, unit)));
   parts.push(
     element("h3", "", "Form (TSB): fitness minus fatigue"),
     legend([
@@ -79,10 +84,10 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
       ["More tired", "var(--chart-form-down)", "bar"],
     ]),
   );
-  parts.push(wrap(formChart(days, width)));
-  parts.push(element("h3", "", "Training time per week, by sport"));
-  const sportLegend = legend(sports.map((sport) => [sportName(sport), sportColor(sport), "bar", sport]));
-  parts.push(sportLegend, wrap(weeksChart(answer, sports, width)));
+  parts.push(wrap(formChart(days, width, unit)));
+  parts.push(element("h3", "", `Training time per week, by sport, and its ${unit}`));
+  const sportLegend = legend(sports.map((sport) => [sportName(sport), colorOf(sport), "bar", sport]));
+  parts.push(sportLegend, wrap(weeksChart(answer, sports, width, colorOf, unit)));
   if (answer.weeks.some((week) => week.partial))
     parts.push(element("p", "note", "* Part of the week is outside the window (the current week, or the first one)."));
   if (answer.notes.length > 0) {
@@ -104,11 +109,12 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
   const newest = byDay[0]?.date ?? "";
   const oldest = byDay[byDay.length - 1]?.date ?? "";
   header.append(element("p", "subtitle", `${shortDate(oldest)} to ${shortDate(newest)} · ${byDay.length} days with an activity`));
-  const sports = [...new Set(activities.map((activity) => activity.sport_type).filter((sport): sport is string => sport !== undefined))];
+  const sports = listedSportsByTime(activities);
+  const colorOf = sportPalette(sports);
   const parts: HTMLElement[] = [
     header,
-    legend(sports.map((sport) => [sportName(sport), sportColor(sport), "bar", sport])),
-    wrap(daysChart(activities, width)),
+    legend(sports.map((sport) => [sportName(sport), colorOf(sport), "bar", sport])),
+    wrap(daysChart(activities, width, colorOf)),
   ];
   const list = element("ol", "day-list");
   for (const day of byDay) {
@@ -118,7 +124,7 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
     for (const activity of day.activities) {
       const row = element("li", "activity-row");
       const swatch = element("span", "swatch");
-      swatch.style.background = sportColor(activity.sport_type ?? "");
+      swatch.style.background = colorOf(activity.sport_type ?? "");
       const facts = [
         activity.sport_type ? sportName(activity.sport_type) : undefined,
         activity.distance ? formatDistance(activity.distance, system) : undefined,
@@ -173,4 +179,8 @@ function wrap(chart: SVGSVGElement): HTMLElement {
 
 function signed(value: number): string {
   return `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(1)}`;
+}
+
+function signedWhole(value: number): string {
+  return `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(0)}`;
 }

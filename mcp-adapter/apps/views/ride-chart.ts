@@ -5,7 +5,7 @@
  * every drawn point and label an element a test can count and read.
  */
 import { drawnIndices, distanceLabel, type Series, type XAxis } from "./ride-data.ts";
-import { linearScale, niceDomain, ticksUpTo, timeSteps } from "./scales.ts";
+import { fittedDomain, linearScale, ticksUpTo, timeSteps } from "./scales.ts";
 import { round, svg, title } from "./svg.ts";
 import { formatDuration, roadDistance, type UnitSystem } from "./units.ts";
 
@@ -60,9 +60,11 @@ export function rideChart(input: RideChartInput): SVGSVGElement {
     const present = one.values.filter((value): value is number => value !== null);
     const low = Math.min(...present);
     const high = one.key === "pace" ? percentile(present, 0.95) : Math.max(...present);
-    // Room above the best value, so its label sits over the peak rather than on the line.
-    const headroom = (high - low) * 0.3;
-    const { domain, ticks } = one.key === "pace" ? paceDomain(low - headroom, high) : niceDomain(low, high + headroom, 3);
+    // Room above the best value for its label (peakMarker's pill and gap), so it sits over the peak rather than on the line.
+    const { domain, ticks } =
+      one.key === "pace"
+        ? paceDomain(low - (high - low) * 0.3, high)
+        : fittedDomain(low, high, 3, (peakPillHeight + 8) / (panelHeight - 6));
     const toY = linearScale(one.inverted ? [domain[1], domain[0]] : domain, [top + panelHeight, top + 6]);
     panels.push({ one, toY, top });
     const group = svg("g", { class: "panel", "data-panel": one.key });
@@ -110,6 +112,8 @@ export function rideChart(input: RideChartInput): SVGSVGElement {
   return chart;
 }
 
+const peakPillHeight = 19;
+
 /** The peak's dot and its value on a pill above it (below when it is at the top), kept inside the plot. */
 function peakMarker(
   one: Series,
@@ -120,7 +124,7 @@ function peakMarker(
 ): SVGGElement {
   // Bold 12 px text is about 7 px a character: enough to size the pill without measuring.
   const width = peak.text.length * 7.4 + 14;
-  const height = 19;
+  const height = peakPillHeight;
   const left = Math.min(Math.max(x - width / 2, box.left + 2), box.right - width - 2);
   const above = y - box.top >= height + 8;
   const top = above ? y - height - 7 : y + 7;

@@ -36,6 +36,22 @@ export function niceDomain(min: number, max: number, count: number): { domain: [
   return { domain: [low, high], ticks };
 }
 
+/**
+ * A domain that fits the data: from the nice step at or below `min` to just above `max`, leaving `topShare` of the
+ * height free over `max` (room for a label on the peak) rather than rounding up to a whole step, which can
+ * leave a quarter of a panel empty; ticks are the whole steps inside it.
+ */
+export function fittedDomain(min: number, max: number, count: number, topShare: number): { domain: [number, number]; ticks: number[] } {
+  if (min === max) return niceDomain(min, max, count);
+  const step = niceStep(max - min, count);
+  const low = Math.floor(min / step) * step;
+  const share = Math.min(0.9, Math.max(0, topShare));
+  const high = (max - share * low) / (1 - share);
+  const ticks: number[] = [];
+  for (let value = low; value <= high + step / 1e6; value += step) ticks.push(Number(value.toPrecision(12)));
+  return { domain: [low, high], ticks };
+}
+
 /** Ticks from 0 to `max` that are whole numbers of a readable step, about `count` of them. */
 export function ticksUpTo(max: number, count: number, steps: readonly number[]): number[] {
   const step = steps.find((candidate) => max / candidate <= count) ?? niceStep(max, count);

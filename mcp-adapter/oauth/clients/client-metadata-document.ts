@@ -9,7 +9,17 @@
  *   the address actually connected to (the lookup is ours), so DNS rebinding between a check and the
  *   connection cannot slip through. A server whose own PUBLIC_URL is loopback (one person's machine) also
  *   accepts loopback documents, so local clients work; no setting turns the check off;
- * - no redirects (a 3xx is an error), an answer within 5 seconds, a body of at most 10 KiB, JSON;
+ * - no redirects (a 3xx is an error), a body of at most 10 KiB, JSON, and everything (the lookup, the
+ *   connection, TLS and the whole answer) within 2 seconds: a host that takes the connection and never
+ *   answers holds a request (on Lambda, a paid invocation) no longer than that;
+ * - a failure is remembered for 60 seconds: a host that could not be reached (no such name, a private
+ *   address, refused, no TLS in time or a TLS failure) is not tried again for any document on it, and a
+ *   document that got no answer in time, or an answer that was refused, is not fetched again. What happens
+ *   after TLS is up is remembered for that document only, since it depends on the path: a slow or bad URL
+ *   on a good host cannot shut out that host's real documents;
+ * - one source (an address, an IPv6 /64) may make this server fetch at most 20 documents a minute, in
+ *   this process: a client needs one fetch per cache period, so 20 different documents a minute is never
+ *   a client, and one source can keep no more than 40 seconds of fetching going a minute;
  * - the document must name itself (`client_id` equal to the URL), list its redirect URIs under the rules a
  *   registration follows (redirect-uris.ts), and use no client secret (`token_endpoint_auth_method` absent
  *   or "none").
@@ -21,12 +31,14 @@
  * be used to probe names and addresses it can see. The detail goes to the server's log, at a bounded rate.
  *
  * Answers are cached per instance as their Cache-Control allows, between 1 minute and 24 hours
- * (5 minutes without one). Trust roots are Node's (NODE_EXTRA_CA_CERTS adds a test CA).
+ * (5 minutes without one); so are failures, for 60 seconds, and the counts per source. Trust roots are
+ * Node's (NODE_EXTRA_CA_CERTS adds a test CA).
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
+import { addressSource } from "../../../common/address-networks.ts";
 import { NamedError } from "../../../common/named-error.ts";
 import type { RateLimitedLog } from "../../../common/rate-limited-log.ts";
 import { isPublicAddress } from "./public-addresses.ts";
@@ -55,7 +67,14 @@ const unreachableMessage =
   "The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.";
 
 const maxBytes = 10 * 1024;
-const timeoutMs = 5_000;
+/** Everything a fetch does, from the lookup to the answer's last byte. */
+const deadlineMs = 2_000;
+/** How long a failure is remembered. */
+const failureMemoryMs = 60_000;
+/** Documents one source may make this process fetch a minute. */
+export const fetchesPerSourcePerMinute = 20;
+/** Entries kept in each memory of this process before it starts afresh (the memories are caches, never records). */
+const memoryEntries = 10_000;
 
 /** Whether `address` may be fetched from: globally reachable, or loopback when `allowLoopback`. */
 export function isFetchableAddress(address: string, allowLoopback: boolean): boolean {
@@ -73,6 +92,9 @@ export class ClientMetadataFetcher {
   readonly #now: () => number;
   readonly #failures: RateLimitedLog | undefined;
   readonly #cache = new Map<string, { document: ClientMetadataDocument; expiresAtMs: number }>();
+  /** Failures remembered: "host <host>" for a host that could not be reached, "document <url>" for a refused answer. */
+  readonly #failed = new Map<string, { error: ClientMetadataError; untilMs: number }>();
+  readonly #fetches = new FetchesPerSource(fetchesPerSourcePerMinute);
 
   constructor(options: { allowLoopback: boolean; now?: () => number; failures?: RateLimitedLog }) {
     this.#allowLoopback = options.allowLoopback;
@@ -80,9 +102,26 @@ export class ClientMetadataFetcher {
     this.#failures = options.failures;
   }
 
-  async fetch(clientId: string): Promise<ClientMetadataDocument> {
+  /** The document at `clientId`, fetched on behalf of `address` (the request's client address; unknown when absent). */
+  async fetch(clientId: string, address?: string): Promise<ClientMetadataDocument> {
+    const nowMs = this.#now();
     const cached = this.#cache.get(clientId);
-    if (cached && cached.expiresAtMs > this.#now()) return cached.document;
+    if (cached && cached.expiresAtMs > nowMs) return cached.document;
+    const hostKey = `host ${URL.parse(clientId)?.host ?? ""}`;
+    const documentKey = `document ${clientId}`;
+    for (const key of [hostKey, documentKey]) {
+      const failed = this.#failed.get(key);
+      if (failed && failed.untilMs > nowMs) throw failed.error;
+    }
+    const admitted = this.#fetches.admit(addressSource(address), nowMs);
+    if (!admitted.admitted) {
+      const error = new ClientMetadataError(
+        "too_many_fetches",
+        `This address asked this server to fetch more than ${fetchesPerSourcePerMinute} client metadata documents in a minute; try again in ${admitted.retryAfterSeconds} s.`,
+      );
+      this.#failures?.record(error.reason, { source: addressSource(address) });
+      throw error;
+    }
     let document: ClientMetadataDocument;
     try {
       const { body, maxAgeSeconds } = await this.#get(clientId);
@@ -90,8 +129,12 @@ export class ClientMetadataFetcher {
       if (this.#cache.size > 1_000) this.#cache.clear();
       this.#cache.set(clientId, { document, expiresAtMs: this.#now() + maxAgeSeconds * 1000 });
     } catch (error) {
-      if (error instanceof ClientMetadataError)
+      if (error instanceof ClientMetadataError) {
         this.#failures?.record(error.reason, { host: URL.parse(clientId)?.host.slice(0, 120), detail: error.detail.slice(0, 300) });
+        if (this.#failed.size >= memoryEntries) this.#failed.clear();
+        const unreachable = error.reason === "unreachable" || error.reason === "not_public";
+        this.#failed.set(unreachable ? hostKey : documentKey, { error, untilMs: this.#now() + failureMemoryMs });
+      }
       throw error;
     }
     return document;
@@ -118,14 +161,31 @@ export class ClientMetadataFetcher {
       });
     };
     return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (outcome: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        outcome();
+      };
       // An answer came from a public address: its fault tells the sender nothing they could not see themselves.
       const fail = (message: string): void =>
-        reject(new ClientMetadataError("answer", `The client metadata document could not be used: ${message}`));
+        settle(() => reject(new ClientMetadataError("answer", `The client metadata document could not be used: ${message}`)));
+      // Until TLS is up a failure is the host's; after, it is this document's (the path decides how long an answer takes).
+      let connected = false;
       const unreachable = (error: NodeJS.ErrnoException): void =>
-        reject(new ClientMetadataError(error.code === "EADDRNOTPUBLIC" ? "not_public" : "unreachable", unreachableMessage, error.message));
+        settle(() =>
+          reject(
+            new ClientMetadataError(
+              error.code === "EADDRNOTPUBLIC" ? "not_public" : connected ? "no_answer" : "unreachable",
+              unreachableMessage,
+              error.message,
+            ),
+          ),
+        );
       const outgoing = request(
         url,
-        { method: "GET", headers: { accept: "application/json" }, lookup: checkedLookup, timeout: timeoutMs, agent: false },
+        { method: "GET", headers: { accept: "application/json" }, lookup: checkedLookup, timeout: deadlineMs, agent: false },
         (response) => {
           const status = response.statusCode ?? 0;
           if (status >= 300 && status < 400) {
@@ -150,17 +210,45 @@ export class ClientMetadataFetcher {
             chunks.push(chunk);
           });
           response.on("end", () =>
-            resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeSeconds: maxAge(response.headers["cache-control"]) }),
+            settle(() =>
+              resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeSeconds: maxAge(response.headers["cache-control"]) }),
+            ),
           );
           response.on("error", (error) => unreachable(error));
+          // Cut off before its end (the deadline): the answer never came whole.
+          response.on("close", () => unreachable(new Error(`no complete answer within ${deadlineMs / 1000} s`)));
         },
       );
-      const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-      outgoing.on("close", () => clearTimeout(deadline));
-      outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+      // One deadline for everything: the lookup, the connection, TLS and the whole answer.
+      const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${deadlineMs / 1000} s`)), deadlineMs);
+      outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer within ${deadlineMs / 1000} s`)));
+      outgoing.once("socket", (socket) => socket.once("secureConnect", () => (connected = true)));
       outgoing.on("error", (error: NodeJS.ErrnoException) => unreachable(error));
       outgoing.end();
     });
+  }
+}
+
+/** How many documents each source made this process fetch in the current minute (bounded: starts afresh past its size). */
+class FetchesPerSource {
+  readonly #limit: number;
+  #minute = -1;
+  #counts = new Map<string, number>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  admit(source: string, nowMs: number): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
+    const minute = Math.floor(nowMs / 60_000);
+    if (minute !== this.#minute || this.#counts.size >= memoryEntries) {
+      this.#minute = minute;
+      this.#counts = new Map();
+    }
+    const count = this.#counts.get(source) ?? 0;
+    if (count >= this.#limit) return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil(((minute + 1) * 60_000 - nowMs) / 1000)) };
+    this.#counts.set(source, count + 1);
+    return { admitted: true };
   }
 }
 

@@ -26,6 +26,8 @@ export interface KnownClient {
   scopes: string[] | undefined;
   authMethod: RegisteredClient["token_endpoint_auth_method"];
   secretSha256: string | undefined;
+  /** An unused registration whose first sign-in has not started (the authorization endpoint marks its start). */
+  firstSignIn: boolean;
 }
 
 export class ClientDirectory {
@@ -37,13 +39,16 @@ export class ClientDirectory {
     this.#documents = documents;
   }
 
-  /** The client, or an OAuthRequestError (invalid_client / invalid_request) saying why not. */
-  async find(clientId: string | null | undefined, signal: AbortSignal): Promise<KnownClient> {
+  /**
+   * The client, or an OAuthRequestError (invalid_client / invalid_request) saying why not. `address` is the
+   * request's client address: what fetching a metadata document is counted against.
+   */
+  async find(clientId: string | null | undefined, signal: AbortSignal, address?: string): Promise<KnownClient> {
     if (!clientId) throw new OAuthRequestError("invalid_request", "client_id is missing.");
     if (clientId.length > 2_000) throw new OAuthRequestError("invalid_client", "client_id is too long.");
     if (isClientMetadataUrl(clientId)) {
       try {
-        const document = await this.#documents.fetch(clientId);
+        const document = await this.#documents.fetch(clientId, address);
         return {
           clientId,
           name: document.client_name,
@@ -52,6 +57,7 @@ export class ClientDirectory {
           scopes: declaredScopes(document.scope),
           authMethod: "none",
           secretSha256: undefined,
+          firstSignIn: false,
         };
       } catch (error) {
         if (error instanceof ClientMetadataError) throw new OAuthRequestError("invalid_client", error.message);
@@ -79,6 +85,7 @@ export class ClientDirectory {
       scopes: declaredScopes(registered.scope),
       authMethod: registered.token_endpoint_auth_method,
       secretSha256: registered.client_secret_sha256,
+      firstSignIn: registered.unused_seq !== undefined && registered.sign_in_until === undefined,
     };
   }
 
@@ -86,7 +93,7 @@ export class ClientDirectory {
    * The client a token or revocation request comes from, authenticated as it registered. Failures are
    * invalid_client (answered 401).
    */
-  async authenticate(form: URLSearchParams, authorization: string | null, signal: AbortSignal): Promise<KnownClient> {
+  async authenticate(form: URLSearchParams, authorization: string | null, signal: AbortSignal, address?: string): Promise<KnownClient> {
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
     let clientId = form.get("client_id");
     let secret = form.get("client_secret");
@@ -109,7 +116,7 @@ export class ClientDirectory {
     }
     let client: KnownClient;
     try {
-      client = await this.find(clientId, signal);
+      client = await this.find(clientId, signal, address);
     } catch (error) {
       if (error instanceof OAuthRequestError) throw new OAuthRequestError("invalid_client", error.description);
       throw error;

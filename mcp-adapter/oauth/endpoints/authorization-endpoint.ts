@@ -9,15 +9,19 @@
  *    redirect URI, so until the athlete has answered the consent page an automatic redirect would make this
  *    server an open redirector (RFC 9700 §4.11.2). The athlete sees the consent page naming the client and
  *    what it asks for; the checked request travels signed in the form, and a cookie set now binds the rest
- *    of the sign-in to this browser.
+ *    of the sign-in to this browser. A registration that has not completed a grant is kept from eviction
+ *    from its first such request until that request expires (registration-limits.ts).
  * 2. `POST /authorize` (the consent form): the athlete has now seen where the client sends them, so from
  *    here faults go back to the client as RFC 6749 §4.1.2.1 says. Cancel goes back as `access_denied`;
  *    Continue sends the browser to Strava's authorize page, with the request, signed, as Strava's `state`.
- * 3. `GET /oauth/strava/callback`: back from Strava. The state and cookie are checked, the Strava scopes
- *    too, the code is exchanged for the athlete's tokens, and the athlete must be one this deployment
- *    serves (else a refusal page, and the Strava grant is withdrawn). The athlete's Strava tokens are
- *    stored, a single-use code is issued, and the browser goes back to the client with `code`, `state`
- *    and `iss` (RFC 9207).
+ * 3. `GET /oauth/strava/callback`: back from Strava. The state and cookie are checked, the state is spent
+ *    (each is good for one callback, on every instance: whoever finished a sign-in of their own still holds
+ *    its state and cookie, and replayed with made-up codes each callback would cost a token request with the
+ *    application's secret), the Strava scopes too, the code is exchanged for the athlete's tokens, and the
+ *    athlete must be one this deployment serves (else a refusal page, and the Strava grant is withdrawn).
+ *    The athlete's Strava tokens are stored, a single-use code is issued, and the browser goes back to the
+ *    client with `code`, `state` and `iss` (RFC 9207). Whatever the outcome, the answer clears the sign-in
+ *    cookie, and each source may reach the callback `callbacksPerSource` times per quarter hour.
  *
  * Codes, tokens and the state are never logged.
  */
@@ -32,6 +36,7 @@ import type { KnownClient } from "../clients/clients.ts";
 import { cleanDisplayText } from "../pages/display-text.ts";
 import { sha256Hex } from "../../../common/digests.ts";
 import { messageOf } from "../../../common/named-error.ts";
+import { signInProtectionSeconds } from "./registration-limits.ts";
 
 /** The checked authorization request, as signed into the consent form and Strava's state. */
 interface PendingAuthorization {
@@ -45,7 +50,14 @@ interface PendingAuthorization {
   /** Name of this sign-in's cookie, and the value it must hold. */
   cookie: string;
   csrf: string;
+  /** In Strava's state only: its id, spent at the callback. */
+  state_id?: string;
+  /** The signed message's expiry (epoch s). */
+  exp?: number;
 }
+
+/** Strava sign-in callbacks one source may make per quarter hour (a person signs in a few times a day). */
+export const callbacksPerSource = { limit: 10, windowMs: 15 * 60_000 };
 
 const codeLifetimeSeconds = 300;
 
@@ -67,7 +79,7 @@ export function isSecureOrigin(issuer: string): boolean {
   return issuer.startsWith("https:");
 }
 
-export async function authorizationRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function authorizationRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
     if (query.getAll(key).length > 1) {
@@ -80,7 +92,7 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   }
   let client: KnownClient;
   try {
-    client = await context.clients.find(query.get("client_id"), storeSignal(context));
+    client = await context.clients.find(query.get("client_id"), storeSignal(context), clientAddress);
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
     context.logger.info("authorize_refused", { reason: error.code, client: clientHint(query.get("client_id")) });
@@ -152,6 +164,10 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     );
   }
 
+  // A client that registered moments ago (Claude, ChatGPT) keeps its registration while the athlete signs in.
+  if (client.firstSignIn)
+    await context.store.startSignIn(client.clientId, context.now() + signInProtectionSeconds * 1000, storeSignal(context));
+
   const csrf = randomBytes(24).toString("base64url");
   const cookie = `${isSecureOrigin(context.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;
   const pending: PendingAuthorization = {
@@ -208,18 +224,39 @@ export async function consentDecision(request: Request, context: OAuthContext): 
     );
   }
   const scopes = allowsWrite(pending.scopes) && form.get("allow_write") !== "yes" ? [readScope] : pending.scopes;
-  const state = await context.messages.sign("strava-state", { ...pending, scopes });
+  const state = await context.messages.sign("strava-state", { ...pending, scopes, state_id: randomBytes(16).toString("base64url") });
   const location = stravaAuthorizeUrl(context.strava, `${context.issuer}${paths.stravaCallback}`, state);
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 }
 
-export async function stravaCallback(request: Request, context: OAuthContext): Promise<Response> {
+export async function stravaCallback(request: Request, context: OAuthContext, sourceAddress: string | undefined): Promise<Response> {
+  const counted = context.signInCallbacks.admit(sourceAddress, context.now());
+  if (!counted.admitted) {
+    return withCookiesCleared(tooManyCallbacksPage(counted.retryAfterSeconds), signInCookiesOf(request), context);
+  }
   const query = new URL(request.url).searchParams;
   const pending = await context.messages.open<PendingAuthorization>("strava-state", query.get("state") ?? "");
-  if (pending === undefined) return expiredPage();
+  // Which sign-in this was is unknown: every sign-in cookie the browser sent goes.
+  if (pending === undefined) return withCookiesCleared(expiredPage(), signInCookiesOf(request), context);
+  return withCookiesCleared(await finishStravaSignIn(request, query, pending, context), [pending.cookie], context);
+}
+
+/** The callback of a sign-in whose state is this server's: every answer clears its cookie (stravaCallback). */
+async function finishStravaSignIn(
+  request: Request,
+  query: URLSearchParams,
+  pending: PendingAuthorization,
+  context: OAuthContext,
+): Promise<Response> {
   if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage();
+  // Spent before anything else, whatever follows: a state Strava refused a code for is as used as one that worked.
+  if (pending.state_id === undefined || pending.exp === undefined) return expiredPage();
+  if (!(await context.store.spendSignInState(pending.state_id, pending.exp, storeSignal(context)))) {
+    context.logger.info("strava_state_replayed", { client: clientHint(pending.client_id) });
+    return usedPage();
+  }
   const back = (params: Record<string, string | undefined>): Response =>
-    withCookieCleared(redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, context.issuer), pending.cookie, context);
+    redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, context.issuer);
 
   const stravaError = query.get("error");
   if (stravaError !== null) {
@@ -234,7 +271,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
         message: `On Strava's page the boxes for ${missing.join(", ")} were unticked. This server needs them to read and update your training log.`,
         hint: "Start the connection again from your app and leave every box ticked on Strava's page.",
       }),
-      { status: 400, headers: { "set-cookie": clearCookie(pending.cookie, context) } },
+      { status: 400 },
     );
   }
   const code = query.get("code");
@@ -260,10 +297,7 @@ export async function stravaCallback(request: Request, context: OAuthContext): P
     } catch (error) {
       context.logger.warn("strava_revoke_failed", { athlete: signIn.athleteId, message: messageOf(error) });
     }
-    return pageAnswer(refusalPage({ athleteName: signIn.athleteName, athleteId: signIn.athleteId }), {
-      status: 403,
-      headers: { "set-cookie": clearCookie(pending.cookie, context) },
-    });
+    return pageAnswer(refusalPage({ athleteName: signIn.athleteName, athleteId: signIn.athleteId }), { status: 403 });
   }
 
   await context.store
@@ -351,9 +385,20 @@ function clearCookie(name: string, context: OAuthContext): string {
 }
 
 function withCookieCleared(response: Response, cookie: string, context: OAuthContext): Response {
+  return withCookiesCleared(response, [cookie], context);
+}
+
+function withCookiesCleared(response: Response, cookies: readonly string[], context: OAuthContext): Response {
+  if (cookies.length === 0) return response;
   const headers = new Headers(response.headers);
-  headers.append("set-cookie", clearCookie(cookie, context));
+  for (const cookie of cookies) headers.append("set-cookie", clearCookie(cookie, context));
   return new Response(response.body, { status: response.status, headers });
+}
+
+/** The names of the sign-in cookies (authorizationRequest's) a request carries. */
+function signInCookiesOf(request: Request): string[] {
+  const names = (request.headers.get("cookie") ?? "").split(";").map((part) => part.trim().split("=")[0] ?? "");
+  return names.filter((name) => /^(__Host-)?fitness_signin_[0-9a-f]{12}$/.test(name)).slice(0, 10);
 }
 
 function problemPage(status: number, title: string, message: string): Response {
@@ -372,6 +417,25 @@ function expiredPage(): Response {
     400,
     "This sign-in has expired",
     "The page was open too long (15 minutes), or its link was altered, so it cannot be finished.",
+  );
+}
+
+function usedPage(): Response {
+  return problemPage(
+    400,
+    "This sign-in was already used",
+    "Strava's answer for it came back here before, so it cannot be finished again (a page reloaded or opened twice does this).",
+  );
+}
+
+function tooManyCallbacksPage(retryAfterSeconds: number): Response {
+  return pageAnswer(
+    errorPage({
+      title: "Too many sign-ins from your network",
+      message: `This server takes at most ${callbacksPerSource.limit} returns from Strava's sign-in page per quarter hour from one network, and yours has used them up.`,
+      hint: `Wait ${Math.ceil(retryAfterSeconds / 60)} minutes, then start connecting again from your app.`,
+    }),
+    { status: 429, headers: { "retry-after": String(retryAfterSeconds) } },
   );
 }
 

@@ -2,11 +2,14 @@
  * Token revocation (`POST /revoke`, RFC 7009) and what disconnecting means here. A client revokes its
  * refresh token or an access token; either ends the whole grant, so every access token of it stops
  * working at once (the resource server checks the grant on every request). Unknown or invalid tokens
- * are answered 200 as the RFC asks; a token of another client is refused.
+ * are answered 200 as the RFC asks; a token of another client is refused. An expired access token counts
+ * as unknown: it proves only that someone once saw it (in an old log, say), and RFC 7009 answers 200
+ * either way.
  *
- * When an athlete's last grant ends, nothing here needs their Strava tokens any more: the Strava grant
- * is revoked too and everything stored for the athlete is deleted (Strava's deauthorization webhook
- * ends in the same place, strava-webhook.ts).
+ * When a client ends an athlete's last grant, nothing here needs their Strava tokens any more: the Strava
+ * grant is revoked too and everything stored for the athlete is deleted (Strava's deauthorization webhook
+ * ends in the same place, strava-webhook.ts). A grant ended as a precaution instead keeps them for the
+ * grace period (admission.ts).
  */
 import { AccessTokenError } from "../tokens/access-tokens.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
@@ -15,10 +18,10 @@ import { revokeStravaGrant } from "../strava/strava-sign-in.ts";
 import { sha256Hex } from "../../../common/digests.ts";
 import { messageOf } from "../../../common/named-error.ts";
 
-export async function revocationRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function revocationRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   try {
     const form = await readForm(request);
-    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context));
+    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context), clientAddress);
     const token = form.get("token");
     if (!token) throw new OAuthRequestError("invalid_request", "token is missing.");
     const grantId = await grantOf(token, context);
@@ -52,14 +55,14 @@ async function grantOf(token: string, context: OAuthContext): Promise<string | u
     return ofGrant ? refresh.grantId : undefined;
   }
   try {
-    return (await context.accessTokens.verify(token, { allowExpired: true })).grantId;
+    return (await context.accessTokens.verify(token)).grantId;
   } catch (error) {
     if (error instanceof AccessTokenError) return undefined;
     throw error;
   }
 }
 
-/** Ends a grant; when it was the athlete's last, disconnects the athlete (Strava revoke, data deleted). */
+/** Ends a grant its client revoked; when it was the athlete's last, disconnects the athlete (Strava revoke, data deleted). */
 export async function removeGrant(grantId: string, context: OAuthContext): Promise<void> {
   const removed = await context.store.deleteGrant(grantId, storeSignal(context));
   if (removed === undefined) return;

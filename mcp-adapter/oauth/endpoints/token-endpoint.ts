@@ -5,14 +5,18 @@
  * Bad input loses nothing: a code is checked (client, redirect URI, verifier, resource) before it is
  * used up, so a wrong verifier or a stray request cannot cost the real client its code; only then is it
  * redeemed, atomically, so of two requests with one code only one gets tokens (the other: invalid_grant).
- * A code presented again after it was redeemed revokes the grant it created (RFC 6749 section 4.1.2):
- * whoever replays it has the code, so the tokens it bought cannot be trusted either.
+ * A code presented again by its own client after it was redeemed revokes the grant it created (RFC 6749
+ * section 4.1.2): whoever replays it has the code, so the tokens it bought cannot be trusted either. Another
+ * client presenting it is only refused: it cannot prove the code leaked from the grant's client, and it
+ * must not be able to end a grant that is not its own.
  *
  * Refresh tokens (refresh-tokens.ts) are stored by SHA-256 in their grant, and rotate on every use
  * (compare-and-swap on the grant, so two instances cannot both rotate one token). The token just
  * replaced stays good for 60 seconds in case its answer was lost on the way (the next refresh with it
  * rotates again and the lost one dies); any older one presented again means the grant's tokens leaked,
- * so the grant is revoked (OAuth 2.0 Security BCP §4.14.2) and the client must sign in again.
+ * so the grant is revoked (OAuth 2.0 Security BCP §4.14.2) and the client must sign in again. A grant
+ * ended this way leaves the athlete's Strava authorization alone: when it was their last, their Strava
+ * tokens wait out the grace period (admission.ts), and a new sign-in serves them again.
  *
  * An athlete no longer admitted (MCP_ATHLETES changed, or the owner was reset) gets no new tokens: their
  * grants here are revoked at the first refresh (admission.ts).
@@ -23,7 +27,7 @@ import type { KnownClient } from "../clients/clients.ts";
 import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
 import { storeSignal, type OAuthContext } from "../oauth-context.ts";
 import type { GrantRecord } from "../stores/oauth-store.ts";
-import { removeGrant } from "./revocation-endpoint.ts";
+import { endGrantAsPrecaution } from "../admission.ts";
 import { scopeText } from "../tokens/scopes.ts";
 import { sha256Hex } from "../../../common/digests.ts";
 
@@ -34,10 +38,10 @@ const rotationGraceSeconds = 60;
 /** Registered clients that got tokens are kept this long after. */
 const registrationKeepSeconds = 180 * 86_400;
 
-export async function tokenRequest(request: Request, context: OAuthContext): Promise<Response> {
+export async function tokenRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
   try {
     const form = await readForm(request);
-    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context));
+    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context), clientAddress);
     const grantType = form.get("grant_type");
     let answer: Response;
     if (grantType === "authorization_code") answer = await redeemCode(form, client, context);
@@ -64,7 +68,7 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
   if (record === undefined)
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   if (record.redeemed_grant !== undefined) {
-    await revokeReplayedCode(record.redeemed_grant, context);
+    if (record.client_id === client.clientId) await revokeReplayedCode(record.redeemed_grant, context);
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   }
   if (record.client_id !== client.clientId)
@@ -112,7 +116,7 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
   return tokensAnswer(grant, refreshToken, context);
 }
 
-/** A redeemed code came back: the grant it bought is revoked. */
+/** A redeemed code came back from its own client: the grant it bought is revoked. */
 async function revokeReplayedCode(grantId: string, context: OAuthContext): Promise<void> {
   const grant = await context.store.getGrant(grantId, storeSignal(context));
   context.logger.warn("authorization_code_replayed", {
@@ -120,7 +124,7 @@ async function revokeReplayedCode(grantId: string, context: OAuthContext): Promi
     athlete: grant?.athlete_id,
     message: "An authorization code was presented again after it was redeemed: the grant it created is revoked.",
   });
-  if (grant !== undefined) await removeGrant(grantId, context);
+  if (grant !== undefined) await endGrantAsPrecaution(grantId, "an authorization code was presented again", context);
 }
 
 async function refresh(form: URLSearchParams, client: KnownClient, context: OAuthContext, attempt = 1): Promise<Response> {
@@ -144,7 +148,7 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
         grant: grant.grant_id,
         message: "A replaced refresh token was used again: the grant is revoked.",
       });
-      await removeGrant(grant.grant_id, context);
+      await endGrantAsPrecaution(grant.grant_id, "a replaced refresh token was used again", context);
       throw new OAuthRequestError(
         "invalid_grant",
         "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.",

@@ -4,18 +4,21 @@
  * secondary index `athlete_id` (partition key `athlete_id`, keys only) listing what belongs to an
  * athlete, and TTL on the `ttl` attribute (epoch seconds). Items:
  *
+ * - `signin-state#<state id>`: a Strava sign-in state already used, written once with attribute_not_exists
+ *   (exactly one caller succeeds), gone by TTL once the state has expired.
  * - `client#<client_id>`, `code#<sha256>`, `grant#<grant_id>`: the record as JSON in `record`; codes and
  *   grants carry `athlete_id`. Redeeming a code is one UpdateItem conditioned on `redeemed_grant` being
  *   absent (only one caller sets it; the others read which grant it names); replacing a grant is one
  *   PutItem conditioned on its `revision`; both are atomic.
- * - unused registrations carry `unused_seq` and take a place in the ring: `registration#sequence` counts
- *   registrations (one UpdateItem ADD), `registration#ring#<place>` names the registration in each place
- *   (a PutItem conditioned on holding an older one), and the registration it replaces is deleted on
- *   condition that it is still unused with that sequence number. `registrations#<hour>#<digest>` counts a
- *   source's registrations in an hour.
+ * - unused registrations carry `unused_seq` and take a place in `registration#places` (registration-ring.ts:
+ *   the places as one attribute, about 70 bytes each, and a `revision`): read, changed and written back
+ *   by a PutItem conditioned on the revision read, again when another instance wrote first. A registration
+ *   it evicts is deleted on condition that it is still unused with that sequence number.
+ *   `registrations#<hour>#<slot>` are the hour's registration counts (`registrationCountSlot`: the
+ *   source's tag and its count): at most that many items an hour, however many sources register.
  * - `athletes`: the set of athletes whose tokens are stored (`ids`), kept with each sign-in and deletion
  *   (made by one scan on a table written before it existed); `unadmitted#<id>`: since when an athlete is
- *   no longer admitted; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
+ *   no longer admitted; `grants-ended#<id>`: when their last grant was ended as a precaution; `deauth#<athlete>#<day>`: the deauthorization checks of the athlete that day.
  * - `athlete#<id>`: the athlete's Strava tokens, credentials/stores/dynamodb-store.ts (compare-and-swap on
  *   its revision, as for one athlete).
  * - `usage#<athlete>#<day>`: the day's request counts, one attribute per window; counting is one
@@ -35,7 +38,6 @@ import {
   UpdateItemCommand,
   type AttributeValue,
 } from "@aws-sdk/client-dynamodb";
-import { createHash } from "node:crypto";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import {
   CredentialStoreError,
@@ -48,6 +50,7 @@ import { awsStoreError } from "../../../credentials/stores/aws-errors.ts";
 import { DynamoDbCredentialStore } from "../../../credentials/stores/dynamodb-store.ts";
 import {
   fairShareWindows,
+  registrationCountSlot,
   registrationWindow,
   type AthleteCredentialStore,
   type AuthorizationCodeRecord,
@@ -59,8 +62,19 @@ import {
   type OAuthStore,
   type RateVerdict,
   type RegisteredClient,
+  type RegistrationLimits,
+  type RegistrationPlacement,
   type StoredAthlete,
 } from "./oauth-store.ts";
+import {
+  leaveRing,
+  parseRing,
+  placeInRing,
+  serializeRing,
+  startSignInInRing,
+  type RegistrationRing,
+  type RingPlacement,
+} from "./registration-ring.ts";
 import { defaultStoreTimeoutMs } from "../../../credentials/store-deadline.ts";
 
 export interface DynamoDbOAuthStoreOptions {
@@ -77,6 +91,10 @@ export interface DynamoDbOAuthStoreOptions {
 type Item = Record<string, AttributeValue>;
 
 export const athleteIndexName = "athlete_id";
+
+/** The item of the unused registrations' places, and how often a write of it may lose to another instance's in a row. */
+const ringKey = "registration#places";
+const ringAttempts = 8;
 
 export class DynamoDbOAuthStore implements OAuthStore {
   readonly description: string;
@@ -98,71 +116,100 @@ export class DynamoDbOAuthStore implements OAuthStore {
     this.description = `DynamoDB table "${options.tableName}" (${options.region})`;
   }
 
-  async countRegistration(source: string, limit: number, nowMs: number, signal: AbortSignal): Promise<RateVerdict> {
+  async countRegistration(
+    source: string,
+    limits: Pick<RegistrationLimits, "perSourcePerHour" | "countSlots">,
+    nowMs: number,
+    signal: AbortSignal,
+  ): Promise<RateVerdict> {
     const { hour, endsMs } = registrationWindow(nowMs);
-    const digest = createHash("sha256").update(source).digest("hex").slice(0, 32);
-    const answer = await this.#call("UpdateItem", signal, () =>
-      this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: { pk: { S: `registrations#${hour}#${digest}` } },
-          UpdateExpression: "ADD #count :one SET #ttl = :ttl",
-          ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
-          ExpressionAttributeValues: { ":one": { N: "1" }, ":ttl": { N: String(Math.floor(endsMs / 1000) + 3600) } },
-          ReturnValues: "UPDATED_NEW",
-        }),
-        { abortSignal: signal },
-      ),
-    );
-    const count = Number(answer.Attributes?.["count"]?.N ?? "1");
-    return count <= limit ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
+    const { slot, tag } = registrationCountSlot(await this.signingKey(signal), source, limits.countSlots);
+    const key = { pk: { S: `registrations#${hour}#${slot}` } };
+    const values = { ":tag": { B: tag }, ":one": { N: "1" }, ":ttl": { N: String(Math.floor(endsMs / 1000) + 3600) } };
+    const refused: RateVerdict = { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // The source's own count, below the limit: one more.
+      const counted = await this.#writeIf("UpdateItem", signal, () =>
+        this.#client.send(
+          new UpdateItemCommand({
+            TableName: this.#table,
+            Key: key,
+            UpdateExpression: "ADD #count :one SET #ttl = :ttl",
+            ConditionExpression: "tag = :tag AND #count < :limit",
+            ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
+            ExpressionAttributeValues: { ...values, ":limit": { N: String(limits.perSourcePerHour) } },
+          }),
+          { abortSignal: signal },
+        ),
+      );
+      if (counted) return { admitted: true };
+      // The slot is empty or another source's: this source takes it over, starting at one.
+      const taken = await this.#writeIf("PutItem", signal, () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: { ...key, tag: { B: tag }, count: { N: "1" }, ttl: values[":ttl"] },
+            ConditionExpression: "attribute_not_exists(tag) OR tag <> :tag",
+            ExpressionAttributeValues: { ":tag": values[":tag"] },
+          }),
+          { abortSignal: signal },
+        ),
+      );
+      if (taken) return { admitted: true };
+      // The slot is this source's: at its limit, unless it was taken over between the two writes.
+      const current = await this.#getItem(key.pk.S, signal);
+      const own = current?.["tag"]?.B !== undefined && Buffer.from(current["tag"].B).equals(tag);
+      if (own && Number(current?.["count"]?.N ?? 0) >= limits.perSourcePerHour) return refused;
+    }
+    return refused;
   }
 
-  async registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void> {
-    const counted = await this.#call("UpdateItem", signal, () =>
+  async registerClient(
+    client: RegisteredClient,
+    placement: { source: string; capacity: number; nowMs: number },
+    signal: AbortSignal,
+  ): Promise<RegistrationPlacement> {
+    let recordWritten = false;
+    const decision = await this.#changeRing<RingPlacement>(signal, async (ring) => {
+      const newcomer = { clientId: client.client_id, source: placement.source, expiresAt: client.expires_at };
+      const outcome = placeInRing(ring, newcomer, placement.capacity, Math.floor(placement.nowMs / 1000));
+      if (!outcome.placed) return { result: outcome };
+      // The record before its place: a place never names a registration that is not there.
+      const item = this.#item(`client#${client.client_id}`, { ...client, unused_seq: outcome.seq }, client.expires_at, undefined);
+      item["unused_seq"] = { N: String(outcome.seq) };
+      await this.#call("PutItem", signal, () =>
+        this.#client.send(new PutItemCommand({ TableName: this.#table, Item: item }), { abortSignal: signal }),
+      );
+      recordWritten = true;
+      return { next: outcome.ring, result: outcome };
+    });
+    if (!decision.placed) {
+      // Written on an earlier turn whose write of the places lost to another instance's.
+      if (recordWritten) await this.#deleteUnused(client.client_id, undefined, signal);
+      return decision;
+    }
+    for (const evicted of decision.evicted) await this.#deleteUnused(evicted.clientId, evicted.seq, signal);
+    return { placed: true };
+  }
+
+  async startSignIn(clientId: string, untilMs: number, signal: AbortSignal): Promise<void> {
+    const stored = await this.#get<RegisteredClient>(`client#${clientId}`, signal);
+    if (stored?.unused_seq === undefined || stored.sign_in_until !== undefined) return;
+    const until = Math.floor(untilMs / 1000);
+    // The places first: marked there, it is not evicted; the record's mark only spares later requests this work.
+    await this.#changeRing(signal, (ring) => Promise.resolve({ next: startSignInInRing(ring, clientId, until), result: undefined }));
+    await this.#writeIf("UpdateItem", signal, () =>
       this.#client.send(
         new UpdateItemCommand({
           TableName: this.#table,
-          Key: { pk: { S: "registration#sequence" } },
-          UpdateExpression: "ADD seq :one",
-          ExpressionAttributeValues: { ":one": { N: "1" } },
-          ReturnValues: "UPDATED_NEW",
-        }),
-        { abortSignal: signal },
-      ),
-    );
-    const seq = Number(counted.Attributes?.["seq"]?.N);
-    const item = this.#item(`client#${client.client_id}`, { ...client, unused_seq: seq }, client.expires_at, undefined);
-    item["unused_seq"] = { N: String(seq) };
-    await this.#call("PutItem", signal, () =>
-      this.#client.send(new PutItemCommand({ TableName: this.#table, Item: item }), { abortSignal: signal }),
-    );
-    let replaced: Item | undefined;
-    const placed = await this.#writeIf("PutItem", signal, async () => {
-      const answer = await this.#client.send(
-        new PutItemCommand({
-          TableName: this.#table,
-          Item: { pk: { S: `registration#ring#${seq % capacity}` }, seq: { N: String(seq) }, client_id: { S: client.client_id } },
-          ConditionExpression: "attribute_not_exists(seq) OR seq < :seq",
-          ExpressionAttributeValues: { ":seq": { N: String(seq) } },
-          ReturnValues: "ALL_OLD",
-        }),
-        { abortSignal: signal },
-      );
-      replaced = answer.Attributes;
-    });
-    // A later registration took this place first: this one is the one evicted.
-    const evicted = placed ? replaced : { client_id: { S: client.client_id }, seq: { N: String(seq) } };
-    const evictedId = evicted?.["client_id"]?.S;
-    const evictedSeq = evicted?.["seq"]?.N;
-    if (evictedId === undefined || evictedSeq === undefined) return;
-    await this.#writeIf("DeleteItem", signal, () =>
-      this.#client.send(
-        new DeleteItemCommand({
-          TableName: this.#table,
-          Key: { pk: { S: `client#${evictedId}` } },
+          Key: { pk: { S: `client#${clientId}` } },
+          UpdateExpression: "SET #record = :record",
           ConditionExpression: "unused_seq = :seq",
-          ExpressionAttributeValues: { ":seq": { N: evictedSeq } },
+          ExpressionAttributeNames: { "#record": "record" },
+          ExpressionAttributeValues: {
+            ":record": { S: JSON.stringify({ ...stored, sign_in_until: until }) },
+            ":seq": { N: String(stored.unused_seq) },
+          },
         }),
         { abortSignal: signal },
       ),
@@ -172,7 +219,7 @@ export class DynamoDbOAuthStore implements OAuthStore {
   async keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void> {
     const stored = await this.#get<RegisteredClient>(`client#${clientId}`, signal);
     if (stored === undefined) return;
-    const { unused_seq: _place, ...kept } = stored;
+    const { unused_seq: place, sign_in_until: _signIn, ...kept } = stored;
     // On condition that it is still there: an eviction in between removed it for good.
     await this.#writeIf("UpdateItem", signal, () =>
       this.#client.send(
@@ -190,10 +237,25 @@ export class DynamoDbOAuthStore implements OAuthStore {
         { abortSignal: signal },
       ),
     );
+    if (place !== undefined)
+      await this.#changeRing(signal, (ring) => Promise.resolve({ next: leaveRing(ring, clientId), result: undefined }));
   }
 
   async getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined> {
     return this.#get<RegisteredClient>(`client#${clientId}`, signal);
+  }
+
+  async spendSignInState(stateId: string, expiresAt: number, signal: AbortSignal): Promise<boolean> {
+    return this.#writeIf("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `signin-state#${stateId}` }, ttl: { N: String(expiresAt) } },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+        { abortSignal: signal },
+      ),
+    );
   }
 
   async putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void> {
@@ -312,7 +374,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
   }
 
   async deleteAthlete(athleteId: string, signal: AbortSignal): Promise<void> {
-    const keys = new Set([...(await this.#keysOf(athleteId, signal)), `athlete#${athleteId}`, `unadmitted#${athleteId}`]);
+    const keys = new Set([
+      ...(await this.#keysOf(athleteId, signal)),
+      `athlete#${athleteId}`,
+      `unadmitted#${athleteId}`,
+      `grants-ended#${athleteId}`,
+    ]);
     for (const pk of keys) {
       await this.#call("DeleteItem", signal, () =>
         this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: pk } } }), { abortSignal: signal }),
@@ -327,7 +394,12 @@ export class DynamoDbOAuthStore implements OAuthStore {
     const athletes: StoredAthlete[] = [];
     for (const athleteId of ids) {
       const since = Number((await this.#getItem(`unadmitted#${athleteId}`, signal))?.["since_ms"]?.N);
-      athletes.push({ athleteId, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+      const ended = Number((await this.#getItem(`grants-ended#${athleteId}`, signal))?.["at_ms"]?.N);
+      athletes.push({
+        athleteId,
+        unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined,
+        grantsEndedAtMs: Number.isFinite(ended) && ended > 0 ? ended : undefined,
+      });
     }
     return athletes;
   }
@@ -350,6 +422,26 @@ export class DynamoDbOAuthStore implements OAuthStore {
   async clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void> {
     await this.#call("DeleteItem", signal, () =>
       this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `unadmitted#${athleteId}` } } }), {
+        abortSignal: signal,
+      }),
+    );
+  }
+
+  async markGrantsEnded(athleteId: string, atMs: number, signal: AbortSignal): Promise<void> {
+    await this.#call("PutItem", signal, () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: { pk: { S: `grants-ended#${athleteId}` }, athlete_id: { S: athleteId }, at_ms: { N: String(atMs) } },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+  }
+
+  async clearGrantsEnded(athleteId: string, signal: AbortSignal): Promise<void> {
+    await this.#call("DeleteItem", signal, () =>
+      this.#client.send(new DeleteItemCommand({ TableName: this.#table, Key: { pk: { S: `grants-ended#${athleteId}` } } }), {
         abortSignal: signal,
       }),
     );
@@ -449,6 +541,58 @@ export class DynamoDbOAuthStore implements OAuthStore {
     }
     this.#key = new TextEncoder().encode(text);
     return this.#key;
+  }
+
+  /**
+   * Changes the unused registrations' places: reads them, lets `change` decide (it may write what the new
+   * places will name first), and writes them back on condition that nobody wrote since; when somebody did,
+   * reads and decides again. `next` undefined: nothing to write.
+   */
+  async #changeRing<T>(
+    signal: AbortSignal,
+    change: (ring: RegistrationRing) => Promise<{ next?: RegistrationRing | undefined; result: T }>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const item = await this.#getItem(ringKey, signal);
+      const revision = item === undefined ? undefined : Number(item["revision"]?.N ?? "0");
+      const { next, result } = await change(parseRing(item?.["places"]?.S));
+      if (next === undefined) return result;
+      const written = await this.#writeIf("PutItem", signal, () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: { pk: { S: ringKey }, places: { S: serializeRing(next) }, revision: { N: String((revision ?? 0) + 1) } },
+            ...(revision === undefined
+              ? { ConditionExpression: "attribute_not_exists(pk)" }
+              : { ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": { N: String(revision) } } }),
+          }),
+          { abortSignal: signal },
+        ),
+      );
+      if (written) return result;
+      if (attempt >= ringAttempts)
+        throw new CredentialStoreError(
+          `The unused registrations' places in the ${this.description} changed under ${ringAttempts} attempts in a row (many registrations at once); try again in a moment.`,
+        );
+      // Another instance wrote first: try again after a short, spread-out wait so the writers fall apart.
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+
+  /** Deletes a registration that is still unused (with that sequence number, when given). */
+  async #deleteUnused(clientId: string, seq: number | undefined, signal: AbortSignal): Promise<void> {
+    await this.#writeIf("DeleteItem", signal, () =>
+      this.#client.send(
+        new DeleteItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: `client#${clientId}` } },
+          ...(seq === undefined
+            ? { ConditionExpression: "attribute_exists(unused_seq)" }
+            : { ConditionExpression: "unused_seq = :seq", ExpressionAttributeValues: { ":seq": { N: String(seq) } } }),
+        }),
+        { abortSignal: signal },
+      ),
+    );
   }
 
   #item(pk: string, record: object, expiresAt: number, athleteId: string | undefined): Item {

@@ -5,18 +5,23 @@
  * whose parents others could swap, is refused with the chmod that fixes it), holding one small file per
  * record, so that a request reads and writes only the records it names:
  *
- * - `clients/<client_id>.json`: registrations; the unused ones also take a place in the ring
- *   (`clients/ring/<place>`, `clients/sequence`, changed under `clients/ring.lock`), which evicts the
- *   oldest unused registration when it is full;
- * - `registrations/<hour>-<source digest>`: one byte appended per registration of a source in that hour
- *   (appends are atomic between processes, so the file's size is the count, and no lock is needed);
+ * - `clients/<client_id>.json`: registrations; the unused ones also take a place in `clients/ring.index`
+ *   (registration-ring.ts; about 70 bytes a place, so bounded by the number of places), changed under
+ *   `clients/ring.lock` with the records it evicts or marks;
+ * - `registrations/<hour>.counts`: the hour's registration counts, 9 bytes per slot (the source's tag
+ *   and its count, `registrationCountSlot`), changed under `registrations/counts.lock`: at most 36 KiB an
+ *   hour however many sources register;
+ * - `sign-in-states/<expiry>-<state id>`: a Strava sign-in state already used, made with O_EXCL (of several
+ *   processes exactly one creates it), an empty file named by when the state expires, so that the sweep
+ *   needs only the directory listing;
  * - `codes/<sha256>.json`, `grants/<grant_id>.json`: changed under a lock file of their own
  *   (common/file-lock.ts), written to a temporary file, flushed and renamed into place, so a reader sees
  *   the old or the new record whole and a crash loses at most the change under way;
  * - `owner`: the owner's athlete id, made once (the first process to link its file into place wins);
  * - `athletes/<id>.json`: each athlete's Strava tokens, a token file exactly like `npm run authorize`'s,
  *   driven by the token manager through TokenFileStore's compare-and-swap; `athletes/<id>.unadmitted`:
- *   since when the athlete is no longer admitted;
+ *   since when the athlete is no longer admitted; `athletes/<id>.grants-ended`: when their last grant was
+ *   ended as a precaution;
  * - `usage.json`, `deauthorization-checks.json`: the day's fair-share counts and deauthorization checks of
  *   the admitted athletes (a few records), changed under a lock but not flushed: a count lost to a power
  *   cut only gives an athlete a few requests more that day;
@@ -27,8 +32,8 @@
  * split into these files the first time the store is used, then renamed `state.json.migrated`: nobody
  * signs in again. Expired records are removed by `sweepExpired` (at start) and when read.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -47,6 +52,7 @@ import {
   countInto,
   emptyUsage,
   fairShareWindows,
+  registrationCountSlot,
   registrationWindow,
   type AthleteCredentialStore,
   type AuthorizationCodeRecord,
@@ -58,8 +64,11 @@ import {
   type OAuthStore,
   type RateVerdict,
   type RegisteredClient,
+  type RegistrationLimits,
+  type RegistrationPlacement,
   type StoredAthlete,
 } from "./oauth-store.ts";
+import { leaveRing, parseRing, placeInRing, serializeRing, startSignInInRing, type RegistrationRing } from "./registration-ring.ts";
 import { messageOf } from "../../../common/named-error.ts";
 
 type UsageFile = Record<string, DailyUsage & { day: string }>;
@@ -86,6 +95,13 @@ const clientIdPattern = /^fc_[A-Za-z0-9_-]{1,64}$/;
 const digestPattern = /^[0-9a-f]{64}$/;
 const grantIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const athleteIdPattern = /^\d{1,20}$/;
+const signInStatePattern = /^[A-Za-z0-9_-]{22}$/;
+
+/** How often a long-running process clears the used sign-in states that expired (besides the sweep at start). */
+const signInStateSweepMs = 15 * 60_000;
+
+/** A registration count's slot in `registrations/<hour>.counts`: the source's 8-byte tag, then its count. */
+const countSlotBytes = 9;
 
 export class FileOAuthStore implements OAuthStore {
   readonly description: string;
@@ -95,8 +111,11 @@ export class FileOAuthStore implements OAuthStore {
   #key: Uint8Array | undefined;
   #migrated: Promise<void> | undefined;
   #registrationHourSwept: string | undefined;
-  /** This process's turns at the ring: one waits on the lock file at a time, the rest in order here. */
-  #ringTurns: Promise<unknown> = Promise.resolve();
+  #signInStatesSweptMs = 0;
+  /** This process's turns at each shared lock (the places, the counts): one waits on the lock file at a time, the rest in order here. */
+  readonly #turns = new Map<string, Promise<unknown>>();
+  /** The places this process wrote last, and their text. */
+  #lastRing: { text: string; ring: RegistrationRing } | undefined;
 
   constructor(options: FileOAuthStoreOptions) {
     this.#directory = options.directory;
@@ -117,47 +136,82 @@ export class FileOAuthStore implements OAuthStore {
       orElsewhere: "or set FITNESS_OAUTH_DIR elsewhere",
       error: (message) => new StartupError(message),
     });
-    for (const sub of ["athletes", "clients", join("clients", "ring"), "codes", "grants", "registrations"]) {
+    for (const sub of ["athletes", "clients", "codes", "grants", "registrations", "sign-in-states"]) {
       mkdirSync(join(options.directory, sub), { recursive: true, mode: 0o700 });
     }
   }
 
-  async countRegistration(source: string, limit: number, nowMs: number, _signal: AbortSignal): Promise<RateVerdict> {
+  async countRegistration(
+    source: string,
+    limits: Pick<RegistrationLimits, "perSourcePerHour" | "countSlots">,
+    nowMs: number,
+    signal: AbortSignal,
+  ): Promise<RateVerdict> {
     await this.#ready();
     const { hour, endsMs } = registrationWindow(nowMs);
     if (this.#registrationHourSwept !== hour) {
       this.#registrationHourSwept = hour;
       void this.#sweepRegistrationCounts(hour).catch(() => {});
     }
-    const digest = createHash("sha256").update(source).digest("hex").slice(0, 32);
-    const handle = await open(join(this.#directory, "registrations", `${hour}-${digest}`), "a", 0o600).catch((error: unknown) => {
+    const { slot, tag } = registrationCountSlot(await this.signingKey(), source, limits.countSlots);
+    const directory = join(this.#directory, "registrations");
+    // Nine bytes read and written under the lock, synchronously like the lock itself: the lock is held for
+    // microseconds, not for trips through libuv's thread pool while other registrations queue behind it.
+    const admitted = await this.#inTurn(join(directory, "counts.lock"), signal, () => {
+      const fd = openSync(join(directory, `${hour}.counts`), constants.O_RDWR | constants.O_CREAT, 0o600);
+      try {
+        // Past the end of the file a slot is empty (the read finds nothing and leaves the zeros).
+        const place = Buffer.alloc(countSlotBytes);
+        readSync(fd, place, 0, countSlotBytes, slot * countSlotBytes);
+        const count = place.subarray(0, 8).equals(tag) ? (place[8] ?? 0) : 0;
+        if (count >= limits.perSourcePerHour) return Promise.resolve(false);
+        tag.copy(place, 0);
+        place[8] = Math.min(255, count + 1);
+        writeSync(fd, place, 0, countSlotBytes, slot * countSlotBytes);
+        return Promise.resolve(true);
+      } finally {
+        closeSync(fd);
+      }
+    }).catch((error: unknown) => {
       throw this.#error("count a registration in", error);
     });
-    let count: number;
-    try {
-      await handle.write("x");
-      count = (await handle.stat()).size;
-    } finally {
-      await handle.close();
-    }
-    return count <= limit ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
+    return admitted ? { admitted: true } : { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsMs - nowMs) / 1000)) };
   }
 
-  async registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void> {
+  async registerClient(
+    client: RegisteredClient,
+    placement: { source: string; capacity: number; nowMs: number },
+    signal: AbortSignal,
+  ): Promise<RegistrationPlacement> {
     await this.#ready();
     if (!clientIdPattern.test(client.client_id)) throw new TypeError(`not a client id of this server: ${client.client_id}`);
-    await this.#withRing(signal, async () => {
-      const sequencePath = join(this.#directory, "clients", "sequence");
-      const seq = Number((await readOptional(sequencePath)) ?? "0") + 1;
-      await this.#write(sequencePath, String(seq), { durable: false });
-      const placePath = join(this.#directory, "clients", "ring", String(seq % capacity));
-      const occupant = parseJson<{ seq: number; client_id: string }>(await readOptional(placePath));
-      if (occupant !== undefined && clientIdPattern.test(occupant.client_id)) {
-        const evicted = await this.#readRecord<RegisteredClient>(this.#clientPath(occupant.client_id));
-        if (evicted?.unused_seq === occupant.seq) await rm(this.#clientPath(occupant.client_id), { force: true });
+    return this.#withRing(signal, async () => {
+      const ring = await this.#readRing();
+      const newcomer = { clientId: client.client_id, source: placement.source, expiresAt: client.expires_at };
+      const decision = placeInRing(ring, newcomer, placement.capacity, Math.floor(placement.nowMs / 1000));
+      if (!decision.placed) return decision;
+      // The record before its place: a place never names a registration that is not there.
+      await this.#write(this.#clientPath(client.client_id), JSON.stringify({ ...client, unused_seq: decision.seq }), { durable: false });
+      await this.#writeRing(decision.ring);
+      for (const evicted of decision.evicted) {
+        if (!clientIdPattern.test(evicted.clientId)) continue;
+        const stored = await this.#readRecord<RegisteredClient>(this.#clientPath(evicted.clientId)).catch(() => undefined);
+        if (stored?.unused_seq === evicted.seq) await rm(this.#clientPath(evicted.clientId), { force: true });
       }
-      await this.#write(this.#clientPath(client.client_id), JSON.stringify({ ...client, unused_seq: seq }), { durable: false });
-      await this.#write(placePath, JSON.stringify({ seq, client_id: client.client_id }), { durable: false });
+      return { placed: true };
+    });
+  }
+
+  async startSignIn(clientId: string, untilMs: number, signal: AbortSignal): Promise<void> {
+    await this.#ready();
+    if (!clientIdPattern.test(clientId)) return;
+    await this.#withRing(signal, async () => {
+      const stored = this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
+      if (stored?.unused_seq === undefined || stored.sign_in_until !== undefined) return;
+      const until = Math.floor(untilMs / 1000);
+      const ring = startSignInInRing(await this.#readRing(), clientId, until);
+      if (ring !== undefined) await this.#writeRing(ring);
+      await this.#write(this.#clientPath(clientId), JSON.stringify({ ...stored, sign_in_until: until }), { durable: false });
     });
   }
 
@@ -168,8 +222,10 @@ export class FileOAuthStore implements OAuthStore {
     await this.#withRing(signal, async () => {
       const stored = await this.#readRecord<RegisteredClient>(this.#clientPath(clientId));
       if (stored === undefined) return;
-      const { unused_seq: _place, ...kept } = stored;
+      const { unused_seq: place, sign_in_until: _signIn, ...kept } = stored;
       await this.#write(this.#clientPath(clientId), JSON.stringify({ ...kept, expires_at: expiresAt }), { durable: true });
+      const ring = place === undefined ? undefined : leaveRing(await this.#readRing(), clientId);
+      if (ring !== undefined) await this.#writeRing(ring);
     });
   }
 
@@ -177,6 +233,22 @@ export class FileOAuthStore implements OAuthStore {
     await this.#ready();
     if (!clientIdPattern.test(clientId)) return undefined;
     return this.#live(await this.#readRecord<RegisteredClient>(this.#clientPath(clientId)));
+  }
+
+  async spendSignInState(stateId: string, expiresAt: number): Promise<boolean> {
+    await this.#ready();
+    if (!signInStatePattern.test(stateId) || !Number.isSafeInteger(expiresAt)) return false;
+    if (this.#now() - this.#signInStatesSweptMs >= signInStateSweepMs) {
+      this.#signInStatesSweptMs = this.#now();
+      void this.#sweepSignInStates().catch(() => {});
+    }
+    try {
+      await (await open(join(this.#directory, "sign-in-states", `${expiresAt}-${stateId}`), "wx", 0o600)).close();
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw this.#error("record a used sign-in state in", error);
+    }
   }
 
   async putCode(record: AuthorizationCodeRecord): Promise<void> {
@@ -280,6 +352,7 @@ export class FileOAuthStore implements OAuthStore {
     }
     await rm(this.#athletePath(athleteId), { force: true });
     await rm(this.#unadmittedPath(athleteId), { force: true });
+    await rm(this.#grantsEndedPath(athleteId), { force: true });
     await this.#updateSmallFile<UsageFile, void>("usage.json", signal, (usage) => {
       delete usage[athleteId];
     });
@@ -292,7 +365,12 @@ export class FileOAuthStore implements OAuthStore {
       const id = /^(\d{1,20})\.json$/.exec(name)?.[1];
       if (id === undefined) continue;
       const since = Number((await readOptional(this.#unadmittedPath(id)))?.trim());
-      athletes.push({ athleteId: id, unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined });
+      const ended = Number((await readOptional(this.#grantsEndedPath(id)))?.trim());
+      athletes.push({
+        athleteId: id,
+        unadmittedSinceMs: Number.isFinite(since) && since > 0 ? since : undefined,
+        grantsEndedAtMs: Number.isFinite(ended) && ended > 0 ? ended : undefined,
+      });
     }
     return athletes;
   }
@@ -304,6 +382,14 @@ export class FileOAuthStore implements OAuthStore {
 
   async clearUnadmitted(athleteId: string): Promise<void> {
     await rm(this.#unadmittedPath(athleteId), { force: true });
+  }
+
+  async markGrantsEnded(athleteId: string, atMs: number): Promise<void> {
+    await this.#write(this.#grantsEndedPath(athleteId), String(atMs), { durable: true });
+  }
+
+  async clearGrantsEnded(athleteId: string): Promise<void> {
+    await rm(this.#grantsEndedPath(athleteId), { force: true });
   }
 
   async countUpstreamRequest(
@@ -346,6 +432,10 @@ export class FileOAuthStore implements OAuthStore {
       }
     }
     await this.#sweepRegistrationCounts(registrationWindow(this.#now()).hour);
+    await this.#sweepSignInStates();
+    // Left by an earlier version, whose places were a file each: its registrations expire by themselves.
+    await rm(join(this.#directory, "clients", "ring"), { recursive: true, force: true });
+    await rm(join(this.#directory, "clients", "sequence"), { force: true });
   }
 
   async signingKey(): Promise<Uint8Array> {
@@ -371,11 +461,36 @@ export class FileOAuthStore implements OAuthStore {
     return this.#key;
   }
 
-  /** Runs `work` holding the ring's lock, after this process's earlier turns. */
+  /** Runs `work` holding the places' lock, after this process's earlier turns. */
   #withRing<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    const turn = this.#ringTurns.then(() => withFileLock(join(this.#directory, "clients", "ring.lock"), { signal }, work));
-    this.#ringTurns = turn.catch(() => {});
+    return this.#inTurn(join(this.#directory, "clients", "ring.lock"), signal, work);
+  }
+
+  /** Runs `work` holding the lock file at `lockPath`, after this process's earlier turns at it. */
+  #inTurn<T>(lockPath: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const turn = (this.#turns.get(lockPath) ?? Promise.resolve()).then(() => withFileLock(lockPath, { signal }, work));
+    this.#turns.set(
+      lockPath,
+      turn.catch(() => {}),
+    );
     return turn;
+  }
+
+  #ringPath(): string {
+    return join(this.#directory, "clients", "ring.index");
+  }
+
+  /** The places as the file holds them (under the places' lock); parsed again only when another process changed them. */
+  async #readRing(): Promise<RegistrationRing> {
+    const text = await readOptional(this.#ringPath());
+    if (this.#lastRing !== undefined && text === this.#lastRing.text) return this.#lastRing.ring;
+    return parseRing(text);
+  }
+
+  async #writeRing(ring: RegistrationRing): Promise<void> {
+    const text = serializeRing(ring);
+    await this.#write(this.#ringPath(), text, { durable: false });
+    this.#lastRing = { text, ring };
   }
 
   #clientPath(clientId: string): string {
@@ -400,6 +515,11 @@ export class FileOAuthStore implements OAuthStore {
   #unadmittedPath(athleteId: string): string {
     if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
     return join(this.#directory, "athletes", `${athleteId}.unadmitted`);
+  }
+
+  #grantsEndedPath(athleteId: string): string {
+    if (!athleteIdPattern.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
+    return join(this.#directory, "athletes", `${athleteId}.grants-ended`);
   }
 
   #live<T extends { expires_at: number }>(record: T | undefined): T | undefined {
@@ -470,8 +590,18 @@ export class FileOAuthStore implements OAuthStore {
   async #sweepRegistrationCounts(currentHour: string): Promise<void> {
     const directory = join(this.#directory, "registrations");
     for (const name of await readdir(directory)) {
-      const hour = /^(\d+)-/.exec(name)?.[1];
+      // `<hour>.counts`, and `<hour>-<digest>` of an earlier version (a file per source).
+      const hour = /^(\d+)[-.]/.exec(name)?.[1];
       if (hour !== undefined && Number(hour) < Number(currentHour)) await rm(join(directory, name), { force: true });
+    }
+  }
+
+  async #sweepSignInStates(): Promise<void> {
+    const directory = join(this.#directory, "sign-in-states");
+    const nowSeconds = this.#now() / 1000;
+    for (const name of await readdir(directory)) {
+      const expiresAt = Number(/^(\d+)-/.exec(name)?.[1]);
+      if (Number.isFinite(expiresAt) && expiresAt < nowSeconds) await rm(join(directory, name), { force: true });
     }
   }
 

@@ -5,9 +5,12 @@
  * later request needs is here, never in one process's memory:
  *
  * - registered clients (dynamic registration; Client ID Metadata Documents are fetched, not stored). A
- *   registration that never completed a grant takes a place in a ring of fixed size: when the ring is
- *   full the oldest such registration is evicted, so anonymous registrations cannot grow the store and a
- *   real new client always gets in. Registrations are counted per source address and hour;
+ *   registration that has not completed a grant takes one of a fixed number of places, shared out by
+ *   network, and one whose sign-in is in progress is not evicted (registration-ring.ts), so anonymous
+ *   registrations cannot grow the store and a real new client gets in. Valid registrations are counted
+ *   per source and hour, in a fixed number of counts (`registrationCountSlot`);
+ * - the Strava sign-in states already used: a state comes back from Strava once, and a replay of it (with a
+ *   code made up to make this server spend a token request at Strava) finds it spent, on every instance;
  * - authorization codes, stored by their hash, single-use: `redeemCode` marks a code redeemed atomically,
  *   naming the grant it created, so of two instances redeeming one code only one succeeds, and a replay
  *   finds the grant to revoke;
@@ -16,7 +19,8 @@
  * - each admitted athlete's Strava tokens, through the same `CredentialStore` compare-and-swap design the
  *   token manager drives for one athlete (`credentialStoreFor`);
  * - the owner (the first athlete to sign in, when no list of athletes is configured), claimed once;
- * - which stored athletes are no longer admitted, and since when (their Strava tokens wait out a grace
+ * - which stored athletes are no longer admitted, and since when, and whose grants all ended as a precaution
+ *   (a code or refresh token presented again), and when (either way their Strava tokens wait out a grace
  *   period before they are revoked and deleted);
  * - each athlete's count of Strava requests in the current rate-limit windows (their fair share), and of
  *   the checks a deauthorization event asks of Strava (a budget of their own);
@@ -29,7 +33,9 @@
  * by SHA-256. Records carry an expiry (epoch seconds) after which they count as absent; stores delete
  * them lazily (files) or by TTL (DynamoDB).
  */
+import { createHmac } from "node:crypto";
 import type { AuthorizationStore, CredentialStore } from "../../../credentials/credential-store.ts";
+import type { RingPlacement } from "./registration-ring.ts";
 
 export interface RegisteredClient {
   client_id: string;
@@ -46,10 +52,12 @@ export interface RegisteredClient {
   /** Epoch seconds after which an unused registration is gone (extended whenever it gets tokens). */
   expires_at: number;
   /**
-   * Its place in the ring of unused registrations while it never completed a grant; absent once it has,
-   * and on registrations stored before the ring existed (those keep their own expiry).
+   * Its place among the unused registrations while it has not completed a grant; absent once it has, and
+   * on registrations stored before the places existed (those keep their own expiry).
    */
   unused_seq?: number;
+  /** Epoch seconds: while unused, its first sign-in started and is in progress until then (it is not evicted before). */
+  sign_in_until?: number;
 }
 
 export interface AuthorizationCodeRecord {
@@ -119,32 +127,63 @@ export interface StoredAthlete {
   athleteId: string;
   /** Epoch ms since which the athlete is no longer admitted (their tokens wait out the grace period). */
   unadmittedSinceMs: number | undefined;
+  /** Epoch ms when the athlete's last grant was ended as a precaution (their tokens wait out the grace period). */
+  grantsEndedAtMs: number | undefined;
 }
 
-/** How many registrations one source may make per hour, and how many unused ones are kept in all. */
+/** How many registrations one source may make per hour, how many unused ones are kept in all, and in how many counts. */
 export interface RegistrationLimits {
   perSourcePerHour: number;
   unusedCapacity: number;
+  /** How many sources' counts an hour keeps at most (see `registrationCountSlot`). */
+  countSlots: number;
 }
+
+/** Where a registration went: in (having evicted what it had to), or refused until a sign-in in progress ends. */
+export type RegistrationPlacement = { placed: true } | Extract<RingPlacement, { placed: false }>;
 
 export interface OAuthStore {
   /** Where the state lives, for messages and logs. */
   readonly description: string;
 
+  // Registrations and their counts.
   /**
-   * Counts a registration from `source` (an address, or an IPv6 /64) in the hour containing `nowMs`:
-   * refused once the source made `limit` in that hour.
+   * Counts a valid registration from `source` (an address, or an IPv6 /64) in the hour containing `nowMs`:
+   * refused, and not counted, once the source made `perSourcePerHour` that hour. The counts take at most
+   * `countSlots` places an hour, however many sources register (`registrationCountSlot`).
    */
-  countRegistration(source: string, limit: number, nowMs: number, signal: AbortSignal): Promise<RateVerdict>;
+  countRegistration(
+    source: string,
+    limits: Pick<RegistrationLimits, "perSourcePerHour" | "countSlots">,
+    nowMs: number,
+    signal: AbortSignal,
+  ): Promise<RateVerdict>;
   /**
-   * Stores a new registration as unused, in the ring of `capacity` places: when every place is taken, the
-   * oldest unused registration is evicted. Sets `unused_seq`.
+   * Stores a new registration from `source` as unused, in one of `capacity` places shared out by network,
+   * evicting what registration-ring.ts says must go; or refuses it (then nothing is stored). Sets `unused_seq`.
    */
-  registerClient(client: RegisteredClient, capacity: number, signal: AbortSignal): Promise<void>;
-  /** Keeps a registration that completed a grant: out of the ring, expiring at `expiresAt` (epoch s). */
+  registerClient(
+    client: RegisteredClient,
+    placement: { source: string; capacity: number; nowMs: number },
+    signal: AbortSignal,
+  ): Promise<RegistrationPlacement>;
+  /**
+   * An unused registration's first sign-in started: it is not evicted until `untilMs` (epoch ms). Changes
+   * nothing for a registration that is not unused, or whose first sign-in already started.
+   */
+  startSignIn(clientId: string, untilMs: number, signal: AbortSignal): Promise<void>;
+  /** Keeps a registration that completed a grant: out of the unused places, expiring at `expiresAt` (epoch s). */
   keepClient(clientId: string, expiresAt: number, signal: AbortSignal): Promise<void>;
   getClient(clientId: string, signal: AbortSignal): Promise<RegisteredClient | undefined>;
 
+  // Strava sign-in states.
+  /**
+   * Marks the Strava sign-in state `stateId` used, kept until `expiresAt` (epoch s, when the state itself
+   * expires): true for exactly one caller, false for every later one (on any instance).
+   */
+  spendSignInState(stateId: string, expiresAt: number, signal: AbortSignal): Promise<boolean>;
+
+  // Codes and grants.
   putCode(record: AuthorizationCodeRecord, signal: AbortSignal): Promise<void>;
   /**
    * Reads a code without using it up (bad input at the token endpoint must not cost the client its code);
@@ -180,6 +219,10 @@ export interface OAuthStore {
   markUnadmitted(athleteId: string, sinceMs: number, signal: AbortSignal): Promise<number>;
   /** The athlete is admitted again. */
   clearUnadmitted(athleteId: string, signal: AbortSignal): Promise<void>;
+  /** Records that the athlete's last grant was ended as a precaution at `atMs` (a later record replaces an earlier one). */
+  markGrantsEnded(athleteId: string, atMs: number, signal: AbortSignal): Promise<void>;
+  /** The athlete signed in again after their grants ended as a precaution. */
+  clearGrantsEnded(athleteId: string, signal: AbortSignal): Promise<void>;
 
   /**
    * Counts one Strava request of the athlete against their share in the windows that contain `nowMs`,
@@ -220,6 +263,20 @@ export function registrationWindow(nowMs: number): { hour: string; endsMs: numbe
   const hourMs = 3_600_000;
   const start = Math.floor(nowMs / hourMs) * hourMs;
   return { hour: String(start / hourMs), endsMs: start + hourMs };
+}
+
+/**
+ * Where a source's registration count is kept: one of `slots` places, and the tag that says the count in
+ * that place is this source's. Both come from the source hashed with the signing key, so nobody can pick
+ * a source whose count lands on someone else's. A source that finds another's tag in its place takes the
+ * place over and starts at zero: the counts never refuse a source for another's registrations, and take
+ * the same room however many sources register; the price is that, when more sources than places register
+ * within one hour, a source whose count was taken over may register more than its limit that hour (what
+ * the unused registrations may hold is bounded apart from it, per network).
+ */
+export function registrationCountSlot(key: Uint8Array, source: string, slots: number): { slot: number; tag: Buffer } {
+  const digest = createHmac("sha256", key).update(`registration count\n${source}`).digest();
+  return { slot: digest.readUInt32BE(0) % slots, tag: digest.subarray(4, 12) };
 }
 
 /** The counts kept for one athlete and one UTC day. */

@@ -1,5 +1,6 @@
 /**
- * Strava's webhook (the application's push subscription, callback `PUBLIC_URL/strava/webhook`):
+ * Strava's webhook (the application's push subscription, callback `PUBLIC_URL/strava/webhook/<secret>`,
+ * webhook-path.ts; any other path under /strava/webhook, the old one included, is 404 like any unknown path):
  *
  * - `GET` with `hub.mode=subscribe`, `hub.challenge`, `hub.verify_token`: Strava checking the callback when
  *   the subscription is created. Answered `{"hub.challenge": ...}` when the verify token is this
@@ -8,21 +9,26 @@
  *   application on Strava; everything stored for them is deleted, so their grants end too. Other events
  *   (activities) are acknowledged and ignored.
  *
- * Strava does not sign its events, so anyone can post one, and an event must cost nothing it should not:
+ * Strava does not sign its events. The secret path keeps anybody else from posting one; should it leak (a
+ * proxy's log), an event must still cost nothing it should not and tell nothing:
  *
- * - each source may post `eventsPerSourcePerMinute` events (this process counts; past it 429), and every
- *   line the endpoint logs goes through a rate-limited log;
- * - the event must have Strava's shape, and its `subscription_id` must be this deployment's
- *   (webhook-subscription.ts); anything else is refused before the store is asked;
+ * - each source (an address, or an IPv6 /64) may post `eventsPerSourcePerMinute` events (this process
+ *   counts; past it 429), and every line the endpoint logs goes through a rate-limited log;
+ * - the event must have Strava's shape (400 otherwise), and its `subscription_id` must be this deployment's
+ *   (webhook-subscription.ts), else it is ignored before the store is asked;
  * - a deauthorization is believed only after Strava confirms it: the athlete's own credentials are tried
  *   (GET /athlete) and must be refused. That costs one request of the application's Strava budget, so it
  *   is taken from a budget of its own (`claimDeauthorizationCheck`): at most one per athlete in each
  *   15-minute window and `deauthorizationChecksPerDay` a day, which the athletes' fair shares leave out
- *   (athlete-sessions.ts). An event past that budget is answered 503, which Strava retries, and checked
- *   then; a forged one repeated changes nothing and costs nothing.
+ *   (athlete-sessions.ts);
+ * - every well-formed event gets the same answer, 200 `{"received":true}`, whether it named another
+ *   subscription, an athlete stored here or not, or one whose check is spent: an answer that differed would
+ *   tell whoever posts which subscription id is this deployment's and who uses the server. A deauthorization
+ *   that could not be checked (its check spent, or Strava not answering) is therefore acknowledged, not
+ *   retried by Strava: the log names the athlete (`deauthorization_deferred`, `deauthorization_unchecked`)
+ *   so that the operator can `npm run oauth-admin -- forget` them if they did revoke access.
  *
- * Strava wants a 200 within two seconds and tries three times; a check that could not be finished is
- * answered 503 so that Strava tries again.
+ * Strava wants a 200 within two seconds and tries three times.
  */
 import { secretsMatch } from "../../../common/digests.ts";
 import { RefreshTokenRejectedError, UpstreamStatusError } from "../../../strava/strava-errors.ts";
@@ -32,6 +38,7 @@ import { storeSignal, type OAuthContext } from "../oauth-context.ts";
 import { disconnectAthlete } from "../endpoints/revocation-endpoint.ts";
 import type { RateLimitedLog } from "../../../common/rate-limited-log.ts";
 import type { WebhookSubscription } from "./webhook-subscription.ts";
+import type { SourceCounts } from "../endpoints/source-counts.ts";
 
 /** How many deauthorization checks one athlete's events may cost a day (one per 15-minute window at most). */
 export const deauthorizationChecksPerDay = 4;
@@ -45,7 +52,7 @@ export interface WebhookOptions {
   depsFor: (athleteId: string) => ToolDeps;
   /** Every line the endpoint logs, at a bounded rate. */
   log: RateLimitedLog;
-  perSource: SourceRate;
+  perSource: SourceCounts;
   /** The athletes whose check this process knows is taken in the current quarter hour. */
   checked: QuarterMarks;
 }
@@ -90,11 +97,15 @@ export async function stravaWebhook(
     return Response.json({ "hub.challenge": challenge });
   }
   if (request.method !== "POST") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET, POST" } });
-  if (!options.perSource.admit(sourceAddress ?? "unknown", context.now())) {
+  const counted = options.perSource.admit(sourceAddress, context.now());
+  if (!counted.admitted) {
     log.record("rate", { source: sourceAddress });
     return Response.json(
-      { error: "too_many_requests", error_description: `At most ${eventsPerSourcePerMinute} events a minute from one address.` },
-      { status: 429, headers: { "retry-after": "60" } },
+      {
+        error: "too_many_requests",
+        error_description: `At most ${eventsPerSourcePerMinute} events a minute from one address (an IPv6 /64).`,
+      },
+      { status: 429, headers: { "retry-after": String(counted.retryAfterSeconds) } },
     );
   }
 
@@ -113,35 +124,36 @@ export async function stravaWebhook(
     log.record("malformed", { message: problem });
     return Response.json({ error: "invalid_request", error_description: `Not a Strava webhook event: ${problem}.` }, { status: 400 });
   }
-  const event = parsed as StravaEvent;
+  await handleEvent(parsed as StravaEvent, context, options);
+  return Response.json({ received: true });
+}
+
+/** What a well-formed event does; whatever it is, its answer is the same (this file's header says why). */
+async function handleEvent(event: StravaEvent, context: OAuthContext, options: WebhookOptions): Promise<void> {
+  const { log } = options;
   const subscription = await options.subscription.check(event.subscription_id);
   if (subscription === "unknown") {
     log.record("subscription_unknown", {
-      message: `This deployment's push subscription is not known yet (${options.subscription.lastFailure ?? "no answer"}); answered 503 so Strava sends the event again.`,
+      message: `This deployment's push subscription is not known yet (${options.subscription.lastFailure ?? "no answer"}); the event is ignored. Set STRAVA_WEBHOOK_SUBSCRIPTION_ID to its id.`,
     });
-    return Response.json({ error: "temporarily_unavailable" }, { status: 503, headers: { "retry-after": "60" } });
+    return;
   }
   if (subscription === "not-ours") {
     log.record("other_subscription", { subscription_id: event.subscription_id });
-    return Response.json(
-      { error: "forbidden", error_description: "subscription_id is not this deployment's push subscription." },
-      { status: 403 },
-    );
+    return;
   }
   const deauthorized = event.object_type === "athlete" && event.aspect_type === "update" && String(event.updates["authorized"]) === "false";
-  if (!deauthorized) return Response.json({ received: true });
+  if (!deauthorized) return;
   const athleteId = String(event.object_id);
-  const deferred = (): Response => {
+  const deferred = (): void =>
     log.record("deauthorization_deferred", {
       athlete: athleteId,
-      message: "This athlete's deauthorization check with Strava is spent for now; answered 503 so Strava sends the event again.",
+      message: `This athlete's deauthorization check with Strava is spent for now, so the event is acknowledged without deleting anything. If they did revoke access on Strava: npm run oauth-admin -- forget ${athleteId}`,
     });
-    return Response.json({ error: "temporarily_unavailable" }, { status: 503, headers: { "retry-after": "900" } });
-  };
   if (options.checked.has(athleteId, context.now())) return deferred();
   if (!(await context.store.hasAthlete(athleteId, storeSignal(context)))) {
     log.record("deauthorization_ignored", { athlete: athleteId, message: "Nothing is stored for this athlete." });
-    return Response.json({ received: true });
+    return;
   }
   const claimed = await context.store.claimDeauthorizationCheck(
     athleteId,
@@ -157,17 +169,16 @@ export async function stravaWebhook(
       athlete: athleteId,
       message: "Strava still accepts the athlete's credentials: the event is ignored (forged, or sent in error).",
     });
-    return Response.json({ received: true });
+    return;
   }
   if (verdict === "unknown") {
     log.record("deauthorization_unchecked", {
       athlete: athleteId,
-      message: "Could not ask Strava whether the athlete revoked access; answering 503 so Strava sends the event again.",
+      message: `Could not ask Strava whether the athlete revoked access, so the event is acknowledged without deleting anything. If they did: npm run oauth-admin -- forget ${athleteId}`,
     });
-    return Response.json({ error: "temporarily_unavailable" }, { status: 503 });
+    return;
   }
   await disconnectAthlete(athleteId, "they revoked this application on Strava", context, { revokeAtStrava: false });
-  return Response.json({ received: true });
 }
 
 /** What makes `value` not an event of Strava's shape, or undefined when it is one. */
@@ -208,28 +219,6 @@ export class QuarterMarks {
       this.#athletes = new Set();
     }
     return this.#athletes;
-  }
-}
-
-/** Counts each source's events per minute in this process. */
-export class SourceRate {
-  readonly #limit: number;
-  #minute = -1;
-  #counts = new Map<string, number>();
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  admit(source: string, nowMs: number): boolean {
-    const minute = Math.floor(nowMs / 60_000);
-    if (minute !== this.#minute || this.#counts.size >= 100_000) {
-      this.#minute = minute;
-      this.#counts = new Map();
-    }
-    const count = (this.#counts.get(source) ?? 0) + 1;
-    this.#counts.set(source, count);
-    return count <= this.#limit;
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * Which push subscription is this deployment's, so that an event naming another `subscription_id` is
- * refused without any work: STRAVA_WEBHOOK_SUBSCRIPTION_ID when the operator sets it, else Strava's own
+ * ignored without any work: STRAVA_WEBHOOK_SUBSCRIPTION_ID when the operator sets it, else Strava's own
  * answer to `GET /push_subscriptions` (the application's subscription whose callback is this server's
- * webhook, or its only one), asked when the first event arrives and then kept. A failed lookup is not
- * tried again for 15 minutes: events meanwhile are answered 503, which Strava retries, and cost nothing.
+ * webhook address, secret path included, or its only one), asked when the first event arrives and then
+ * kept. A failed lookup is not tried again for 15 minutes: events meanwhile are acknowledged and ignored,
+ * and cost nothing.
  */
 import type { SendHttp } from "../../../strava/http-exchange.ts";
 import { messageOf } from "../../../common/named-error.ts";

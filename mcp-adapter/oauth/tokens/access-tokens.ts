@@ -55,16 +55,16 @@ export class AccessTokens {
 
   /**
    * The claims of a token this server issued for this resource. Throws AccessTokenError saying what is
-   * wrong (expired, another audience, not ours), never quoting the token. `allowExpired` is for revocation.
+   * wrong (expired, another audience, not ours), never quoting the token.
    */
-  async verify(token: string, options: { allowExpired?: boolean } = {}): Promise<AccessTokenClaims> {
+  async verify(token: string): Promise<AccessTokenClaims> {
     try {
       const { payload } = await jwtVerify(token, this.#key, {
         issuer: this.#issuer,
         audience: this.#resource,
         algorithms: ["HS256"],
         typ: "at+jwt",
-        currentDate: new Date(options.allowExpired ? 0 : this.#now()),
+        currentDate: new Date(this.#now()),
         requiredClaims: ["sub", "exp", "gid", "client_id"],
       });
       const scope = typeof payload["scope"] === "string" ? payload["scope"] : "";

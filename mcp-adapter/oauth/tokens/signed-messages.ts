@@ -3,13 +3,15 @@
  * checked authorization request on the consent page, and the state sent through Strava's sign-in. They
  * are JWTs signed with the server's key (jose), each with its own audience so one can never pass for
  * another (or for an access token), and they expire after 15 minutes. Nothing in them is secret (the
- * browser saw all of it in the URL already); the signature is what makes them trustworthy.
+ * browser saw all of it in the URL already); the signature is what makes them trustworthy. A signature
+ * cannot make a message single use: Strava's state carries an id the callback spends in the store
+ * (authorization-endpoint.ts).
  */
 import { jwtVerify, SignJWT, type JWTPayload } from "jose";
 
 export type MessagePurpose = "consent" | "strava-state";
 
-const lifetimeSeconds = 15 * 60;
+export const lifetimeSeconds = 15 * 60;
 
 export class SignedMessages {
   readonly #issuer: string;

@@ -226,7 +226,9 @@ const module: HostCheckModule = {
               }),
             });
             const listening = await server.waitForEvent("listening", 60_000);
-            assert.equal(listening["upstream"], "strava");
+            // The sandbox at STRAVA_API_BASE, named as such, and served from the token file (not the built-in one).
+            assert.equal(listening["upstream"], "sandbox");
+            assert.equal((await server.waitForEvent("upstream_selected"))["credentials"], `token file ${tokenFile}`);
             const url = String(listening["url"]);
             const counters = await control.counters();
             const spent = new Set<string>();

@@ -299,6 +299,11 @@ describe("the registration endpoint", () => {
       [JSON.stringify({ client_name: "x" }), "invalid_redirect_uri"],
       [JSON.stringify({ redirect_uris: ["http://evil.example.com/cb"] }), "invalid_redirect_uri"],
       [JSON.stringify({ redirect_uris: ["javascript:alert(1)"] }), "invalid_redirect_uri"],
+      [JSON.stringify({ redirect_uris: ["ms-msdt:/id PCWDiagnostic"] }), "invalid_redirect_uri"],
+      [
+        JSON.stringify({ redirect_uris: ["https://a.example.com/cb", "itms-services://?action=download-manifest"] }),
+        "invalid_redirect_uri",
+      ],
       [JSON.stringify({ redirect_uris: ["https://a.example.com/cb#frag"] }), "invalid_redirect_uri"],
       [
         JSON.stringify({ redirect_uris: ["https://a.example.com/cb"], token_endpoint_auth_method: "private_key_jwt" }),
@@ -317,6 +322,19 @@ describe("the registration endpoint", () => {
       JSON.stringify({ redirect_uris: ["com.example.coach:/oauth", "http://[::1]:8123/cb"], token_endpoint_auth_method: "none" }),
     );
     expect(native.status).toBe(201);
+    // What Cursor registers, in one request: its own scheme, its hosted callback and a loopback one.
+    const cursor = await register(
+      JSON.stringify({
+        client_name: "Cursor",
+        redirect_uris: [
+          "cursor://anysphere.cursor-mcp/oauth/callback",
+          "https://www.cursor.com/agents/mcp/oauth/callback",
+          "http://localhost:8787/callback",
+        ],
+        token_endpoint_auth_method: "none",
+      }),
+    );
+    expect(cursor.status).toBe(201);
     const confidential = (await (await register(JSON.stringify({ redirect_uris: ["https://a.example.com/cb"] }))).json()) as Record<
       string,
       unknown

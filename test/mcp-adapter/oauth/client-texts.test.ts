@@ -94,6 +94,14 @@ describe("names a client chose", () => {
     const consent = await page(client.authorizeUrl({ code_challenge: client.pkce().challenge }));
     expect(consent.html).toContain("<bdi>An app that did not give its name</bdi>");
   });
+
+  it("so does a name of blank letters (Hangul fillers, the braille blank), which are letters and symbols that show nothing", async () => {
+    const client = new ManualOAuthClient(server.issuer);
+    await client.register({ client_name: "\u3164\u2800\u115f\u1160\uffa0 \u3164" });
+    const consent = await page(client.authorizeUrl({ code_challenge: client.pkce().challenge }));
+    expect(consent.html).toContain('<span class="client"><bdi>An app that did not give its name</bdi></span>');
+    expect(consent.html).not.toMatch(/[\u3164\u2800\u115f\u1160\uffa0]/);
+  });
 });
 
 describe("error pages say only this server's words", () => {

@@ -35,7 +35,7 @@ async function subscribe(server: OAuthServer, verifyToken: string): Promise<Resp
   return fetch(`${server.sandboxBaseUrl}/api/v3/push_subscriptions`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ ...credentials, callback_url: `${server.issuer}/strava/webhook`, verify_token: verifyToken }),
+    body: new URLSearchParams({ ...credentials, callback_url: server.webhookUrl(), verify_token: verifyToken }),
   });
 }
 
@@ -54,10 +54,11 @@ describe("disconnecting", () => {
     const mayaFile = join(server.stateDirectory, "athletes", `${maya}.json`);
     expect(existsSync(mayaFile)).toBe(true);
 
-    // A forged event naming another subscription: refused before anything is asked.
+    // A forged event naming another subscription (from someone who learned the webhook's address): ignored
+    // before anything is asked, with the answer every event gets.
     const subscriptionId = ((await created.json()) as { id: number }).id;
     const forge = (subscription: number): Promise<Response> =>
-      fetch(`${server.issuer}/strava/webhook`, {
+      fetch(server.webhookUrl(), {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
@@ -70,7 +71,8 @@ describe("disconnecting", () => {
           updates: { authorized: "false" },
         }),
       });
-    expect((await forge(subscriptionId + 1)).status).toBe(403);
+    expect((await forge(subscriptionId + 1)).status).toBe(200);
+    await server.child.waitForEvent("strava_webhook", 5_000, (line) => line["reason"] === "other_subscription");
     // A forged event for Jonas with this deployment's subscription, whose access Strava still accepts: ignored.
     expect((await forge(subscriptionId)).status).toBe(200);
     await server.child.waitForEvent("strava_webhook", 5_000, (line) => line["reason"] === "deauthorization_unconfirmed");

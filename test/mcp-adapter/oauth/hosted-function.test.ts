@@ -20,9 +20,11 @@ import { startMotoServer, type MotoServer } from "../../support/moto-server.ts";
 import { createOAuthResources } from "../../support/oauth-aws.ts";
 import { connectWithOAuth, rawToolCall, resultText } from "../../support/oauth-session.ts";
 import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { createInterface } from "node:readline";
 
+const execFileAsync = promisify(execFile);
 let moto: MotoServer;
 let sandbox: RunningSandbox;
 let bundleFile = "";
@@ -94,7 +96,7 @@ afterAll(async () => {
 describe("the hosted function behind its function URL", () => {
   it("serves discovery, the sign-in and tool calls from the deployed bundle", { timeout: 60_000 }, async () => {
     const health = (await (await fetch(`${origin}/health`)).json()) as Record<string, unknown>;
-    expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "strava", issuer: origin });
+    expect(health).toMatchObject({ status: "ok", auth: "oauth", upstream: "sandbox", issuer: origin });
     const unauthenticated = await rawToolCall(`${origin}/mcp`, undefined, "get_athlete");
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get("www-authenticate")).toContain(
@@ -180,6 +182,44 @@ describe("the hosted function behind its function URL", () => {
         .find((line) => line["event"] === "startup_failed");
       expect(JSON.stringify(failure)).toContain("No Strava application: set FITNESS_SECRET_NAME");
       expect(bare.lines.some((line) => line.includes('"event":"upstream_sandbox"'))).toBe(false);
+    },
+  );
+
+  it(
+    "takes Strava's push subscription at the secret address oauth-admin prints from the table's setup; the old path is 404",
+    { timeout: 60_000 },
+    async () => {
+      const subscribed = await startFunction({ STRAVA_WEBHOOK_VERIFY_TOKEN: "hosted-verify-token" });
+      // Not spawnSync: moto is reached through a proxy in this process, which must keep running meanwhile.
+      const printed = await execFileAsync(process.execPath, ["--import", "tsx", "mcp-adapter/oauth/oauth-admin-cli.ts", "webhook"], {
+        cwd: repositoryRoot,
+        env: baseEnv({
+          ...moto.env,
+          MCP_OAUTH_TABLE: "hosted-oauth",
+          MCP_SIGNING_KEY_SECRET: "hosted-signing-key",
+          FITNESS_SECRET_NAME: "hosted-strava-app",
+          PUBLIC_URL: subscribed.origin,
+          STRAVA_API_BASE: sandbox.apiBase,
+        }),
+        encoding: "utf8",
+      });
+      const callbackUrl = /^ {2}(http\S+\/strava\/webhook\/[A-Za-z0-9_-]{43})$/m.exec(printed.stdout)?.[1];
+      if (callbackUrl === undefined) throw new Error(`no address in:\n${printed.stdout}`);
+      expect(printed.stdout).toContain(`curl -G ${sandbox.apiBase}/push_subscriptions -d client_id=${sandbox.clientId}`);
+      const subscribe = (callback: string): Promise<Response> =>
+        fetch(`${sandbox.apiBase}/push_subscriptions`, {
+          method: "POST",
+          body: new URLSearchParams({
+            client_id: sandbox.clientId,
+            client_secret: sandbox.clientSecret,
+            callback_url: callback,
+            verify_token: "hosted-verify-token",
+          }),
+        });
+      // Strava's check of the old address finds nothing there; at the printed one it passes.
+      expect((await subscribe(`${subscribed.origin}/strava/webhook`)).status).toBe(400);
+      expect((await subscribe(callbackUrl)).status).toBe(201);
+      expect(subscribed.lines.filter((line) => line.includes(callbackUrl.split("/").at(-1) as string))).toEqual([]);
     },
   );
 });

@@ -3,7 +3,8 @@
  * package, as for the voice template) it says what the code and the README rely on: the table the
  * DynamoDB store expects (partition key `pk`, the `athlete_id` index, TTL on `ttl`), Node 24 on arm64,
  * the handler the build writes, a public function URL (with lambda:InvokeFunction through the URL only),
- * the settings the function reads, and least privilege on the table and the two secrets.
+ * the settings the function reads, least privilege on the table and the two secrets, and reserved
+ * concurrency from a parameter (default 20; 0 reserves none), so a flood has a ceiling.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,8 @@ import { athleteIndexName } from "../../../mcp-adapter/oauth/stores/dynamodb-oau
 const template = fileURLToPath(new URL("../../../mcp-adapter/hosted/template.yaml", import.meta.url));
 type Resource = { Type: string; Properties: Record<string, unknown> };
 let resources: Record<string, Resource>;
+let parameters: Record<string, Record<string, unknown>>;
+let conditions: Record<string, unknown>;
 
 const transform = `
 import json, sys
@@ -23,7 +26,7 @@ if template is None:
     sys.exit("could not read the template: %s" % matches)
 t = Transform(sys.argv[1], template, "us-west-2")
 t.transform_template()
-print(json.dumps({"Resources": t._template["Resources"]}, default=str))
+print(json.dumps({"Resources": t._template["Resources"], "Parameters": t._template.get("Parameters", {}), "Conditions": t._template.get("Conditions", {})}, default=str))
 `;
 
 beforeAll(() => {
@@ -33,7 +36,12 @@ beforeAll(() => {
   if (lint.status !== 0) throw new Error(`cfn-lint found problems in the hosted template:\n${lint.stdout}${lint.stderr}`);
   const result = spawnSync("python3", ["-c", transform, template], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`The SAM transform through cfn-lint's Python package failed: ${result.stderr}`);
-  resources = (JSON.parse(result.stdout) as { Resources: Record<string, Resource> }).Resources;
+  const transformed = JSON.parse(result.stdout) as {
+    Resources: Record<string, Resource>;
+    Parameters: Record<string, Record<string, unknown>>;
+    Conditions: Record<string, unknown>;
+  };
+  ({ Resources: resources, Parameters: parameters, Conditions: conditions } = transformed);
 });
 
 const ofType = (type: string): Resource[] => Object.values(resources).filter((resource) => resource.Type === type);
@@ -98,5 +106,15 @@ describe("the hosted template", () => {
     ]);
     const [secret] = ofType("AWS::SecretsManager::Secret");
     expect(secret?.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true } });
+  });
+
+  it("reserves concurrency from a parameter (default 20, 0 reserves none): a flood has a ceiling, and the account's other functions keep theirs", () => {
+    expect(parameters["ReservedConcurrency"]).toMatchObject({ Type: "Number", Default: 20, MinValue: 0 });
+    expect(String(parameters["ReservedConcurrency"]?.["Description"])).toContain("Default 20");
+    const [fn] = ofType("AWS::Lambda::Function");
+    expect(fn?.Properties["ReservedConcurrentExecutions"]).toEqual({
+      "Fn::If": ["ReserveConcurrency", { Ref: "ReservedConcurrency" }, { Ref: "AWS::NoValue" }],
+    });
+    expect(conditions["ReserveConcurrency"]).toEqual({ "Fn::Not": [{ "Fn::Equals": [{ Ref: "ReservedConcurrency" }, 0] }] });
   });
 });

@@ -66,12 +66,15 @@ describe("bodies on the unauthenticated endpoints have a deadline", () => {
     { timeout: 40_000 },
     async () => {
       const form = "application/x-www-form-urlencoded";
+      // The webhook's first, so that its cut-off is the one logged in full (the rest are counted).
+      const webhook = trickle(new URL(server.webhookUrl()).pathname, "application/json");
+      await new Promise((resolve) => setTimeout(resolve, 300));
       const unauthenticated = [
+        webhook,
         trickle("/token", form),
         trickle("/register", "application/json"),
         trickle("/revoke", form),
         trickle("/authorize", form),
-        trickle("/strava/webhook", "application/json"),
       ];
       const upload = trickle("/mcp", "application/json", {
         authorization: `Bearer ${accessToken}`,
@@ -94,6 +97,10 @@ describe("bodies on the unauthenticated endpoints have a deadline", () => {
       expect(cut.length).toBeGreaterThanOrEqual(1);
       expect(cut[0]).toMatchObject({ reason: "deadline", deadline_s: 10 });
       expect(events("http_internal_error")).toEqual([]);
+      // The webhook's address is a secret: its cut-off is logged without it.
+      expect(cut[0]).toMatchObject({ path: "/strava/webhook/(secret)" });
+      const secret = server.webhookUrl().split("/").at(-1) as string;
+      expect(server.child.stderrLines.filter((line) => line.includes(secret))).toEqual([]);
       // The upload may still finish: it is answered (a body that is not JSON-RPC) on its connection.
       upload.socket.write("x".repeat(3_998));
       for (let waited = 0; !upload.received().includes("HTTP/1.1 ") && waited < 5_000; waited += 20)

@@ -1,5 +1,5 @@
 /**
- * The core's network seam (strava/http-exchange.ts) against real local servers: gzip answers inflated,
+ * The core's network seam (common/upstream/http-exchange.ts) against real local servers: gzip answers inflated,
  * cut-off bodies and unknown encodings refused as network failures, timeouts and cancellations named,
  * and no more connections per origin than allowed.
  */
@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpSender, HttpExchangeError, type HttpRequest } from "../../strava/http-exchange.ts";
+import { createHttpSender, HttpExchangeError, type HttpRequest } from "../../../common/upstream/http-exchange.ts";
 
 const body = JSON.stringify({ id: 16012345678, segment_efforts: [{ id: "3456789012345678901" }], name: "é ride" });
 let server: Server;

@@ -1,5 +1,5 @@
 /** Waiting for shared work (one refresh, one athlete lookup) with one caller's cancellation. */
-import { CallCancelledError } from "./strava-errors.ts";
+import { CallCancelledError } from "./upstream-errors.ts";
 
 /** Waits for `promise`, or rejects as soon as `signal` fires (the promise itself keeps running). */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
