@@ -186,24 +186,21 @@ export class DebriefWatch {
   }
 
   /**
-   * Notes what a tool call of the coach's made: a write's activity or upload, or (a read of an upload's
+   * Notes what a tool call of the coach's made: a write's activities or upload, or (a read of a Strava upload's
    * status) the activity an upload of the coach's became.
    */
   async noteCoachMade(made: CreatedActivity, byWrite: boolean): Promise<void> {
     const data = await this.#deps.record.read();
-    const { activityId, uploadId } = made;
+    const { activityIds = [], uploadId } = made;
+    const newActivity = activityIds.some((id) => !(id in data.coachMade.activities));
     const news = byWrite
-      ? (activityId !== undefined && !(activityId in data.coachMade.activities)) ||
-        (uploadId !== undefined && !(uploadId in data.coachMade.uploads))
-      : activityId !== undefined &&
-        uploadId !== undefined &&
-        uploadId in data.coachMade.uploads &&
-        !(activityId in data.coachMade.activities);
+      ? newActivity || (uploadId !== undefined && !(uploadId in data.coachMade.uploads))
+      : newActivity && uploadId !== undefined && uploadId in data.coachMade.uploads;
     if (!news) return;
     const nowMs = this.#deps.now();
     await this.#deps.record.update((d) => {
       if (byWrite && uploadId !== undefined) d.coachMade.uploads[uploadId] = nowMs;
-      if (activityId !== undefined) d.coachMade.activities[activityId] = nowMs;
+      for (const id of activityIds) d.coachMade.activities[id] = nowMs;
     });
   }
 

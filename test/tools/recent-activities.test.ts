@@ -1,14 +1,21 @@
 /**
- * The list a background watcher reads (tools/recent-activities.ts) against the sandbox: one request through
- * the table's get_activities, only the fields it needs, ids as strings, newest first, the athlete's zone from
- * the newest activity's label, the upload an activity came from; a failure is the tool's error result.
+ * The list a background watcher reads (tools/recent-activities.ts). On Strava, against the sandbox: one request
+ * through the table's get_activities, only the fields it needs, ids as strings, newest first, the athlete's zone
+ * from the newest activity's label, the upload an activity came from; a failure is the tool's error result. On
+ * intervals.icu, at the network edge (undici's MockAgent, for the exact request): the athlete's local dates from
+ * the one 48 hours ago to today in their profile's zone, ids such as "i123", what started before the instant and
+ * Strava-synced stubs left out, the profile's zone said; a refused key is the tool's error result.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { createToolDeps, type ToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import { MemoryCredentialStore } from "../../credentials/stores/memory-store.ts";
 import { listRecentActivities } from "../../tools/recent-activities.ts";
-import { manualClock } from "../support/test-clock.ts";
+import { manualClock, testNow } from "../support/test-clock.ts";
+import { createHttpSender } from "../../common/upstream/http-exchange.ts";
+import { silentLogger } from "../../common/logger.ts";
+import { createIntervalsToolDeps } from "../../tools/runner/intervals-tool-deps.ts";
+import { intervalsApiBase, mockIntervals, type IntervalsMock } from "../support/intervals-mock.ts";
 
 let sandbox: RunningSandbox;
 let deps: ToolDeps;
@@ -85,5 +92,73 @@ describe("listRecentActivities", () => {
     if (listed.ok) return;
     expect(listed.error.isError).toBe(true);
     expect(listed.error.errorKind).toBeDefined();
+  });
+});
+
+describe("listRecentActivities on intervals.icu", () => {
+  let mock: IntervalsMock;
+  beforeEach(() => {
+    mock = mockIntervals();
+  });
+  afterEach(async () => {
+    await mock.close();
+  });
+
+  const intervalsDeps = () =>
+    createIntervalsToolDeps({
+      settings: { apiKey: "k".repeat(25), athleteId: "0", apiBase: intervalsApiBase },
+      keyAdvice: "intervals.icu refused the API key: write a new one with npm run authorize:intervals.",
+      logger: silentLogger,
+      http: createHttpSender({ dispatcher: mock.agent }),
+      now: manualClock(testNow).now,
+    });
+  const hour = 3_600_000;
+  const since = testNow - 48 * hour;
+
+  it("asks for the athlete's local dates from 48 hours ago to today in the profile's zone, and keeps only what started since, stubs left out", async () => {
+    // testNow is 22:37 UTC on 21 November: 23:37 in Berlin, and 48 hours before it is 19 November there.
+    mock.intervals.intercept({ path: "/api/v1/athlete/0", method: "GET" }).reply(200, { id: "i7", timezone: "Europe/Berlin" });
+    mock.intervals
+      .intercept({ path: "/api/v1/athlete/0/activities?oldest=2026-11-19&newest=2026-11-21T23:59:59", method: "GET" })
+      .reply(200, [
+        // An activity carries its own zone; the watcher's is the profile's all the same.
+        {
+          id: "i103",
+          start_date: new Date(testNow - 2 * hour).toISOString(),
+          start_date_local: "2026-11-21T21:37:12",
+          source: "GARMIN_CONNECT",
+          timezone: "America/Denver",
+        },
+        {
+          id: "i102",
+          icu_athlete_id: "i7",
+          start_date_local: "2026-11-21T08:00:00",
+          source: "STRAVA",
+          _note: "STRAVA activities are not available via the API",
+        },
+        { id: "i101", start_date_local: "2026-11-20T07:00:00", source: "MANUAL" },
+        { id: "i100", start_date: new Date(since - hour).toISOString(), start_date_local: "2026-11-19T22:37:12", source: "UPLOAD" },
+      ]);
+    const listed = await listRecentActivities(intervalsDeps(), since);
+    expect(listed).toEqual({
+      ok: true,
+      activities: [
+        { id: "i103", startedAtMs: testNow - 2 * hour },
+        // No start_date: its local start read in the profile's zone (07:00 in Berlin is 06:00 UTC).
+        { id: "i101", startedAtMs: Date.UTC(2026, 10, 20, 6, 0, 0) },
+      ],
+      timeZone: "Europe/Berlin",
+    });
+    expect(mock.requests()).toBe(2);
+  });
+
+  it("answers the tool's error result when intervals.icu refuses the key on the profile, and lists nothing", async () => {
+    mock.intervals.intercept({ path: "/api/v1/athlete/0", method: "GET" }).reply(401, { status: 401, error: "Unauthorized" });
+    const listed = await listRecentActivities(intervalsDeps(), since);
+    expect(listed.ok).toBe(false);
+    if (listed.ok) return;
+    expect(listed.error).toMatchObject({ isError: true, upstreamStatus: 401, errorKind: "UpstreamStatusError" });
+    expect(listed.error.content[0].text).toMatch(/^Error: intervals\.icu answered 401/);
+    expect(mock.requests()).toBe(1);
   });
 });

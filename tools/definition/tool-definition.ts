@@ -60,9 +60,12 @@ export interface WriteApproval<A = Record<string, unknown>> {
   summary(args: A, current?: CurrentRecord): ChangeSummary;
 }
 
-/** An activity a call made, as its answer names it (ids as strings): the activity, the upload it came from, or both. */
+/**
+ * What a call made, as its answer names it (ids as strings): the activities (one file on intervals.icu may hold
+ * several), the upload they came from (Strava's, processed after it answers), or both.
+ */
 export interface CreatedActivity {
-  activityId?: string;
+  activityIds?: readonly string[];
   uploadId?: string;
 }
 

@@ -1,4 +1,10 @@
-/** The result shape both front ends return (MCP `CallToolResult` and the OpenClaw tool result share it). */
+/**
+ * What a tool call answers: the result shape both front ends return (MCP `CallToolResult` and the OpenClaw tool
+ * result share it), and how a success, an error and a training log's failure become one.
+ */
+import { UpstreamStatusError, type UpstreamError } from "../../common/upstream/upstream-errors.ts";
+
+/** The result shape both front ends return. */
 export interface ToolResult {
   content: [{ type: "text"; text: string }];
   isError?: true;
@@ -22,4 +28,9 @@ export function errorResult(message: string, upstreamStatus?: number, errorKind?
   if (upstreamStatus !== undefined) result.upstreamStatus = upstreamStatus;
   if (errorKind !== undefined) result.errorKind = errorKind;
   return result;
+}
+
+/** A training log's failure as a call's error result: its message, the status when the log answered, its kind. */
+export function upstreamErrorResult(error: UpstreamError): ToolResult {
+  return errorResult(error.message, error instanceof UpstreamStatusError ? error.status : undefined, error.name);
 }

@@ -158,17 +158,17 @@ describe("noticing new activities", () => {
     const watch = h.watch();
     await watch.check();
     const created = upload(5);
-    await watch.noteCoachMade({ activityId: created.id }, true);
+    await watch.noteCoachMade({ activityIds: [created.id] }, true);
     // An upload: its id now, the activity later; the list shows the activity with its upload id first.
     await watch.noteCoachMade({ uploadId: "9001" }, true);
     upload(3, "9001");
     // Another upload's activity, learned from its status (a read of the coach's own upload).
     await watch.noteCoachMade({ uploadId: "9002" }, true);
     const third = upload(2);
-    await watch.noteCoachMade({ uploadId: "9002", activityId: third.id }, false);
+    await watch.noteCoachMade({ uploadId: "9002", activityIds: [third.id] }, false);
     // A status read of an upload that was not the coach's names no activity of the coach's.
     const device = upload(1);
-    await watch.noteCoachMade({ uploadId: "7777", activityId: device.id }, false);
+    await watch.noteCoachMade({ uploadId: "7777", activityIds: [device.id] }, false);
     h.clock.advance(interval);
     expect(await watch.check()).toMatchObject({ kind: "woke", ids: [device.id] });
   });
