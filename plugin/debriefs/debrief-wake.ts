@@ -35,7 +35,9 @@ export function newActivitiesEvent(idsNewestFirst: readonly string[]): string {
 }
 
 const causeText: Record<CheckFailureCause, string> = {
-  refused: "the training log refused the plugin's access, so the operator has to connect the account again (npm run authorize)",
+  // Which command connects it again depends on the log (npm run authorize, or authorize:intervals): the gateway log's line names it.
+  refused:
+    "the training log refused the plugin's access, so the operator has to connect the account again (the gateway log's debrief_check_failed line says how)",
   "rate-limited": "the training log's request limit is used up; checks resume by themselves",
   unavailable: "the training log did not answer (it may be down); the plugin keeps trying, less often",
   other: "something on the gateway's side failed; the operator finds the details in the gateway log (debrief_check_failed)",

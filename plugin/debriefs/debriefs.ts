@@ -4,8 +4,10 @@
  *
  * - a plugin service (`api.registerService`) whose timer runs the checks (plugin/debriefs/debrief-schedule.ts,
  *   the noticing itself in debrief-watch.ts): the host starts it with the gateway and awaits its stop;
- * - the checks read the log through the table's list tool and the same upstream client as every call
- *   (tools/recent-activities.ts), so they count against the same rate limits and work on any upstream;
+ * - the checks read the log through its own list tool and the same client as every call
+ *   (tools/recent-activities.ts, which speaks Strava's and intervals.icu's terms), so they count against the
+ *   same rate limits; they wait while the client says background reads should (`backgroundReadsResumeAt`,
+ *   Strava's rate-limit headers; intervals.icu's client never asks them to);
  * - what must survive a restart is kept in a file in the host's state directory (debrief-record.ts says
  *   why not the host's keyed plugin state, which 2026.9.6 keeps for trusted plugins);
  * - the coach is woken with a system event and a targeted wake of its main session (debrief-wake.ts);
@@ -67,12 +69,6 @@ export function setUpDebriefs(
     }
     return undefined;
   }
-  if (settings.upstream !== "strava") {
-    if (settings.debriefs !== "off") {
-      logger.warn("debriefs_unavailable", { reason: `debriefs read Strava's activity list only for now, not ${settings.upstream}'s` });
-    }
-    return undefined;
-  }
   const now = options.now ?? Date.now;
   const shared = processWide();
   const record = new DebriefRecordFile(debriefRecordPath(runtime.state.resolveStateDir()), logger);
@@ -87,7 +83,14 @@ export function setUpDebriefs(
         return { ok: false, error: errorResult(messageOf(error), undefined, "ConfigurationError") };
       }
     },
-    readsResumeAt: async (share) => (await deps()).client.backgroundReadsResumeAt(share),
+    readsResumeAt: async (share) => {
+      try {
+        return (await deps()).client.backgroundReadsResumeAt(share);
+      } catch {
+        // Dependencies that cannot be built hold no read budget: the list right after fails with their error.
+        return undefined;
+      }
+    },
     wake: wakeThroughHost(runtime.system, settings.debriefAgent),
     logger,
     now,

@@ -79,9 +79,7 @@ describe("openclaw.plugin.json", () => {
     );
     const registered = [...host.tools.keys(), ...host.factories.keys()];
     const table = upstream === "strava" ? toolTable : intervalsToolTable;
-    // Debriefs read Strava's list only for now: on intervals.icu there is no switch to register.
-    const pluginOnly = upstream === "strava" ? pluginOnlyTools.map((tool) => tool.name) : [];
-    expect(registered.sort()).toEqual([...table.map(hostToolName), ...pluginOnly].sort());
+    expect(registered.sort()).toEqual([...table.map(hostToolName), ...pluginOnlyTools.map((tool) => tool.name)].sort());
     for (const name of registered) expect(manifest.contracts.tools).toContain(name);
   });
 
