@@ -37,6 +37,7 @@ export class ApiKeyHealth implements CredentialUpkeep {
           throw error;
         }
       },
+      backgroundReadsResumeAt: (share) => client.backgroundReadsResumeAt(share),
     };
   }
 

@@ -55,6 +55,11 @@ export class IntervalsClient implements TrainingLogClient {
     this.#pacer = options.pacer ?? new RequestPacer();
   }
 
+  /** intervals.icu sends no rate-limit headers to read a window's use from, and this client paces every request itself. */
+  backgroundReadsResumeAt(_share: number): undefined {
+    return undefined;
+  }
+
   /** Sends `request` and returns the successful answer, or throws an `UpstreamError`. */
   async send(request: UpstreamRequest, options: SendOptions = {}): Promise<HttpAnswer> {
     const { signal } = options;

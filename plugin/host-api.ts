@@ -83,10 +83,61 @@ export interface HookOptions {
   priority?: number;
 }
 
+/**
+ * What the host tells a tool factory about the turn it builds tools for (`OpenClawPluginToolContext` in
+ * openclaw 2026.9): filled by the host from the inbound message, never from the model's arguments. A field
+ * the host could not establish is absent: a heartbeat or scheduled turn has no `requesterSenderId`.
+ */
+export interface HostToolContext {
+  agentId?: string;
+  sessionKey?: string;
+  /** The channel of the turn ("telegram"). */
+  messageChannel?: string;
+  /** The channel account the agent answers through ("coach"). */
+  agentAccountId?: string;
+  /** The sender of the message this turn answers, as the channel identifies them (a Telegram user id). */
+  requesterSenderId?: string;
+  senderIsOwner?: boolean;
+  /** The host's config snapshot for this run (bindings, channel accounts). */
+  runtimeConfig?: unknown;
+  config?: unknown;
+}
+
+/** A tool built per turn from the host's context; no tool (null) keeps it from that turn. */
+export type HostToolFactory = (context: HostToolContext) => HostTool | null | undefined;
+
+/** The parts of `api.runtime` this plugin uses (openclaw 2026.9.6). */
+export interface PluginRuntime {
+  system: {
+    /**
+     * Queues `text` for the session's next turn; false when the host did not take it (empty, a duplicate of
+     * the last event with the same context key, or a session store being replaced).
+     */
+    enqueueSystemEvent(text: string, options: { agentId: string; sessionKey: string; contextKey?: string }): boolean;
+    /** Asks the host for a turn of the session (coalesced, retried while the agent is busy). */
+    requestHeartbeat(options: {
+      source: "notifications-event";
+      intent: "immediate";
+      reason: string;
+      agentId: string;
+      sessionKey: string;
+      /** "last": reply in the session's last conversation (its channel, account and chat). */
+      heartbeat?: { target: "last" };
+    }): void;
+  };
+  state: {
+    /** The host's state directory (OPENCLAW_STATE_DIR, else ~/.openclaw). */
+    resolveStateDir(): string;
+  };
+}
+
 export interface PluginApi {
   readonly pluginConfig?: unknown;
   readonly logger: HostLogger;
-  registerTool(tool: HostTool, options?: HostToolOptions): void;
+  /** Present in hosts with a plugin runtime (openclaw 2026.9 has it); the debriefs need it. */
+  readonly runtime?: PluginRuntime;
+  /** A tool, or a factory that builds it per turn (then `name` declares it up front; the manifest lists it in contracts.tools). */
+  registerTool(tool: HostTool | HostToolFactory, options?: HostToolOptions & { name?: string }): void;
   /** Present in hosts with plugin services (openclaw 2026.9 has it). */
   registerService?(service: HostService): void;
   on(

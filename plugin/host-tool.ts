@@ -39,6 +39,14 @@ export interface HostToolBuildOptions {
   confirmationNote?: string;
   /** The calls the write-approval hook validated and built: a call found there is sent as built. */
   preparedCalls?: PreparedCalls;
+  /** Told of each call before and after it runs (the debriefs note what the coach made: plugin/debriefs/). */
+  observer?: ToolCallObserver;
+}
+
+export interface ToolCallObserver {
+  started(tool: ToolDefinition): void;
+  /** Awaited before the result goes back to the host; must not throw. */
+  finished(tool: ToolDefinition, result: ToolResult): Promise<void>;
 }
 
 /**
@@ -51,7 +59,7 @@ export interface HostToolBuildOptions {
  */
 export function hostTool(tool: ToolDefinition, deps: () => Promise<ToolDeps>, options: HostToolBuildOptions = {}): HostTool {
   const name = hostToolName(tool);
-  const { confirmationNote, preparedCalls } = options;
+  const { confirmationNote, preparedCalls, observer } = options;
   return {
     name,
     label: tool.title,
@@ -61,12 +69,14 @@ export function hostTool(tool: ToolDefinition, deps: () => Promise<ToolDeps>, op
     async execute(toolCallId, params, signal) {
       const prepared = preparedCalls?.take(toolCallId, tool.name, params);
       let result: ToolResult;
+      observer?.started(tool);
       try {
         result = await runTool(tool, params, await deps(), signal, prepared);
       } catch (error) {
         // Only building the dependencies can throw (runTool turns its own failures into results).
         result = errorResult(messageOf(error));
       }
+      await observer?.finished(tool, result);
       return hostResult(name, result);
     },
   };

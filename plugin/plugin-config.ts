@@ -6,6 +6,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { ConfigurationError } from "../common/configuration-error.ts";
+import { isValidTimeZone } from "../common/time-zone.ts";
 import { trainingLogs, type TrainingLog } from "../common/upstream/training-log-client.ts";
 import type { AuthorizationTarget } from "../credentials/store-choice.ts";
 
@@ -42,6 +43,23 @@ export interface PluginSettings {
   writeApproval: WriteApprovalMode;
   /** How long a held write waits for the approval before it is refused (the host allows at most 600). */
   writeApprovalTimeoutSeconds: number;
+  /**
+   * The coach's debriefs of new workouts (plugin/debriefs/): "off", or how often the log is checked for new
+   * activities, "5m" to "24h" (`npm run setup:coach -- --debriefs 15m` writes it). The athlete may turn
+   * them off and on in chat; the choice made last wins (plugin/debriefs/debrief-choice.ts).
+   */
+  debriefs: string;
+  /** The agent that gives the debriefs, on the channel it is bound to (setup writes its --agent-id). */
+  debriefAgent: string;
+  /** "HH:MM-HH:MM" in the athlete's time zone during which no check is made, or "off". */
+  debriefQuietHours: string;
+  /**
+   * An IANA zone for the quiet hours instead of the athlete's own (on intervals.icu their profile's, on Strava
+   * their newest activity's); "" when unset.
+   */
+  debriefTimeZone: string;
+  /** For tests only: seconds between checks, below the 5-minute floor; 0 when unset. */
+  debriefTestIntervalSeconds: number;
 }
 
 /** The token file `npm run authorize -- --store file` writes by default. */
@@ -55,7 +73,20 @@ export const defaultPluginSettings: PluginSettings = {
   tokenFile: defaultTokenFile,
   writeApproval: "host",
   writeApprovalTimeoutSeconds: 300,
+  debriefs: "off",
+  debriefAgent: "coach",
+  debriefQuietHours: "22:00-07:00",
+  debriefTimeZone: "",
+  debriefTestIntervalSeconds: 0,
 };
+
+/** How often debriefs check the log: from 5 minutes to a day; 15 minutes is what setup:coach writes. */
+export const debriefIntervalRange = { minMinutes: 5, maxMinutes: 24 * 60, defaultSetting: "15m" } as const;
+/** A debriefs setting: "off", or a whole number of minutes ("15m") or hours ("1h"). */
+export const debriefsPattern = /^(off|\d{1,4}[mh])$/;
+/** Quiet hours: "22:00-07:00" (they may wrap past midnight), or "off". */
+export const quietHoursPattern = /^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/;
+const agentIdPattern = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /** The host caps a plugin approval's wait at 10 minutes; below 10 s nobody can answer in time. */
 export const writeApprovalTimeoutRange = { min: 10, max: 600 } as const;
@@ -132,7 +163,57 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
     tokenFile,
     writeApproval: writeApproval as WriteApprovalMode,
     writeApprovalTimeoutSeconds: timeout,
+    ...resolveDebriefSettings(config),
   };
+}
+
+type DebriefSettings = Pick<
+  PluginSettings,
+  "debriefs" | "debriefAgent" | "debriefQuietHours" | "debriefTimeZone" | "debriefTestIntervalSeconds"
+>;
+
+function resolveDebriefSettings(config: Record<string, unknown>): DebriefSettings {
+  const debriefs = readString(config, "debriefs", defaultPluginSettings.debriefs);
+  const minutes = debriefIntervalMinutes(debriefs);
+  const { minMinutes, maxMinutes } = debriefIntervalRange;
+  if (!debriefsPattern.test(debriefs) || (minutes !== undefined && (minutes < minMinutes || minutes > maxMinutes))) {
+    throw new PluginConfigError(
+      `${configPath}.debriefs must be "off" or how often to check for new workouts, from "${minMinutes}m" to "24h" (such as "${debriefIntervalRange.defaultSetting}" or "1h"); got "${debriefs}".`,
+    );
+  }
+  const debriefAgent = readString(config, "debriefAgent", defaultPluginSettings.debriefAgent);
+  if (!agentIdPattern.test(debriefAgent)) {
+    throw new PluginConfigError(
+      `${configPath}.debriefAgent must be an agent id (lowercase letters, digits, "-" or "_", starting with a letter), such as "coach"; got "${debriefAgent}".`,
+    );
+  }
+  const debriefQuietHours = readString(config, "debriefQuietHours", defaultPluginSettings.debriefQuietHours);
+  const quiet = quietHoursPattern.test(debriefQuietHours) ? debriefQuietHours.split("-") : undefined;
+  if (!quiet || (quiet.length === 2 && quiet[0] === quiet[1])) {
+    throw new PluginConfigError(
+      `${configPath}.debriefQuietHours must be "off" or a start and end time, 24-hour, such as "22:00-07:00" (the end may be the next morning; start and end differ); got "${debriefQuietHours}".`,
+    );
+  }
+  const zone = config["debriefTimeZone"] ?? "";
+  if (typeof zone !== "string" || (zone.trim() !== "" && !isValidTimeZone(zone.trim()))) {
+    throw new PluginConfigError(
+      `${configPath}.debriefTimeZone must be an IANA time zone such as "Europe/Berlin" or "America/Denver" (leave it out for the athlete's own: their profile's on intervals.icu, their newest activity's on Strava); got ${JSON.stringify(zone)}.`,
+    );
+  }
+  const testSeconds = config["debriefTestIntervalSeconds"] ?? 0;
+  if (typeof testSeconds !== "number" || !Number.isInteger(testSeconds) || testSeconds < 0 || testSeconds > 300) {
+    throw new PluginConfigError(
+      `${configPath}.debriefTestIntervalSeconds is for tests only: a whole number of seconds from 1 to 300 between checks (0 or absent: the debriefs setting); got ${JSON.stringify(testSeconds)}.`,
+    );
+  }
+  return { debriefs, debriefAgent, debriefQuietHours, debriefTimeZone: zone.trim(), debriefTestIntervalSeconds: testSeconds };
+}
+
+/** The minutes between checks a debriefs setting names ("15m" is 15, "2h" is 120), or undefined for "off". */
+export function debriefIntervalMinutes(setting: string): number | undefined {
+  const match = /^(\d+)([mh])$/.exec(setting);
+  if (!match) return undefined;
+  return Number(match[1]) * (match[2] === "h" ? 60 : 1);
 }
 
 /** The store the config names, as the composition root takes it. */
@@ -149,7 +230,16 @@ export function tokenFilePath(settings: PluginSettings, home: string = homedir()
 
 function readString(
   config: Record<string, unknown>,
-  key: "upstream" | "credentialStore" | "secretName" | "cloudRegion" | "tokenFile" | "writeApproval",
+  key:
+    | "upstream"
+    | "credentialStore"
+    | "secretName"
+    | "cloudRegion"
+    | "tokenFile"
+    | "writeApproval"
+    | "debriefs"
+    | "debriefAgent"
+    | "debriefQuietHours",
   fallback: string,
 ): string {
   const value = config[key];

@@ -1,5 +1,5 @@
 // npm run setup:coach -- --workspace DIR --config FILE [--sandbox docker|ssh|off ...] [--telegram-user-id ID]
-//                        [--credentials secrets-manager|token-file [--token-file PATH]]
+//                        [--credentials secrets-manager|token-file [--token-file PATH]] [--debriefs 15m|off]
 //                        [--agent-id coach] [--dry-run] [--schedule [--openclaw-bin PATH]]
 //
 // First checks that this machine can run the sandbox the coach would get (the --sandbox choice, else
@@ -15,6 +15,7 @@ import { formatSandboxCheck, formatSetupReport } from "./setup-coach/setup-repor
 import { planCoachSandbox, runCoachSetup } from "./setup-coach/setup.ts";
 import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "./setup-coach/sandbox-choice.ts";
 import { credentialsOption, credentialStoreKinds } from "./setup-coach/credentials-in-config.ts";
+import { debriefsOption } from "./setup-coach/debriefs-in-config.ts";
 
 const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [options]
 
@@ -36,6 +37,9 @@ const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [opti
                              already in the config, else ~/.config/openclaw-fitness/strava-tokens.json). Setup
                              checks it exists with mode 0600; npm run authorize -- --store file --token-file PATH
                              writes it
+  --debriefs 15m|off         the coach's short debrief after each new workout, without being asked: how often to
+                             check the training log (5m to 24h), or off. Without it the config's choice is kept;
+                             a config without one gets 15m. The athlete can also turn it off and on in chat
   --agent-id ID              agent id (default: coach)
   --dry-run                  check and show what would change, write nothing
   --schedule                 also create the weekly memory consolidation job on the running Gateway
@@ -59,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
         "telegram-user-id": { type: "string" },
         credentials: { type: "string" },
         "token-file": { type: "string" },
+        debriefs: { type: "string" },
         "agent-id": { type: "string", default: "coach" },
         "dry-run": { type: "boolean", default: false },
         schedule: { type: "boolean", default: false },
@@ -106,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
     // Before anything is written: can this machine run the sandbox the coach would get?
     const explicit = kind === undefined ? undefined : choose(kind as SandboxKind, values);
     const credentials = store === undefined ? undefined : credentialsOption(store, values["token-file"]);
+    const debriefs = values.debriefs === undefined ? undefined : debriefsOption(values.debriefs);
     const plan = await planCoachSandbox(values.config, values["agent-id"], explicit);
     const check = plan.choice ? await checkSandbox(plan.choice, process.env) : undefined;
     // Skipping the check needs a sandbox someone chose: with --sandbox, or the one the config already has.
@@ -121,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
       ...(explicit === undefined ? {} : { sandbox: explicit }),
       ...(values["telegram-user-id"] === undefined ? {} : { telegramUserId: values["telegram-user-id"] }),
       ...(credentials === undefined ? {} : { credentials }),
+      ...(debriefs === undefined ? {} : { debriefs }),
       dryRun: values["dry-run"],
       env: process.env,
       ...(values.schedule ? { schedule: { openclawBin: values["openclaw-bin"] } } : {}),

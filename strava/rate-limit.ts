@@ -61,6 +61,20 @@ export function nextDailyReset(nowMs: number): Date {
 }
 
 /**
+ * Until when background reads should wait, given the usage Strava last reported (`state`, read at
+ * `observedAtMs`): the next midnight UTC when `share` (0.8 = 80%) or more of the daily read limit was used,
+ * else the next quarter-hour boundary when that share of the 15-minute read limit was used, else
+ * undefined. A reading from a window that has since reset gives an instant already past.
+ */
+export function readsPausedUntil(state: RateLimitState, observedAtMs: number, share: number): number | undefined {
+  const used = (window: WindowUsage | undefined): boolean =>
+    window !== undefined && window.limit > 0 && window.usage >= window.limit * share;
+  if (used(state.read?.daily)) return nextDailyReset(observedAtMs).getTime();
+  if (used(state.read?.fifteenMinute)) return nextFifteenMinuteReset(observedAtMs).getTime();
+  return undefined;
+}
+
+/**
  * A sentence for a 429: usage against each limit, which one is exhausted, and when it resets.
  * Example: "Usage: overall 15-min 201/200, daily 950/2000; read 15-min 101/100, daily 900/1000.
  * The 15-minute window is exhausted; it resets at 12:45:00 UTC (in 4 min 12 s)."

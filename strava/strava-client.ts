@@ -15,6 +15,7 @@ import { encodedBody, requestUrl } from "../common/upstream/request-encoding.ts"
 import type { UpstreamSettings } from "./strava-settings.ts";
 import { describeRequest, type UpstreamRequest } from "../common/upstream/upstream-request.ts";
 import { isApplicationInactive, parseFault, statusErrorFor } from "./strava-errors.ts";
+import { readRateLimitHeaders, readsPausedUntil, type RateLimitState } from "./rate-limit.ts";
 import { CallCancelledError, UpstreamNetworkError, UpstreamTimeoutError } from "../common/upstream/upstream-errors.ts";
 import type { SendOptions, TrainingLogClient } from "../common/upstream/training-log-client.ts";
 
@@ -68,6 +69,8 @@ export class UpstreamClient implements TrainingLogClient {
   readonly #now: () => number;
   readonly #limit: LimitFunction;
   readonly #admission: UpstreamAdmission | undefined;
+  /** The rate-limit headers of the latest answer that carried them, and when it came. */
+  #rateLimit: { state: RateLimitState; atMs: number } | undefined;
 
   constructor(options: UpstreamClientOptions) {
     this.settings = options.settings;
@@ -77,6 +80,18 @@ export class UpstreamClient implements TrainingLogClient {
     this.#now = options.now ?? Date.now;
     this.#limit = pLimit(options.maxConcurrentRequests ?? defaultMaxConcurrentRequests);
     this.#admission = options.admission;
+  }
+
+  /**
+   * Until when work in the background (the plugin's check for new activities) should leave Strava's read
+   * limits alone: while the latest answer's headers show `share` (0.8 for 80%) or more of the 15-minute or
+   * daily read limit used, the instant that window resets; otherwise undefined. Calls a person asked for are
+   * never held back by it (the client reports limits, it does not enforce them).
+   */
+  backgroundReadsResumeAt(share: number): number | undefined {
+    if (!this.#rateLimit) return undefined;
+    const until = readsPausedUntil(this.#rateLimit.state, this.#rateLimit.atMs, share);
+    return until !== undefined && until > this.#now() ? until : undefined;
   }
 
   /** Sends `request` and returns the successful answer, or throws an `UpstreamError`. */
@@ -138,6 +153,8 @@ export class UpstreamClient implements TrainingLogClient {
         signal,
         timeoutMs: this.settings.timeoutMs,
       });
+      const limits = readRateLimitHeaders(answer.headers);
+      if (limits.read || limits.overall) this.#rateLimit = { state: limits, atMs: this.#now() };
       this.#logger.debug("upstream_response", {
         request: describeRequest(request),
         status: answer.status,

@@ -3,6 +3,7 @@ import { defineTool } from "./definition/tool-definition.ts";
 import { SportType } from "./arguments/parameter-schemas.ts";
 import { ToolInputError } from "./arguments/validate-arguments.ts";
 import { summarizeCreate } from "./writes/write-change-summary.ts";
+import { createdActivityOf } from "./answers/created-activity.ts";
 
 /** "2026-11-21T18:30:00", optionally with seconds fraction and a Z or offset (Strava reads it as local time). */
 const localDateTimePattern = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$";
@@ -72,5 +73,6 @@ export const createActivity = defineTool({
     if (args.commute !== undefined) fields["commute"] = args.commute ? "1" : "0";
     return { method: "POST", path: "/activities", body: { kind: "form", fields } };
   },
+  createdActivity: createdActivityOf,
   writeApproval: { summary: summarizeCreate },
 });

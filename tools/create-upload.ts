@@ -4,6 +4,7 @@ import { StringEnum } from "../common/schema-check.ts";
 import { uploadDataTypes } from "./arguments/parameter-schemas.ts";
 import { decodeBase64File, maxUploadBytes } from "./arguments/base64-file.ts";
 import { summarizeUpload } from "./writes/write-change-summary.ts";
+import { uploadOutcomeOf } from "./answers/created-activity.ts";
 
 export const createUpload = defineTool({
   name: "create_upload",
@@ -49,5 +50,6 @@ export const createUpload = defineTool({
     const file = { field: "file", filename: `activity.${args.data_type}`, contentType: "application/octet-stream", bytes };
     return { method: "POST", path: "/uploads", body: { kind: "multipart", fields, file } };
   },
+  createdActivity: uploadOutcomeOf,
   writeApproval: { summary: summarizeUpload },
 });

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./definition/tool-definition.ts";
+import { uploadOutcomeOf } from "./answers/created-activity.ts";
 
 export const getUpload = defineTool({
   name: "get_upload",
@@ -18,6 +19,7 @@ export const getUpload = defineTool({
   request(args) {
     return { method: "GET", path: `/uploads/${args.id}` };
   },
+  createdActivity: uploadOutcomeOf,
   errorHint(status) {
     return status === 404 ? "No upload has this id: it is the `id` create_upload answered with (not the activity's id)." : undefined;
   },

@@ -28,4 +28,12 @@ export interface SendOptions {
 export interface TrainingLogClient {
   /** Sends `request` and returns the successful (2xx) answer, or throws an `UpstreamError`. */
   send(request: UpstreamRequest, options?: SendOptions): Promise<HttpAnswer>;
+  /**
+   * Until when (epoch ms) work nobody asked for just now (the plugin's background check for new activities)
+   * should leave the log's read limit alone, because its latest answer showed `share` (0.8 for 80%) or more of a
+   * read window used; undefined to go ahead. Calls a person asked for are never held back by it. Every client
+   * answers, so a wrapper cannot drop it unnoticed: Strava's from its rate-limit headers, intervals.icu's always
+   * undefined (it sends no such headers, and its client paces itself).
+   */
+  backgroundReadsResumeAt(share: number): number | undefined;
 }

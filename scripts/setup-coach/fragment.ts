@@ -69,6 +69,8 @@ export interface CoachFragmentOptions {
   telegramUserId?: string;
   /** Where the fitness plugin reads the Strava credentials; the template's secret when absent. */
   credentials?: CredentialsChoice;
+  /** The plugin's `debriefs` setting ("15m", "off"); the template's when absent. */
+  debriefs?: string;
 }
 
 /**
@@ -88,10 +90,14 @@ export function buildCoachFragment(template: JsonObject, options: CoachFragmentO
   if (options.sandbox) entry["sandbox"] = sandboxBlock(options.sandbox);
   agents["entries"] = { [to]: entry };
 
-  if (options.credentials) {
-    const fitness = ensureObject(fragment, ["plugins", "entries", "fitness"]);
-    fitness["config"] = pluginConfigFor(options.credentials, isJsonObject(fitness["config"]) ? fitness["config"] : {});
-  }
+  const fitness = ensureObject(fragment, ["plugins", "entries", "fitness"]);
+  const { debriefs, debriefAgent: _templateAgent, ...storeConfig } = isJsonObject(fitness["config"]) ? fitness["config"] : {};
+  const pluginConfig: JsonObject = options.credentials ? pluginConfigFor(options.credentials, storeConfig) : storeConfig;
+  const debriefSetting = options.debriefs ?? debriefs;
+  if (debriefSetting !== undefined) pluginConfig["debriefs"] = debriefSetting;
+  // The debriefs wake the agent set up here, on the channel it is bound to.
+  pluginConfig["debriefAgent"] = to;
+  fitness["config"] = pluginConfig;
 
   const agentToAgent = (fragment["tools"] as JsonObject | undefined)?.["agentToAgent"];
   if (isJsonObject(agentToAgent) && Array.isArray(agentToAgent["allow"])) {

@@ -22,10 +22,12 @@
 //   --sandbox choice, sandbox-in-config.ts): adding the fragment's keys to it could switch its backend
 //   or mode without anyone choosing that;
 // - the fitness plugin's credentialStore and tokenFile are replaced only by an explicit --credentials
-//   choice (credentials-in-config.ts); its other settings are only added to.
+//   choice (credentials-in-config.ts), its debriefs only by an explicit --debriefs (debriefs-in-config.ts);
+//   its other settings are only added to.
 import path from "node:path";
 import { templateAgentId } from "./fragment.ts";
 import { chosenCredentialKeys, pluginConfigPath } from "./credentials-in-config.ts";
+import { chosenDebriefKeys } from "./debriefs-in-config.ts";
 import {
   canonicalJson,
   cloneJson,
@@ -63,6 +65,8 @@ export interface MergeContext {
   sandbox?: "keep" | "replace";
   /** The plugin's credentialStore and tokenFile are kept (the default) or replaced by the fragment's. */
   credentials?: "keep" | "replace";
+  /** The plugin's debriefs setting is kept (the default) or replaced by the fragment's (an explicit --debriefs). */
+  debriefs?: "keep" | "replace";
 }
 
 /** Keys under `channels` that are not channels. */
@@ -85,7 +89,8 @@ export function mergeCoachFragment(existing: JsonObject, fragmentIn: JsonObject,
   keepImplicitChannelAccounts(config, fragment, notes);
   keepCoachAccountsOffDefault(config, fragment, coachId, notes);
   settleExistingSandbox(config, fragment, coachId, context.sandbox ?? "keep");
-  if (context.credentials === "replace") replaceChosenCredentials(config, fragment);
+  if (context.credentials === "replace") replaceChosenPluginKeys(config, fragment, chosenCredentialKeys);
+  if (context.debriefs === "replace") replaceChosenPluginKeys(config, fragment, chosenDebriefKeys);
   allowFragmentPlugins(config, fragment, notes);
   fillMissing(config, fragment, [], kept);
   return { config, kept, notes };
@@ -260,12 +265,12 @@ function settleExistingSandbox(config: JsonObject, fragment: JsonObject, coachId
   if (isJsonObject(owner)) delete owner["sandbox"];
 }
 
-/** The fragment's credentialStore and tokenFile take the place of differing ones (fillMissing then adds them). */
-function replaceChosenCredentials(config: JsonObject, fragment: JsonObject): void {
+/** The fragment's values of `keys` (an explicit choice) take the place of differing ones (fillMissing then adds them). */
+function replaceChosenPluginKeys(config: JsonObject, fragment: JsonObject, keys: readonly string[]): void {
   const existing = getPath(config, pluginConfigPath);
   const suggested = getPath(fragment, pluginConfigPath);
   if (!isJsonObject(existing) || !isJsonObject(suggested)) return;
-  for (const key of chosenCredentialKeys) {
+  for (const key of keys) {
     if (suggested[key] !== undefined && !jsonEqual(existing[key], suggested[key])) delete existing[key];
   }
 }

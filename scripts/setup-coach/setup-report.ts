@@ -8,6 +8,7 @@ import { sandboxPath, type SandboxPlan } from "./sandbox-in-config.ts";
 import type { CoachSetupReport } from "./setup.ts";
 import { shellCommand } from "./weekly-consolidation.ts";
 import { authorizeCommand, pluginConfigPath } from "./credentials-in-config.ts";
+import { debriefsSection } from "./debriefs-in-config.ts";
 import { shellQuote } from "../../common/shell-quote.ts";
 
 /** The checkout this setup runs from: the plugin's folder when it is loaded from a local path. */
@@ -94,6 +95,7 @@ export function formatSetupReport(report: CoachSetupReport, openclawBin = "openc
 
   lines.push("", ...sandboxSection(report));
   lines.push("", ...credentialsSection(report));
+  lines.push("", ...debriefsSection(report.debriefs, report.dryRun));
 
   lines.push("", "Weekly memory consolidation");
   const scheduled = report.consolidation.scheduled;

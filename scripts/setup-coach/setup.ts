@@ -28,6 +28,7 @@ import {
   type TokenFileCheck,
 } from "./credentials-in-config.ts";
 import { CoachSetupError } from "./setup-error.ts";
+import { configuredDebriefs, planDebriefs, type DebriefsPlan } from "./debriefs-in-config.ts";
 import { consolidationCronArgs } from "./weekly-consolidation.ts";
 import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
 import { home as homeSetting } from "../../common/settings/host-variables.ts";
@@ -50,6 +51,11 @@ export interface CoachSetupOptions {
    * Without it the config's own choice is kept, and a config without one keeps the plugin's default.
    */
   credentials?: CredentialsChoice;
+  /**
+   * The --debriefs choice ("15m", "off"), if one was given: it replaces the plugin's debriefs setting.
+   * Without it the config's own is kept, and a config without one gets the coach's default (the fragment's).
+   */
+  debriefs?: string;
   dryRun: boolean;
   env: Readonly<Record<string, string | undefined>>;
   /** When set, run `<openclawBin> cron add ...` against the running Gateway after the config is written. */
@@ -78,6 +84,8 @@ export interface CoachSetupReport {
     /** The token file, when the plugin reads one: there, 0600, with what the plugin needs. */
     tokenFile?: TokenFileCheck;
   };
+  /** What the run did with the plugin's debriefs setting, and the value the config holds after it. */
+  debriefs: DebriefsPlan;
   workspaceDir: string;
   configFile: string;
   dryRun: boolean;
@@ -112,17 +120,21 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
   refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
   const plan = planSandbox(options.sandbox, configuredSandbox(loaded.config, options.agentId));
   const credentials = planCredentials(options.credentials, configuredCredentials(loaded.config));
-  const fragment = buildCoachFragment(loadFragmentTemplate(), {
+  const template = loadFragmentTemplate();
+  const debriefs = planDebriefs(options.debriefs, configuredDebriefs(loaded.config), fragmentDebriefs(template));
+  const fragment = buildCoachFragment(template, {
     agentId: options.agentId,
     workspace: workspaceDir,
     ...(plan.choice === undefined ? {} : { sandbox: plan.choice }),
     ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
     ...(credentials.choice === undefined ? {} : { credentials: credentials.choice }),
+    debriefs: debriefs.value,
   });
   const merged = mergeCoachFragment(loaded.config, fragment, {
     env: options.env,
     sandbox: plan.action === "replace" ? "replace" : "keep",
     credentials: credentials.action === "replace" ? "replace" : "keep",
+    debriefs: debriefs.action === "replace" ? "replace" : "keep",
   });
   const changes = diffConfigs(loaded.config, merged.config);
 
@@ -153,6 +165,7 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
       effective,
       ...(effective.kind === "token-file" ? { tokenFile: checkTokenFile(effective.path, effective.tokenFile) } : {}),
     },
+    debriefs,
     workspaceDir,
     configFile,
     dryRun: options.dryRun,
@@ -180,6 +193,13 @@ export async function planCoachSandbox(configFile: string, agentId: string, expl
   assertValidAgentId(agentId);
   const loaded = await loadHostConfig(path.resolve(configFile));
   return planSandbox(explicit, configuredSandbox(loaded.config, agentId));
+}
+
+/** The coach's default debriefs setting: the fragment template's. */
+function fragmentDebriefs(template: JsonObject): string {
+  const value = getPath(template, ["plugins", "entries", "fitness", "config", "debriefs"]);
+  if (typeof value !== "string") throw new CoachSetupError("the coach fragment must set plugins.entries.fitness.config.debriefs");
+  return value;
 }
 
 /** Whether a folder in plugins.load.paths (relative ones from the config file's folder) has the fitness plugin's manifest. */

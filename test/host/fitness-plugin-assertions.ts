@@ -4,9 +4,12 @@
 import assert from "node:assert/strict";
 import { toolTable } from "../../tools/table.ts";
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
+import { pluginOnlyTools } from "../../plugin/plugin-only-tools.ts";
 import type { HostContext, InvokeBody } from "./host-context.ts";
 
 export const expectedTools = toolTable.map(hostToolName);
+/** What the plugin registers: the table's tools, then its own (the debrief switch, built per turn for the athlete only). */
+export const expectedRegisteredTools = [...expectedTools, ...pluginOnlyTools.map((tool) => tool.name)];
 export const expectedOptionalTools = toolTable.filter(isOptionalTool).map(hostToolName);
 
 interface InspectReport {
@@ -23,7 +26,10 @@ interface InspectReport {
   diagnostics?: Array<{ level: string; message: string }>;
 }
 
-/** `plugins inspect fitness --runtime --json`: loaded from `sourceEnding`, all 11 tools, write tools optional, no diagnostics. */
+/**
+ * `plugins inspect fitness --runtime --json`: loaded from `sourceEnding`, all 11 tools and the plugin-only ones,
+ * write tools optional, no diagnostics.
+ */
 export async function inspectFitness(context: HostContext, sourceEnding: string): Promise<string> {
   const { result, json } = await context.runJson<InspectReport>(["plugins", "inspect", "fitness", "--runtime", "--json"]);
   assert.equal(result.code, 0, `exit code ${result.code}: ${result.stderr.slice(-1500)}`);
@@ -32,7 +38,7 @@ export async function inspectFitness(context: HostContext, sourceEnding: string)
   assert.equal(plugin.status, "loaded", `status ${plugin.status}${plugin.error ? `: ${plugin.error}` : ""}`);
   assert.equal(plugin.imported, true, "the runtime was not imported");
   assert.ok(plugin.source.endsWith(sourceEnding), `loaded from ${plugin.source}, expected …${sourceEnding}`);
-  assert.deepEqual(plugin.toolNames, expectedTools);
+  assert.deepEqual(plugin.toolNames, expectedRegisteredTools);
   const optional = (json.tools ?? []).filter((tool) => tool.optional).flatMap((tool) => tool.names);
   assert.deepEqual(optional.sort(), [...expectedOptionalTools].sort(), "optional tools");
   assert.equal(plugin.configJsonSchema?.additionalProperties, false, "config schema is not strict");

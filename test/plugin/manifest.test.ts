@@ -13,6 +13,8 @@ import { defaultPluginSettings, resolvePluginSettings, writeApprovalModes, write
 import { hostToolName, isOptionalTool } from "../../plugin/host-tool.ts";
 import plugin from "../../index.ts";
 import { renderPluginManifest } from "../../scripts/plugin-manifest.ts";
+import { pluginOnlyTools } from "../../plugin/plugin-only-tools.ts";
+import { registerPlugin } from "./recording-host-api.ts";
 
 const root = new URL("../../", import.meta.url);
 const manifestText = readFileSync(new URL("openclaw.plugin.json", root), "utf8");
@@ -56,19 +58,33 @@ describe("openclaw.plugin.json", () => {
     expect(manifestText).toBe(await renderPluginManifest(manifestText));
   });
 
-  it("declares exactly the 11 registered tool names, in table order", () => {
-    expect(manifest.contracts.tools.slice(0, 11)).toEqual(toolTable.map(hostToolName));
-    expect(manifest.contracts.tools.every((name) => name.startsWith("fitness_"))).toBe(true);
-  });
-
-  it("declares every tool of both training logs, each once: Strava's 11, then intervals.icu's that Strava has not (the config chooses the log at run time)", () => {
+  it("declares every tool of both training logs, each once: Strava's 11, then intervals.icu's that Strava has not (the config chooses the log at run time), then the plugin-only tools", () => {
     const both = [...new Set([...toolTable, ...intervalsToolTable].map(hostToolName))];
-    expect(manifest.contracts.tools).toEqual(both);
-    expect(manifest.contracts.tools).toEqual([...toolTable.map(hostToolName), "fitness_get_wellness"]);
+    expect(manifest.contracts.tools).toEqual([...both, ...pluginOnlyTools.map((tool) => tool.name)]);
+    expect(manifest.contracts.tools).toEqual([...toolTable.map(hostToolName), "fitness_get_wellness", "fitness_debriefs"]);
+    expect(manifest.contracts.tools.every((name) => name.startsWith("fitness_"))).toBe(true);
     for (const tool of intervalsToolTable) {
       const metadata = manifest.toolMetadata[hostToolName(tool)];
       expect(metadata?.optional === true, `${tool.name} optional on intervals.icu`).toBe(isOptionalTool(tool));
     }
+  });
+
+  it.each(["strava", "intervals.icu"])("declares every tool the plugin registers on %s, the per-turn ones included", (upstream) => {
+    const host = registerPlugin(
+      { upstream },
+      {
+        system: { enqueueSystemEvent: () => true, requestHeartbeat: () => undefined },
+        state: { resolveStateDir: () => "/nonexistent" },
+      },
+    );
+    const registered = [...host.tools.keys(), ...host.factories.keys()];
+    const table = upstream === "strava" ? toolTable : intervalsToolTable;
+    expect(registered.sort()).toEqual([...table.map(hostToolName), ...pluginOnlyTools.map((tool) => tool.name)].sort());
+    for (const name of registered) expect(manifest.contracts.tools).toContain(name);
+  });
+
+  it("marks a plugin-only tool that changes the plugin's state side-effecting, never optional or replay-safe", () => {
+    for (const tool of pluginOnlyTools) expect(manifest.toolMetadata[tool.name]).toEqual({ sideEffecting: true });
   });
 
   it("marks exactly the write tools optional and side-effecting, the reads replay-safe", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PluginConfigError, resolvePluginSettings, tokenFilePath } from "../../plugin/plugin-config.ts";
+import { debriefIntervalMinutes, PluginConfigError, resolvePluginSettings, tokenFilePath } from "../../plugin/plugin-config.ts";
 
 describe("resolvePluginSettings", () => {
   const defaults = {
@@ -10,6 +10,11 @@ describe("resolvePluginSettings", () => {
     tokenFile: "~/.config/openclaw-fitness/strava-tokens.json",
     writeApproval: "host",
     writeApprovalTimeoutSeconds: 300,
+    debriefs: "off",
+    debriefAgent: "coach",
+    debriefQuietHours: "22:00-07:00",
+    debriefTimeZone: "",
+    debriefTestIntervalSeconds: 0,
   };
 
   it("uses the defaults when the host passes nothing or an empty object", () => {
@@ -47,6 +52,28 @@ describe("resolvePluginSettings", () => {
     expect(resolvePluginSettings({ secretName: arn }).secretName).toBe(arn);
   });
 
+  it("takes the debriefs' settings: an interval from 5 minutes to a day, quiet hours, a zone, the test interval", () => {
+    expect(
+      resolvePluginSettings({
+        debriefs: "1h",
+        debriefAgent: "my-coach",
+        debriefQuietHours: "off",
+        debriefTimeZone: "Europe/Berlin",
+        debriefTestIntervalSeconds: 5,
+      }),
+    ).toMatchObject({
+      debriefs: "1h",
+      debriefAgent: "my-coach",
+      debriefQuietHours: "off",
+      debriefTimeZone: "Europe/Berlin",
+      debriefTestIntervalSeconds: 5,
+    });
+    for (const setting of ["off", "5m", "15m", "90m", "24h", "1440m"])
+      expect(resolvePluginSettings({ debriefs: setting }).debriefs).toBe(setting);
+    expect(debriefIntervalMinutes("2h")).toBe(120);
+    expect(debriefIntervalMinutes("off")).toBeUndefined();
+  });
+
   it.each([
     [
       { cloudRegion: "Oregon" },
@@ -57,7 +84,7 @@ describe("resolvePluginSettings", () => {
     [{ secretName: "has space" }, /secretName must be a Secrets Manager secret name .* got "has space"/],
     [
       { secretname: "x" },
-      /unknown key\(s\) secretname; the plugin accepts only upstream, credentialStore, secretName, cloudRegion, tokenFile, writeApproval, writeApprovalTimeoutSeconds/,
+      /unknown key\(s\) secretname; the plugin accepts only upstream, credentialStore, secretName, cloudRegion, tokenFile, writeApproval, writeApprovalTimeoutSeconds, debriefs, debriefAgent, debriefQuietHours, debriefTimeZone, debriefTestIntervalSeconds/,
     ],
     [
       { credentialStore: "file" },
@@ -80,6 +107,17 @@ describe("resolvePluginSettings", () => {
     [{ writeApprovalTimeoutSeconds: 601 }, /from 10 to 600 .*got 601/],
     [{ writeApprovalTimeoutSeconds: "300" }, /got "300"/],
     [{ writeApprovalTimeoutSeconds: 30.5 }, /got 30\.5/],
+    [
+      { debriefs: "2m" },
+      /debriefs must be "off" or how often to check for new workouts, from "5m" to "24h" \(such as "15m" or "1h"\); got "2m"/,
+    ],
+    [{ debriefs: "25h" }, /from "5m" to "24h" .*got "25h"/],
+    [{ debriefs: "often" }, /got "often"/],
+    [{ debriefAgent: "Coach Bot" }, /debriefAgent must be an agent id .* such as "coach"; got "Coach Bot"/],
+    [{ debriefQuietHours: "10pm-7am" }, /debriefQuietHours must be "off" or a start and end time, 24-hour, such as "22:00-07:00"/],
+    [{ debriefQuietHours: "07:00-07:00" }, /start and end differ/],
+    [{ debriefTimeZone: "Mars/Olympus" }, /debriefTimeZone must be an IANA time zone such as "Europe\/Berlin"/],
+    [{ debriefTestIntervalSeconds: 301 }, /debriefTestIntervalSeconds is for tests only: a whole number of seconds from 1 to 300/],
     ["fitness-credentials", /plugins\.entries\.fitness\.config must be an object/],
     [["x"], /must be an object/],
   ])("rejects %j with a message naming the key and a good value", (config, message) => {

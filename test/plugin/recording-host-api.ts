@@ -10,8 +10,10 @@ import type {
   HostService,
   HostTool,
   HostToolOptions,
+  HostToolFactory,
   HostToolResult,
   PluginApi,
+  PluginRuntime,
   ToolHookContext,
 } from "../../plugin/host-api.ts";
 import plugin from "../../index.ts";
@@ -33,6 +35,8 @@ export interface RecordedHook {
 export interface RecordingHost {
   api: PluginApi;
   tools: Map<string, RecordedTool>;
+  /** Tools registered as factories (built per turn from the host's context), by their declared name. */
+  factories: Map<string, { factory: HostToolFactory; options: HostToolOptions | undefined }>;
   /** Services the plugin registered, by id (the gateway starts them and awaits `stop` when it stops). */
   services: Map<string, HostService>;
   hooks: RecordedHook[];
@@ -41,8 +45,10 @@ export interface RecordingHost {
   invoke(name: string, args?: unknown, signal?: AbortSignal): Promise<HostToolResult>;
 }
 
-export function recordingHost(pluginConfig?: unknown): RecordingHost {
+/** `runtime`: the plugin runtime to hand the plugin (the debriefs need one); absent as in a host without it. */
+export function recordingHost(pluginConfig?: unknown, runtime?: PluginRuntime): RecordingHost {
   const tools = new Map<string, RecordedTool>();
+  const factories: RecordingHost["factories"] = new Map();
   const services = new Map<string, HostService>();
   const hooks: RecordedHook[] = [];
   const logs: RecordingHost["logs"] = [];
@@ -54,8 +60,16 @@ export function recordingHost(pluginConfig?: unknown): RecordingHost {
       warn: (message) => logs.push({ level: "warn", message }),
       error: (message) => logs.push({ level: "error", message }),
     },
+    ...(runtime ? { runtime } : {}),
     registerTool(tool, options) {
-      if (tools.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
+      if (typeof tool === "function") {
+        const name = options?.name;
+        if (!name) throw new Error("a tool factory registered without a name");
+        if (factories.has(name) || tools.has(name)) throw new Error(`tool ${name} registered twice`);
+        factories.set(name, { factory: tool, options });
+        return;
+      }
+      if (tools.has(tool.name) || factories.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
       tools.set(tool.name, { tool, options });
     },
     registerService(service) {
@@ -70,6 +84,7 @@ export function recordingHost(pluginConfig?: unknown): RecordingHost {
   return {
     api,
     tools,
+    factories,
     services,
     hooks,
     logs,
@@ -83,8 +98,8 @@ export function recordingHost(pluginConfig?: unknown): RecordingHost {
 }
 
 /** Registers the plugin (its default export, as the host loads it) against a recording host. */
-export function registerPlugin(pluginConfig?: unknown): RecordingHost {
-  const host = recordingHost(pluginConfig);
+export function registerPlugin(pluginConfig?: unknown, runtime?: PluginRuntime): RecordingHost {
+  const host = recordingHost(pluginConfig, runtime);
   plugin.register(host.api);
   return host;
 }

@@ -60,6 +60,15 @@ export interface WriteApproval<A = Record<string, unknown>> {
   summary(args: A, current?: CurrentRecord): ChangeSummary;
 }
 
+/**
+ * What a call made, as its answer names it (ids as strings): the activities (one file on intervals.icu may hold
+ * several), the upload they came from (Strava's, processed after it answers), or both.
+ */
+export interface CreatedActivity {
+  activityIds?: readonly string[];
+  uploadId?: string;
+}
+
 export interface ToolDefinition {
   /** Unprefixed name, e.g. "get_activities" (the OpenClaw plugin registers "fitness_get_activities"). */
   readonly name: string;
@@ -99,6 +108,12 @@ export interface ToolDefinition {
   readonly view?: string;
   /** Every write tool's (readOnlyHint false): what the athlete approves before it runs. */
   readonly writeApproval?: WriteApproval;
+  /**
+   * For a tool whose successful answer names an activity the caller made (a write that creates one, or the
+   * status of an upload it started): those ids, from the answer's text. The plugin keeps what the coach made,
+   * so that its debriefs of new activities leave them out.
+   */
+  createdActivity?(resultText: string): CreatedActivity | undefined;
 }
 
 /** Declares a tool with its arguments typed from its schema. */

@@ -23,6 +23,11 @@ export function isStravaStub(item: ExactJson): item is JsonObject {
   return isJsonObject(item) && item["source"] === "STRAVA" && "_note" in item;
 }
 
+/** A stub as the tools answer it, said in words (`wordedStub`): what a caller of the tools meets in their answers. */
+export function isWordedStub(item: unknown): boolean {
+  return typeof item === "object" && item !== null && (item as Record<string, unknown>)["note"] === stubNote;
+}
+
 /** The stub said in words. */
 export function wordedStub(stub: JsonObject): JsonObject {
   const worded: JsonObject = {};

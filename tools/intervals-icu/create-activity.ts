@@ -4,6 +4,7 @@ import { manualActivityRequest } from "../../intervals/activity-writes.ts";
 import { summarizeCreateIn } from "../writes/write-change-summary.ts";
 import { IntervalsActivityType } from "./intervals-parameters.ts";
 import { localDateTime } from "./local-dates.ts";
+import { createdActivityOf } from "../answers/created-activity.ts";
 
 export const createActivity = defineTool({
   name: "create_activity",
@@ -42,5 +43,6 @@ export const createActivity = defineTool({
       ...(args.commute !== undefined ? { commute: args.commute } : {}),
     });
   },
+  createdActivity: createdActivityOf,
   writeApproval: { summary: (args) => summarizeCreateIn(args, { log: "intervals.icu", sportField: "type" }) },
 });

@@ -5,6 +5,7 @@ import { uploadDataTypes } from "../arguments/parameter-schemas.ts";
 import { decodeBase64File, maxUploadBytes } from "../arguments/base64-file.ts";
 import { summarizeUploadIn } from "../writes/write-change-summary.ts";
 import { athletePath } from "./request-needs.ts";
+import { uploadedActivitiesOf } from "../answers/created-activity.ts";
 
 export const createUpload = defineTool({
   name: "create_upload",
@@ -50,5 +51,6 @@ export const createUpload = defineTool({
       body: { kind: "multipart", fields: {}, file },
     };
   },
+  createdActivity: uploadedActivitiesOf,
   writeApproval: { summary: (args) => summarizeUploadIn(args, { log: "intervals.icu", sportField: "type" }) },
 });

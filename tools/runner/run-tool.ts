@@ -12,7 +12,7 @@
  */
 import type { ToolDefinition } from "../definition/tool-definition.ts";
 import { requestContextOf, type ToolDeps } from "./tool-deps.ts";
-import { errorResult, textResult, type ToolResult } from "./tool-result.ts";
+import { errorResult, textResult, upstreamErrorResult, type ToolResult } from "./tool-result.ts";
 import { ToolInputError, validateArguments } from "../arguments/validate-arguments.ts";
 import { describeRequest, type UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import { sendPlan } from "./run-plan.ts";
@@ -77,11 +77,15 @@ function failure(tool: ToolDefinition, deps: ToolDeps, error: unknown, started: 
   if (error instanceof UpstreamError) {
     const status = error instanceof UpstreamStatusError ? error.status : undefined;
     deps.logger.warn("tool_call_failed", { tool: tool.name, kind: error.name, status, ms: elapsed(started), message: error.message });
-    return errorResult(error.message, status);
+    return upstreamErrorResult(error);
   }
   // A bug of ours: say so plainly, keep the process up, and log it for the operator.
   deps.logger.error("tool_internal_error", { tool: tool.name, error });
-  return errorResult(`Internal error in ${tool.name}: ${messageOf(error)}. This is a bug in the fitness tools; please report it.`);
+  return errorResult(
+    `Internal error in ${tool.name}: ${messageOf(error)}. This is a bug in the fitness tools; please report it.`,
+    undefined,
+    "InternalError",
+  );
 }
 
 /** The parameters the caller sent with a value, before defaults are filled in. */

@@ -19,6 +19,11 @@ export interface LogAthlete {
    * process); absent for a log whose tools never ask (Strava's take epoch seconds).
    */
   today?(nowMs: number, signal?: AbortSignal): Promise<string>;
+  /**
+   * The athlete's IANA time zone as the log holds it for them (intervals.icu's profile), read once per process;
+   * absent for a log that keeps a zone per activity only (Strava).
+   */
+  timeZone?(signal?: AbortSignal): Promise<string>;
 }
 
 export interface ToolDeps {

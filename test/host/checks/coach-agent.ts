@@ -155,7 +155,10 @@ const module: HostCheckModule = {
             undefined,
             "agents.defaults.tools was added",
           );
-          assert.deepEqual(merged["plugins"], before["plugins"], "the plugin config changed");
+          // The plugin's config gains only the coach's debriefs (the default interval, this agent as the debrief agent).
+          const expectedPlugins = structuredClone(before["plugins"]) as { entries: { fitness: { config: Record<string, unknown> } } };
+          Object.assign(expectedPlugins.entries.fitness.config, { debriefs: "15m", debriefAgent: coach });
+          assert.deepEqual(merged["plugins"], expectedPlugins, "the plugin config changed beyond the debriefs");
           return `${(result.ms / 1000).toFixed(1)} s; agents ${Object.keys(entries).join(", ")}`;
         },
       );

@@ -4,7 +4,8 @@
  * and a scripted model (test/host/coach-script.ts behind scripted-model-server.ts) plays the coach.
  *
  * Unsandboxed (`--sandbox off`, the choice that runs on a machine without a container engine):
- * - the model is given the skill, the workspace files and the 15 tools with our schemas, directly,
+ * - the model is given the skill, the workspace files and the 16 tools with our schemas (the athlete's turns
+ *   also get the plugin-only debrief switch), directly,
  *   with the host's Tool Search at its default;
  * - it lists (per_page 10), reads, and sends the proposal as a reply of its own, with a description
  *   longer than the host's approval can show; a change request gets a revised proposal; both stay in
@@ -40,6 +41,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { TrainingLoadAnswer } from "../../../tools/training-load/training-load-answer.ts";
 import { toolTable } from "../../../tools/table.ts";
 import { hostToolName } from "../../../plugin/host-tool.ts";
+import { pluginOnlyTools } from "../../../plugin/plugin-only-tools.ts";
 import { writeToolConfirmationNote } from "../../../plugin/write-approval.ts";
 import { approvalDescriptionLimit } from "../../../tools/writes/write-change-summary.ts";
 import type { CheckReport } from "../check-report.ts";
@@ -425,7 +427,7 @@ async function firstLoggedClass(report: CheckReport, host: CoachHost, strava: Di
   );
 
   await report.check(
-    "turn 1: the model received the skill, the five workspace files and the 15 tools with our schemas, directly",
+    "turn 1: the model received the skill, the five workspace files and the 16 tools with our schemas, directly",
     async () => {
       const first = model.exchanges.find((exchange) => isCoachRequest(exchange.request))?.request;
       assert.ok(first, "no coach request");
@@ -712,7 +714,9 @@ function assertToolsAsShipped(request: ModelRequest): void {
   const tools = request.tools ?? [];
   const names = tools.map((tool) => tool.function.name).sort();
   const fitness = toolTable.map(hostToolName);
-  assert.deepEqual(names, [...fitness, ...coachCoreTools, ...toolSearchControls].sort());
+  // The athlete's own turns also get the plugin-only debrief switch (plugin/debriefs/debrief-switch-tool.ts).
+  const pluginOnly = pluginOnlyTools.map((tool) => tool.name);
+  assert.deepEqual(names, [...fitness, ...pluginOnly, ...coachCoreTools, ...toolSearchControls].sort());
   for (const definition of toolTable) {
     const tool = tools.find((candidate) => candidate.function.name === hostToolName(definition));
     assert.deepEqual(

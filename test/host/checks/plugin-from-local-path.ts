@@ -9,7 +9,7 @@ import type { HostCheckModule } from "../host-check-module.ts";
 import type { RunningGateway } from "../host-context.ts";
 import { copyPluginCheckout } from "../plugin-package.ts";
 import { checkAgents, fitnessHostConfig } from "../fitness-host-config.ts";
-import { expectedOptionalTools, expectedTools, inspectFitness, invokeResultJson } from "../fitness-plugin-assertions.ts";
+import { expectedOptionalTools, expectedRegisteredTools, inspectFitness, invokeResultJson } from "../fitness-plugin-assertions.ts";
 
 const module: HostCheckModule = {
   title: "fitness plugin from a local path (TypeScript entry)",
@@ -56,7 +56,7 @@ const module: HostCheckModule = {
       );
 
       const loaded = await report.check(
-        "openclaw plugins inspect fitness --runtime --json: loaded, 11 tools, write tools optional, no diagnostics",
+        "openclaw plugins inspect fitness --runtime --json: loaded, the 11 tools and the debrief switch, write tools optional, no diagnostics",
         () => inspectFitness(context, join(pluginDir, "index.ts")),
       );
 
@@ -170,14 +170,17 @@ const module: HostCheckModule = {
         assert.equal(sandbox.counters().apiRequests, before, "a request reached the upstream");
       });
 
-      await report.check("the gateway's tools.catalog lists the 11 tools as the plugin's, the write tools optional", async () => {
-        const catalog = await live.call("tools.catalog", { agentId: checkAgents.allowed });
-        const tools = collect(catalog, (entry) => typeof entry["id"] === "string" && (entry["id"] as string).startsWith("fitness_"));
-        assert.deepEqual(tools.map((tool) => tool["id"]).sort(), [...expectedTools].sort());
-        for (const tool of tools) assert.equal(tool["pluginId"], "fitness", `${String(tool["id"])} pluginId`);
-        const optional = tools.filter((tool) => tool["optional"] === true).map((tool) => tool["id"]);
-        assert.deepEqual(optional.sort(), [...expectedOptionalTools].sort());
-      });
+      await report.check(
+        "the gateway's tools.catalog lists the 11 tools and the debrief switch as the plugin's, the write tools optional",
+        async () => {
+          const catalog = await live.call("tools.catalog", { agentId: checkAgents.allowed });
+          const tools = collect(catalog, (entry) => typeof entry["id"] === "string" && (entry["id"] as string).startsWith("fitness_"));
+          assert.deepEqual(tools.map((tool) => tool["id"]).sort(), [...expectedRegisteredTools].sort());
+          for (const tool of tools) assert.equal(tool["pluginId"], "fitness", `${String(tool["id"])} pluginId`);
+          const optional = tools.filter((tool) => tool["optional"] === true).map((tool) => tool["id"]);
+          assert.deepEqual(optional.sort(), [...expectedOptionalTools].sort());
+        },
+      );
 
       await report.check("an agent whose tool allow list leaves out the plugin cannot invoke its tools", async () => {
         const answer = await live.invoke("fitness_get_athlete", {}, checkAgents.denied);

@@ -41,7 +41,7 @@ describe("the fragment", () => {
     });
     expect(at(f, "plugins.entries.fitness")).toEqual({
       enabled: true,
-      config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" },
+      config: { secretName: "fitness-credentials", cloudRegion: "us-west-2", debriefs: "15m", debriefAgent: "coach" },
     });
   });
 

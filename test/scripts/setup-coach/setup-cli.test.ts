@@ -126,7 +126,7 @@ describe("setup:coach on an existing install", () => {
     });
     expect(at(merged, "plugins.entries.fitness")).toEqual({
       enabled: true,
-      config: { secretName: "fitness-credentials", cloudRegion: "us-west-2" },
+      config: { secretName: "fitness-credentials", cloudRegion: "us-west-2", debriefs: "15m", debriefAgent: "coach" },
     });
   });
 

@@ -15,6 +15,9 @@ import { resolvePluginSettings, tokenFilePath } from "../../../plugin/plugin-con
 import { getPath, type JsonObject, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
 import { checkTokenFile } from "../../../scripts/setup-coach/credentials-in-config.ts";
 
+/** What setup also writes into the plugin's config: the coach's debriefs (setup-debriefs.test.ts checks them). */
+const debriefDefaults = { debriefs: "15m", debriefAgent: "coach" };
+
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const TSX = path.join(REPO, "node_modules/.bin/tsx");
 const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
@@ -89,13 +92,15 @@ describe("setup:coach --credentials token-file", () => {
     const { config, tokenFile, base } = paths("missing");
     const run = await setup(...base, "--credentials", "token-file", "--token-file", tokenFile);
     expect(run.code, run.stderr).toBe(0);
-    expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile });
+    expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile, ...debriefDefaults });
     // The plugin reads the same config the same way.
     const settings = resolvePluginSettings(await pluginConfig(config));
     expect({ store: settings.credentialStore, file: tokenFilePath(settings) }).toEqual({ store: "token-file", file: tokenFile });
     expect(run.stdout).toContain(`+ plugins.entries.fitness.config.credentialStore = "token-file"`);
     const section = credentialsSection(run.stdout);
-    expect(section).toContain(`Credentials plugins.entries.fitness.config = {"credentialStore":"token-file","tokenFile":"${tokenFile}"}`);
+    expect(section).toContain(
+      `Credentials plugins.entries.fitness.config = {"credentialStore":"token-file","tokenFile":"${tokenFile}","debriefs":"15m","debriefAgent":"coach"}`,
+    );
     expect(section).toContain(`the plugin reads the Strava credentials from the token file ${tokenFile}`);
     expect(section).toContain("added, as --credentials token-file asked");
     expect(section).toContain(
@@ -116,7 +121,7 @@ describe("setup:coach --credentials token-file", () => {
     );
     expect(run.stdout).not.toMatch(/WARNING|make the token file ready/);
     expectNoSecret(run);
-    expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile });
+    expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile, ...debriefDefaults });
   });
 
   it("a rerun without --credentials keeps the token file: no change, no secret name added, said so", async () => {
@@ -166,7 +171,7 @@ describe("setup:coach --credentials token-file", () => {
     const { config, tokenFile, base } = paths("ready");
     const kept = await setup(...base, "--credentials", "token-file");
     expect(kept.code, kept.stderr).toBe(0);
-    expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile });
+    expect(await pluginConfig(config)).toEqual({ credentialStore: "token-file", tokenFile, ...debriefDefaults });
     expect(credentialsSection(kept.stdout)).toContain("kept: it already is what --credentials token-file asks");
 
     const fresh = paths("default-file");
@@ -175,6 +180,7 @@ describe("setup:coach --credentials token-file", () => {
     expect(await pluginConfig(fresh.config)).toEqual({
       credentialStore: "token-file",
       tokenFile: "~/.config/openclaw-fitness/strava-tokens.json",
+      ...debriefDefaults,
     });
     const resolved = path.join(home, ".config/openclaw-fitness/strava-tokens.json");
     expect(credentialsSection(run.stdout)).toContain(
@@ -199,7 +205,7 @@ describe("setup:coach --credentials secrets-manager, and the default", () => {
     const { config, base } = paths("default-secret");
     const run = await setup(...base);
     expect(run.code, run.stderr).toBe(0);
-    expect(await pluginConfig(config)).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2" });
+    expect(await pluginConfig(config)).toEqual({ secretName: "fitness-credentials", cloudRegion: "us-west-2", ...debriefDefaults });
     const section = credentialsSection(run.stdout);
     expect(section).toContain(
       'the plugin reads the Strava credentials from the AWS Secrets Manager secret "fitness-credentials" in us-west-2 (credentialStore not set: the plugin\'s default)',
@@ -223,6 +229,7 @@ describe("setup:coach --credentials secrets-manager, and the default", () => {
     const run = await setup(...base, "--credentials", "secrets-manager");
     expect(run.code, run.stderr).toBe(0);
     expect(await pluginConfig(config)).toEqual({
+      ...debriefDefaults,
       credentialStore: "secrets-manager",
       tokenFile,
       secretName: "team/strava",
@@ -241,6 +248,7 @@ describe("setup:coach --credentials secrets-manager, and the default", () => {
     expect(rerun.stdout).toContain("no changes: the coach is already configured");
     expect(credentialsSection(rerun.stdout)).toContain("kept: already in the config");
     expect(await pluginConfig(config)).toEqual({
+      ...debriefDefaults,
       credentialStore: "secrets-manager",
       tokenFile,
       secretName: "team/strava",
