@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     const listening = http && web ? await web.listenHttp(http, logger) : undefined;
     if (http && listening && web && oauthMode) {
       // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
-      const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
+      const { serveOAuthHttp } = await import("./http/serve-oauth-http.ts");
       await serveOAuthHttp({
         http,
         listening,

@@ -73,7 +73,7 @@ export async function buildViews() {
   const result = await build({
     ...viewBundleOptions,
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(viewNames.map((name) => [name, join(root, "mcp-adapter", "apps", "views", `${name}-view.ts`)])),
+    entryPoints: Object.fromEntries(viewNames.map((name) => [name, join(root, "views", `${name}-view.ts`)])),
     outdir: scratch,
     write: false,
     metafile: true,

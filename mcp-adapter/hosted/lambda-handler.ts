@@ -15,7 +15,7 @@
  * Run on this machine (`npm run hosted`, PUBLIC_URL on loopback) with no Strava application set, the built-in
  * sandbox plays Strava, as it does for `npm start`; anywhere else no application is a failed start-up.
  */
-import { signInAgainHealth } from "../oauth/sign-in-again.ts";
+import { signInAgainHealth } from "../../authorization/sign-in-again.ts";
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
 import { mcpAuth } from "../../common/settings/server-variables.ts";
@@ -25,10 +25,10 @@ import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
 import { CallsInFlight } from "../server/calls-in-flight.ts";
 import { createMcpServerFactory } from "../server/create-mcp-server.ts";
-import { isLoopbackHostname, oauthSettingsFromEnv } from "../oauth/oauth-settings.ts";
-import { stravaApplicationNamed } from "../oauth/oauth-upstream.ts";
-import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-handler.ts";
-import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
+import { isLoopbackHostname, oauthSettingsFromEnv } from "../../authorization/oauth-settings.ts";
+import { stravaApplicationNamed } from "../../authorization/strava/strava-application.ts";
+import { createOAuthWebHandler, type OAuthWebHandler } from "../http/oauth-web-handler.ts";
+import { startOAuthMode } from "../../authorization/start-oauth-mode.ts";
 import { readServerIdentity } from "../server-identity.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { createStartupAttempts } from "./startup-attempts.ts";

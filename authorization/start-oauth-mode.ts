@@ -1,0 +1,156 @@
+/**
+ * Starts OAuth mode's parts from the environment, for `npm start` and the hosted Lambda handler alike:
+ * the Strava application (or the embedded sandbox), the store (DynamoDB with the signing key in Secrets
+ * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
+ */
+import { join } from "node:path";
+import type { Logger } from "../common/logger.ts";
+import { readSetting, type Environment } from "../common/settings/setting.ts";
+import { awsRegion, configFolder, readRescueDirectory } from "../common/settings/credential-variables.ts";
+import { fitnessOauthDir, mcpOauthTable, mcpSigningKeySecret } from "../common/settings/oauth-variables.ts";
+import { tokenRescue } from "../credentials/rescue/rescuing-store.ts";
+import { StartupError } from "../mcp-adapter/startup-error.ts";
+import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
+import type { OAuthStore } from "./stores/oauth-store.ts";
+import { chooseOAuthUpstream, type OAuthUpstream } from "./strava/strava-application.ts";
+import { reconcileAdmission } from "./admission.ts";
+import { messageOf } from "../common/named-error.ts";
+import { oauthAdminCommand } from "./oauth-admin-command.ts";
+
+export interface StartedOAuthMode {
+  app: OAuthApp;
+  upstream: OAuthUpstream;
+  store: OAuthStore;
+}
+
+export async function startOAuthMode(options: {
+  env: Environment;
+  settings: OAuthSettings;
+  /** PUBLIC_URL, or the listening address when it is unset (loopback). */
+  issuer: string;
+  serverName: string;
+  logger: Logger;
+  /**
+   * A long-running server (npm start) on DynamoDB keeps a rescue copy of each athlete's new tokens on its
+   * machine until the table has them (credentials/rescue/rescuing-store.ts). A Lambda function does not: its
+   * memory-backed directory goes with its execution environment, and nothing there would find the copy.
+   */
+  rescueTokens: boolean;
+}): Promise<StartedOAuthMode> {
+  const { env, settings, logger } = options;
+  const upstream = await chooseOAuthUpstream(env, settings, logger);
+  try {
+    const table = readSetting(env, mcpOauthTable);
+    const storeTimeoutMs = upstream.storeTimeoutMs;
+    const store = await oauthStoreFromEnv(
+      env,
+      table,
+      { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
+      storeTimeoutMs,
+    );
+    const app = await createOAuthApp({
+      // Local files need no copy: the token file's first write is synchronous.
+      rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescue(readRescueDirectory(env), logger) : undefined,
+      issuer: options.issuer,
+      settings,
+      store,
+      strava: upstream.strava,
+      upstream: upstream.settings,
+      storeTimeoutMs,
+      logger,
+      serverName: options.serverName,
+    });
+    await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
+    await announceUnclaimedOwner(app, settings, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
+    await reconcileAdmission(app.context);
+    // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
+    void store
+      .sweepExpired(AbortSignal.timeout(60_000))
+      .catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
+    logger.info("oauth_ready", {
+      issuer: app.issuer,
+      resource: app.resource,
+      store: store.description,
+      admitted: app.admission.describe,
+      fair_share: app.sessions.share,
+    });
+    return { app, upstream, store };
+  } catch (error) {
+    await upstream.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A server others can reach must say whom it serves: with no MCP_ATHLETES the first person to sign in
+ * would become its owner, and on the internet that race is open to anyone. Owner mode stays for a server
+ * on loopback alone (a loopback PUBLIC_URL and a loopback listening address), whose only visitors are its
+ * own user's apps. An upgraded deployment that had an owner is told the id to set.
+ */
+async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAuthSettings, storeTimeoutMs: number): Promise<void> {
+  if (settings.admittedAthletes !== undefined || !settings.beyondLoopback) return;
+  const owner = await app.context.store.owner(AbortSignal.timeout(storeTimeoutMs)).catch(() => undefined);
+  throw new StartupError(
+    `MCP_ATHLETES is required when the server is reached beyond loopback (${settings.reachedThrough ?? app.issuer}): set it to the Strava athlete ids it serves, ` +
+      (owner !== undefined
+        ? `such as MCP_ATHLETES=${owner} for the athlete who signed in first (this deployment's owner so far).`
+        : "such as MCP_ATHLETES=48201735 (an athlete's id is the number in their Strava profile's address)."),
+  );
+}
+
+/**
+ * With no MCP_ATHLETES (on loopback), the first athlete to sign in is claimed as the owner. On a server others can
+ * reach that must be the operator, so start-up says so (a warning there, information on loopback) while
+ * nobody has signed in. A store that cannot be read now is not a reason to refuse to start: the first
+ * request says what is wrong with it.
+ */
+async function announceUnclaimedOwner(
+  app: OAuthApp,
+  settings: OAuthSettings,
+  storeTimeoutMs: number,
+  logger: Logger,
+  resetOwner: string,
+): Promise<void> {
+  let awaits: boolean;
+  try {
+    awaits = await app.admission.awaitsOwner(AbortSignal.timeout(storeTimeoutMs));
+  } catch {
+    return;
+  }
+  if (!awaits) return;
+  logger[settings.beyondLoopback ? "warn" : "info"]("owner_unclaimed", {
+    issuer: app.issuer,
+    message:
+      `No athlete has signed in yet: the first one to sign in at ${app.issuer} becomes this server's owner, the only athlete it serves, ` +
+      `until \`${resetOwner}\`. Sign in now (connect your MCP client), or set MCP_ATHLETES to the Strava athlete ids to serve.`,
+  });
+}
+
+/** DynamoDB when MCP_OAUTH_TABLE names a `table`, else local files. */
+export async function oauthStoreFromEnv(
+  env: Environment,
+  table: string | undefined,
+  application: { client_id: string; client_secret: string },
+  storeTimeoutMs: number,
+): Promise<OAuthStore> {
+  if (table) {
+    const keySecret = readSetting(env, mcpSigningKeySecret);
+    if (!keySecret) {
+      throw new StartupError(
+        "MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).",
+      );
+    }
+    // Loaded only here: most runs never need the AWS SDK.
+    const { DynamoDbOAuthStore } = await import("./stores/dynamodb-oauth-store.ts");
+    return new DynamoDbOAuthStore({
+      tableName: table,
+      signingKeySecret: keySecret,
+      region: readSetting(env, awsRegion),
+      application,
+      requestTimeoutMs: storeTimeoutMs,
+    });
+  }
+  const { FileOAuthStore } = await import("./stores/file-oauth-store.ts");
+  return new FileOAuthStore({ directory: readSetting(env, fitnessOauthDir) ?? join(configFolder(env), "oauth"), application });
+}
