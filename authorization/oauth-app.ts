@@ -6,17 +6,13 @@
  *   Strava callback, token, register, revoke) and Strava's webhook; `origin` says where the request came
  *   from (the address registrations and webhooks are counted against);
  * - `gate`: the access-token check in front of `/mcp`;
- * - `session(ctx)`: what an authenticated MCP request is served with: the athlete's own tool dependencies
- *   (token manager, fair share), and the read-only tool list for a read-only grant;
+ * - `sessions`: each athlete's own tool dependencies (token manager, fair share), which the MCP server serves an
+ *   authenticated request with (mcp-adapter/server/athlete-session.ts);
  * - `settle()`: waits for the athletes' token refreshes in progress (shutdown).
  */
-import type { McpRequestContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../common/logger.ts";
 import type { CredentialStore } from "../credentials/credential-store.ts";
 import type { UpstreamSettings } from "../strava/strava-settings.ts";
-import { readOnlyTools, toolTable } from "../tools/table.ts";
-import type { McpSession } from "../mcp-adapter/server/create-mcp-server.ts";
-import { buildToolCatalog } from "../mcp-adapter/server/tool-catalog.ts";
 import { AccessTokens } from "./tokens/access-tokens.ts";
 import { AthleteSessions } from "./athlete-sessions.ts";
 import { authorizationRequest, callbacksPerSource, consentDecision, stravaCallback } from "./endpoints/authorization-endpoint.ts";
@@ -35,9 +31,8 @@ import type { OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
 import { errorPage, pageAnswer } from "./pages/pages.ts";
 import { registrationRequest } from "./endpoints/registration-endpoint.ts";
-import { athleteOf, createResourceGate, type ResourceGate } from "./endpoints/resource-server.ts";
+import { createResourceGate, type ResourceGate } from "./endpoints/resource-server.ts";
 import { revocationRequest } from "./endpoints/revocation-endpoint.ts";
-import { allowsWrite } from "./tokens/scopes.ts";
 import { SignedMessages } from "./tokens/signed-messages.ts";
 import type { StravaApplication } from "./strava/strava-sign-in.ts";
 import { eventsPerSourcePerMinute, QuarterMarks, stravaWebhook, type WebhookOptions } from "./strava/strava-webhook.ts";
@@ -66,7 +61,6 @@ export interface OAuthApp {
   /** Where a request came from: its connection's address, or the one a trusted proxy named. */
   originOf(headerValue: (name: string) => string | null | undefined, connectionAddress: string | undefined): RequestOrigin;
   gate: ResourceGate;
-  session(ctx: McpRequestContext | undefined): McpSession;
   sessions: AthleteSessions;
   admission: Admission;
   settle(): Promise<{ lost: boolean }>;
@@ -175,15 +169,6 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
     onRefused: () => refusals.count++,
   });
 
-  const fullCatalog = buildToolCatalog(toolTable);
-  const readTools = readOnlyTools(toolTable);
-  const readCatalog = buildToolCatalog(readTools);
-  const withheld = {
-    names: new Set(toolTable.filter((tool) => !readTools.includes(tool)).map((tool) => tool.name)),
-    reason:
-      "changes the athlete's Strava data, and this connection was granted read-only access (fitness:read). Connect again and allow changes to use it.",
-  };
-
   const routes = new Map<string, (request: Request, origin: RequestOrigin) => Promise<Response>>([
     [
       paths.authorize,
@@ -251,14 +236,6 @@ export async function createOAuthApp(options: OAuthAppOptions): Promise<OAuthApp
       }
     },
     gate,
-    session: (ctx) => {
-      const athleteId = athleteOf(ctx?.authInfo);
-      // The HTTP edge lets no request without a verified token reach the factory.
-      if (athleteId === undefined) throw new Error("An MCP request reached the server without a verified athlete.");
-      const scopes = ctx?.authInfo?.scopes ?? [];
-      const deps = sessions.depsFor(athleteId);
-      return allowsWrite(scopes) ? { catalog: fullCatalog, deps } : { catalog: readCatalog, deps, withheld };
-    },
     sessions,
     admission,
     settle: () => {

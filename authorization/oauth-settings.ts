@@ -32,7 +32,7 @@ import {
   stravaWebhookVerifyToken,
 } from "../common/settings/oauth-variables.ts";
 import { stravaAuthorizeUrl, stravaRevokeUrl } from "../common/settings/strava-variables.ts";
-import { StartupError } from "../mcp-adapter/startup-error.ts";
+import { ConfigurationError } from "../common/configuration-error.ts";
 
 export interface OAuthSettings {
   /** PUBLIC_URL without a trailing slash, or undefined to use the listening address (loopback only). */
@@ -94,7 +94,7 @@ export function isLoopbackHostname(hostname: string): boolean {
 function publicUrlFrom(raw: string | undefined, host: string | undefined, listensBeyondLoopback: boolean): string | undefined {
   if (!raw) {
     if (host !== undefined && !listensBeyondLoopback) return undefined;
-    throw new StartupError(
+    throw new ConfigurationError(
       host === undefined
         ? "PUBLIC_URL is required for the hosted function: set it to the https:// address clients reach it at (its function URL without the trailing slash, or your domain in front of it)."
         : `PUBLIC_URL is required in OAuth mode when the server listens beyond loopback (HOST=${host}): set it to the https:// address clients reach it at, such as https://fitness.example.com.`,
@@ -102,21 +102,21 @@ function publicUrlFrom(raw: string | undefined, host: string | undefined, listen
   }
   const url = URL.parse(raw);
   if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new StartupError(`PUBLIC_URL must be an absolute https:// URL such as https://fitness.example.com; got "${raw}".`);
+    throw new ConfigurationError(`PUBLIC_URL must be an absolute https:// URL such as https://fitness.example.com; got "${raw}".`);
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new StartupError(
+    throw new ConfigurationError(
       `PUBLIC_URL must be an origin only (scheme, host and port, no path, query or user): got "${raw}". The MCP endpoint is PUBLIC_URL/mcp.`,
     );
   }
   if (url.protocol === "http:" && listensBeyondLoopback) {
-    throw new StartupError(
+    throw new ConfigurationError(
       `PUBLIC_URL must use https when the server listens beyond loopback (HOST=${host}): others on the network would reach its sign-in and tokens in the clear; got "${raw}". ` +
         "Put a TLS proxy in front and set PUBLIC_URL to its https address, or listen on loopback only (HOST=127.0.0.1).",
     );
   }
   if (url.protocol === "http:" && !isLoopbackHostname(url.hostname)) {
-    throw new StartupError(
+    throw new ConfigurationError(
       `PUBLIC_URL must use https in OAuth mode (tokens and Strava sign-ins would cross the network in the clear); got "${raw}". Plain http is allowed only for a loopback address.`,
     );
   }
@@ -126,7 +126,7 @@ function publicUrlFrom(raw: string | undefined, host: string | undefined, listen
 function athletesWithin(ids: string[] | undefined, limit: number): string[] | undefined {
   if (ids === undefined) return undefined;
   if (ids.length > limit) {
-    throw new StartupError(
+    throw new ConfigurationError(
       `MCP_ATHLETES names ${ids.length} athletes, more than the Strava application serves (STRAVA_ATHLETE_LIMIT=${limit}; Strava's Standard tier allows 10). Remove some, or raise STRAVA_ATHLETE_LIMIT if Strava granted your application more.`,
     );
   }

@@ -1,7 +1,8 @@
 /**
- * Starts OAuth mode's parts from the environment, for `npm start` and the hosted Lambda handler alike:
- * the Strava application (or the embedded sandbox), the store (DynamoDB with the signing key in Secrets
- * Manager when `MCP_OAUTH_TABLE` is set, else local files), and the OAuth app on top.
+ * Starts OAuth mode's parts from the environment, for `npm start` and the hosted Lambda handler alike, on the
+ * Strava the front end chose (the application, or the built-in sandbox in its place: mcp-adapter/oauth-upstream.ts):
+ * the store (DynamoDB with the signing key in Secrets Manager when `MCP_OAUTH_TABLE` is set, else local files),
+ * and the OAuth app on top.
  */
 import { join } from "node:path";
 import type { Logger } from "../common/logger.ts";
@@ -9,18 +10,17 @@ import { readSetting, type Environment } from "../common/settings/setting.ts";
 import { awsRegion, configFolder, readRescueDirectory } from "../common/settings/credential-variables.ts";
 import { fitnessOauthDir, mcpOauthTable, mcpSigningKeySecret } from "../common/settings/oauth-variables.ts";
 import { tokenRescue } from "../credentials/rescue/rescuing-store.ts";
-import { StartupError } from "../mcp-adapter/startup-error.ts";
+import { ConfigurationError } from "../common/configuration-error.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
 import type { OAuthSettings } from "./oauth-settings.ts";
 import type { OAuthStore } from "./stores/oauth-store.ts";
-import { chooseOAuthUpstream, type OAuthUpstream } from "./strava/strava-application.ts";
+import type { OAuthStrava } from "./strava/strava-application.ts";
 import { reconcileAdmission } from "./admission.ts";
 import { messageOf } from "../common/named-error.ts";
 import { oauthAdminCommand } from "./oauth-admin-command.ts";
 
 export interface StartedOAuthMode {
   app: OAuthApp;
-  upstream: OAuthUpstream;
   store: OAuthStore;
 }
 
@@ -37,49 +37,45 @@ export async function startOAuthMode(options: {
    * memory-backed directory goes with its execution environment, and nothing there would find the copy.
    */
   rescueTokens: boolean;
+  /** What plays Strava: its application, its API's settings, and the store deadline. */
+  upstream: OAuthStrava;
 }): Promise<StartedOAuthMode> {
-  const { env, settings, logger } = options;
-  const upstream = await chooseOAuthUpstream(env, settings, logger);
-  try {
-    const table = readSetting(env, mcpOauthTable);
-    const storeTimeoutMs = upstream.storeTimeoutMs;
-    const store = await oauthStoreFromEnv(
-      env,
-      table,
-      { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
-      storeTimeoutMs,
-    );
-    const app = await createOAuthApp({
-      // Local files need no copy: the token file's first write is synchronous.
-      rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescue(readRescueDirectory(env), logger) : undefined,
-      issuer: options.issuer,
-      settings,
-      store,
-      strava: upstream.strava,
-      upstream: upstream.settings,
-      storeTimeoutMs,
-      logger,
-      serverName: options.serverName,
-    });
-    await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
-    await announceUnclaimedOwner(app, settings, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
-    await reconcileAdmission(app.context);
-    // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
-    void store
-      .sweepExpired(AbortSignal.timeout(60_000))
-      .catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
-    logger.info("oauth_ready", {
-      issuer: app.issuer,
-      resource: app.resource,
-      store: store.description,
-      admitted: app.admission.describe,
-      fair_share: app.sessions.share,
-    });
-    return { app, upstream, store };
-  } catch (error) {
-    await upstream.close().catch(() => {});
-    throw error;
-  }
+  const { env, settings, logger, upstream } = options;
+  const table = readSetting(env, mcpOauthTable);
+  const storeTimeoutMs = upstream.storeTimeoutMs;
+  const store = await oauthStoreFromEnv(
+    env,
+    table,
+    { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
+    storeTimeoutMs,
+  );
+  const app = await createOAuthApp({
+    // Local files need no copy: the token file's first write is synchronous.
+    rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescue(readRescueDirectory(env), logger) : undefined,
+    issuer: options.issuer,
+    settings,
+    store,
+    strava: upstream.strava,
+    upstream: upstream.settings,
+    storeTimeoutMs,
+    logger,
+    serverName: options.serverName,
+  });
+  await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
+  await announceUnclaimedOwner(app, settings, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
+  await reconcileAdmission(app.context);
+  // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
+  void store
+    .sweepExpired(AbortSignal.timeout(60_000))
+    .catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
+  logger.info("oauth_ready", {
+    issuer: app.issuer,
+    resource: app.resource,
+    store: store.description,
+    admitted: app.admission.describe,
+    fair_share: app.sessions.share,
+  });
+  return { app, store };
 }
 
 /**
@@ -91,7 +87,7 @@ export async function startOAuthMode(options: {
 async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAuthSettings, storeTimeoutMs: number): Promise<void> {
   if (settings.admittedAthletes !== undefined || !settings.beyondLoopback) return;
   const owner = await app.context.store.owner(AbortSignal.timeout(storeTimeoutMs)).catch(() => undefined);
-  throw new StartupError(
+  throw new ConfigurationError(
     `MCP_ATHLETES is required when the server is reached beyond loopback (${settings.reachedThrough ?? app.issuer}): set it to the Strava athlete ids it serves, ` +
       (owner !== undefined
         ? `such as MCP_ATHLETES=${owner} for the athlete who signed in first (this deployment's owner so far).`
@@ -137,7 +133,7 @@ export async function oauthStoreFromEnv(
   if (table) {
     const keySecret = readSetting(env, mcpSigningKeySecret);
     if (!keySecret) {
-      throw new StartupError(
+      throw new ConfigurationError(
         "MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).",
       );
     }

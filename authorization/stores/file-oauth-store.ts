@@ -47,7 +47,7 @@ import { withFileLock } from "../../common/file-lock.ts";
 import { checkPrivateDirectory } from "../../common/private-directory.ts";
 import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
 import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
-import { StartupError } from "../../mcp-adapter/startup-error.ts";
+import { ConfigurationError } from "../../common/configuration-error.ts";
 import {
   countInto,
   emptyUsage,
@@ -125,7 +125,7 @@ export class FileOAuthStore implements OAuthStore {
     try {
       mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     } catch (error) {
-      throw new StartupError(
+      throw new ConfigurationError(
         `The OAuth state directory ${options.directory} cannot be created: ${messageOf(error)}. Set FITNESS_OAUTH_DIR to a directory this user can create.`,
       );
     }
@@ -134,7 +134,7 @@ export class FileOAuthStore implements OAuthStore {
       fix: `It holds the key that signs every access token: make it this user's alone (chmod 700 ${options.directory}), or set FITNESS_OAUTH_DIR to a directory of this user's own.`,
       elsewhere: "Set FITNESS_OAUTH_DIR to a directory under one of this user's own.",
       orElsewhere: "or set FITNESS_OAUTH_DIR elsewhere",
-      error: (message) => new StartupError(message),
+      error: (message) => new ConfigurationError(message),
     });
     for (const sub of ["athletes", "clients", "codes", "grants", "registrations", "sign-in-states"]) {
       mkdirSync(join(options.directory, sub), { recursive: true, mode: 0o700 });

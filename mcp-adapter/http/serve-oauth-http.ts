@@ -1,6 +1,6 @@
 /**
  * OAuth mode over node:http, as `npm start` runs it with MCP_AUTH=oauth: the OAuth app (the server's own
- * authorization server with Strava sign-in, mcp-adapter/oauth/oauth-app.ts) on the same hardened edge as
+ * authorization server with Strava sign-in, authorization/oauth-app.ts) on the same hardened edge as
  * bearer mode (http-routes.ts), each MCP request served for the athlete its access token names, and the
  * same shutdown sequence (the athletes' token refreshes in progress are waited for and saved).
  */
@@ -15,8 +15,9 @@ import type { ServerIdentity } from "../server-identity.ts";
 import { createShutdown, httpShutdownSteps } from "../shutdown.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { oauthSettingsFromEnv } from "../../authorization/oauth-settings.ts";
-import { startOAuthMode } from "../../authorization/start-oauth-mode.ts";
 import { signInAgainHealth } from "../../authorization/sign-in-again.ts";
+import { startOAuthModeOnUpstream } from "../oauth-upstream.ts";
+import { athleteSessionOf } from "../server/athlete-session.ts";
 
 export async function serveOAuthHttp(options: {
   http: HttpSettings;
@@ -30,7 +31,7 @@ export async function serveOAuthHttp(options: {
   const { http, listening, identity, logger } = options;
   const settings = oauthSettingsFromEnv(process.env, http.host);
   const issuer = settings.publicUrl ?? new URL(listening.mcpUrl).origin;
-  const { app, upstream } = await startOAuthMode({
+  const { app, upstream } = await startOAuthModeOnUpstream({
     env: process.env,
     settings,
     issuer,
@@ -39,7 +40,13 @@ export async function serveOAuthHttp(options: {
     rescueTokens: true,
   });
   const calls = new CallsInFlight();
-  const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), calls, logger, session: app.session });
+  const factory = createMcpServerFactory({
+    identity,
+    catalog: buildToolCatalog(toolTable),
+    calls,
+    logger,
+    session: athleteSessionOf((athleteId) => app.sessions.depsFor(athleteId)),
+  });
   const exchanges = new CallsInFlight();
   const publicHost = new URL(issuer).hostname;
   const routes = options.createMcpHttpRoutes({
