@@ -24,12 +24,15 @@ import { withDeadline } from "../credentials/store-deadline.ts";
 import type { UpstreamAdmission } from "../strava/strava-client.ts";
 import { UpstreamStatusError } from "../strava/strava-errors.ts";
 import type { UpstreamRequest } from "../strava/strava-request.ts";
-import type { FairShare, OAuthStore } from "./stores/oauth-store.ts";
+import type { FairShare, UsageStore } from "./stores/usage-store.ts";
 import { deauthorizationChecksPerDay } from "./strava/strava-webhook.ts";
 import { athleteCredentials } from "./sign-in-again.ts";
 
 export interface AthleteSessionsOptions {
-  store: OAuthStore;
+  /** The athlete's Strava tokens (credentials/store-choice.ts makes the store). */
+  athleteCredentials: (athleteId: string) => CredentialStore;
+  /** Where each athlete's fair share is counted. */
+  usage: Pick<UsageStore, "description" | "countUpstreamRequest">;
   settings: UpstreamSettings;
   /** Deadline of each store call (the fair-share counts, the athletes' token stores). */
   storeTimeoutMs: number;
@@ -76,10 +79,9 @@ export class AthleteSessions {
   depsFor(athleteId: string): ToolDeps {
     let deps = this.#deps.get(athleteId);
     if (deps === undefined) {
-      const { store, settings, logger, onRefreshTokenDead } = this.#options;
-      const credentials = this.#options.rescue
-        ? this.#options.rescue(store.credentialStoreFor(athleteId))
-        : store.credentialStoreFor(athleteId);
+      const { settings, logger, onRefreshTokenDead } = this.#options;
+      const stored = this.#options.athleteCredentials(athleteId);
+      const credentials = this.#options.rescue ? this.#options.rescue(stored) : stored;
       // Built by the composition root, as every front end's are, on the athlete's own store.
       deps = stravaToolDepsOn(athleteCredentials(credentials, athleteId), settings, {
         logger,
@@ -118,7 +120,7 @@ export class AthleteSessions {
   }
 
   #admission(athleteId: string): UpstreamAdmission {
-    const { store, athletes } = this.#options;
+    const { usage, athletes } = this.#options;
     const deadlineMs = this.#options.storeTimeoutMs;
     return {
       admit: async (request: UpstreamRequest) => {
@@ -126,8 +128,8 @@ export class AthleteSessions {
         const now = this.#now();
         const verdict = await withDeadline(
           deadlineMs,
-          () => `The ${store.description} did not count this request within ${deadlineMs / 1000} s; nothing was sent to Strava. Try again.`,
-          (signal) => store.countUpstreamRequest(athleteId, read, this.#share, now, signal),
+          () => `The ${usage.description} did not count this request within ${deadlineMs / 1000} s; nothing was sent to Strava. Try again.`,
+          (signal) => usage.countUpstreamRequest(athleteId, read, this.#share, now, signal),
         );
         if (verdict.admitted) return;
         const daily = verdict.window.endsWith("daily");

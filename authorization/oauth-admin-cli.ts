@@ -14,18 +14,17 @@
  *   that athlete's grants and frees the ownership for the next one to sign in (their Strava tokens then
  *   wait out the grace period like any athlete no longer admitted).
  */
-import { unadmittedGraceMs, revokeGrantsOf } from "./admission.ts";
-import { oauthSettingsFromEnv } from "./oauth-settings.ts";
-import { stravaApplicationFromEnv } from "./strava/strava-application.ts";
-import { disconnectAthlete } from "./endpoints/revocation-endpoint.ts";
-import { oauthStoreFromEnv } from "./start-oauth-mode.ts";
-import { stravaWebhookPath } from "./strava/webhook-path.ts";
-import type { OAuthStore } from "./stores/oauth-store.ts";
 import { silentLogger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
 import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
-import { mcpOauthTable } from "../common/settings/oauth-variables.ts";
-import { readSetting } from "../common/settings/setting.ts";
+import { disconnectAthlete, type DisconnectNeeds } from "./disconnect-athlete.ts";
+import { unadmittedGraceMs } from "./grace-period.ts";
+import { revokeGrantsOf } from "./grant-endings.ts";
+import { oauthSettingsFromEnv } from "./oauth-settings.ts";
+import { openAuthorizationStoresFromEnv } from "./start-oauth-mode.ts";
+import { storeSignal, type AuthorizationStores } from "./stores/authorization-stores.ts";
+import { stravaApplicationFromEnv } from "./strava/strava-application.ts";
+import { stravaWebhookPath } from "./strava/webhook-path.ts";
 
 const usage = `Usage: npm run oauth-admin -- <command>
 
@@ -54,27 +53,26 @@ async function main(args: string[]): Promise<number> {
   const env = process.env;
   const settings = oauthSettingsFromEnv(env, "127.0.0.1");
   const application = await stravaApplicationFromEnv(env, settings);
-  const table = readSetting(env, mcpOauthTable);
-  const store = await oauthStoreFromEnv(
+  const stores = await openAuthorizationStoresFromEnv(
     env,
-    table,
     { client_id: application?.strava.clientId ?? "", client_secret: application?.strava.clientSecret ?? "" },
     defaultStoreTimeoutMs,
   );
-  const signal = (): AbortSignal => AbortSignal.timeout(defaultStoreTimeoutMs);
-  console.log(`OAuth store: ${store.description}`);
+  const { athletes, grants } = stores;
+  const signal = (): AbortSignal => storeSignal(defaultStoreTimeoutMs);
+  console.log(`OAuth store: ${stores.description}`);
 
   if (command === "athletes") {
-    const athletes = await store.storedAthletes(signal());
-    if (athletes.length === 0) console.log("No athlete's Strava tokens are stored.");
-    const owner = settings.admittedAthletes === undefined ? await store.owner(signal()) : undefined;
-    for (const athlete of athletes) {
+    const stored = await athletes.storedAthletes(signal());
+    if (stored.length === 0) console.log("No athlete's Strava tokens are stored.");
+    const owner = settings.admittedAthletes === undefined ? await athletes.owner(signal()) : undefined;
+    for (const athlete of stored) {
       const admitted = settings.admittedAthletes?.includes(athlete.athleteId) ?? owner === athlete.athleteId;
-      const grants = (await store.grantsOf(athlete.athleteId, signal())).length;
+      const grantCount = (await grants.grantsOf(athlete.athleteId, signal())).length;
       const ended = athlete.grantsEndedAtMs;
       const state = admitted
-        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grants} grant${grants === 1 ? "" : "s"}` +
-          (grants === 0 && ended !== undefined
+        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grantCount} grant${grantCount === 1 ? "" : "s"}` +
+          (grantCount === 0 && ended !== undefined
             ? `; grants ended as a precaution at ${iso(ended)}: tokens revoked and deleted after ${iso(ended + unadmittedGraceMs)} unless they sign in again`
             : "")
         : athlete.unadmittedSinceMs === undefined
@@ -89,7 +87,7 @@ async function main(args: string[]): Promise<number> {
     const issuer = settings.publicUrl ?? "http://127.0.0.1:3000";
     console.log(
       webhookInstructions({
-        callbackUrl: `${issuer}${stravaWebhookPath(await store.signingKey(signal()))}`,
+        callbackUrl: `${issuer}${stravaWebhookPath(await stores.signingKey.signingKey(signal()))}`,
         publicUrlSet: settings.publicUrl !== undefined,
         application: application && { apiBase: application.settings.apiBase, clientId: application.strava.clientId },
       }),
@@ -97,44 +95,44 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
 
-  const context = {
-    store,
+  const disconnection: DisconnectNeeds = {
+    stores,
+    athleteCredentials: (athleteId) => stores.athleteCredentials(athleteId),
     strava: application?.strava as NonNullable<typeof application>["strava"],
     logger: silentLogger,
     onAthleteDeleted: () => {},
     storeTimeoutMs: defaultStoreTimeoutMs,
-    now: Date.now,
   };
   if (command === "forget") {
     const athleteId = argument as string;
-    if (!(await store.hasAthlete(athleteId, signal())) && (await store.grantsOf(athleteId, signal())).length === 0) {
+    if (!(await athletes.hasAthlete(athleteId, signal())) && (await grants.grantsOf(athleteId, signal())).length === 0) {
       console.error(`Nothing is stored for athlete ${athleteId}: see \`npm run oauth-admin -- athletes\`.`);
       return 1;
     }
     if (application === undefined)
       console.log("No Strava application is set (the server runs on the sandbox): nothing to revoke at Strava.");
-    await disconnectAthlete(athleteId, "the operator forgot them", context, { revokeAtStrava: application !== undefined });
+    await disconnectAthlete(athleteId, "the operator forgot them", disconnection, { revokeAtStrava: application !== undefined });
     console.log(`Athlete ${athleteId}: grants ended${application ? ", Strava grant revoked" : ""}, everything stored deleted.`);
     return 0;
   }
-  return resetOwner(store, settings.admittedAthletes, context);
+  return resetOwner(stores, settings.admittedAthletes);
 }
 
-async function resetOwner(store: OAuthStore, listed: string[] | undefined, context: Parameters<typeof revokeGrantsOf>[1]): Promise<number> {
+async function resetOwner(stores: AuthorizationStores, listed: string[] | undefined): Promise<number> {
   if (listed !== undefined) {
     console.error(
       `MCP_ATHLETES is set (${listed.join(", ")}): the server serves those athletes and has no owner. Change MCP_ATHLETES instead.`,
     );
     return 1;
   }
-  const owner = await store.owner(AbortSignal.timeout(defaultStoreTimeoutMs));
+  const owner = await stores.athletes.owner(storeSignal(defaultStoreTimeoutMs));
   if (owner === undefined) {
     console.log("Nobody owns this server yet: the next athlete to sign in will.");
     return 0;
   }
-  const ended = await revokeGrantsOf(owner, context);
-  await store.resetOwner(AbortSignal.timeout(defaultStoreTimeoutMs));
-  await store.markUnadmitted(owner, Date.now(), AbortSignal.timeout(defaultStoreTimeoutMs));
+  const ended = await revokeGrantsOf(owner, { grants: stores.grants, storeTimeoutMs: defaultStoreTimeoutMs });
+  await stores.athletes.resetOwner(storeSignal(defaultStoreTimeoutMs));
+  await stores.athletes.markUnadmitted(owner, Date.now(), storeSignal(defaultStoreTimeoutMs));
   console.log(
     `Athlete ${owner} no longer owns this server: ${ended} grant${ended === 1 ? "" : "s"} ended. The next athlete to sign in becomes its owner. ` +
       `Their Strava tokens are deleted after the grace period (${iso(Date.now() + unadmittedGraceMs)}), or now with: npm run oauth-admin -- forget ${owner}`,

@@ -15,8 +15,8 @@
  */
 import type { Logger } from "../common/logger.ts";
 import type { CredentialSnapshot, CredentialStore, SaveOutcome, TokenSet } from "../credentials/credential-store.ts";
-import { revokeGrantsOf } from "./admission.ts";
-import type { OAuthStore } from "./stores/oauth-store.ts";
+import { revokeGrantsOf } from "./grant-endings.ts";
+import type { GrantStore } from "./stores/grant-store.ts";
 
 /** What to do, for the messages of an athlete's token manager in OAuth mode. */
 export function signInAgainAdvice(athleteId: string): string {
@@ -58,7 +58,7 @@ class AthleteCredentials implements CredentialStore {
 /** Ends the athlete's grants here after Strava refused their refresh token, and says so in the log. */
 export async function endGrantsAfterRefusal(
   athleteId: string,
-  context: { store: OAuthStore; storeTimeoutMs: number; logger: Logger },
+  context: { grants: Pick<GrantStore, "grantsOf" | "deleteGrant">; storeTimeoutMs: number; logger: Logger },
 ): Promise<void> {
   const ended = await revokeGrantsOf(athleteId, context);
   context.logger.warn("athlete_must_sign_in_again", {

@@ -5,23 +5,24 @@
  * and the OAuth app on top.
  */
 import { join } from "node:path";
+import { ConfigurationError } from "../common/configuration-error.ts";
 import type { Logger } from "../common/logger.ts";
+import { messageOf } from "../common/named-error.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
 import { awsRegion, configFolder, readRescueDirectory } from "../common/settings/credential-variables.ts";
 import { fitnessOauthDir, mcpOauthTable, mcpSigningKeySecret } from "../common/settings/oauth-variables.ts";
 import { tokenRescue } from "../credentials/rescue/rescuing-store.ts";
-import { ConfigurationError } from "../common/configuration-error.ts";
+import type { ApplicationCredentials } from "../credentials/stores/athlete-token-file.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
-import type { OAuthSettings } from "./oauth-settings.ts";
-import type { OAuthStore } from "./stores/oauth-store.ts";
-import type { OAuthStrava } from "./strava/strava-application.ts";
-import { reconcileAdmission } from "./admission.ts";
-import { messageOf } from "../common/named-error.ts";
 import { oauthAdminCommand } from "./oauth-admin-command.ts";
+import type { OAuthSettings } from "./oauth-settings.ts";
+import { storeSignal, type AuthorizationStores, type AuthorizationStoresDescription } from "./stores/authorization-stores.ts";
+import { openAuthorizationStores } from "./stores/open-authorization-stores.ts";
+import type { OAuthStrava } from "./strava/strava-application.ts";
 
 export interface StartedOAuthMode {
   app: OAuthApp;
-  store: OAuthStore;
+  stores: AuthorizationStores;
 }
 
 export async function startOAuthMode(options: {
@@ -39,43 +40,45 @@ export async function startOAuthMode(options: {
   rescueTokens: boolean;
   /** What plays Strava: its application, its API's settings, and the store deadline. */
   upstream: OAuthStrava;
+  /** Clock in epoch milliseconds (default the system's). */
+  now?: () => number;
 }): Promise<StartedOAuthMode> {
   const { env, settings, logger, upstream } = options;
-  const table = readSetting(env, mcpOauthTable);
   const storeTimeoutMs = upstream.storeTimeoutMs;
-  const store = await oauthStoreFromEnv(
-    env,
-    table,
-    { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
-    storeTimeoutMs,
-  );
+  const where = authorizationStoresFromEnv(env);
+  const stores = await openAuthorizationStores(where, {
+    application: { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
+    requestTimeoutMs: storeTimeoutMs,
+    now: options.now,
+  });
   const app = await createOAuthApp({
     // Local files need no copy: the token file's first write is synchronous.
-    rescueCredentials: options.rescueTokens && table !== undefined ? tokenRescue(readRescueDirectory(env), logger) : undefined,
+    rescueCredentials: options.rescueTokens && where.kind === "dynamodb" ? tokenRescue(readRescueDirectory(env), logger) : undefined,
     issuer: options.issuer,
     settings,
-    store,
+    stores,
     strava: upstream.strava,
     upstream: upstream.settings,
     storeTimeoutMs,
     logger,
     serverName: options.serverName,
+    ...(options.now ? { now: options.now } : {}),
   });
-  await requireListedAthletesBeyondLoopback(app, settings, storeTimeoutMs);
+  await requireListedAthletesBeyondLoopback(app, stores, settings, storeTimeoutMs);
   await announceUnclaimedOwner(app, settings, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
-  await reconcileAdmission(app.context);
+  await app.reconcileAdmission();
   // Expired records of the local files go in the background; DynamoDB's TTL removes its own.
-  void store
+  void stores
     .sweepExpired(AbortSignal.timeout(60_000))
     .catch((error: unknown) => logger.warn("oauth_sweep_failed", { message: messageOf(error) }));
   logger.info("oauth_ready", {
     issuer: app.issuer,
     resource: app.resource,
-    store: store.description,
+    store: stores.description,
     admitted: app.admission.describe,
     fair_share: app.sessions.share,
   });
-  return { app, store };
+  return { app, stores };
 }
 
 /**
@@ -84,9 +87,14 @@ export async function startOAuthMode(options: {
  * on loopback alone (a loopback PUBLIC_URL and a loopback listening address), whose only visitors are its
  * own user's apps. An upgraded deployment that had an owner is told the id to set.
  */
-async function requireListedAthletesBeyondLoopback(app: OAuthApp, settings: OAuthSettings, storeTimeoutMs: number): Promise<void> {
+async function requireListedAthletesBeyondLoopback(
+  app: OAuthApp,
+  stores: AuthorizationStores,
+  settings: OAuthSettings,
+  storeTimeoutMs: number,
+): Promise<void> {
   if (settings.admittedAthletes !== undefined || !settings.beyondLoopback) return;
-  const owner = await app.context.store.owner(AbortSignal.timeout(storeTimeoutMs)).catch(() => undefined);
+  const owner = await stores.athletes.owner(storeSignal(storeTimeoutMs)).catch(() => undefined);
   throw new ConfigurationError(
     `MCP_ATHLETES is required when the server is reached beyond loopback (${settings.reachedThrough ?? app.issuer}): set it to the Strava athlete ids it serves, ` +
       (owner !== undefined
@@ -123,30 +131,26 @@ async function announceUnclaimedOwner(
   });
 }
 
-/** DynamoDB when MCP_OAUTH_TABLE names a `table`, else local files. */
-export async function oauthStoreFromEnv(
-  env: Environment,
-  table: string | undefined,
-  application: { client_id: string; client_secret: string },
-  storeTimeoutMs: number,
-): Promise<OAuthStore> {
+/** Where OAuth mode's state lives: the DynamoDB table MCP_OAUTH_TABLE names, else the directory FITNESS_OAUTH_DIR (default in the config folder). */
+export function authorizationStoresFromEnv(env: Environment): AuthorizationStoresDescription {
+  const table = readSetting(env, mcpOauthTable);
   if (table) {
-    const keySecret = readSetting(env, mcpSigningKeySecret);
-    if (!keySecret) {
+    const signingKeySecret = readSetting(env, mcpSigningKeySecret);
+    if (!signingKeySecret) {
       throw new ConfigurationError(
         "MCP_OAUTH_TABLE is set, so MCP_SIGNING_KEY_SECRET must name the Secrets Manager secret holding the access-token signing key (at least 32 characters).",
       );
     }
-    // Loaded only here: most runs never need the AWS SDK.
-    const { DynamoDbOAuthStore } = await import("./stores/dynamodb-oauth-store.ts");
-    return new DynamoDbOAuthStore({
-      tableName: table,
-      signingKeySecret: keySecret,
-      region: readSetting(env, awsRegion),
-      application,
-      requestTimeoutMs: storeTimeoutMs,
-    });
+    return { kind: "dynamodb", table, signingKeySecret, region: readSetting(env, awsRegion) };
   }
-  const { FileOAuthStore } = await import("./stores/file-oauth-store.ts");
-  return new FileOAuthStore({ directory: readSetting(env, fitnessOauthDir) ?? join(configFolder(env), "oauth"), application });
+  return { kind: "files", directory: readSetting(env, fitnessOauthDir) ?? join(configFolder(env), "oauth") };
+}
+
+/** The stores the environment names, for the operator's command (npm run oauth-admin). */
+export function openAuthorizationStoresFromEnv(
+  env: Environment,
+  application: ApplicationCredentials,
+  storeTimeoutMs: number,
+): Promise<AuthorizationStores> {
+  return openAuthorizationStores(authorizationStoresFromEnv(env), { application, requestTimeoutMs: storeTimeoutMs });
 }

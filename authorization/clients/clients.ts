@@ -11,7 +11,7 @@
  */
 import { ClientMetadataError, isClientMetadataUrl, type ClientMetadataFetcher } from "./client-metadata-document.ts";
 import { declaredScopes } from "../tokens/scopes.ts";
-import type { OAuthStore, RegisteredClient } from "../stores/oauth-store.ts";
+import type { RegisteredClient, RegistrationStore } from "../stores/registration-store.ts";
 import { OAuthRequestError } from "../endpoints/oauth-answers.ts";
 import { secretsMatch, sha256Hex } from "../../common/digests.ts";
 
@@ -31,11 +31,11 @@ export interface KnownClient {
 }
 
 export class ClientDirectory {
-  readonly #store: OAuthStore;
+  readonly #registrations: Pick<RegistrationStore, "getClient">;
   readonly #documents: ClientMetadataFetcher;
 
-  constructor(store: OAuthStore, documents: ClientMetadataFetcher) {
-    this.#store = store;
+  constructor(registrations: Pick<RegistrationStore, "getClient">, documents: ClientMetadataFetcher) {
+    this.#registrations = registrations;
     this.#documents = documents;
   }
 
@@ -70,7 +70,7 @@ export class ClientDirectory {
         "The client_id is a URL but not an https URL with a path, so it cannot be a client metadata document.",
       );
     }
-    const registered = await this.#store.getClient(clientId, signal);
+    const registered = await this.#registrations.getClient(clientId, signal);
     if (registered === undefined) {
       throw new OAuthRequestError(
         "invalid_client",

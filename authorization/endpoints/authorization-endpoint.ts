@@ -26,17 +26,46 @@
  * Codes, tokens and the state are never logged.
  */
 import { randomBytes } from "node:crypto";
-import { errorPage, pageAnswer, refusalPage, consentPage } from "../pages/pages.ts";
-import { clientRedirectUrl, OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
-import { paths, storeSignal, type OAuthContext } from "../oauth-context.ts";
-import { allowsWrite, readScope, scopesForRequest, scopeText } from "../tokens/scopes.ts";
-import { grantedScopes, stravaAuthorizeUrl } from "../../strava/strava-oauth.ts";
-import { exchangeStravaCode, revokeStravaGrant, StravaSignInError } from "../strava/strava-sign-in.ts";
-import type { KnownClient } from "../clients/clients.ts";
-import { cleanDisplayText } from "../pages/display-text.ts";
+import type { Logger } from "../../common/logger.ts";
 import { sha256Hex } from "../../common/digests.ts";
 import { messageOf } from "../../common/named-error.ts";
+import type { AthleteCredentialStore } from "../../credentials/store-choice.ts";
+import { grantedScopes, stravaAuthorizeUrl } from "../../strava/strava-oauth.ts";
+import { isSecureOrigin, isThisResource, paths, type ServerAddresses } from "../addresses.ts";
+import type { Admission } from "../admission.ts";
+import type { ClientDirectory, KnownClient } from "../clients/clients.ts";
+import { cleanDisplayText } from "../pages/display-text.ts";
+import { errorPage, pageAnswer, refusalPage, consentPage } from "../pages/pages.ts";
+import { storeSignal } from "../stores/authorization-stores.ts";
+import type { AthleteStore } from "../stores/athlete-store.ts";
+import type { GrantStore } from "../stores/grant-store.ts";
+import type { RegistrationStore } from "../stores/registration-store.ts";
+import { exchangeStravaCode, revokeStravaGrant, StravaSignInError, type StravaApplication } from "../strava/strava-sign-in.ts";
+import type { SignedMessages } from "../tokens/signed-messages.ts";
+import { allowsWrite, readScope, scopesForRequest, scopeText } from "../tokens/scopes.ts";
+import { clientRedirectUrl, OAuthRequestError, readForm, redirectToClient } from "./oauth-answers.ts";
 import { signInProtectionSeconds } from "./registration-limits.ts";
+import type { SourceCounts } from "./source-counts.ts";
+
+/** What the three steps of a sign-in work with. */
+export interface SignInNeeds {
+  addresses: ServerAddresses;
+  clients: ClientDirectory;
+  registrations: Pick<RegistrationStore, "startSignIn">;
+  grants: Pick<GrantStore, "spendSignInState" | "putCode">;
+  /** The athlete's Strava tokens (credentials/store-choice.ts makes the store). */
+  athleteCredentials: (athleteId: string) => AthleteCredentialStore;
+  athletes: Pick<AthleteStore, "recordStored">;
+  admission: Pick<Admission, "admits" | "describe">;
+  /** Signs the checked request into the consent form and Strava's state. */
+  messages: SignedMessages;
+  strava: StravaApplication;
+  /** This process's count of each source's Strava sign-in callbacks (each may cost a token request at Strava). */
+  signInCallbacks: SourceCounts;
+  logger: Logger;
+  now: () => number;
+  storeTimeoutMs: number;
+}
 
 /** The checked authorization request, as signed into the consent form and Strava's state. */
 interface PendingAuthorization {
@@ -75,11 +104,7 @@ const knownParameters = new Set([
   "prompt",
 ]);
 
-export function isSecureOrigin(issuer: string): boolean {
-  return issuer.startsWith("https:");
-}
-
-export async function authorizationRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
+export async function authorizationRequest(request: Request, needs: SignInNeeds, clientAddress?: string): Promise<Response> {
   const query = new URL(request.url).searchParams;
   for (const key of new Set(query.keys())) {
     if (query.getAll(key).length > 1) {
@@ -92,10 +117,10 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   }
   let client: KnownClient;
   try {
-    client = await context.clients.find(query.get("client_id"), storeSignal(context), clientAddress);
+    client = await needs.clients.find(query.get("client_id"), storeSignal(needs.storeTimeoutMs), clientAddress);
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
-    context.logger.info("authorize_refused", { reason: error.code, client: clientHint(query.get("client_id")) });
+    needs.logger.info("authorize_refused", { reason: error.code, client: clientHint(query.get("client_id")) });
     return problemPage(400, "The app asking for access could not be identified", error.description);
   }
   let redirectUri = query.get("redirect_uri");
@@ -110,7 +135,7 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     redirectUri = client.redirectUris[0] as string;
   }
   if (!client.redirectUris.includes(redirectUri)) {
-    context.logger.info("authorize_refused", { reason: "redirect_uri_mismatch", client: clientHint(client.clientId) });
+    needs.logger.info("authorize_refused", { reason: "redirect_uri_mismatch", client: clientHint(client.clientId) });
     return problemPage(
       400,
       "This sign-in link is not valid",
@@ -120,14 +145,14 @@ export async function authorizationRequest(request: Request, context: OAuthConte
   const state = query.get("state") ?? undefined;
   // `shown` is what the page says: the description without anything the request made up (an unknown scope).
   const fail = (code: string, description: string, shown = description): Response => {
-    context.logger.info("authorize_refused", { reason: code, client: clientHint(client.clientId) });
+    needs.logger.info("authorize_refused", { reason: code, client: clientHint(client.clientId) });
     return pageAnswer(
       errorPage({
         title: "The app's sign-in request cannot be used",
         message: shown,
         hint: "If it keeps happening, tell the app's makers what this page says.",
         backToClient: {
-          href: clientRedirectUrl(redirectUri, { error: code, error_description: description, state }, context.issuer),
+          href: clientRedirectUrl(redirectUri, { error: code, error_description: description, state }, needs.addresses.issuer),
           destination: redirectHost(redirectUri),
         },
       }),
@@ -143,11 +168,11 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     return fail("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters).");
   const resource = query.get("resource");
   if (resource === null)
-    return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${context.resource} (RFC 8707).`);
-  if (!isThisResource(resource, context))
+    return fail("invalid_target", `resource is missing: name this server's MCP endpoint, ${needs.addresses.resource} (RFC 8707).`);
+  if (!isThisResource(resource, needs.addresses))
     return fail(
       "invalid_target",
-      `resource must be this server's MCP endpoint, ${context.resource}; tokens for other resources are not issued here.`,
+      `resource must be this server's MCP endpoint, ${needs.addresses.resource}; tokens for other resources are not issued here.`,
     );
   const scopes = scopesForRequest(query.get("scope"), client.scopes);
   if (!scopes.ok && "beyond" in scopes) {
@@ -166,10 +191,10 @@ export async function authorizationRequest(request: Request, context: OAuthConte
 
   // A client that registered moments ago (Claude, ChatGPT) keeps its registration while the athlete signs in.
   if (client.firstSignIn)
-    await context.store.startSignIn(client.clientId, context.now() + signInProtectionSeconds * 1000, storeSignal(context));
+    await needs.registrations.startSignIn(client.clientId, needs.now() + signInProtectionSeconds * 1000, storeSignal(needs.storeTimeoutMs));
 
   const csrf = randomBytes(24).toString("base64url");
-  const cookie = `${isSecureOrigin(context.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;
+  const cookie = `${isSecureOrigin(needs.addresses.issuer) ? "__Host-" : ""}fitness_signin_${randomBytes(6).toString("hex")}`;
   const pending: PendingAuthorization = {
     client_id: client.clientId,
     client_name: displayName(client),
@@ -177,7 +202,7 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     ...(state !== undefined ? { state } : {}),
     code_challenge: challenge,
     scopes: scopes.scopes,
-    resource: context.resource,
+    resource: needs.addresses.resource,
     cookie,
     csrf,
   };
@@ -187,20 +212,20 @@ export async function authorizationRequest(request: Request, context: OAuthConte
     verified: client.kind === "document",
     redirectHost: redirectHost(redirectUri),
     wantsWrite: allowsWrite(scopes.scopes),
-    request: await context.messages.sign("consent", { ...pending }),
+    request: await needs.messages.sign("consent", { ...pending }),
     csrf,
-    action: `${context.issuer}${paths.authorize}`,
+    action: `${needs.addresses.issuer}${paths.authorize}`,
   });
   return pageAnswer(html, {
     status: 200,
     // A form's navigation is checked against form-action at every redirect: Strava's page, then the
     // client's redirect URI (after Strava, or at once on Cancel).
-    formTargets: [new URL(context.strava.authorizeUrl).origin, cspSource(redirectUri)],
-    headers: { "set-cookie": setCookie(cookie, csrf, context, 15 * 60) },
+    formTargets: [new URL(needs.strava.authorizeUrl).origin, cspSource(redirectUri)],
+    headers: { "set-cookie": setCookie(cookie, csrf, needs, 15 * 60) },
   });
 }
 
-export async function consentDecision(request: Request, context: OAuthContext): Promise<Response> {
+export async function consentDecision(request: Request, needs: SignInNeeds): Promise<Response> {
   let form: URLSearchParams;
   try {
     form = await readForm(request);
@@ -208,37 +233,37 @@ export async function consentDecision(request: Request, context: OAuthContext): 
     if (!(error instanceof OAuthRequestError)) throw error;
     return problemPage(400, "This form could not be read", error.description);
   }
-  const pending = await context.messages.open<PendingAuthorization>("consent", form.get("request") ?? "");
+  const pending = await needs.messages.open<PendingAuthorization>("consent", form.get("request") ?? "");
   if (pending === undefined) return expiredPage();
   if (!sameBrowser(request, pending, form.get("csrf"))) return otherBrowserPage();
   if (form.get("decision") !== "allow") {
-    context.logger.info("consent_declined", { client: clientHint(pending.client_id) });
+    needs.logger.info("consent_declined", { client: clientHint(pending.client_id) });
     return withCookieCleared(
       redirectToClient(
         pending.redirect_uri,
         { error: "access_denied", error_description: "The athlete declined.", state: pending.state },
-        context.issuer,
+        needs.addresses.issuer,
       ),
       pending.cookie,
-      context,
+      needs,
     );
   }
   const scopes = allowsWrite(pending.scopes) && form.get("allow_write") !== "yes" ? [readScope] : pending.scopes;
-  const state = await context.messages.sign("strava-state", { ...pending, scopes, state_id: randomBytes(16).toString("base64url") });
-  const location = stravaAuthorizeUrl(context.strava, `${context.issuer}${paths.stravaCallback}`, state);
+  const state = await needs.messages.sign("strava-state", { ...pending, scopes, state_id: randomBytes(16).toString("base64url") });
+  const location = stravaAuthorizeUrl(needs.strava, `${needs.addresses.issuer}${paths.stravaCallback}`, state);
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 }
 
-export async function stravaCallback(request: Request, context: OAuthContext, sourceAddress: string | undefined): Promise<Response> {
-  const counted = context.signInCallbacks.admit(sourceAddress, context.now());
+export async function stravaCallback(request: Request, needs: SignInNeeds, sourceAddress: string | undefined): Promise<Response> {
+  const counted = needs.signInCallbacks.admit(sourceAddress, needs.now());
   if (!counted.admitted) {
-    return withCookiesCleared(tooManyCallbacksPage(counted.retryAfterSeconds), signInCookiesOf(request), context);
+    return withCookiesCleared(tooManyCallbacksPage(counted.retryAfterSeconds), signInCookiesOf(request), needs);
   }
   const query = new URL(request.url).searchParams;
-  const pending = await context.messages.open<PendingAuthorization>("strava-state", query.get("state") ?? "");
+  const pending = await needs.messages.open<PendingAuthorization>("strava-state", query.get("state") ?? "");
   // Which sign-in this was is unknown: every sign-in cookie the browser sent goes.
-  if (pending === undefined) return withCookiesCleared(expiredPage(), signInCookiesOf(request), context);
-  return withCookiesCleared(await finishStravaSignIn(request, query, pending, context), [pending.cookie], context);
+  if (pending === undefined) return withCookiesCleared(expiredPage(), signInCookiesOf(request), needs);
+  return withCookiesCleared(await finishStravaSignIn(request, query, pending, needs), [pending.cookie], needs);
 }
 
 /** The callback of a sign-in whose state is this server's: every answer clears its cookie (stravaCallback). */
@@ -246,21 +271,21 @@ async function finishStravaSignIn(
   request: Request,
   query: URLSearchParams,
   pending: PendingAuthorization,
-  context: OAuthContext,
+  needs: SignInNeeds,
 ): Promise<Response> {
   if (!sameBrowser(request, pending, pending.csrf)) return otherBrowserPage();
   // Spent before anything else, whatever follows: a state Strava refused a code for is as used as one that worked.
   if (pending.state_id === undefined || pending.exp === undefined) return expiredPage();
-  if (!(await context.store.spendSignInState(pending.state_id, pending.exp, storeSignal(context)))) {
-    context.logger.info("strava_state_replayed", { client: clientHint(pending.client_id) });
+  if (!(await needs.grants.spendSignInState(pending.state_id, pending.exp, storeSignal(needs.storeTimeoutMs)))) {
+    needs.logger.info("strava_state_replayed", { client: clientHint(pending.client_id) });
     return usedPage();
   }
   const back = (params: Record<string, string | undefined>): Response =>
-    redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, context.issuer);
+    redirectToClient(pending.redirect_uri, { ...params, state: pending.state }, needs.addresses.issuer);
 
   const stravaError = query.get("error");
   if (stravaError !== null) {
-    context.logger.info("strava_sign_in_declined", { client: clientHint(pending.client_id), strava_error: stravaError.slice(0, 40) });
+    needs.logger.info("strava_sign_in_declined", { client: clientHint(pending.client_id), strava_error: stravaError.slice(0, 40) });
     return back({ error: "access_denied", error_description: "The athlete did not allow access on Strava's page." });
   }
   const { missing } = grantedScopes(query.get("scope"));
@@ -280,34 +305,35 @@ async function finishStravaSignIn(
 
   let signIn;
   try {
-    signIn = await exchangeStravaCode(context.strava, code, `${context.issuer}${paths.stravaCallback}`);
+    signIn = await exchangeStravaCode(needs.strava, code, `${needs.addresses.issuer}${paths.stravaCallback}`);
   } catch (error) {
     if (!(error instanceof StravaSignInError)) throw error;
-    context.logger.warn("strava_sign_in_failed", { client: clientHint(pending.client_id), message: messageOf(error) });
+    needs.logger.warn("strava_sign_in_failed", { client: clientHint(pending.client_id), message: messageOf(error) });
     return problemPage(502, "The sign-in with Strava could not be finished", messageOf(error));
   }
-  if (!(await context.admission.admits(signIn.athleteId, storeSignal(context)))) {
-    context.logger.warn("sign_in_refused", {
+  if (!(await needs.admission.admits(signIn.athleteId, storeSignal(needs.storeTimeoutMs)))) {
+    needs.logger.warn("sign_in_refused", {
       athlete: signIn.athleteId,
       client: clientHint(pending.client_id),
-      admitted: context.admission.describe,
+      admitted: needs.admission.describe,
     });
     try {
-      await revokeStravaGrant(context.strava, signIn.tokens.refresh_token);
+      await revokeStravaGrant(needs.strava, signIn.tokens.refresh_token);
     } catch (error) {
-      context.logger.warn("strava_revoke_failed", { athlete: signIn.athleteId, message: messageOf(error) });
+      needs.logger.warn("strava_revoke_failed", { athlete: signIn.athleteId, message: messageOf(error) });
     }
     return pageAnswer(refusalPage({ athleteName: signIn.athleteName, athleteId: signIn.athleteId }), { status: 403 });
   }
 
-  await context.store
-    .credentialStoreFor(signIn.athleteId)
+  await needs
+    .athleteCredentials(signIn.athleteId)
     .writeAuthorization(
-      { client_id: context.strava.clientId, client_secret: context.strava.clientSecret, ...signIn.tokens },
-      storeSignal(context),
+      { client_id: needs.strava.clientId, client_secret: needs.strava.clientSecret, ...signIn.tokens },
+      storeSignal(needs.storeTimeoutMs),
     );
+  await needs.athletes.recordStored(signIn.athleteId, storeSignal(needs.storeTimeoutMs));
   const authorizationCode = randomBytes(32).toString("base64url");
-  await context.store.putCode(
+  await needs.grants.putCode(
     {
       code_sha256: sha256Hex(authorizationCode),
       client_id: pending.client_id,
@@ -317,23 +343,16 @@ async function finishStravaSignIn(
       resource: pending.resource,
       athlete_id: signIn.athleteId,
       client_name: pending.client_name,
-      expires_at: Math.floor(context.now() / 1000) + codeLifetimeSeconds,
+      expires_at: Math.floor(needs.now() / 1000) + codeLifetimeSeconds,
     },
-    storeSignal(context),
+    storeSignal(needs.storeTimeoutMs),
   );
-  context.logger.info("sign_in_completed", {
+  needs.logger.info("sign_in_completed", {
     athlete: signIn.athleteId,
     client: clientHint(pending.client_id),
     scope: scopeText(pending.scopes),
   });
   return back({ code: authorizationCode });
-}
-
-export function isThisResource(resource: string, context: OAuthContext): boolean {
-  // The MCP endpoint, or the server's origin (what some 2025-era clients send); the token's audience is
-  // always the MCP endpoint.
-  const trimmed = resource.replace(/\/+$/, "");
-  return trimmed === context.resource || trimmed === context.issuer;
 }
 
 /** A client's name for pages and logs: its own (cleaned of characters that hide or reorder text), or its host, never empty. */
@@ -376,22 +395,22 @@ function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-function setCookie(name: string, value: string, context: OAuthContext, maxAgeSeconds: number): string {
-  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${isSecureOrigin(context.issuer) ? "; Secure" : ""}`;
+function setCookie(name: string, value: string, needs: SignInNeeds, maxAgeSeconds: number): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${isSecureOrigin(needs.addresses.issuer) ? "; Secure" : ""}`;
 }
 
-function clearCookie(name: string, context: OAuthContext): string {
-  return setCookie(name, "", context, 0);
+function clearCookie(name: string, needs: SignInNeeds): string {
+  return setCookie(name, "", needs, 0);
 }
 
-function withCookieCleared(response: Response, cookie: string, context: OAuthContext): Response {
-  return withCookiesCleared(response, [cookie], context);
+function withCookieCleared(response: Response, cookie: string, needs: SignInNeeds): Response {
+  return withCookiesCleared(response, [cookie], needs);
 }
 
-function withCookiesCleared(response: Response, cookies: readonly string[], context: OAuthContext): Response {
+function withCookiesCleared(response: Response, cookies: readonly string[], needs: SignInNeeds): Response {
   if (cookies.length === 0) return response;
   const headers = new Headers(response.headers);
-  for (const cookie of cookies) headers.append("set-cookie", clearCookie(cookie, context));
+  for (const cookie of cookies) headers.append("set-cookie", clearCookie(cookie, needs));
   return new Response(response.body, { status: response.status, headers });
 }
 

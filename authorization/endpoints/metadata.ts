@@ -13,7 +13,7 @@ import {
   type OAuthMetadata,
 } from "@modelcontextprotocol/server";
 import { corsHeaders } from "./oauth-answers.ts";
-import { paths } from "../oauth-context.ts";
+import { paths } from "../addresses.ts";
 import { supportedScopes } from "../tokens/scopes.ts";
 
 export interface DiscoveryDocuments {

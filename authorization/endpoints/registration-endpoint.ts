@@ -14,40 +14,64 @@
 import { randomBytes } from "node:crypto";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { BodyTooLargeError, jsonAnswer, OAuthRequestError, oauthErrorAnswer, readBodyText, withCors } from "./oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "../oauth-context.ts";
-import type { RegisteredClient } from "../stores/oauth-store.ts";
+import type { RateLimitedLog } from "../../common/rate-limited-log.ts";
+import { storeSignal } from "../stores/authorization-stores.ts";
+import type { CountSlot, RegisteredClient, RegistrationStore } from "../stores/registration-store.ts";
 import { checkRedirectUri } from "../clients/redirect-uris.ts";
-import { registrationLimits, registrationSource, unusedRegistrationSeconds } from "./registration-limits.ts";
+import { registrationLimits, registrationSource, unusedRegistrationSeconds, type RegistrationPrecheck } from "./registration-limits.ts";
 import { parseRequestedScopes, scopeText } from "../tokens/scopes.ts";
 import { sha256Hex } from "../../common/digests.ts";
 
 const authMethods = ["none", "client_secret_basic", "client_secret_post"] as const;
 
-export async function registrationRequest(request: Request, context: OAuthContext, clientAddress: string | undefined): Promise<Response> {
+/** What the registration endpoint works with. */
+export interface RegistrationEndpointNeeds {
+  registrations: Pick<RegistrationStore, "countRegistration" | "registerClient">;
+  /** Where a source's registration count is kept (`registrationCountSlot`, with the signing key). */
+  countSlotOf: (source: string) => CountSlot;
+  /** This process's count of each source's registrations (refuses before the store is asked). */
+  precheck: RegistrationPrecheck;
+  /** Registrations, and refused ones: logged at a bounded rate (anonymous callers choose how many). */
+  registered: RateLimitedLog;
+  refused: RateLimitedLog;
+  now: () => number;
+  storeTimeoutMs: number;
+}
+
+export async function registrationRequest(
+  request: Request,
+  needs: RegistrationEndpointNeeds,
+  clientAddress: string | undefined,
+): Promise<Response> {
   const source = registrationSource(clientAddress);
-  const nowMs = context.now();
-  const seen = context.registrationPrecheck.check(source, nowMs);
-  if (!seen.admitted) return tooManyFromSource(seen.retryAfterSeconds, source, context);
+  const nowMs = needs.now();
+  const seen = needs.precheck.check(source, nowMs);
+  if (!seen.admitted) return tooManyFromSource(seen.retryAfterSeconds, source, needs);
   let client: RegisteredClient;
   let secret: string | undefined;
   try {
     ({ client, secret } = await checkedRegistration(request, nowMs));
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
-    context.refusedRegistrations.record(error.code, { message: error.description });
+    needs.refused.record(error.code, { message: error.description });
     return withCors(oauthErrorAnswer(error));
   }
   // Only a valid registration is counted: a mistake costs the caller nothing, and the store nothing.
-  const counted = await context.store.countRegistration(source, registrationLimits, nowMs, storeSignal(context));
-  if (!counted.admitted) return tooManyFromSource(counted.retryAfterSeconds, source, context);
-  context.registrationPrecheck.count(source, nowMs);
-  const placed = await context.store.registerClient(
+  const counted = await needs.registrations.countRegistration(
+    needs.countSlotOf(source),
+    registrationLimits.perSourcePerHour,
+    nowMs,
+    storeSignal(needs.storeTimeoutMs),
+  );
+  if (!counted.admitted) return tooManyFromSource(counted.retryAfterSeconds, source, needs);
+  needs.precheck.count(source, nowMs);
+  const placed = await needs.registrations.registerClient(
     client,
     { source, capacity: registrationLimits.unusedCapacity, nowMs },
-    storeSignal(context),
+    storeSignal(needs.storeTimeoutMs),
   );
   if (!placed.placed) {
-    context.refusedRegistrations.record("places_held", {
+    needs.refused.record("places_held", {
       source,
       held_by: placed.heldBy === "every place" ? placed.heldBy : placed.heldBy.width,
     });
@@ -66,7 +90,7 @@ export async function registrationRequest(request: Request, context: OAuthContex
       ),
     );
   }
-  context.registeredClients.record(client.token_endpoint_auth_method, {
+  needs.registered.record(client.token_endpoint_auth_method, {
     client: client.client_id,
     name: client.client_name?.slice(0, 80),
     auth_method: client.token_endpoint_auth_method,
@@ -75,8 +99,8 @@ export async function registrationRequest(request: Request, context: OAuthContex
   return withCors(jsonAnswer(201, { ...published, ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) }));
 }
 
-function tooManyFromSource(retryAfterSeconds: number, source: string, context: OAuthContext): Response {
-  context.refusedRegistrations.record("rate", { source });
+function tooManyFromSource(retryAfterSeconds: number, source: string, needs: RegistrationEndpointNeeds): Response {
+  needs.refused.record("rate", { source });
   return withCors(
     jsonAnswer(
       429,

@@ -6,7 +6,7 @@
  *   address, or, behind a proxy the operator names with MCP_CLIENT_ADDRESS_HEADER, the last address that
  *   proxy put in that header; an IPv6 source counts by its /64 (one customer's network). Only valid
  *   registrations are counted (a mistake costs the caller nothing), in at most `countSlots` counts an hour,
- *   so they take the same room however many sources register (oauth-store.ts, `registrationCountSlot`);
+ *   so they take the same room however many sources register (stores/registration-store.ts, `registrationCountSlot`);
  * - registrations that never complete a grant live a day, and at most `unusedCapacity` of them are kept,
  *   shared out by network; one whose sign-in is in progress is not evicted until its authorization
  *   request expires (stores/registration-ring.ts). So a flood neither fills the store nor pushes out a
@@ -17,7 +17,7 @@
  *   asked (the store's count can only be higher), so a flood from one source costs a map lookup each.
  */
 import { addressSource } from "../../common/address-networks.ts";
-import { registrationWindow, type RateVerdict, type RegistrationLimits } from "../stores/oauth-store.ts";
+import { registrationWindow, type RateVerdict, type RegistrationLimits } from "../stores/registration-store.ts";
 import { lifetimeSeconds as authorizationRequestSeconds } from "../tokens/signed-messages.ts";
 
 export const registrationLimits: RegistrationLimits = { perSourcePerHour: 20, unusedCapacity: 1_000, countSlots: 4_096 };

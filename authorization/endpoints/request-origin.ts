@@ -6,7 +6,12 @@
  * forge (the addresses before it are whatever the client sent).
  */
 import { isIP } from "node:net";
-import type { RequestOrigin } from "../oauth-app.ts";
+
+/** Where a request came from, as the edge that received it knows. */
+export interface RequestOrigin {
+  /** The client's address: the connection's, or the one a trusted proxy named (MCP_CLIENT_ADDRESS_HEADER). */
+  address: string | undefined;
+}
 
 export function requestOrigin(
   header: string | undefined,

@@ -15,7 +15,7 @@ import {
   type OAuthTokenVerifier,
 } from "@modelcontextprotocol/server";
 import { AccessTokenError, type AccessTokens } from "../tokens/access-tokens.ts";
-import type { OAuthStore } from "../stores/oauth-store.ts";
+import type { GrantStore } from "../stores/grant-store.ts";
 
 export interface ResourceGate {
   /** The verified token's AuthInfo (`extra.athleteId`, `extra.grantId`), or the challenge to answer. */
@@ -24,7 +24,7 @@ export interface ResourceGate {
 
 export function createResourceGate(options: {
   accessTokens: AccessTokens;
-  store: OAuthStore;
+  grants: Pick<GrantStore, "getGrant">;
   resource: string;
   resourceMetadataUrl: string;
   storeTimeoutMs: number;
@@ -43,7 +43,7 @@ export function createResourceGate(options: {
       }
       let grant;
       try {
-        grant = await options.store.getGrant(claims.grantId, AbortSignal.timeout(options.storeTimeoutMs));
+        grant = await options.grants.getGrant(claims.grantId, AbortSignal.timeout(options.storeTimeoutMs));
       } catch {
         throw new OAuthError(
           OAuthErrorCode.TemporarilyUnavailable,

@@ -8,7 +8,7 @@
  * Counted in memory, not in the store: a refusal costs a map lookup, and a flood from one source never
  * reaches the store. Instances count apart (Lambda's included), so the figure holds per instance.
  */
-import type { RateVerdict } from "../stores/oauth-store.ts";
+import type { RateVerdict } from "../stores/registration-store.ts";
 import { registrationSource } from "./registration-limits.ts";
 
 export class SourceCounts {

@@ -22,14 +22,17 @@
  * grants here are revoked at the first refresh (admission.ts).
  */
 import { createHash, randomUUID } from "node:crypto";
-import { isThisResource } from "./authorization-endpoint.ts";
-import type { KnownClient } from "../clients/clients.ts";
-import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "../oauth-context.ts";
-import type { GrantRecord } from "../stores/oauth-store.ts";
-import { endGrantAsPrecaution } from "../admission.ts";
-import { scopeText } from "../tokens/scopes.ts";
+import type { Logger } from "../../common/logger.ts";
 import { sha256Hex } from "../../common/digests.ts";
+import { isThisResource, type ServerAddresses } from "../addresses.ts";
+import type { ClientDirectory, KnownClient } from "../clients/clients.ts";
+import { jsonAnswer, OAuthRequestError, oauthErrorAnswer, readForm, withCors } from "./oauth-answers.ts";
+import { storeSignal } from "../stores/authorization-stores.ts";
+import type { GrantRecord, GrantStore } from "../stores/grant-store.ts";
+import type { RegistrationStore } from "../stores/registration-store.ts";
+import type { AccessTokens } from "../tokens/access-tokens.ts";
+import type { RefreshTokens } from "../tokens/refresh-tokens.ts";
+import { scopeText } from "../tokens/scopes.ts";
 
 /** How long a grant lives without a refresh. */
 export const grantIdleSeconds = 90 * 86_400;
@@ -38,14 +41,36 @@ const rotationGraceSeconds = 60;
 /** Registered clients that got tokens are kept this long after. */
 const registrationKeepSeconds = 180 * 86_400;
 
-export async function tokenRequest(request: Request, context: OAuthContext, clientAddress?: string): Promise<Response> {
+/** What the token endpoint works with. */
+export interface TokenEndpointNeeds {
+  addresses: ServerAddresses;
+  clients: ClientDirectory;
+  grants: Pick<GrantStore, "getCode" | "redeemCode" | "createGrant" | "getGrant" | "replaceGrant">;
+  registrations: Pick<RegistrationStore, "getClient" | "keepClient">;
+  accessTokens: AccessTokens;
+  refreshTokens: RefreshTokens;
+  /** Whether the athlete is still served (their grants revoked when not: admission.ts). */
+  stillAdmits: (athleteId: string) => Promise<boolean>;
+  /** Ends a grant whose tokens can no longer be trusted (grant-endings.ts). */
+  endGrantAsPrecaution: (grantId: string, why: string) => Promise<void>;
+  logger: Logger;
+  now: () => number;
+  storeTimeoutMs: number;
+}
+
+export async function tokenRequest(request: Request, needs: TokenEndpointNeeds, clientAddress?: string): Promise<Response> {
   try {
     const form = await readForm(request);
-    const client = await context.clients.authenticate(form, request.headers.get("authorization"), storeSignal(context), clientAddress);
+    const client = await needs.clients.authenticate(
+      form,
+      request.headers.get("authorization"),
+      storeSignal(needs.storeTimeoutMs),
+      clientAddress,
+    );
     const grantType = form.get("grant_type");
     let answer: Response;
-    if (grantType === "authorization_code") answer = await redeemCode(form, client, context);
-    else if (grantType === "refresh_token") answer = await refresh(form, client, context);
+    if (grantType === "authorization_code") answer = await redeemCode(form, client, needs);
+    else if (grantType === "refresh_token") answer = await refresh(form, client, needs);
     else if (!grantType) throw new OAuthRequestError("invalid_request", "grant_type is missing: use authorization_code or refresh_token.");
     else
       throw new OAuthRequestError(
@@ -55,20 +80,20 @@ export async function tokenRequest(request: Request, context: OAuthContext, clie
     return withCors(answer);
   } catch (error) {
     if (!(error instanceof OAuthRequestError)) throw error;
-    context.logger.info("token_request_refused", { error: error.code, message: error.description });
+    needs.logger.info("token_request_refused", { error: error.code, message: error.description });
     return withCors(oauthErrorAnswer(error));
   }
 }
 
-async function redeemCode(form: URLSearchParams, client: KnownClient, context: OAuthContext): Promise<Response> {
+async function redeemCode(form: URLSearchParams, client: KnownClient, needs: TokenEndpointNeeds): Promise<Response> {
   const code = form.get("code");
   if (!code) throw new OAuthRequestError("invalid_request", "code is missing.");
   const codeHash = sha256Hex(code);
-  const record = await context.store.getCode(codeHash, storeSignal(context));
+  const record = await needs.grants.getCode(codeHash, storeSignal(needs.storeTimeoutMs));
   if (record === undefined)
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   if (record.redeemed_grant !== undefined) {
-    if (record.client_id === client.clientId) await revokeReplayedCode(record.redeemed_grant, context);
+    if (record.client_id === client.clientId) await revokeReplayedCode(record.redeemed_grant, needs);
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   }
   if (record.client_id !== client.clientId)
@@ -86,17 +111,17 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
   if (createHash("sha256").update(verifier).digest("base64url") !== record.code_challenge) {
     throw new OAuthRequestError("invalid_grant", "code_verifier does not match the code_challenge of the authorization request.");
   }
-  checkResource(form, record.resource, context);
+  checkResource(form, record.resource, needs);
   // Kept before the grant exists: a registration evicted meanwhile gets no grant it could not refresh.
-  await keepRegistration(client, context);
+  await keepRegistration(client, needs);
   const grantId = randomUUID();
-  const redemption = await context.store.redeemCode(codeHash, grantId, storeSignal(context));
+  const redemption = await needs.grants.redeemCode(codeHash, grantId, storeSignal(needs.storeTimeoutMs));
   if (!redemption.redeemed) {
-    if (redemption.grantId !== undefined) await revokeReplayedCode(redemption.grantId, context);
+    if (redemption.grantId !== undefined) await revokeReplayedCode(redemption.grantId, needs);
     throw new OAuthRequestError("invalid_grant", "The authorization code is unknown, expired or already used; sign in again.");
   }
-  const now = Math.floor(context.now() / 1000);
-  const refreshToken = context.refreshTokens.issue(grantId, 1);
+  const now = Math.floor(needs.now() / 1000);
+  const refreshToken = needs.refreshTokens.issue(grantId, 1);
   const grant: GrantRecord = {
     grant_id: grantId,
     athlete_id: record.athlete_id,
@@ -111,44 +136,44 @@ async function redeemCode(form: URLSearchParams, client: KnownClient, context: O
     expires_at: now + grantIdleSeconds,
     revision: 1,
   };
-  await context.store.createGrant(grant, storeSignal(context));
-  context.logger.info("grant_created", { athlete: grant.athlete_id, grant: grant.grant_id, scope: grant.scope });
-  return tokensAnswer(grant, refreshToken, context);
+  await needs.grants.createGrant(grant, storeSignal(needs.storeTimeoutMs));
+  needs.logger.info("grant_created", { athlete: grant.athlete_id, grant: grant.grant_id, scope: grant.scope });
+  return tokensAnswer(grant, refreshToken, needs);
 }
 
 /** A redeemed code came back from its own client: the grant it bought is revoked. */
-async function revokeReplayedCode(grantId: string, context: OAuthContext): Promise<void> {
-  const grant = await context.store.getGrant(grantId, storeSignal(context));
-  context.logger.warn("authorization_code_replayed", {
+async function revokeReplayedCode(grantId: string, needs: TokenEndpointNeeds): Promise<void> {
+  const grant = await needs.grants.getGrant(grantId, storeSignal(needs.storeTimeoutMs));
+  needs.logger.warn("authorization_code_replayed", {
     grant: grantId,
     athlete: grant?.athlete_id,
     message: "An authorization code was presented again after it was redeemed: the grant it created is revoked.",
   });
-  if (grant !== undefined) await endGrantAsPrecaution(grantId, "an authorization code was presented again", context);
+  if (grant !== undefined) await needs.endGrantAsPrecaution(grantId, "an authorization code was presented again");
 }
 
-async function refresh(form: URLSearchParams, client: KnownClient, context: OAuthContext, attempt = 1): Promise<Response> {
+async function refresh(form: URLSearchParams, client: KnownClient, needs: TokenEndpointNeeds, attempt = 1): Promise<Response> {
   const presented = form.get("refresh_token");
   if (!presented) throw new OAuthRequestError("invalid_request", "refresh_token is missing.");
   const invalid = new OAuthRequestError("invalid_grant", "The refresh token is unknown, expired or revoked; sign in again.");
-  const parsed = context.refreshTokens.parse(presented);
+  const parsed = needs.refreshTokens.parse(presented);
   if (parsed === undefined) throw invalid;
-  const grant = await context.store.getGrant(parsed.grantId, storeSignal(context));
+  const grant = await needs.grants.getGrant(parsed.grantId, storeSignal(needs.storeTimeoutMs));
   if (grant === undefined) throw invalid;
   if (grant.client_id !== client.clientId) throw new OAuthRequestError("invalid_grant", "The refresh token was issued to another client.");
   const hash = sha256Hex(presented);
-  const now = Math.floor(context.now() / 1000);
+  const now = Math.floor(needs.now() / 1000);
   const current = hash === grant.refresh_sha256;
   const lostAnswer = hash === grant.previous_sha256 && grant.rotated_at !== undefined && now - grant.rotated_at <= rotationGraceSeconds;
   if (!current && !lostAnswer) {
     const olderGeneration = parsed.generation !== undefined && grant.generation !== undefined && parsed.generation < grant.generation;
     if (olderGeneration || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash)) {
-      context.logger.warn("refresh_token_reuse", {
+      needs.logger.warn("refresh_token_reuse", {
         athlete: grant.athlete_id,
         grant: grant.grant_id,
         message: "A replaced refresh token was used again: the grant is revoked.",
       });
-      await endGrantAsPrecaution(grant.grant_id, "a replaced refresh token was used again", context);
+      await needs.endGrantAsPrecaution(grant.grant_id, "a replaced refresh token was used again");
       throw new OAuthRequestError(
         "invalid_grant",
         "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.",
@@ -156,7 +181,7 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
     }
     throw invalid;
   }
-  if (!(await context.admission.stillAdmits(grant.athlete_id, context))) {
+  if (!(await needs.stillAdmits(grant.athlete_id))) {
     throw new OAuthRequestError(
       "invalid_grant",
       "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.",
@@ -175,10 +200,10 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
       );
     scope = scopeText(asked);
   }
-  checkResource(form, grant.resource, context);
+  checkResource(form, grant.resource, needs);
 
   const generation = (grant.generation ?? 0) + 1;
-  const next = context.refreshTokens.issue(grant.grant_id, generation);
+  const next = needs.refreshTokens.issue(grant.grant_id, generation);
   // Hashes of spent tokens are kept only for tokens issued before generations (they carry none).
   const spentLegacy = current && grant.generation === undefined ? [grant.previous_sha256, ...grant.spent_sha256] : grant.spent_sha256;
   const updated: GrantRecord = {
@@ -191,27 +216,27 @@ async function refresh(form: URLSearchParams, client: KnownClient, context: OAut
     expires_at: now + grantIdleSeconds,
     revision: grant.revision + 1,
   };
-  if (!(await context.store.replaceGrant(updated, storeSignal(context)))) {
+  if (!(await needs.grants.replaceGrant(updated, storeSignal(needs.storeTimeoutMs)))) {
     // Another request rotated this grant at the same moment: read it again once.
-    if (attempt < 2) return refresh(form, client, context, attempt + 1);
+    if (attempt < 2) return refresh(form, client, needs, attempt + 1);
     throw new OAuthRequestError("invalid_grant", "The grant changed while this refresh ran; refresh again with the newest refresh token.");
   }
-  await keepRegistration(client, context);
-  return tokensAnswer({ ...updated, scope }, next, context);
+  await keepRegistration(client, needs);
+  return tokensAnswer({ ...updated, scope }, next, needs);
 }
 
-function checkResource(form: URLSearchParams, granted: string, context: OAuthContext): void {
+function checkResource(form: URLSearchParams, granted: string, needs: TokenEndpointNeeds): void {
   const resource = form.get("resource");
   // Absent: the resource of the authorization (RFC 8707 lets the client leave it out here).
   if (resource === null) return;
-  if (!isThisResource(resource, context) || granted !== context.resource) {
-    throw new OAuthRequestError("invalid_target", `resource must be this server's MCP endpoint, ${context.resource}.`);
+  if (!isThisResource(resource, needs.addresses) || granted !== needs.addresses.resource) {
+    throw new OAuthRequestError("invalid_target", `resource must be this server's MCP endpoint, ${needs.addresses.resource}.`);
   }
 }
 
-async function tokensAnswer(grant: GrantRecord, refreshToken: string, context: OAuthContext): Promise<Response> {
+async function tokensAnswer(grant: GrantRecord, refreshToken: string, needs: TokenEndpointNeeds): Promise<Response> {
   const scopes = grant.scope.split(" ").filter((item) => item !== "");
-  const access = await context.accessTokens.issue({
+  const access = await needs.accessTokens.issue({
     athleteId: grant.athlete_id,
     clientId: grant.client_id,
     scopes,
@@ -227,15 +252,15 @@ async function tokensAnswer(grant: GrantRecord, refreshToken: string, context: O
 }
 
 /** A registered client that gets tokens keeps its registration (unused ones expire). */
-async function keepRegistration(client: KnownClient, context: OAuthContext): Promise<void> {
+async function keepRegistration(client: KnownClient, needs: TokenEndpointNeeds): Promise<void> {
   if (client.kind !== "registered") return;
-  const stored = await context.store.getClient(client.clientId, storeSignal(context));
-  const now = Math.floor(context.now() / 1000);
+  const stored = await needs.registrations.getClient(client.clientId, storeSignal(needs.storeTimeoutMs));
+  const now = Math.floor(needs.now() / 1000);
   if (stored === undefined)
     throw new OAuthRequestError(
       "invalid_client",
       "This client's registration is gone (an unused one is kept a day); register again and sign in again.",
     );
   if (stored.unused_seq === undefined && stored.expires_at - now > registrationKeepSeconds / 2) return;
-  await context.store.keepClient(client.clientId, now + registrationKeepSeconds, storeSignal(context));
+  await needs.registrations.keepClient(client.clientId, now + registrationKeepSeconds, storeSignal(needs.storeTimeoutMs));
 }

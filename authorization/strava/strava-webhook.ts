@@ -34,9 +34,13 @@ import { secretsMatch } from "../../common/digests.ts";
 import { RefreshTokenRejectedError, UpstreamStatusError } from "../../strava/strava-errors.ts";
 import type { ToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import { readBodyText } from "../endpoints/oauth-answers.ts";
-import { storeSignal, type OAuthContext } from "../oauth-context.ts";
-import { disconnectAthlete } from "../endpoints/revocation-endpoint.ts";
+import type { Logger } from "../../common/logger.ts";
 import type { RateLimitedLog } from "../../common/rate-limited-log.ts";
+import type { CredentialStore } from "../../credentials/credential-store.ts";
+import { storeSignal } from "../stores/authorization-stores.ts";
+import type { AthleteStore } from "../stores/athlete-store.ts";
+import type { UsageStore } from "../stores/usage-store.ts";
+import type { StravaApplication } from "./strava-sign-in.ts";
 import type { WebhookSubscription } from "./webhook-subscription.ts";
 import type { SourceCounts } from "../endpoints/source-counts.ts";
 
@@ -46,7 +50,7 @@ export const deauthorizationChecksPerDay = 4;
 /** Events one source may post a minute (Strava sends a few per athlete and activity). */
 export const eventsPerSourcePerMinute = 60;
 
-export interface WebhookOptions {
+export interface WebhookNeeds {
   verifyToken: string | undefined;
   subscription: WebhookSubscription;
   depsFor: (athleteId: string) => ToolDeps;
@@ -55,6 +59,16 @@ export interface WebhookOptions {
   perSource: SourceCounts;
   /** The athletes whose check this process knows is taken in the current quarter hour. */
   checked: QuarterMarks;
+  athletes: Pick<AthleteStore, "hasAthlete">;
+  usage: Pick<UsageStore, "claimDeauthorizationCheck">;
+  /** The athlete's Strava tokens, read to ask Strava whether they still work. */
+  athleteCredentials: (athleteId: string) => Pick<CredentialStore, "load">;
+  strava: Pick<StravaApplication, "http">;
+  /** Deletes everything stored for the athlete (disconnect-athlete.ts), without revoking at Strava: they did. */
+  disconnect: (athleteId: string, why: string) => Promise<void>;
+  logger: Logger;
+  now: () => number;
+  storeTimeoutMs: number;
 }
 
 interface StravaEvent {
@@ -67,12 +81,7 @@ interface StravaEvent {
   updates: Record<string, unknown>;
 }
 
-export async function stravaWebhook(
-  request: Request,
-  context: OAuthContext,
-  options: WebhookOptions,
-  sourceAddress: string | undefined,
-): Promise<Response> {
+export async function stravaWebhook(request: Request, options: WebhookNeeds, sourceAddress: string | undefined): Promise<Response> {
   const { log } = options;
   if (request.method === "GET") {
     const query = new URL(request.url).searchParams;
@@ -93,11 +102,11 @@ export async function stravaWebhook(
         { status: 403 },
       );
     }
-    context.logger.info("strava_webhook_subscribed", {});
+    options.logger.info("strava_webhook_subscribed", {});
     return Response.json({ "hub.challenge": challenge });
   }
   if (request.method !== "POST") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET, POST" } });
-  const counted = options.perSource.admit(sourceAddress, context.now());
+  const counted = options.perSource.admit(sourceAddress, options.now());
   if (!counted.admitted) {
     log.record("rate", { source: sourceAddress });
     return Response.json(
@@ -124,12 +133,12 @@ export async function stravaWebhook(
     log.record("malformed", { message: problem });
     return Response.json({ error: "invalid_request", error_description: `Not a Strava webhook event: ${problem}.` }, { status: 400 });
   }
-  await handleEvent(parsed as StravaEvent, context, options);
+  await handleEvent(parsed as StravaEvent, options);
   return Response.json({ received: true });
 }
 
 /** What a well-formed event does; whatever it is, its answer is the same (this file's header says why). */
-async function handleEvent(event: StravaEvent, context: OAuthContext, options: WebhookOptions): Promise<void> {
+async function handleEvent(event: StravaEvent, options: WebhookNeeds): Promise<void> {
   const { log } = options;
   const subscription = await options.subscription.check(event.subscription_id);
   if (subscription === "unknown") {
@@ -150,20 +159,20 @@ async function handleEvent(event: StravaEvent, context: OAuthContext, options: W
       athlete: athleteId,
       message: `This athlete's deauthorization check with Strava is spent for now, so the event is acknowledged without deleting anything. If they did revoke access on Strava: npm run oauth-admin -- forget ${athleteId}`,
     });
-  if (options.checked.has(athleteId, context.now())) return deferred();
-  if (!(await context.store.hasAthlete(athleteId, storeSignal(context)))) {
+  if (options.checked.has(athleteId, options.now())) return deferred();
+  if (!(await options.athletes.hasAthlete(athleteId, storeSignal(options.storeTimeoutMs)))) {
     log.record("deauthorization_ignored", { athlete: athleteId, message: "Nothing is stored for this athlete." });
     return;
   }
-  const claimed = await context.store.claimDeauthorizationCheck(
+  const claimed = await options.usage.claimDeauthorizationCheck(
     athleteId,
     deauthorizationChecksPerDay,
-    context.now(),
-    storeSignal(context),
+    options.now(),
+    storeSignal(options.storeTimeoutMs),
   );
-  options.checked.mark(athleteId, context.now());
+  options.checked.mark(athleteId, options.now());
   if (!claimed) return deferred();
-  const verdict = await confirmWithStrava(athleteId, options.depsFor(athleteId), context);
+  const verdict = await confirmWithStrava(athleteId, options.depsFor(athleteId), options);
   if (verdict === "still-authorized") {
     log.record("deauthorization_unconfirmed", {
       athlete: athleteId,
@@ -178,7 +187,7 @@ async function handleEvent(event: StravaEvent, context: OAuthContext, options: W
     });
     return;
   }
-  await disconnectAthlete(athleteId, "they revoked this application on Strava", context, { revokeAtStrava: false });
+  await options.disconnect(athleteId, "they revoked this application on Strava");
 }
 
 /** What makes `value` not an event of Strava's shape, or undefined when it is one. */
@@ -230,13 +239,13 @@ export class QuarterMarks {
 async function confirmWithStrava(
   athleteId: string,
   deps: ToolDeps,
-  context: OAuthContext,
+  options: WebhookNeeds,
 ): Promise<"deauthorized" | "still-authorized" | "unknown"> {
   const deadline = AbortSignal.timeout(1_500);
   try {
-    const stored = (await context.store.credentialStoreFor(athleteId).load(deadline)).credentials;
-    if (stored.access_token && stored.expires_at && stored.expires_at * 1000 > context.now() + 60_000) {
-      const answer = await context.strava.http({
+    const stored = (await options.athleteCredentials(athleteId).load(deadline)).credentials;
+    if (stored.access_token && stored.expires_at && stored.expires_at * 1000 > options.now() + 60_000) {
+      const answer = await options.strava.http({
         method: "GET",
         url: `${deps.client.settings.apiBase}/athlete`,
         headers: { authorization: `Bearer ${stored.access_token}`, accept: "application/json" },

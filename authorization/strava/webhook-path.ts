@@ -9,7 +9,7 @@
  */
 import { createHmac } from "node:crypto";
 import { secretsMatch } from "../../common/digests.ts";
-import { paths } from "../oauth-context.ts";
+import { paths } from "../addresses.ts";
 
 const label = "openclaw-fitness: the Strava webhook's path";
 

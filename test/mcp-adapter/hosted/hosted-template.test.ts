@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { athleteIndexName } from "../../../authorization/stores/dynamodb-oauth-store.ts";
+import { athleteIndexName } from "../../../authorization/stores/state-table.ts";
 
 const template = fileURLToPath(new URL("../../../mcp-adapter/hosted/template.yaml", import.meta.url));
 type Resource = { Type: string; Properties: Record<string, unknown> };
