@@ -40,8 +40,6 @@ export async function startOAuthMode(options: {
   rescueTokens: boolean;
   /** What plays Strava: its application, its API's settings, and the store deadline. */
   upstream: OAuthStrava;
-  /** Clock in epoch milliseconds (default the system's). */
-  now?: () => number;
 }): Promise<StartedOAuthMode> {
   const { env, settings, logger, upstream } = options;
   const storeTimeoutMs = upstream.storeTimeoutMs;
@@ -49,7 +47,6 @@ export async function startOAuthMode(options: {
   const stores = await openAuthorizationStores(where, {
     application: { client_id: upstream.strava.clientId, client_secret: upstream.strava.clientSecret },
     requestTimeoutMs: storeTimeoutMs,
-    now: options.now,
   });
   const app = await createOAuthApp({
     // Local files need no copy: the token file's first write is synchronous.
@@ -62,7 +59,6 @@ export async function startOAuthMode(options: {
     storeTimeoutMs,
     logger,
     serverName: options.serverName,
-    ...(options.now ? { now: options.now } : {}),
   });
   await requireListedAthletesBeyondLoopback(app, stores, settings, storeTimeoutMs);
   await announceUnclaimedOwner(app, settings, storeTimeoutMs, logger, oauthAdminCommand(env, "reset-owner"));
