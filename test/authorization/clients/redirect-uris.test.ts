@@ -1,5 +1,5 @@
 /**
- * Which redirect URIs a client may register or list in its metadata document (mcp-adapter/oauth/clients/
+ * Which redirect URIs a client may register or list in its metadata document (authorization/clients/
  * redirect-uris.ts): an allowlist after RFC 8252 §7.1 and §7.3 (https; plain http on a loopback address only;
  * an app's private-use scheme named by a domain it owns, in reverse order), plus Cursor's `cursor:` scheme by
  * name. What Claude, ChatGPT, VS Code, Cursor, Claude Code and the MCP Inspector register passes; a scheme that

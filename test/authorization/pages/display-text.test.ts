@@ -1,5 +1,5 @@
 /**
- * A client's name made safe to show (mcp-adapter/oauth/pages/display-text.ts): characters that reorder or hide
+ * A client's name made safe to show (authorization/pages/display-text.ts): characters that reorder or hide
  * text go, and so do blank letters, which Unicode counts as letters or symbols but which show nothing, so a
  * name of them alone is empty (and the pages then say the app gave no name) and one between words is a space.
  */
