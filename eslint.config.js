@@ -6,12 +6,14 @@ import tseslint from "typescript-eslint";
 
 /**
  * The rooms, from the bottom up: a room may import the rooms below it, never those above or beside it. The two
- * training logs, `strava` and `intervals`, sit side by side on `common`: neither imports the other.
+ * training logs, `strava` and `intervals`, sit side by side on `common`: neither imports the other. OAuth
+ * mode's authorization server sits on the core and below the front ends; the MCP Apps views (browser code)
+ * take only types and pure formulas from `tools`.
  */
 const core = ["common", "strava", "intervals", "credentials", "tools"];
 const frontEnds = ["plugin", "mcp-adapter", "scripts"];
 const apart = ["voice", "sandbox"];
-const everyRoom = [...core, ...frontEnds, ...apart, "agents", "skills"];
+const everyRoom = [...core, "authorization", ...frontEnds, ...apart, "views", "agents", "skills"];
 
 /**
  * A rule that forbids importing the other rooms from a file of `room` but `allowed` (any depth:
@@ -67,15 +69,18 @@ export default tseslint.config(
   importsOnly("intervals", ["common"]),
   importsOnly("credentials", ["common", "strava", "intervals"]),
   importsOnly("tools", ["common", "strava", "intervals", "credentials"]),
-  importsOnly("plugin", [...core, "sandbox"]),
-  importsOnly("mcp-adapter", [...core, "sandbox"]),
-  importsOnly("scripts", [...core, "sandbox", "plugin"]),
+  importsOnly("authorization", core),
+  importsOnly("plugin", [...core, "authorization", "sandbox"]),
+  importsOnly("mcp-adapter", [...core, "authorization", "sandbox"]),
+  importsOnly("scripts", [...core, "authorization", "sandbox", "plugin"]),
   importsOnly("voice", ["common"]),
   importsOnly("sandbox", ["common"]),
+  importsOnly("views", ["tools"]),
   {
-    // The core receives its settings: only front ends and scripts read the environment (common/settings/).
-    files: core.flatMap((room) => [`${room}/**/*.ts`, `${room}/**/*.mjs`]),
-    ignores: ["common/settings/**"],
+    // The core and the authorization server receive their settings: only front ends and command-line entry points
+    // read the environment (common/settings/).
+    files: [...core, "authorization"].flatMap((room) => [`${room}/**/*.ts`, `${room}/**/*.mjs`]),
+    ignores: ["common/settings/**", "authorization/**/*-cli.ts"],
     rules: {
       "no-restricted-properties": [
         "error",

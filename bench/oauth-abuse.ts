@@ -29,7 +29,7 @@ import { startSandbox } from "../sandbox/server.ts";
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { baseEnv, spawnMcpChild } from "../test/mcp-adapter/mcp-child.ts";
 import { ManualOAuthClient } from "../test/support/manual-oauth-client.ts";
-import { stravaWebhookPath } from "../mcp-adapter/oauth/strava/webhook-path.ts";
+import { stravaWebhookPath } from "../authorization/strava/webhook-path.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({

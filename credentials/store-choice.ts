@@ -11,7 +11,14 @@
  * - `memory`: credentials that live and die with the process (the built-in sandbox).
  *
  * The token file and the secret may also keep intervals.icu's API key beside (`openKeyStore`).
+ *
+ * OAuth mode keeps the tokens of each athlete who signed in (`openAthleteCredentialStore`), with the deployment's
+ * Strava application put over whatever a record holds:
+ *
+ * - `athlete-file`: a token file per athlete in its state directory (`<directory>/athletes/<id>.json`);
+ * - `athlete-dynamodb`: an item per athlete in its table (`pk` = `athlete#<id>`), compare-and-swap on a revision.
  */
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { Logger } from "../common/logger.ts";
 import type { AuthorizationStore, CredentialStore, KeyFieldStore, StoredCredentials } from "./credential-store.ts";
 import { tokenRescue } from "./rescue/rescuing-store.ts";
@@ -19,12 +26,21 @@ import type { RescueDirectorySetting } from "./rescue/rescue-directory.ts";
 import { EnvCredentialStore } from "./stores/environment-store.ts";
 import { MemoryCredentialStore } from "./stores/memory-store.ts";
 import { TokenFileStore } from "./stores/token-file-store.ts";
+import { AthleteTokenFile, type ApplicationCredentials } from "./stores/athlete-token-file.ts";
 
 export type CredentialStoreDescription =
   | { kind: "secrets-manager"; secretName: string; region: string }
   | { kind: "token-file"; path: string }
   | { kind: "environment"; clientId: string; clientSecret: string; refreshToken: string; tokenFile: string }
   | { kind: "memory"; credentials: StoredCredentials; description: string };
+
+/** Where OAuth mode keeps one athlete's Strava tokens, and the deployment's application put over them. */
+export type AthleteCredentialsDescription =
+  | { kind: "athlete-file"; directory: string; athleteId: string; application: ApplicationCredentials }
+  | { kind: "athlete-dynamodb"; table: string; region: string; athleteId: string; application: ApplicationCredentials };
+
+/** One athlete's Strava tokens in OAuth mode: what the token manager drives, and the sign-in's unconditional write. */
+export type AthleteCredentialStore = CredentialStore & Pick<AuthorizationStore, "writeAuthorization">;
 
 /** The stores an operator authorizes into (`npm run authorize -- --store ...`). */
 export type AuthorizationTarget = Extract<CredentialStoreDescription, { kind: "secrets-manager" | "token-file" }>;
@@ -80,4 +96,31 @@ export async function openKeyStore(
     createIfMissing: options.createIfMissing ?? false,
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
+}
+
+/**
+ * What makes the stores of OAuth mode's athletes, all of one kind: what that kind needs is loaded once (the AWS
+ * SDK for DynamoDB), then each athlete's store is made at once, as requests name athletes. `client`: the DynamoDB
+ * client the process's other OAuth stores use (one pool of connections for them all); `requestTimeoutMs`: the
+ * store deadline.
+ */
+export async function athleteCredentialStores(
+  kind: AthleteCredentialsDescription["kind"],
+  options: { requestTimeoutMs: number; client?: DynamoDBClient },
+): Promise<(description: AthleteCredentialsDescription) => AthleteCredentialStore> {
+  // Loaded only for DynamoDB, as the other AWS stores are.
+  const dynamoDb = kind === "athlete-dynamodb" ? await import("./stores/dynamodb-store.ts") : undefined;
+  return (description) => {
+    if (description.kind === "athlete-file") return new AthleteTokenFile(description);
+    if (dynamoDb === undefined) throw new TypeError("athleteCredentialStores was made for athletes' token files, not DynamoDB items");
+    return new dynamoDb.DynamoDbCredentialStore({
+      tableName: description.table,
+      athleteId: description.athleteId,
+      key: dynamoDb.oauthAthleteKey(description.athleteId),
+      region: description.region,
+      application: description.application,
+      requestTimeoutMs: options.requestTimeoutMs,
+      ...(options.client ? { client: options.client } : {}),
+    });
+  };
 }

@@ -37,14 +37,14 @@ async function main(): Promise<void> {
     logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });
     const http = command.run === "http" ? httpSettingsFromEnv(process.env) : undefined;
     const oauthMode = http !== undefined && readSetting(process.env, mcpAuth) === "oauth";
-    // OAuth mode reads its own (Strava only: mcp-adapter/oauth/oauth-upstream.ts, through the same root).
+    // OAuth mode reads its own (Strava only: mcp-adapter/oauth-upstream.ts, through the same root).
     const core = oauthMode ? undefined : coreSettingsFromEnv(process.env);
     const identity = readServerIdentity();
     const web = http ? await loadHttpTransport() : undefined;
     const listening = http && web ? await web.listenHttp(http, logger) : undefined;
     if (http && listening && web && oauthMode) {
-      // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/oauth/serve-oauth-http.ts.
-      const { serveOAuthHttp } = await import("./oauth/serve-oauth-http.ts");
+      // OAuth mode (MCP_AUTH=oauth): athletes sign in with Strava; mcp-adapter/http/serve-oauth-http.ts.
+      const { serveOAuthHttp } = await import("./http/serve-oauth-http.ts");
       await serveOAuthHttp({
         http,
         listening,

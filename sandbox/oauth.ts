@@ -39,6 +39,8 @@ export interface OAuthSettings {
   seedAthleteId: number;
   /** The athlete signed in at the authorize page right now (the sandbox's stand-in for Strava's login). */
   signedInAthlete: () => number;
+  /** Refresh tokens accepted from the start, each a grant of its own (`startSandbox`'s `keptGrants`). */
+  keptGrants: readonly { athleteId: number; refreshToken: string }[];
 }
 
 interface RefreshRecord {
@@ -77,6 +79,11 @@ export class OAuthServer {
       accessToken: null,
     });
     this.chainHeads.set("seed", settings.initialRefreshToken);
+    settings.keptGrants.forEach(({ athleteId, refreshToken }, index) => {
+      const chain = `kept-${index}`;
+      this.refreshTokens.set(refreshToken, { scopes: [...settings.grantedScopes], athleteId, chain, accessToken: null });
+      this.chainHeads.set(chain, refreshToken);
+    });
   }
 
   /** The refresh token of the seeded grant that works right now (follows rotation). */

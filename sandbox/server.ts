@@ -73,6 +73,12 @@ export interface SandboxOptions {
   secondAthlete?: boolean;
   /** The athlete signed in at the authorize page at first (default the first athlete). */
   signInAs?: number;
+  /**
+   * Refresh tokens this sandbox accepts from the start, each a grant of its own for its athlete (with the scopes
+   * it grants), as if those athletes had signed in at a Strava that went on running: for tests that start a
+   * server on state an earlier run left, whose sandbox is gone with its process. Default none.
+   */
+  keptGrants?: readonly { athleteId: number; refreshToken: string }[];
   /** The intervals.icu face's per-address limit (default intervals.icu's: 10 a second, bursts of 20). */
   intervalsRateLimit?: AddressRateLimitSettings;
   /**
@@ -203,6 +209,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     athlete: (athleteId) => summaryAthleteObject(now, states.get(athleteId)?.athlete),
     seedAthleteId: firstAthlete.id,
     signedInAthlete: () => signedIn,
+    keptGrants: (options.keptGrants ?? []).map((grant) => ({ ...grant, athleteId: checkAthlete(grant.athleteId) })),
   });
   const pushSubscriptions = new PushSubscriptions({ clientId: sandboxClientId, clientSecret, clock });
   const limiter = new RateLimiter(limits, clock);

@@ -45,6 +45,12 @@ export interface DynamoDbCredentialStoreOptions {
 
 type Item = Record<string, AttributeValue>;
 
+/** The key of an athlete's item in OAuth mode's one table, whose partition key `pk` holds every kind of record. */
+export function oauthAthleteKey(athleteId: string): { name: string; value: string } {
+  if (!/^\d{1,20}$/.test(athleteId)) throw new TypeError(`not a Strava athlete id: ${athleteId}`);
+  return { name: "pk", value: `athlete#${athleteId}` };
+}
+
 class ItemVersion {
   /** undefined: the item was written without a revision (or by hand). */
   readonly revision: number | undefined;

@@ -22,7 +22,7 @@ import { toolTable } from "../../tools/table.ts";
 import type { ToolCatalog } from "../server/tool-catalog.ts";
 
 export interface AppView {
-  /** The view's name in the build (mcp-adapter/apps/views/<name>-view.ts), as a tool's definition names it (`view`). */
+  /** The view's name in the build (views/<name>-view.ts), as a tool's definition names it (`view`). */
   name: string;
   uri: string;
   title: string;

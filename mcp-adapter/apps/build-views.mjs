@@ -1,5 +1,5 @@
 /**
- * Builds the MCP Apps views (mcp-adapter/apps/views/<name>-view.ts) into self-contained HTML documents:
+ * Builds the MCP Apps views (views/<name>-view.ts) into self-contained HTML documents:
  * each view's script (the ext-apps SDK's `App` and our drawing code, bundled and minified by esbuild) and
  * its CSS inlined into one page that loads nothing from anywhere, under a content security policy that
  * allows no connection (the resource's `_meta.ui.csp` declares no domain; the page repeats the MCP Apps specification's
@@ -27,7 +27,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const viewsBuildDirectory = join(root, "dist", "mcp-app-views");
 const manifestPath = join(viewsBuildDirectory, "manifest.json");
 
-/** The views by name, each built from mcp-adapter/apps/views/<name>-view.ts. */
+/** The views by name, each built from views/<name>-view.ts. */
 export const viewNames = ["ride", "load"];
 
 /** npm rewrites this on every install: a changed dependency changes it. */
@@ -73,7 +73,7 @@ export async function buildViews() {
   const result = await build({
     ...viewBundleOptions,
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(viewNames.map((name) => [name, join(root, "mcp-adapter", "apps", "views", `${name}-view.ts`)])),
+    entryPoints: Object.fromEntries(viewNames.map((name) => [name, join(root, "views", `${name}-view.ts`)])),
     outdir: scratch,
     write: false,
     metafile: true,

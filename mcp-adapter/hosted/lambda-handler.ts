@@ -5,8 +5,10 @@
  * (FITNESS_SECRET_NAME), PUBLIC_URL the function URL or a domain in front of it.
  *
  * Hono's Lambda adapter turns the function URL's event (payload 2.0: cookies apart from headers, base64
- * bodies) into a web-standard Request and the Response back, so the handler is the same web-standard
- * code that `npm start` serves (mcp-adapter/oauth/oauth-web-handler.ts). Start-up (reading the two
+ * bodies) into a web-standard Request and the Response back, handled by the web-standard edge
+ * (mcp-adapter/http/oauth-web-handler.ts). `npm start` serves node:http instead (http-routes.ts), but both
+ * edges follow one route table (http/route-table.ts), so a request meets the same steps in the same order
+ * on either. Start-up (reading the two
  * secrets) happens on the first request of an instance and is kept. A failed start-up is logged in full
  * (`startup_failed`: what failed, which secret, AWS's own words) and answered with a plain 503 that names
  * none of it, since anybody can call the function and AWS's messages carry names, regions and role ARNs;
@@ -15,7 +17,7 @@
  * Run on this machine (`npm run hosted`, PUBLIC_URL on loopback) with no Strava application set, the built-in
  * sandbox plays Strava, as it does for `npm start`; anywhere else no application is a failed start-up.
  */
-import { signInAgainHealth } from "../oauth/sign-in-again.ts";
+import { signInAgainHealth } from "../../authorization/sign-in-again.ts";
 import { Hono } from "hono";
 import { getConnInfo, handle } from "hono/aws-lambda";
 import { mcpAuth } from "../../common/settings/server-variables.ts";
@@ -25,10 +27,11 @@ import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
 import { CallsInFlight } from "../server/calls-in-flight.ts";
 import { createMcpServerFactory } from "../server/create-mcp-server.ts";
-import { isLoopbackHostname, oauthSettingsFromEnv } from "../oauth/oauth-settings.ts";
-import { stravaApplicationNamed } from "../oauth/oauth-upstream.ts";
-import { createOAuthWebHandler, type OAuthWebHandler } from "../oauth/oauth-web-handler.ts";
-import { startOAuthMode } from "../oauth/start-oauth-mode.ts";
+import { isLoopbackHostname, oauthSettingsFromEnv } from "../../authorization/oauth-settings.ts";
+import { stravaApplicationNamed } from "../../authorization/strava/strava-application.ts";
+import { createOAuthWebHandler, type OAuthWebHandler } from "../http/oauth-web-handler.ts";
+import { startOAuthModeOnUpstream } from "../oauth-upstream.ts";
+import { athleteSessionOf } from "../server/athlete-session.ts";
 import { readServerIdentity } from "../server-identity.ts";
 import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { createStartupAttempts } from "./startup-attempts.ts";
@@ -63,13 +66,20 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
     );
   }
   const identity = readServerIdentity();
-  const { app, upstream } = await startOAuthMode({ env, settings, issuer, serverName: identity.name, logger, rescueTokens: false });
+  const { app, upstream } = await startOAuthModeOnUpstream({
+    env,
+    settings,
+    issuer,
+    serverName: identity.name,
+    logger,
+    rescueTokens: false,
+  });
   const factory = createMcpServerFactory({
     identity,
     catalog: buildToolCatalog(toolTable),
     calls: new CallsInFlight(),
     logger,
-    session: app.session,
+    session: athleteSessionOf((athleteId) => app.sessions.depsFor(athleteId)),
   });
   logger.info("hosted_ready", { issuer: app.issuer, upstream: upstream.kind, version: identity.version });
   return createOAuthWebHandler({

@@ -13,7 +13,7 @@ import { awsRegion } from "../../common/settings/credential-variables.ts";
 import { awsEndpointUrl, awsEndpointUrlDynamodb, awsEndpointUrlSecretsManager } from "../../common/settings/library-variables.ts";
 import { mcpOauthTable, mcpSigningKeySecret } from "../../common/settings/oauth-variables.ts";
 import { readSetting } from "../../common/settings/setting.ts";
-import { isLoopbackHostname } from "../oauth/oauth-settings.ts";
+import { isLoopbackHostname } from "../../authorization/oauth-settings.ts";
 import { makeHostedResources } from "./local-aws-resources.ts";
 
 function fail(message: string): never {

@@ -22,8 +22,8 @@ import { configFolder } from "../../common/settings/credential-variables.ts";
 import { fitnessOauthDir, mcpOauthTable, publicUrl } from "../../common/settings/oauth-variables.ts";
 import { port as portSetting } from "../../common/settings/server-variables.ts";
 import { isSet, readSetting } from "../../common/settings/setting.ts";
-import { isLoopbackHostname } from "../oauth/oauth-settings.ts";
-import { stravaApplicationNamed } from "../oauth/oauth-upstream.ts";
+import { isLoopbackHostname } from "../../authorization/oauth-settings.ts";
+import { stravaApplicationNamed } from "../../authorization/strava/strava-application.ts";
 import { startLocalFunctionUrl, type LocalFunctionUrl } from "./local-function-url.ts";
 import { localHostedBanner } from "./local-hosted-banner.ts";
 

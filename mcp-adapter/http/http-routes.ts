@@ -27,7 +27,7 @@ import { createMcpHttpHandler } from "./mcp-http-handler.ts";
 import { createRouteTable, type EdgeRequest } from "./route-table.ts";
 import { createRateLimitedLog } from "../../common/rate-limited-log.ts";
 
-/** OAuth mode's part of the edge (mcp-adapter/oauth/oauth-app.ts). */
+/** OAuth mode's part of the edge (authorization/oauth-app.ts). */
 export interface OAuthRoutes {
   handles(path: string): boolean;
   /** A path of its own as a log line may show it (a secret in it left out). */

@@ -1,7 +1,7 @@
 /**
  * What the MCP server does with an HTTP request, as one table of named steps in the order a request meets
  * them, for both of its edges: node:http (`npm start`, http-routes.ts) and the web-standard handler the
- * hosted Lambda function runs (oauth/oauth-web-handler.ts). Each edge turns the decision into its own kind
+ * hosted Lambda function runs (oauth-web-handler.ts). Each edge turns the decision into its own kind
  * of answer; neither has a routing order of its own.
  *
  * 1. `host`: the Host header, when bound to loopback only loopback names (DNS rebinding): 403;

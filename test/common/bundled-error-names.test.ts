@@ -17,7 +17,19 @@ import { nodeBundleOptions } from "../../common/bundle-options.mjs";
 import { serverBundleOptions } from "../../mcp-adapter/build-server.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
-const sourceDirectories = ["common", "strava", "credentials", "tools", "mcp-adapter", "plugin", "voice", "scripts", "sandbox"];
+const sourceDirectories = [
+  "common",
+  "strava",
+  "intervals",
+  "credentials",
+  "tools",
+  "authorization",
+  "mcp-adapter",
+  "plugin",
+  "voice",
+  "scripts",
+  "sandbox",
+];
 
 /**
  * Our classes that derive from NamedError, by name, from the TypeScript sources (tests excluded). A name

@@ -5,7 +5,7 @@
  * How a server is pointed at a DynamoDB credential store today: only OAuth mode offers one. The plain MCP
  * server's stores are the STRAVA_* variables, a token file and a Secrets Manager secret
  * (credentials/store-choice.ts); OAuth mode with MCP_OAUTH_TABLE keeps each signed-in athlete's tokens as one
- * item of its table (credentials/stores/dynamodb-store.ts, through mcp-adapter/oauth/stores/), refreshed by the
+ * item of its table (credentials/stores/dynamodb-store.ts, made by credentials/store-choice.ts for authorization/stores/), refreshed by the
  * same token manager, with the rescue copy of new tokens on a long-running server. That is what a hosted
  * deployment with several instances runs, so these servers are `npm start` in OAuth mode (what the hosted
  * Lambda runs too, minus the rescue copy), all with one table, one signing key secret and one PUBLIC_URL: a

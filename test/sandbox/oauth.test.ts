@@ -78,6 +78,26 @@ describe("refresh_token grant", () => {
     expect((await s.tokenRequest(refreshParams(s, tokens.refresh_token))).status).toBe(200);
   });
 
+  test("kept grants: refresh tokens a restarted Strava would still know work from the start, each for its athlete, and rotate", async () => {
+    const kept = [
+      { athleteId: 48201735, refreshToken: "a".repeat(40) },
+      { athleteId: 61930114, refreshToken: "b".repeat(40) },
+    ];
+    const s = await session({ secondAthlete: true, keptGrants: kept });
+    for (const { athleteId, refreshToken } of kept) {
+      const answer = await s.tokenRequest(refreshParams(s, refreshToken));
+      expect(answer.status).toBe(200);
+      const tokens = JSON.parse(answer.text) as TokenAnswer;
+      const athlete = await s.get("/athlete", tokens.access_token);
+      expect(JSON.parse(athlete.text)).toMatchObject({ id: athleteId });
+      expect((await s.tokenRequest(refreshParams(s, refreshToken))).text).toBe(invalidRefreshToken);
+    }
+    expect((await s.tokenRequest(refreshParams(s, "c".repeat(40)))).text).toBe(invalidRefreshToken);
+    await expect(openSession({ keptGrants: [{ athleteId: 61930114, refreshToken: "d".repeat(40) }] })).rejects.toThrow(
+      "no athlete 61930114",
+    );
+  });
+
   test("without rotation the same refresh token comes back and keeps working", async () => {
     const s = await session({ rotateRefreshTokens: false });
     const token = s.sandbox.refreshToken();

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, scratchDirectory, spawnMcpChild, type McpChild } from "../mcp-adapter/mcp-child.ts";
-import { stravaWebhookPath } from "../../mcp-adapter/oauth/strava/webhook-path.ts";
+import { stravaWebhookPath } from "../../authorization/strava/webhook-path.ts";
 
 export const maya = "48201735";
 export const jonas = "61930114";
