@@ -49,6 +49,7 @@ export function createIntervalsToolDeps(options: IntervalsToolDepsOptions): Inte
   const athlete: Required<LogAthlete> = {
     id: async () => raw.athleteId,
     today: (nowMs, signal) => timeZone.today(nowMs, signal),
+    timeZone: (signal) => timeZone.zone(signal),
   };
   return { log: "intervals.icu", client, athlete, credentials, logger: options.logger, now };
 }

@@ -19,6 +19,8 @@ export interface LogAthlete {
    * process); absent for a log whose tools never ask (Strava's take epoch seconds).
    */
   today?(nowMs: number, signal?: AbortSignal): Promise<string>;
+  /** That time zone (IANA), read with it; absent where `today` is. */
+  timeZone?(signal?: AbortSignal): Promise<string>;
 }
 
 export interface ToolDeps {
@@ -42,6 +44,11 @@ export function requestContextOf(deps: ToolDeps | (() => Promise<ToolDeps>), sig
       const { athlete, now } = await built();
       if (athlete.today === undefined) throw new Error("this training log holds no local date for the athlete");
       return athlete.today(now(), abort);
+    },
+    timeZone: async (abort) => {
+      const { athlete } = await built();
+      if (athlete.timeZone === undefined) throw new Error("this training log holds no time zone for the athlete");
+      return athlete.timeZone(abort);
     },
     signal,
   };
