@@ -60,7 +60,11 @@ export async function buildServer() {
   // The async API runs esbuild as a child process: stop it, so a launcher that rebuilt does not keep it.
   await stop();
   const scratch = join(buildsDirectory, "scratch");
-  const outputs = result.outputFiles.map((file) => ({ path: relative(scratch, file.path), contents: asciiOnly(file.text) }));
+  const atStart = loadedAtStart(result.metafile);
+  const outputs = result.outputFiles.map((file) => ({
+    path: relative(scratch, file.path),
+    contents: atStart.has(relative(root, file.path)) ? asciiOnly(file.text) : file.contents,
+  }));
   const hash = crypto().createHash("sha256");
   for (const output of outputs) hash.update(output.path).update(output.contents);
   const id = hash.digest("hex").slice(0, 16);
@@ -125,11 +129,29 @@ function crypto() {
 }
 
 /**
- * The bundle's text with every character beyond ASCII written as a `\uXXXX` escape. esbuild already writes
- * strings, templates, regular expressions and names that way (its default `charset: "ascii"`), but not the
- * comments it keeps (the MCP SDK's and undici's have dashes and arrows): one such character makes V8 hold the
- * whole file as two-byte text, which it hashes, scans and keeps slower and larger at every start. In a
- * comment the escape is text like any other (and in a string or a pattern it would mean the same character).
+ * The output files every start loads before it serves (paths as esbuild's metafile names them): the entry and
+ * what it imports statically, transitively. The transports, the sandbox, undici and the views load later.
+ */
+function loadedAtStart(metafile) {
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path].entryPoint === "mcp-adapter/cli.ts");
+  const loaded = new Set();
+  const visit = (path) => {
+    if (loaded.has(path) || metafile.outputs[path] === undefined) return;
+    loaded.add(path);
+    for (const imported of metafile.outputs[path].imports) if (imported.kind === "import-statement") visit(imported.path);
+  };
+  visit(entry);
+  return loaded;
+}
+
+/**
+ * A file's text with every character beyond ASCII written as a `\uXXXX` escape, for the files every start
+ * loads. esbuild already writes strings, templates, regular expressions and names that way (its default
+ * `charset: "ascii"`), but not the comments it keeps (the MCP SDK's have dashes and arrows): one such character
+ * makes V8 hold the whole file as two-byte text, which it hashes and scans slower at every start. In a comment
+ * the escape is text like any other (and in a string or a pattern it would mean the same character). Files
+ * loaded later are left as they are: escaped the same way, undici's chunk (loaded on the first upstream
+ * request) left the HTTP server 8 MiB larger under load in bench:memory (BENCHMARKS.md, start-up).
  */
 function asciiOnly(text) {
   return text.replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
