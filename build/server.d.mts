@@ -1,17 +1,16 @@
 import type { BuildOptions } from "esbuild";
+import type { ArtifactCache, BuildManifest } from "./artifact-cache.mjs";
 
-/** See build-server.mjs. */
+/** See server.mjs. */
 export declare const serverBundleOptions: BuildOptions;
 export declare const root: string;
-export declare const buildsDirectory: string;
-export declare const manifestPath: string;
+export declare const serverCache: ArtifactCache;
 
-export interface BuildManifest {
-  build: string;
+export interface ServerManifest extends BuildManifest {
+  /** The entry module, relative to serverCache.directory. */
   entry: string;
-  sources: Record<string, { size: number; mtimeMs: number; sha256: string }>;
 }
 
-export declare function buildServer(): Promise<BuildManifest>;
+export declare function buildServer(): Promise<ServerManifest>;
 export declare function sourcesChanged(manifest: Pick<BuildManifest, "sources">): boolean;
 export declare function describeBuildError(error: unknown): string;

@@ -7,25 +7,23 @@
  * node_modules): start-up is what a stdio client waits for, and resolving and reading a few hundred
  * small files of the MCP SDK, zod and TypeBox one by one was a large share of it (BENCHMARKS.md).
  *
- * Output: dist/mcp-server/<content hash>/cli.mjs (+ chunks) and dist/mcp-server/manifest.json, which
- * names the current build and every file of ours that went into it (size, modification time, SHA-256),
- * plus npm's record of the installed dependencies (node_modules/.package-lock.json), so the launcher can
- * tell in a few stat calls whether anything changed since. A build is written to a directory of its own
- * and renamed into place, and the manifest is replaced atomically, so a server starting meanwhile never
- * loads half a build; builds of older sources are removed after a day.
+ * Output: dist/mcp-server/<content hash>/cli.mjs (+ chunks) and dist/mcp-server/manifest.json, in the artifact
+ * cache every build shares (artifact-cache.mjs: the hashing, the manifest of sources the launcher checks in a few
+ * stat calls, the staged write renamed into place so a server starting meanwhile never loads half a build). The
+ * manifest names the views' sources too (embedded-assets.mjs): a changed view rebuilds the server.
  *
  * Runs on `npm install` / `npm ci` (the `prepare` script), in `npm run build`, and from the launcher
- * when the sources changed since the last build. By hand: `node mcp-adapter/build-server.mjs`.
+ * when the sources changed since the last build. By hand: `npm run build:mcp` (`node build/server.mjs`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { nodeBundleOptions } from "../common/bundle-options.mjs";
+import { artifactCache, root, sourcesChanged, storeBuild } from "./artifact-cache.mjs";
+import { nodeBundleOptions } from "./bundle-options.mjs";
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const buildsDirectory = join(root, "dist", "mcp-server");
-export const manifestPath = join(buildsDirectory, "manifest.json");
+export { root, sourcesChanged };
+/** The server's builds (dist/mcp-server/) and its manifest. */
+export const serverCache = artifactCache("mcp-server");
 
 /** @type {import("esbuild").BuildOptions} */
 export const serverBundleOptions = {
@@ -35,97 +33,35 @@ export const serverBundleOptions = {
   external: ["@aws-sdk/*", "@smithy/*"],
 };
 
-/** npm rewrites this on every install: a changed dependency changes it. */
-const installedDependencies = "node_modules/.package-lock.json";
-
 /**
- * Builds and returns the new manifest: `{ build, entry, sources: { path: { size, mtimeMs, sha256 } } }`,
+ * Builds the server into the artifact cache and returns the new manifest: `{ build, entry, sources }`, source
  * paths relative to the repository root.
  */
 export async function buildServer() {
   const { build, stop } = await import("esbuild");
-  // The views' HTML and the skill file, built in (embed-at-build.mjs).
-  const { embeddedAssets } = await import("./embed-at-build.mjs");
-  const assets = await embeddedAssets(sourcesChanged);
+  // The views' HTML and the skill files, built in (embedded-assets.mjs).
+  const { embeddedAssets } = await import("./embedded-assets.mjs");
+  const assets = await embeddedAssets();
+  const scratch = join(serverCache.directory, "scratch");
   const result = await build({
     ...serverBundleOptions,
     plugins: [assets.plugin],
     absWorkingDir: root,
     entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") },
-    outdir: join(buildsDirectory, "scratch"),
+    outdir: scratch,
     write: false,
     metafile: true,
     logLevel: "silent",
   });
   // The async API runs esbuild as a child process: stop it, so a launcher that rebuilt does not keep it.
   await stop();
-  const scratch = join(buildsDirectory, "scratch");
   const atStart = loadedAtStart(result.metafile);
-  const outputs = result.outputFiles.map((file) => ({
+  const files = result.outputFiles.map((file) => ({
     path: relative(scratch, file.path),
     contents: atStart.has(relative(root, file.path)) ? asciiOnly(file.text) : file.contents,
   }));
-  const hash = crypto().createHash("sha256");
-  for (const output of outputs) hash.update(output.path).update(output.contents);
-  const id = hash.digest("hex").slice(0, 16);
-  const target = join(buildsDirectory, id);
-  const staging = join(buildsDirectory, `.staging-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  for (const output of outputs) {
-    const path = join(staging, output.path);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, output.contents);
-  }
-  try {
-    renameSync(staging, target);
-  } catch {
-    rmSync(staging, { recursive: true, force: true }); // the same build is already there
-  }
-  const now = new Date();
-  utimesSync(target, now, now);
-
-  const sources = {};
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
-  inputs.push(...assets.sources);
-  if (existsSync(join(root, installedDependencies))) inputs.push(installedDependencies);
-  for (const input of [...new Set(inputs)].sort()) {
-    const path = join(root, input);
-    const { size, mtimeMs } = statSync(path);
-    sources[input] = { size, mtimeMs, sha256: sha256(readFileSync(path)) };
-  }
-  const manifest = { build: id, entry: `${id}/cli.mjs`, sources };
-  const temporary = `${manifestPath}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(manifest, null, 1)}\n`);
-  renameSync(temporary, manifestPath);
-  removeOldBuilds(target);
-  return manifest;
-}
-
-/** True when a source named in the manifest is gone or its bytes changed (size and time first, then content). */
-export function sourcesChanged(manifest) {
-  for (const [input, recorded] of Object.entries(manifest.sources)) {
-    let stat;
-    try {
-      stat = statSync(join(root, input));
-    } catch {
-      return true;
-    }
-    if (stat.size === recorded.size && stat.mtimeMs === recorded.mtimeMs) continue;
-    if (stat.size !== recorded.size || sha256(readFileSync(join(root, input))) !== recorded.sha256) return true;
-  }
-  return false;
-}
-
-function sha256(bytes) {
-  return crypto().createHash("sha256").update(bytes).digest("hex");
-}
-
-/**
- * node:crypto, loaded when first needed: the launcher imports this module on every start in a checkout, and
- * its check hashes a file only when the file's size or time changed.
- */
-function crypto() {
-  return process.getBuiltinModule("node:crypto");
+  return storeBuild(serverCache, { files, inputs: [...inputs, ...assets.sources], fields: (id) => ({ entry: `${id}/cli.mjs` }) });
 }
 
 /**
@@ -157,25 +93,11 @@ function asciiOnly(text) {
   return text.replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** Builds other than `keep`, untouched for a day (a server started from one has long loaded it). */
-function removeOldBuilds(keep) {
-  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-  for (const name of readdirSync(buildsDirectory)) {
-    const path = join(buildsDirectory, name);
-    if (path === keep || path === manifestPath) continue;
-    try {
-      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // another build removed it first
-    }
-  }
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const manifest = await buildServer();
     process.stderr.write(
-      `built the MCP server into ${relative(root, join(buildsDirectory, manifest.build))}/ (${Object.keys(manifest.sources).length} source files)\n`,
+      `built the MCP server into ${relative(root, join(serverCache.directory, manifest.build))}/ (${Object.keys(manifest.sources).length} source files)\n`,
     );
   } catch (error) {
     process.stderr.write(`${describeBuildError(error)}\n`);

@@ -1,18 +1,16 @@
-/** See build-views.mjs. */
-export declare const root: string;
-export declare const viewsBuildDirectory: string;
+import type { ArtifactCache, BuildManifest } from "./artifact-cache.mjs";
+
+/** See views.mjs. */
+export declare const viewsCache: ArtifactCache;
 export declare const viewNames: readonly string[];
 /** The content security policy of a page whose one inline script is `inlineScript` (allowed by its SHA-256 hash). */
 export declare function viewContentSecurityPolicy(inlineScript: string): string;
 
-export interface ViewsBuild {
-  build: string;
-  /** Each view's file, relative to viewsBuildDirectory. */
+export interface ViewsBuild extends BuildManifest {
+  /** Each view's file, relative to viewsCache.directory. */
   views: Record<string, string>;
-  sources: Record<string, { size: number; mtimeMs: number; sha256: string }>;
   html: Record<string, string>;
 }
 
 export declare function buildViews(): Promise<ViewsBuild>;
-/** `sourcesChanged` is build-server.mjs's check of a manifest's sources. */
-export declare function currentViews(sourcesChanged: (manifest: Pick<ViewsBuild, "sources">) => boolean): Promise<ViewsBuild>;
+export declare function currentViews(): Promise<ViewsBuild>;
