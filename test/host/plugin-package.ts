@@ -38,8 +38,9 @@ export async function packPlugin(repoRoot: string, scratch: string): Promise<Pac
     "package.json",
     "tsconfig.json",
     "tsconfig.build.json",
-    // What prepack runs (npm run build): the build code, which the package does not ship.
+    // What prepack runs (npm run build) and the views' browser code it bundles into the server; neither is shipped.
     "build",
+    "views",
     ...(buildConfig.include ?? []),
     // Whole top-level folders of the shipped files: build inputs may import their siblings.
     ...(packageJson.files ?? []).filter((entry) => entry !== "dist").map((entry) => entry.split("/")[0] as string),
