@@ -1,9 +1,10 @@
 /**
  * What the MCP server reads beside its TypeScript sources, put inside its bundles instead: the views' HTML
- * (mcp-adapter/apps/view-html.ts) and the plugin's skill files it serves (mcp-adapter/skills-over-mcp/coaching-skill-file.ts). A bundle runs
- * where those files may not lie next to it (the hosted function is one file), so an esbuild plugin replaces
- * the two modules that read them with their contents. The views' module is imported only when a client
- * reads a view, so in the code-split server bundle its HTML stays in a chunk of its own, loaded on first use.
+ * (mcp-adapter/apps/view-html.ts) and the plugin's skill files it serves
+ * (mcp-adapter/skills-over-mcp/coaching-skill-file.ts). A bundle runs where those files may not lie next to it (the
+ * hosted function is one file), so an esbuild plugin replaces the two modules that read them with their contents.
+ * The views' module is imported only when a client reads a view, so in the code-split server bundle its HTML stays
+ * in a chunk of its own, loaded on first use. The views are built first when their sources changed (views.mjs).
  *
  * Used by server.mjs and hosted-function.ts. `sources` lists the files the views were built from, for the
  * server's build manifest (a changed view source must rebuild the server); the skill files are inputs of the

@@ -10,7 +10,7 @@
  * Output: dist/mcp-server/<content hash>/cli.mjs (+ chunks) and dist/mcp-server/manifest.json, in the artifact
  * cache every build shares (artifact-cache.mjs: the hashing, the manifest of sources the launcher checks in a few
  * stat calls, the staged write renamed into place so a server starting meanwhile never loads half a build). The
- * manifest names the views' sources too (embedded-assets.mjs): a changed view rebuilds the server.
+ * manifest names the views' sources (embedded-assets.mjs) and this build code too: a change to either rebuilds the server.
  *
  * Runs on `npm install` / `npm ci` (the `prepare` script), in `npm run build`, and from the launcher
  * when the sources changed since the last build. By hand: `npm run build:mcp` (`node build/server.mjs`).
@@ -24,6 +24,9 @@ import { nodeBundleOptions } from "./bundle-options.mjs";
 export { root, sourcesChanged };
 /** The server's builds (dist/mcp-server/) and its manifest. */
 export const serverCache = artifactCache("mcp-server");
+
+/** The build code of this artifact: a change to how the server is built rebuilds it too. */
+const builderFiles = ["build/server.mjs", "build/bundle-options.mjs", "build/embedded-assets.mjs", "build/artifact-cache.mjs"];
 
 /** @type {import("esbuild").BuildOptions} */
 export const serverBundleOptions = {
@@ -61,7 +64,11 @@ export async function buildServer() {
     contents: atStart.has(relative(root, file.path)) ? asciiOnly(file.text) : file.contents,
   }));
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
-  return storeBuild(serverCache, { files, inputs: [...inputs, ...assets.sources], fields: (id) => ({ entry: `${id}/cli.mjs` }) });
+  return storeBuild(serverCache, {
+    files,
+    inputs: [...inputs, ...assets.sources, ...builderFiles],
+    fields: (id) => ({ entry: `${id}/cli.mjs` }),
+  });
 }
 
 /**

@@ -30,7 +30,8 @@ export const viewsCache = artifactCache("mcp-app-views");
 /** The views by name, each built from views/<name>-view.ts. */
 export const viewNames = ["ride", "load"];
 
-const thisFile = relative(root, fileURLToPath(import.meta.url));
+/** The build code of this artifact: a change to how the views are built rebuilds them too. */
+const builderFiles = ["build/views.mjs", "build/artifact-cache.mjs"];
 
 /**
  * The content security policy of a page whose one script is `inlineScript`: the MCP Apps specification's
@@ -86,7 +87,7 @@ export async function buildViews() {
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
   const manifest = storeBuild(viewsCache, {
     files: viewNames.map((name) => ({ path: `${name}.html`, contents: html[name] })),
-    inputs: [...inputs, thisFile],
+    inputs: [...inputs, ...builderFiles],
     fields: (id) => ({ views: Object.fromEntries(viewNames.map((name) => [name, `${id}/${name}.html`])) }),
   });
   return { ...manifest, html };
