@@ -8,12 +8,14 @@ import tseslint from "typescript-eslint";
  * The rooms, from the bottom up: a room may import the rooms below it, never those above or beside it. The two
  * training logs, `strava` and `intervals`, sit side by side on `common`: neither imports the other. OAuth
  * mode's authorization server sits on the core and below the front ends; the MCP Apps views (browser code)
- * take only types and pure formulas from `tools`.
+ * take only types and pure formulas from `tools`. The build code (`build`) sits above them all: it may import any
+ * room's sources to bundle them, and no room imports it (the server reads what was built, never the builder), but
+ * for the launcher, which checks and rebuilds the server in a checkout before the server's code loads.
  */
 const core = ["common", "strava", "intervals", "credentials", "tools"];
 const frontEnds = ["plugin", "mcp-adapter", "scripts"];
 const apart = ["voice", "sandbox"];
-const everyRoom = [...core, "authorization", ...frontEnds, ...apart, "views", "agents", "skills"];
+const everyRoom = [...core, "authorization", ...frontEnds, ...apart, "views", "agents", "skills", "build"];
 
 /**
  * A rule that forbids importing the other rooms from a file of `room` but `allowed` (any depth:
@@ -76,6 +78,12 @@ export default tseslint.config(
   importsOnly("voice", ["common"]),
   importsOnly("sandbox", ["common"]),
   importsOnly("views", ["tools"]),
+  importsOnly(
+    "build",
+    everyRoom.filter((room) => room !== "build"),
+  ),
+  // The launcher: in a checkout it checks the server's build and rebuilds it before the server's code loads.
+  { ...importsOnly("mcp-adapter", [...core, "authorization", "sandbox", "build"]), files: ["mcp-adapter/start.mjs"] },
   {
     // The core and the authorization server receive their settings: only front ends and command-line entry points
     // read the environment (common/settings/).

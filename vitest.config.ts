@@ -12,7 +12,8 @@ export default defineConfig({
     pool: "forks",
     setupFiles: ["test/support/isolated-token-rescue.ts"],
     // Once per run: which contract tests were skipped for want of Strava's or intervals.icu's API description, and how to get it.
-    globalSetup: ["test/support/api-descriptions-notice.ts"],
+    // Before any file: the server's and the views' builds brought up to date (the sources read the views' build).
+    globalSetup: ["test/support/current-builds.ts", "test/support/api-descriptions-notice.ts"],
     reporters: ["default"],
   },
 });

@@ -1,11 +1,11 @@
 /**
  * Builds a server entry point (the pass-throughs) into JavaScript with the options
- * mcp-adapter/build-server.mjs uses for the MCP server, to run on plain node.
+ * build/server.mjs uses for the MCP server, to run on plain node.
  */
 import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { build } from "esbuild";
-import { serverBundleOptions } from "../mcp-adapter/build-server.mjs";
+import { serverBundleOptions } from "../build/server.mjs";
 
 /** Returns the path of the compiled entry, inside `directory` (which gets package.json and node_modules beside it). */
 export async function compileServer(root: string, entry: string, directory: string): Promise<string> {

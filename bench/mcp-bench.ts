@@ -203,7 +203,7 @@ try {
       },
     );
   }
-  // Bundled once per entry point, as mcp-adapter/build-server.mjs bundles cli.ts for the MCP server.
+  // Bundled once per entry point, as build/server.mjs bundles cli.ts for the MCP server.
   const bundles = new Map<string, string>();
   for (const build of builds) {
     if (build.run !== "bundled" || bundles.has(build.script)) continue;

@@ -21,7 +21,10 @@ export function mcpServerOfRevision(revision: string): string {
     mkdirSync(tree, { recursive: true });
     execFileSync("bash", ["-c", `git archive "${commit}" | tar -x -C "${tree}"`], { cwd: root });
     symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
-    execFileSync(process.execPath, [join(tree, "mcp-adapter", "build-server.mjs")], { cwd: tree, stdio: "inherit" });
+    // The server's build script: build/server.mjs, or mcp-adapter/build-server.mjs in revisions before build/.
+    const builder = [join(tree, "build", "server.mjs"), join(tree, "mcp-adapter", "build-server.mjs")].find((path) => existsSync(path));
+    if (builder === undefined) throw new Error(`revision ${commit} has no build script of the server`);
+    execFileSync(process.execPath, [builder], { cwd: tree, stdio: "inherit" });
   }
   return join(tree, "mcp-adapter", "start.mjs");
 }

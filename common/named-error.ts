@@ -1,7 +1,7 @@
 /**
  * Error classes whose `name` is their class name without each one saying so, and the message of anything
  * thrown. The name survives bundling: minified bundles keep class names (`keepNames`), and in the unminified
- * ones (the server, the plugin) no error class of ours is renamed (common/bundle-options.mjs,
+ * ones (the server, the plugin) no error class of ours is renamed (build/bundle-options.mjs,
  * test/common/bundled-error-names.test.ts).
  */
 export class NamedError extends Error {

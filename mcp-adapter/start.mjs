@@ -10,7 +10,9 @@
  *   file is plain JavaScript any Node can parse, so the message is what an old Node prints);
  * - in a checkout (the TypeScript sources are beside it), makes sure the build is current: the build's
  *   manifest names every source file with its size, time and hash, and when one changed since, the
- *   server is rebuilt first (logged as `server_built`), so a stale build never runs. `npm install` builds
+ *   server is rebuilt first (logged as `server_built`), so a stale build never runs. This is the one
+ *   product file that loads build code (build/server.mjs), and only in a checkout, only here, before
+ *   the server's code: the server itself reads only what was built. `npm install` builds
  *   it (`prepare`), so normally nothing is built here. An installed package has no sources and runs its
  *   packaged build;
  * - over HTTP, which serves many clients at once, replaces itself (`process.execve`, same process id,
@@ -72,7 +74,7 @@ try {
   manifest = undefined;
 }
 if (existsSync(join(root, "mcp-adapter", "cli.ts"))) {
-  const { buildServer, describeBuildError, sourcesChanged } = await import("./build-server.mjs");
+  const { buildServer, describeBuildError, sourcesChanged } = await import("../build/server.mjs");
   const reason =
     manifest === undefined ? "no build yet" : sourcesChanged(manifest) ? "the sources changed since the last build" : undefined;
   if (reason !== undefined) {

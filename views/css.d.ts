@@ -1,2 +1,2 @@
-/** A view's style sheet: esbuild inlines it into the page (build-views.mjs). */
+/** A view's style sheet: esbuild inlines it into the page (build/views.mjs). */
 declare module "*.css";

@@ -1,6 +1,6 @@
 /**
  * The server's MCP Apps: two views a host that supports the Apps extension shows beside a tool's result,
- * each one self-contained HTML resource (built at build time, build-views.mjs):
+ * each one self-contained HTML resource (built at build time, build/views.mjs):
  *
  * - the ride view for an activity's streams: heart rate, power, speed or pace and altitude over time or
  *   distance, with peaks marked and the key numbers;

@@ -1,7 +1,7 @@
 /**
  * The coaching skill's files the MCP server serves, from skills/fitness-coaching/, SKILL.md first: the part a model
  * reads before it acts, then the files it names for the tasks that need them. An explicit list, shared by the
- * TypeScript sources (coaching-skill-file.ts reads them) and the bundles (embed-at-build.mjs embeds them): a file
+ * TypeScript sources (coaching-skill-file.ts reads them) and the bundles (build/embedded-assets.mjs embeds them): a file
  * the plugin's host alone reads in that folder is not served, and a file added there is served only once named here.
  * Only a build reads this file: a checkout's sources, never the published package, whose server is built already.
  */

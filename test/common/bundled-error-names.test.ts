@@ -1,7 +1,7 @@
 /**
  * Error classes take their `name` from their class (common/named-error.ts), and the callers see it: the
  * `kind` of a `tool_call_failed` log line, the name an operator greps for. The unminified bundles (the MCP server's
- * server and the plugin's dist/index.js) are built without esbuild's `keepNames` (common/bundle-options.mjs),
+ * server and the plugin's dist/index.js) are built without esbuild's `keepNames` (build/bundle-options.mjs),
  * so a class keeps the name it is written with unless esbuild renames it: when two modules of one bundle
  * declare the same top-level name (`UpstreamError` becoming `UpstreamError2`), or when a class refers to
  * itself (`var UpstreamError = class _UpstreamError extends ...`). Either way its `name` would change.
@@ -13,8 +13,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build, type BuildOptions } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { nodeBundleOptions } from "../../common/bundle-options.mjs";
-import { serverBundleOptions } from "../../mcp-adapter/build-server.mjs";
+import { nodeBundleOptions } from "../../build/bundle-options.mjs";
+import { serverBundleOptions } from "../../build/server.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const sourceDirectories = [
@@ -91,7 +91,7 @@ describe("error class names in the unminified bundles", () => {
 
   const bundles: [string, BuildOptions, string[]][] = [
     [
-      "the MCP server's server (mcp-adapter/build-server.mjs)",
+      "the MCP server's server (build/server.mjs)",
       {
         ...serverBundleOptions,
         entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") },
@@ -100,7 +100,7 @@ describe("error class names in the unminified bundles", () => {
       ["UpstreamStatusError", "UpstreamTimeoutError", "HttpExchangeError", "ToolInputError", "StartupError", "OAuthRequestError"],
     ],
     [
-      "the plugin (scripts/bundle-plugin.ts)",
+      "the plugin (build/plugin.ts)",
       { ...nodeBundleOptions, entryPoints: [join(root, "index.ts")], outfile: join(root, "dist", "name-check.js") },
       ["UpstreamStatusError", "UpstreamTimeoutError", "HttpExchangeError", "ToolInputError", "PluginConfigError"],
     ],

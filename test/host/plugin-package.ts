@@ -30,7 +30,7 @@ export interface PackedPlugin {
   files: string[];
 }
 
-/** `npm pack` (whose prepack builds dist/) of a copy of the package's build inputs and shipped files. */
+/** `npm pack` (whose prepack builds dist/ with build/) of a copy of the package's build inputs, build code and shipped files. */
 export async function packPlugin(repoRoot: string, scratch: string): Promise<PackedPlugin> {
   const packageJson = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as { files?: string[] };
   const buildConfig = JSON.parse(await readFile(join(repoRoot, "tsconfig.build.json"), "utf8")) as { include?: string[] };
@@ -38,6 +38,9 @@ export async function packPlugin(repoRoot: string, scratch: string): Promise<Pac
     "package.json",
     "tsconfig.json",
     "tsconfig.build.json",
+    // What prepack runs (npm run build) and the views' browser code it bundles into the server; neither is shipped.
+    "build",
+    "views",
     ...(buildConfig.include ?? []),
     // Whole top-level folders of the shipped files: build inputs may import their siblings.
     ...(packageJson.files ?? []).filter((entry) => entry !== "dist").map((entry) => entry.split("/")[0] as string),

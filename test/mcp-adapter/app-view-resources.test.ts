@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Client, StreamableHTTPClientTransport, type ReadResourceResult } from "@modelcontextprotocol/client";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { buildViews, viewContentSecurityPolicy, type ViewsBuild } from "../../mcp-adapter/apps/build-views.mjs";
+import { buildViews, viewContentSecurityPolicy, type ViewsBuild } from "../../build/views.mjs";
 import { appViews } from "../../mcp-adapter/apps/app-views.ts";
 import { toolTable } from "../../tools/table.ts";
 import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";

@@ -173,6 +173,6 @@ describe("package.json for the host", () => {
     expect(packageJson.scripts["prepack"]).toBe("npm run build");
     expect(packageJson.scripts["build"]).toContain("tsc -p tsconfig.build.json");
     // dist/index.js is then one bundled module: the host's npm overrides cannot swap its dependencies.
-    expect(packageJson.scripts["build"]).toContain("scripts/bundle-plugin.ts");
+    expect(packageJson.scripts["build"]).toContain("build/plugin.ts");
   });
 });

@@ -1,11 +1,11 @@
-// voice/build.ts: each function bundles to one ESM file, and the bundles run on their own: the authorizer
+// build/voice-functions.ts: each function bundles to one ESM file, and the bundles run on their own: the authorizer
 // denies a request without a token, the handler answers a capture (Bedrock answered by the HTTP/2 fake).
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildVoiceBundles, type BundleReport } from "../../voice/build.ts";
+import { buildVoiceBundles, type BundleReport } from "../../build/voice-functions.ts";
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from "aws-lambda";
 import { authorizerEvent, invocationContext, proxyEvent } from "../../voice/gateway-events.ts";
 import type { handler as Authorizer } from "../../voice/authorizer.ts";

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateSecretCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { buildHostedFunction } from "../../../mcp-adapter/hosted/build.ts";
+import { buildHostedFunction } from "../../../build/hosted-function.ts";
 import { startSandbox, type RunningSandbox } from "../../../sandbox/server.ts";
 import { baseEnv, repositoryRoot } from "../mcp-child.ts";
 import { startMotoServer, type MotoServer } from "../../support/moto-server.ts";

@@ -1,7 +1,7 @@
 /**
- * The esbuild options every bundle of this package shares: the MCP server (mcp-adapter/build-server.mjs),
- * the plugin's dist/index.js (scripts/bundle-plugin.ts), the hosted MCP function and the voice Lambdas
- * (mcp-adapter/hosted/build.ts, voice/build.ts), plus the benchmark's pass-through servers. Plain JavaScript,
+ * The esbuild options every bundle of this package shares: the MCP server (server.mjs), the plugin's
+ * dist/index.js (plugin.ts), the hosted MCP function and the voice Lambdas (hosted-function.ts,
+ * voice-functions.ts), plus the benchmark's pass-through servers. Plain JavaScript,
  * because the MCP server is built on `npm install`, before anything could compile TypeScript.
  *
  * - ES modules for Node 24 (the runtime everywhere, Lambda's nodejs24.x included), dependencies bundled

@@ -6,33 +6,32 @@
  * restrictive default so a host that forgets to apply it changes nothing) and runs only the page's own script,
  * named by its SHA-256 hash computed here.
  *
- * Output: dist/mcp-app-views/<content hash>/<name>.html and dist/mcp-app-views/manifest.json, which names the
- * build and every file of ours that went into it (size, modification time, SHA-256) plus npm's record of the
- * installed dependencies, like the server's own build: `currentViews(sourcesChanged)` rebuilds only when one of
- * them changed, by the server build's own check (build-server.mjs `sourcesChanged`, passed in: that module
- * builds the views while it is still being loaded, so this one cannot import it). Plain JavaScript for the same reason as the
- * server's build: it runs on `npm install`, before anything could compile TypeScript.
+ * Output: dist/mcp-app-views/<content hash>/<name>.html and dist/mcp-app-views/manifest.json (`views` names each
+ * view's file), in the artifact cache every build shares (artifact-cache.mjs): `currentViews()` rebuilds only when a
+ * source of the last build changed. Plain JavaScript for the same reason as the server's build: it runs on
+ * `npm install`, before anything could compile TypeScript.
  *
- * Who calls it: the server's bundles embed the views at build time (embed-at-build.mjs); the TypeScript
- * sources (tests, tsx) read them through view-html.ts. By hand: `node mcp-adapter/apps/build-views.mjs`.
+ * Who calls it: the server's bundles embed the views at build time (embedded-assets.mjs), which also keeps this
+ * artifact current on `npm install` and whenever the launcher rebuilds the server; the test runner brings it up to
+ * date before a run (test/support/current-builds.ts). The TypeScript sources read the built files at run time
+ * (mcp-adapter/apps/view-html.ts), never this module. By hand: `npm run build:views` (`node build/views.mjs`).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { artifactCache, readManifest, root, sourcesChanged, storeBuild } from "./artifact-cache.mjs";
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const viewsBuildDirectory = join(root, "dist", "mcp-app-views");
-const manifestPath = join(viewsBuildDirectory, "manifest.json");
+/** The views' builds (dist/mcp-app-views/) and their manifest; mcp-adapter/apps/view-html.ts reads them there. */
+export const viewsCache = artifactCache("mcp-app-views");
 
 /** The views by name, each built from views/<name>-view.ts. */
 export const viewNames = ["ride", "load"];
 
-/** npm rewrites this on every install: a changed dependency changes it. */
-const installedDependencies = "node_modules/.package-lock.json";
-const thisFile = relative(root, fileURLToPath(import.meta.url));
+/** The build code of this artifact: a change to how the views are built rebuilds them too. */
+const builderFiles = ["build/views.mjs", "build/artifact-cache.mjs"];
 
 /**
  * The content security policy of a page whose one script is `inlineScript`: the MCP Apps specification's
@@ -64,12 +63,12 @@ const viewBundleOptions = {
 };
 
 /**
- * Builds every view and returns `{ build, views: { name: file }, sources, html: { name: text } }`; writes the
- * HTML under a directory named by its hash and the manifest beside it (both replaced atomically).
+ * Builds every view and returns `{ build, views: { name: file }, sources, html: { name: text } }`; the HTML is
+ * stored in the artifact cache under its hash, with the manifest beside it.
  */
 export async function buildViews() {
   const { build, stop } = await import("esbuild");
-  const scratch = join(viewsBuildDirectory, "scratch");
+  const scratch = join(viewsCache.directory, "scratch");
   const result = await build({
     ...viewBundleOptions,
     absWorkingDir: root,
@@ -85,55 +84,30 @@ export async function buildViews() {
     const output = (extension) => result.outputFiles.find((file) => relative(scratch, file.path) === `${name}.${extension}`)?.text ?? "";
     html[name] = page(name, output("js"), output("css"));
   }
-  const hash = createHash("sha256");
-  for (const name of viewNames) hash.update(name).update(html[name]);
-  const id = hash.digest("hex").slice(0, 16);
-  const target = join(viewsBuildDirectory, id);
-  const staging = join(viewsBuildDirectory, `.staging-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  for (const name of viewNames) writeFileSync(join(staging, `${name}.html`), html[name]);
-  try {
-    renameSync(staging, target);
-  } catch {
-    rmSync(staging, { recursive: true, force: true }); // the same build is already there
-  }
-  const now = new Date();
-  utimesSync(target, now, now);
-
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
-  inputs.push(thisFile);
-  if (existsSync(join(root, installedDependencies))) inputs.push(installedDependencies);
-  const sources = {};
-  for (const input of [...new Set(inputs)].sort()) {
-    const path = join(root, input);
-    const { size, mtimeMs } = statSync(path);
-    sources[input] = { size, mtimeMs, sha256: createHash("sha256").update(readFileSync(path)).digest("hex") };
-  }
-  const manifest = { build: id, views: Object.fromEntries(viewNames.map((name) => [name, `${id}/${name}.html`])), sources };
-  const temporary = `${manifestPath}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(manifest, null, 1)}\n`);
-  renameSync(temporary, manifestPath);
-  removeOldBuilds(target);
+  const manifest = storeBuild(viewsCache, {
+    files: viewNames.map((name) => ({ path: `${name}.html`, contents: html[name] })),
+    inputs: [...inputs, ...builderFiles],
+    fields: (id) => ({ views: Object.fromEntries(viewNames.map((name) => [name, `${id}/${name}.html`])) }),
+  });
   return { ...manifest, html };
 }
 
 /**
  * The views' HTML by name and the files they were built from: the last build when none of its sources
- * changed since (`sourcesChanged(manifest)` says), else a new one.
+ * changed since, else a new one.
  */
-export async function currentViews(sourcesChanged) {
-  let manifest;
-  try {
-    manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-    if (!sourcesChanged(manifest)) {
+export async function currentViews() {
+  const manifest = readManifest(viewsCache);
+  if (manifest !== undefined && !sourcesChanged(manifest)) {
+    try {
       const html = Object.fromEntries(
-        viewNames.map((name) => [name, readFileSync(join(viewsBuildDirectory, manifest.views[name]), "utf8")]),
+        viewNames.map((name) => [name, readFileSync(join(viewsCache.directory, manifest.views[name]), "utf8")]),
       );
       return { ...manifest, html };
+    } catch {
+      // a build removed meanwhile: build again
     }
-  } catch {
-    // no build yet, or one removed meanwhile: build
   }
   return buildViews();
 }
@@ -154,25 +128,11 @@ function page(name, script, css) {
   );
 }
 
-/** Builds other than `keep`, untouched for a day (a server that loaded one has long read it). */
-function removeOldBuilds(keep) {
-  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-  for (const name of readdirSync(viewsBuildDirectory)) {
-    const path = join(viewsBuildDirectory, name);
-    if (path === keep || path === manifestPath || name.endsWith(".tmp")) continue;
-    try {
-      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // another build removed it first
-    }
-  }
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   const built = await buildViews();
   const sizes = viewNames.map((name) => `${name} ${Math.round(built.html[name].length / 1024)} KiB`).join(", ");
   process.stderr.write(
-    `built the MCP Apps views into ${relative(root, join(viewsBuildDirectory, built.build))}/ (${sizes}) in ${Math.round(performance.now() - started)} ms\n`,
+    `built the MCP Apps views into ${relative(root, join(viewsCache.directory, built.build))}/ (${sizes}) in ${Math.round(performance.now() - started)} ms\n`,
   );
 }

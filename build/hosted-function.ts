@@ -1,9 +1,9 @@
 /**
  * Bundles the hosted function into one file with esbuild: dist/hosted/mcp/lambda-handler.mjs (the
  * CodeUri of mcp-adapter/hosted/template.yaml), with a package.json beside it that gives the server's
- * name and version. `npx tsx mcp-adapter/hosted/build.ts [outDir]`; prints the bundle's size.
+ * name and version. `npm run build:hosted [-- outDir]` (`tsx build/hosted-function.ts`); prints the bundle's size.
  *
- * The options every bundle shares (common/bundle-options.mjs: ES modules for the nodejs24.x runtime,
+ * The options every bundle shares (bundle-options.mjs: ES modules for the nodejs24.x runtime,
  * the AWS SDK bundled so the deployed code runs the SDK version the tests ran), minified with class names
  * kept, like the voice functions. The sandbox is left out: a deployment always talks to Strava.
  */
@@ -12,11 +12,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { minifiedNodeBundleOptions } from "../../common/bundle-options.mjs";
-import { sourcesChanged } from "../build-server.mjs";
-import { embeddedAssets } from "../embed-at-build.mjs";
+import { minifiedNodeBundleOptions } from "./bundle-options.mjs";
+import { embeddedAssets } from "./embedded-assets.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export async function buildHostedFunction(
   outDir = join(root, "dist", "hosted", "mcp"),
@@ -31,7 +30,7 @@ export async function buildHostedFunction(
     // The embedded sandbox is loaded only without Strava credentials, which a deployment always has.
     external: ["../../sandbox/*"],
     // The views' HTML and the skill file, built in: the function is this one file.
-    plugins: [(await embeddedAssets(sourcesChanged)).plugin],
+    plugins: [(await embeddedAssets()).plugin],
   });
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
   writeFileSync(

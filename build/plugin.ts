@@ -10,7 +10,7 @@
  */
 import { rm } from "node:fs/promises";
 import { build } from "esbuild";
-import { nodeBundleOptions } from "../common/bundle-options.mjs";
+import { nodeBundleOptions } from "./bundle-options.mjs";
 
 await build({ ...nodeBundleOptions, entryPoints: ["index.ts"], outfile: "dist/index.js", allowOverwrite: true });
 // tsc's source map describes the file this one replaced.
