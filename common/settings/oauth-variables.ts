@@ -1,6 +1,7 @@
 /** OAuth mode's settings (MCP_AUTH=oauth): its public address, whom it serves, its store and Strava's webhook. */
 import { ConfigurationError } from "../configuration-error.ts";
 import { defineSetting, rateLimits, text, wholeNumber } from "./setting.ts";
+import { stravaPublishedRateLimitsText } from "./strava-variables.ts";
 
 export const publicUrl = defineSetting({
   name: "PUBLIC_URL",
@@ -45,7 +46,7 @@ export const stravaAthleteLimit = defineSetting({
 export const stravaRateLimits = defineSetting({
   name: "STRAVA_RATE_LIMITS",
   type: "four whole numbers",
-  defaultText: "200,2000,100,1000",
+  defaultText: stravaPublishedRateLimitsText,
   meaning: "your application's limits (overall 15 min, overall daily, read 15 min, read daily), shared by the athletes",
   readBy: ["MCP server", "hosted"],
   parse: rateLimits("STRAVA_RATE_LIMITS", true),

@@ -20,7 +20,7 @@ import { synchronousStderrLogger } from "../../common/logger.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { configFolder } from "../../common/settings/credential-variables.ts";
 import { fitnessOauthDir, mcpOauthTable, publicUrl } from "../../common/settings/oauth-variables.ts";
-import { port as portSetting } from "../../common/settings/server-variables.ts";
+import { defaultHostedPort, port as portSetting } from "../../common/settings/server-variables.ts";
 import { isSet, readSetting } from "../../common/settings/setting.ts";
 import { isLoopbackHostname } from "../../authorization/oauth-settings.ts";
 import { stravaApplicationNamed } from "../../authorization/strava/strava-application.ts";
@@ -37,7 +37,7 @@ function fail(message: string): never {
 const args = process.argv.slice(2);
 const bundleIndex = args.indexOf("--bundle");
 const bundle = bundleIndex >= 0 ? args[bundleIndex + 1] : undefined;
-let port = 8788;
+let port = defaultHostedPort;
 try {
   port = readSetting(process.env, portSetting) ?? port;
 } catch (error) {
