@@ -13,7 +13,7 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { configFolder } from "../common/settings/credential-variables.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
-import { authToken as authTokenSetting } from "../common/settings/server-variables.ts";
+import { authToken as authTokenSetting, keptAuthTokenFileName } from "../common/settings/server-variables.ts";
 import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
@@ -27,7 +27,7 @@ export interface AuthToken {
 }
 
 export function authTokenFilePath(env: Environment): string {
-  return join(configFolder(env), "mcp-auth-token");
+  return join(configFolder(env), keptAuthTokenFileName);
 }
 
 /** Below this, a bearer reachable from other machines is refused (and warned about on loopback). */

@@ -19,7 +19,11 @@ import { createServer, STATUS_CODES } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readRequestBody, RequestBodyTooLargeError } from "../common/read-request-body.ts";
-import { defaultSandboxTokenLifetimeSeconds, defaultSandboxUploadProcessingMs } from "../common/settings/sandbox-variables.ts";
+import {
+  defaultSandboxSeed,
+  defaultSandboxTokenLifetimeSeconds,
+  defaultSandboxUploadProcessingMs,
+} from "../common/settings/sandbox-variables.ts";
 import { ActivityStore } from "./activity-store.ts";
 import { handleApi, routeKey } from "./api-routes.ts";
 import type { ApiState } from "./api-routes.ts";
@@ -159,7 +163,7 @@ export const sandboxClientId = "73519";
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? defaultHost;
   const clock = options.clock ?? Date.now;
-  const seed = options.seed ?? 7;
+  const seed = options.seed ?? defaultSandboxSeed;
   const limits = {
     overall: checkLimits("rateLimits.overall", options.rateLimits?.overall ?? stravaDefaultLimits.overall),
     read: checkLimits("rateLimits.read", options.rateLimits?.read ?? stravaDefaultLimits.read),

@@ -10,8 +10,10 @@ import { defineSetting, milliseconds, readSetting, text, type Environment } from
 /** The folder of this project's files in the user's config folder, and the token file's name in it. */
 const configFolderName = "openclaw-fitness";
 const tokenFileName = "strava-tokens.json";
+/** That folder as people write it, when XDG_CONFIG_HOME is not set. */
+export const defaultConfigFolderText = `~/.config/${configFolderName}`;
 /** The token file when FITNESS_TOKEN_FILE is not set, as people write it (the plugin's config, usage texts). */
-export const defaultTokenFileText = `~/.config/${configFolderName}/${tokenFileName}`;
+export const defaultTokenFileText = `${defaultConfigFolderText}/${tokenFileName}`;
 export const defaultAwsRegion = "us-west-2";
 export const defaultStoreTimeoutMs = 5_000;
 

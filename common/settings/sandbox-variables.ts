@@ -6,6 +6,8 @@ import { stravaPublishedRateLimitsText } from "./strava-variables.ts";
 /** The sandbox's defaults, as Strava's: an access token's lifetime, and how long an upload takes to process. */
 export const defaultSandboxTokenLifetimeSeconds = 21_600;
 export const defaultSandboxUploadProcessingMs = 8_000;
+/** The seed of the sandbox's athlete (the same activities at every start). */
+export const defaultSandboxSeed = 7;
 
 export const sandboxTokenLifetimeSeconds = defineSetting({
   name: "SANDBOX_TOKEN_LIFETIME_SECONDS",
@@ -59,7 +61,7 @@ export const sandboxScopes = defineSetting({
 export const sandboxSeed = defineSetting({
   name: "SANDBOX_SEED",
   type: "whole number",
-  defaultText: "7",
+  defaultText: String(defaultSandboxSeed),
   meaning: "the seed of the sandbox's generated data",
   readBy: ["sandbox", "MCP server"],
   parse: wholeNumber("SANDBOX_SEED", 0, 2 ** 32 - 1),

@@ -2,6 +2,7 @@
 import { ConfigurationError } from "../configuration-error.ts";
 import { isLogLevel, type LogLevel } from "../logger.ts";
 import { defineSetting, text } from "./setting.ts";
+import { defaultConfigFolderText } from "./credential-variables.ts";
 
 /** Where each server listens unless PORT and HOST say otherwise, written here only. */
 export const defaultServerPort = 3000;
@@ -10,6 +11,8 @@ export const defaultHostedPort = 8788;
 export const defaultHost = "127.0.0.1";
 /** The MCP server's address when neither is set (OAuth mode's issuer then, the usage text). */
 export const defaultServerAddress = `${defaultHost}:${defaultServerPort}`;
+/** The file in this project's config folder that keeps a generated bearer token when AUTH_TOKEN is not set. */
+export const keptAuthTokenFileName = "mcp-auth-token";
 
 export const port = defineSetting({
   name: "PORT",
@@ -37,7 +40,7 @@ export const host = defineSetting({
 export const authToken = defineSetting({
   name: "AUTH_TOKEN",
   type: "secret",
-  defaultText: "one made and kept in ~/.config/openclaw-fitness/mcp-auth-token (loopback only)",
+  defaultText: `one made and kept in ${defaultConfigFolderText}/${keptAuthTokenFileName} (loopback only)`,
   meaning:
     "the bearer token clients send to /mcp (bearer mode); required beyond loopback (the server refuses to start without it there), at least 16 characters, such as the output of openssl rand -hex 32",
   readBy: ["MCP server"],

@@ -4,6 +4,8 @@ import { defineSetting, text } from "./setting.ts";
 
 /** Where `npm run voice` listens unless VOICE_LOCAL_PORT says otherwise. */
 export const defaultVoiceLocalPort = 8787;
+/** The zone dictated dates are read in unless VOICE_TIMEZONE says otherwise. */
+export const defaultVoiceTimezone = "UTC";
 
 export const clientTokenParameter = defineSetting({
   name: "CLIENT_TOKEN_PARAMETER",
@@ -26,10 +28,10 @@ export const voiceModelId = defineSetting({
 export const voiceTimezone = defineSetting({
   name: "VOICE_TIMEZONE",
   type: "IANA time zone",
-  defaultText: "UTC",
+  defaultText: defaultVoiceTimezone,
   meaning: 'the zone "tomorrow at 9" is read in',
   readBy: ["voice"],
-  parse: text("UTC"),
+  parse: text(defaultVoiceTimezone),
 });
 
 export const voiceLocalPort = defineSetting({
