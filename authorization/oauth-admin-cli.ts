@@ -21,6 +21,7 @@ import { disconnectAthlete, type DisconnectNeeds } from "./disconnect-athlete.ts
 import { unadmittedGraceMs } from "./grace-period.ts";
 import { revokeGrantsOf } from "./grant-endings.ts";
 import { oauthSettingsFromEnv } from "./oauth-settings.ts";
+import { defaultHost, defaultServerAddress } from "../common/settings/server-variables.ts";
 import { openAuthorizationStoresFromEnv } from "./start-oauth-mode.ts";
 import { storeSignal, type AuthorizationStores } from "./stores/authorization-stores.ts";
 import { stravaApplicationFromEnv } from "./strava/strava-application.ts";
@@ -51,7 +52,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const env = process.env;
-  const settings = oauthSettingsFromEnv(env, "127.0.0.1");
+  const settings = oauthSettingsFromEnv(env, defaultHost);
   const application = await stravaApplicationFromEnv(env, settings);
   const stores = await openAuthorizationStoresFromEnv(
     env,
@@ -84,7 +85,7 @@ async function main(args: string[]): Promise<number> {
   }
 
   if (command === "webhook") {
-    const issuer = settings.publicUrl ?? "http://127.0.0.1:3000";
+    const issuer = settings.publicUrl ?? `http://${defaultServerAddress}`;
     console.log(
       webhookInstructions({
         callbackUrl: `${issuer}${stravaWebhookPath(await stores.signingKey.signingKey(signal()))}`,
@@ -150,7 +151,8 @@ function webhookInstructions(input: {
     "Strava's push subscription must post to this address. Keep it to yourself: it is what tells Strava's events from forged ones.",
     `  ${input.callbackUrl}`,
   ];
-  if (!input.publicUrlSet) lines.push("(PUBLIC_URL is not set: the address above assumes the server's default, http://127.0.0.1:3000.)");
+  if (!input.publicUrlSet)
+    lines.push(`(PUBLIC_URL is not set: the address above assumes the server's default, http://${defaultServerAddress}.)`);
   if (input.application === undefined) {
     lines.push(
       "No Strava application is set (STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET, or FITNESS_SECRET_NAME), so there is no subscription to set.",

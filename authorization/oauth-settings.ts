@@ -31,7 +31,7 @@ import {
   stravaWebhookSubscriptionId,
   stravaWebhookVerifyToken,
 } from "../common/settings/oauth-variables.ts";
-import { stravaAuthorizeUrl, stravaRevokeUrl } from "../common/settings/strava-variables.ts";
+import { stravaAuthorizeUrl, stravaPublishedRateLimits, stravaRevokeUrl } from "../common/settings/strava-variables.ts";
 import { ConfigurationError } from "../common/configuration-error.ts";
 
 export interface OAuthSettings {
@@ -57,7 +57,7 @@ export interface OAuthSettings {
   applicationLimits: { overall: [number, number]; read: [number, number] };
 }
 
-export const defaultStravaAuthorizeUrl = "https://www.strava.com/oauth/authorize";
+export { defaultStravaAuthorizeUrl } from "../common/settings/strava-variables.ts";
 
 /**
  * `host` is the address the server listens on (HOST); undefined for the hosted function, which is reached
@@ -79,7 +79,7 @@ export function oauthSettingsFromEnv(env: Environment, host: string | undefined)
     webhookVerifyToken: readSetting(env, stravaWebhookVerifyToken),
     webhookSubscriptionId: readSetting(env, stravaWebhookSubscriptionId),
     clientAddressHeader: readSetting(env, mcpClientAddressHeader),
-    applicationLimits: readSetting(env, stravaRateLimits) ?? { overall: [200, 2000], read: [100, 1000] },
+    applicationLimits: readSetting(env, stravaRateLimits) ?? stravaPublishedRateLimits,
   };
 }
 

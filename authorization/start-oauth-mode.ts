@@ -4,13 +4,12 @@
  * the store (DynamoDB with the signing key in Secrets Manager when `MCP_OAUTH_TABLE` is set, else local files),
  * and the OAuth app on top.
  */
-import { join } from "node:path";
 import { ConfigurationError } from "../common/configuration-error.ts";
 import type { Logger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
-import { awsRegion, configFolder, readRescueDirectory } from "../common/settings/credential-variables.ts";
-import { fitnessOauthDir, mcpOauthTable, mcpSigningKeySecret } from "../common/settings/oauth-variables.ts";
+import { awsRegion, readRescueDirectory } from "../common/settings/credential-variables.ts";
+import { mcpOauthTable, mcpSigningKeySecret, readOauthDirectory } from "../common/settings/oauth-variables.ts";
 import { tokenRescue } from "../credentials/rescue/rescuing-store.ts";
 import type { ApplicationCredentials } from "../credentials/stores/athlete-token-file.ts";
 import { createOAuthApp, type OAuthApp } from "./oauth-app.ts";
@@ -139,7 +138,7 @@ export function authorizationStoresFromEnv(env: Environment): AuthorizationStore
     }
     return { kind: "dynamodb", table, signingKeySecret, region: readSetting(env, awsRegion) };
   }
-  return { kind: "files", directory: readSetting(env, fitnessOauthDir) ?? join(configFolder(env), "oauth") };
+  return { kind: "files", directory: readOauthDirectory(env) };
 }
 
 /** The stores the environment names, for the operator's command (npm run oauth-admin). */

@@ -6,7 +6,7 @@
  */
 import { CredentialStoreTimeoutError } from "./credential-store.ts";
 
-export const defaultStoreTimeoutMs = 5_000;
+export { defaultStoreTimeoutMs } from "../common/settings/credential-variables.ts";
 
 /** How long a store that was told to stop may take to say what it was waiting for. */
 const explanationMs = 50;

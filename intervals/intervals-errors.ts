@@ -6,6 +6,7 @@
  * that echoes it has it blanked out before a word of it is quoted.
  */
 import { UpstreamStatusError } from "../common/upstream/upstream-errors.ts";
+import { defaultIntervalsApiBase } from "../common/settings/intervals-variables.ts";
 
 /** intervals.icu's error body. */
 export interface IntervalsErrorBody {
@@ -62,7 +63,7 @@ function adviceFor(status: number, body: IntervalsErrorBody | undefined): string
     );
   }
   if (status === 404 && body?.path !== undefined) {
-    return "intervals.icu serves nothing at this address: check INTERVALS_API_BASE (https://intervals.icu/api/v1).";
+    return `intervals.icu serves nothing at this address: check INTERVALS_API_BASE (${defaultIntervalsApiBase}).`;
   }
   if (status === 422 && /strava/i.test(body?.error ?? "")) {
     return (

@@ -4,6 +4,7 @@
  * the address is checked here, where the key would be sent to it: https, or plain http only to this machine.
  */
 import { ConfigurationError } from "../common/configuration-error.ts";
+import { defaultIntervalsApiBase } from "../common/settings/intervals-variables.ts";
 
 export interface IntervalsSettings {
   /** The athlete's personal API key: the HTTP Basic password (user name `API_KEY`) of every request. */
@@ -31,7 +32,7 @@ export const intervalsKeyField = "intervals_api_key";
 export function checkedIntervalsApiBase(apiBase: string): string {
   const url = URL.parse(apiBase);
   if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new ConfigurationError(`INTERVALS_API_BASE must be an https:// address such as https://intervals.icu/api/v1; got "${apiBase}".`);
+    throw new ConfigurationError(`INTERVALS_API_BASE must be an https:// address such as ${defaultIntervalsApiBase}; got "${apiBase}".`);
   }
   if (url.username !== "" || url.password !== "") {
     // The address is not repeated: what is before the @ may be a credential.

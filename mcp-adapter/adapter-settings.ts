@@ -5,7 +5,7 @@
  */
 import type { LogLevel } from "../common/logger.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
-import { authToken, host as hostSetting, logLevel, port as portSetting } from "../common/settings/server-variables.ts";
+import { authToken, defaultServerPort, host as hostSetting, logLevel, port as portSetting } from "../common/settings/server-variables.ts";
 import { StartupError } from "./startup-error.ts";
 
 export interface HttpSettings {
@@ -19,9 +19,6 @@ export interface HttpSettings {
   /** Host names accepted in an Origin header (sent by browsers): loopback pages only, wherever the server is bound. */
   allowedOriginHostnames: string[];
 }
-
-export const defaultHost = "127.0.0.1";
-export const defaultPort = 3000;
 
 export type TransportMode = "http" | "stdio";
 
@@ -46,7 +43,7 @@ export function logLevelFromEnv(env: Environment): LogLevel {
 
 export function httpSettingsFromEnv(env: Environment): HttpSettings {
   const host = readSetting(env, hostSetting);
-  const port = readSetting(env, portSetting) ?? defaultPort;
+  const port = readSetting(env, portSetting) ?? defaultServerPort;
   return {
     host,
     port,

@@ -9,14 +9,15 @@
  * not used: the server does not start without an AUTH_TOKEN the operator set.
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, stat, unlink } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { configFolder } from "../common/settings/credential-variables.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
-import { authToken as authTokenSetting } from "../common/settings/server-variables.ts";
+import { authToken as authTokenSetting, keptAuthTokenFileName } from "../common/settings/server-variables.ts";
 import type { Logger } from "../common/logger.ts";
 import { StartupError } from "./startup-error.ts";
 import { messageOf } from "../common/named-error.ts";
+import { createFileDurably } from "../common/durable-file.ts";
 
 export type AuthTokenSource = { kind: "env" } | { kind: "file"; path: string; created: boolean };
 
@@ -26,7 +27,7 @@ export interface AuthToken {
 }
 
 export function authTokenFilePath(env: Environment): string {
-  return join(configFolder(env), "mcp-auth-token");
+  return join(configFolder(env), keptAuthTokenFileName);
 }
 
 /** Below this, a bearer reachable from other machines is refused (and warned about on loopback). */
@@ -134,26 +135,10 @@ async function readKeptToken(path: string, logger: Logger): Promise<string | und
 }
 
 /**
- * Creates the file with the token, complete or not at all: written to a temporary file, then linked to
- * its name (which fails if the name exists). False when another server created it first.
+ * Creates the file with the token, complete or not at all (common/durable-file.ts: a temporary file linked to
+ * its name, which fails if the name exists). False when another server created it first.
  */
 async function writeNewToken(path: string, token: string): Promise<boolean> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  const handle = await open(temporary, "w", 0o600);
-  try {
-    await handle.writeFile(`${token}\n`, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temporary, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  } finally {
-    await unlink(temporary).catch(() => {});
-  }
+  return createFileDurably(path, `${token}\n`);
 }

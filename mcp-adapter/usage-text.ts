@@ -5,11 +5,12 @@
  * should not wait for (BENCHMARKS.md, start-up).
  */
 import { serverVariablesText } from "../common/settings/settings-reference.ts";
+import { defaultServerAddress } from "../common/settings/server-variables.ts";
 
 export const usage = `Usage: openclaw-fitness-mcp [--stdio]
 
 The fitness tools, on the athlete's Strava or intervals.icu log, as an MCP server.
-  (no argument)  streamable HTTP on http://HOST:PORT/mcp behind a bearer token (default 127.0.0.1:3000)
+  (no argument)  streamable HTTP on http://HOST:PORT/mcp behind a bearer token (default ${defaultServerAddress})
   --stdio        JSON-RPC on standard input and output, for clients that start the server themselves
   --help         this text;  --version  the version
 

@@ -9,6 +9,7 @@ import { ConfigurationError } from "../common/configuration-error.ts";
 import { isValidTimeZone } from "../common/time-zone.ts";
 import { trainingLogs, type TrainingLog } from "../common/upstream/training-log-client.ts";
 import type { AuthorizationTarget } from "../credentials/store-choice.ts";
+import { defaultAwsRegion, defaultTokenFileText } from "../common/settings/credential-variables.ts";
 
 /** Where the credentials live (Strava's tokens, or intervals.icu's key): a Secrets Manager secret (the default) or a local token file. */
 export const credentialStoreKinds = ["secrets-manager", "token-file"] as const;
@@ -63,13 +64,13 @@ export interface PluginSettings {
 }
 
 /** The token file `npm run authorize -- --store file` writes by default. */
-export const defaultTokenFile = "~/.config/openclaw-fitness/strava-tokens.json";
+export const defaultTokenFile = defaultTokenFileText;
 
 export const defaultPluginSettings: PluginSettings = {
   upstream: "strava",
   credentialStore: "secrets-manager",
   secretName: "fitness-credentials",
-  cloudRegion: "us-west-2",
+  cloudRegion: defaultAwsRegion,
   tokenFile: defaultTokenFile,
   writeApproval: "host",
   writeApprovalTimeoutSeconds: 300,

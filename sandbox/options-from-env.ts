@@ -15,7 +15,7 @@ import {
   sandboxUploadProcessingMs,
 } from "../common/settings/sandbox-variables.ts";
 import { allSettings } from "../common/settings/inventory.ts";
-import { host, port } from "../common/settings/server-variables.ts";
+import { defaultSandboxPort, host, port } from "../common/settings/server-variables.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
 import type { SandboxOptions } from "./server.ts";
 import { knownScopes } from "./oauth.ts";
@@ -27,7 +27,7 @@ export function sandboxEnvHelp(): string[] {
     .map((setting) => `${setting.name}: ${setting.meaning} (default ${setting.defaultText})`);
 }
 
-export function sandboxOptionsFromEnv(env: Environment, defaults: { port: number } = { port: 8900 }): SandboxOptions {
+export function sandboxOptionsFromEnv(env: Environment, defaults: { port: number } = { port: defaultSandboxPort }): SandboxOptions {
   const options: SandboxOptions = { host: readSetting(env, host), port: readSetting(env, port) ?? defaults.port };
   const lifetime = readSetting(env, sandboxTokenLifetimeSeconds);
   if (lifetime !== undefined) options.tokenLifetimeSeconds = lifetime;

@@ -5,6 +5,8 @@
  * past a limit the answer is 429 with a Fault and no Retry-After, as on Strava. Requests over the limit
  * still count, so hammering keeps a client locked out until the window turns.
  */
+import { stravaPublishedRateLimits } from "../common/settings/strava-variables.ts";
+
 export type LimitPair = [fifteenMinutes: number, daily: number];
 
 export interface RateLimitSettings {
@@ -12,7 +14,7 @@ export interface RateLimitSettings {
   read: LimitPair;
 }
 
-export const stravaDefaultLimits: RateLimitSettings = { overall: [200, 2000], read: [100, 1000] };
+export const stravaDefaultLimits: RateLimitSettings = stravaPublishedRateLimits;
 
 const quarterMs = 15 * 60_000;
 const dayMs = 86_400_000;

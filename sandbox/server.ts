@@ -19,6 +19,11 @@ import { createServer, STATUS_CODES } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readRequestBody, RequestBodyTooLargeError } from "../common/read-request-body.ts";
+import {
+  defaultSandboxSeed,
+  defaultSandboxTokenLifetimeSeconds,
+  defaultSandboxUploadProcessingMs,
+} from "../common/settings/sandbox-variables.ts";
 import { ActivityStore } from "./activity-store.ts";
 import { handleApi, routeKey } from "./api-routes.ts";
 import type { ApiState } from "./api-routes.ts";
@@ -42,6 +47,7 @@ import { IntervalsFace, intervalsFacePrefix } from "./intervals-face/intervals-f
 import { intervalsApiKeyFor, intervalsAthleteId } from "./intervals-face/intervals-identity.ts";
 import type { AddressRateLimitSettings } from "./intervals-face/address-rate-limit.ts";
 import { errorReply } from "./intervals-face/intervals-replies.ts";
+import { defaultHost } from "../common/settings/server-variables.ts";
 
 export type { Fault } from "./injected-faults.ts";
 
@@ -155,15 +161,15 @@ export const defaultGrantedScopes = ["read", "activity:read_all", "activity:writ
 export const sandboxClientId = "73519";
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const host = options.host ?? "127.0.0.1";
+  const host = options.host ?? defaultHost;
   const clock = options.clock ?? Date.now;
-  const seed = options.seed ?? 7;
+  const seed = options.seed ?? defaultSandboxSeed;
   const limits = {
     overall: checkLimits("rateLimits.overall", options.rateLimits?.overall ?? stravaDefaultLimits.overall),
     read: checkLimits("rateLimits.read", options.rateLimits?.read ?? stravaDefaultLimits.read),
   };
-  const tokenLifetimeSeconds = checkPositive("tokenLifetimeSeconds", options.tokenLifetimeSeconds ?? 21_600);
-  const uploadProcessingMs = checkNonNegative("uploadProcessingMs", options.uploadProcessingMs ?? 8_000);
+  const tokenLifetimeSeconds = checkPositive("tokenLifetimeSeconds", options.tokenLifetimeSeconds ?? defaultSandboxTokenLifetimeSeconds);
+  const uploadProcessingMs = checkNonNegative("uploadProcessingMs", options.uploadProcessingMs ?? defaultSandboxUploadProcessingMs);
 
   const now = clock();
   const clubMembers = memberActivities(seed, now);

@@ -16,6 +16,7 @@ import { planCoachSandbox, runCoachSetup } from "./setup-coach/setup.ts";
 import { checkSandbox, sandboxKinds, sshChoice, type SandboxChoice, type SandboxKind } from "./setup-coach/sandbox-choice.ts";
 import { credentialsOption, credentialStoreKinds } from "./setup-coach/credentials-in-config.ts";
 import { debriefsOption } from "./setup-coach/debriefs-in-config.ts";
+import { defaultTokenFileText } from "../common/settings/credential-variables.ts";
 
 const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [options]
 
@@ -34,7 +35,7 @@ const USAGE = `Usage: npm run setup:coach -- --workspace DIR --config FILE [opti
                              secret (the plugin's default), or a token file on this host (no AWS account needed).
                              Without it the config's own choice is kept
   --token-file PATH          the token file (with --credentials token-file; absolute or ~/...; default: the one
-                             already in the config, else ~/.config/openclaw-fitness/strava-tokens.json). Setup
+                             already in the config, else ${defaultTokenFileText}). Setup
                              checks it exists with mode 0600; npm run authorize -- --store file --token-file PATH
                              writes it
   --debriefs 15m|off         the coach's short debrief after each new workout, without being asked: how often to

@@ -3,6 +3,8 @@
  * (common/settings/strava-variables.ts) so that the sandbox, a Prism mock or Strava's announced new host can
  * be used without code changes; the core only receives them.
  */
+import { defaultStravaApiBase, defaultStravaTimeoutMs, defaultStravaTokenUrl } from "../common/settings/strava-variables.ts";
+
 export interface UpstreamSettings {
   /** Base of the REST API, without a trailing slash. */
   apiBase: string;
@@ -13,7 +15,7 @@ export interface UpstreamSettings {
 }
 
 export const defaultUpstreamSettings: UpstreamSettings = {
-  apiBase: "https://www.strava.com/api/v3",
-  tokenUrl: "https://www.strava.com/oauth/token",
-  timeoutMs: 30_000,
+  apiBase: defaultStravaApiBase,
+  tokenUrl: defaultStravaTokenUrl,
+  timeoutMs: defaultStravaTimeoutMs,
 };

@@ -17,7 +17,7 @@ import { handler as lambdaHandler, type InvocationContext } from "./handler.ts";
 import { synchronousStderrLogger, type Logger } from "../common/logger.ts";
 import { TokenBucket } from "./token-bucket.ts";
 import { readSetting } from "../common/settings/setting.ts";
-import { clientTokenParameter, voiceLocalClientToken } from "../common/settings/voice-variables.ts";
+import { clientTokenParameter, defaultVoiceLocalPort, voiceLocalClientToken } from "../common/settings/voice-variables.ts";
 
 /** API Gateway's body when an authorizer returns a Deny policy. */
 export const EXPLICIT_DENY_BODY = '{"Message":"User is not authorized to access this resource with an explicit deny"}';
@@ -26,7 +26,13 @@ export const THROTTLED_BODY = '{"message":"Rate Exceeded."}';
 /** API Gateway's answer for a route or method the API does not have. */
 export const MISSING_ROUTE_BODY = '{"message":"Missing Authentication Token"}';
 
-export const LOCAL_GATEWAY_DEFAULTS = { host: "127.0.0.1", port: 8787, stage: "dev", ratePerSecond: 10, burst: 20 } as const;
+export const LOCAL_GATEWAY_DEFAULTS = {
+  host: "127.0.0.1",
+  port: defaultVoiceLocalPort,
+  stage: "dev",
+  ratePerSecond: 10,
+  burst: 20,
+} as const;
 
 const MAX_BODY_BYTES = 1_000_000;
 

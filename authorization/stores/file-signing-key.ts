@@ -4,9 +4,10 @@
  * process reads that one.
  */
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, unlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { CredentialStoreError } from "../../credentials/credential-store.ts";
-import { writeDurably, type StateDirectory } from "./state-directory.ts";
+import { createFileDurablySync } from "../../common/durable-file.ts";
+import type { StateDirectory } from "./state-directory.ts";
 import type { SigningKeyStore } from "./signing-key-store.ts";
 
 export class FileSigningKey implements SigningKeyStore {
@@ -26,14 +27,11 @@ export class FileSigningKey implements SigningKeyStore {
       this.#key = Buffer.from(readFileSync(path, "utf8").trim(), "base64url");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw this.#directory.error("read the signing key", error);
-      const candidate = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-      writeDurably(candidate, randomBytes(32).toString("base64url"));
       try {
-        linkSync(candidate, path); // fails if another process made one first: then theirs is the key
-      } catch (linkError) {
-        if ((linkError as NodeJS.ErrnoException).code !== "EEXIST") throw this.#directory.error("create the signing key", linkError);
-      } finally {
-        unlinkSync(candidate);
+        // False when another process made one first: then theirs is the key.
+        createFileDurablySync(path, randomBytes(32).toString("base64url"));
+      } catch (createError) {
+        throw this.#directory.error("create the signing key", createError);
       }
       this.#key = Buffer.from(readFileSync(path, "utf8").trim(), "base64url");
     }

@@ -31,14 +31,14 @@
  * split into these files the first time a store is used, then renamed `state.json.migrated`: nobody
  * signs in again. Expired records are removed by the stores' sweeps (at start) and when read.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { link, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigurationError } from "../../common/configuration-error.ts";
 import { withFileLock } from "../../common/file-lock.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { checkPrivateDirectory } from "../../common/private-directory.ts";
+import { createFileDurably, moveFileDurably, writeFileDurably } from "../../common/durable-file.ts";
 import { CredentialStoreError } from "../../credentials/credential-store.ts";
 import { defaultStoreTimeoutMs } from "../../credentials/store-deadline.ts";
 import type { AuthorizationCodeRecord, GrantRecord } from "./grant-store.ts";
@@ -132,36 +132,21 @@ export class StateDirectory {
     return record;
   }
 
-  /** Writes `text` to `path` whole (a temporary file renamed into place), flushed to the disk when `durable`. */
+  /** Writes `text` to `path` whole (common/durable-file.ts), flushed to the disk when `durable`. */
   async write(path: string, text: string, options: { durable: boolean }): Promise<void> {
-    const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      const handle = await open(temporary, "wx", 0o600);
-      try {
-        await handle.writeFile(text);
-        if (options.durable) await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, path);
-      if (options.durable) syncDirectory(join(path, ".."));
+      await writeFileDurably(path, text, { flush: options.durable });
     } catch (error) {
-      await rm(temporary, { force: true });
       throw this.error("write", error);
     }
   }
 
   /** Creates `path` holding `text` unless it exists: of several processes, the first to link wins. */
   async linkOnce(path: string, text: string): Promise<void> {
-    const candidate = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    writeDurably(candidate, text);
     try {
-      await link(candidate, path);
-      syncDirectory(join(path, ".."));
+      await createFileDurably(path, text);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw this.error("write", error);
-    } finally {
-      await unlink(candidate).catch(() => {});
+      throw this.error("write", error);
     }
   }
 
@@ -223,8 +208,7 @@ export class StateDirectory {
       for (const grant of Object.values(state.grants ?? {}))
         if (grantIdPattern.test(grant.grant_id)) await copy(this.grantPath(grant.grant_id), grant);
       if (state.owner !== undefined && athleteIdPattern.test(state.owner)) await this.linkOnce(this.file("owner"), state.owner);
-      await rename(statePath, `${statePath}.migrated`);
-      syncDirectory(this.path);
+      await moveFileDurably(statePath, `${statePath}.migrated`);
     });
   }
 }
@@ -244,24 +228,5 @@ export function parseJson<T>(text: string | undefined): T | undefined {
     return JSON.parse(text) as T;
   } catch {
     return undefined;
-  }
-}
-
-export function writeDurably(path: string, text: string): void {
-  const fd = openSync(path, "wx", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function syncDirectory(directory: string): void {
-  const fd = openSync(directory, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -7,6 +7,16 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { defineSetting, milliseconds, readSetting, text, type Environment } from "./setting.ts";
 
+/** The folder of this project's files in the user's config folder, and the token file's name in it. */
+const configFolderName = "openclaw-fitness";
+const tokenFileName = "strava-tokens.json";
+/** That folder as people write it, when XDG_CONFIG_HOME is not set. */
+export const defaultConfigFolderText = `~/.config/${configFolderName}`;
+/** The token file when FITNESS_TOKEN_FILE is not set, as people write it (the plugin's config, usage texts). */
+export const defaultTokenFileText = `${defaultConfigFolderText}/${tokenFileName}`;
+export const defaultAwsRegion = "us-west-2";
+export const defaultStoreTimeoutMs = 5_000;
+
 export const stravaClientId = defineSetting({
   name: "STRAVA_CLIENT_ID",
   type: "text",
@@ -39,7 +49,7 @@ export const stravaRefreshToken = defineSetting({
 export const fitnessTokenFile = defineSetting({
   name: "FITNESS_TOKEN_FILE",
   type: "path",
-  defaultText: "~/.config/openclaw-fitness/strava-tokens.json",
+  defaultText: defaultTokenFileText,
   meaning: "the token file (0600): set alone, npm start serves the athlete npm run authorize -- --store file wrote there",
   readBy: ["MCP server", "authorize"],
   parse: text(),
@@ -57,19 +67,19 @@ export const fitnessSecretName = defineSetting({
 export const awsRegion = defineSetting({
   name: "AWS_REGION",
   type: "region",
-  defaultText: "us-west-2",
+  defaultText: defaultAwsRegion,
   meaning: "the AWS region of the secret, the table and the voice service (an ARN's own region wins)",
   readBy: ["MCP server", "voice", "authorize", "oauth-admin", "hosted"],
-  parse: text("us-west-2"),
+  parse: text(defaultAwsRegion),
 });
 
 export const fitnessStoreTimeoutMs = defineSetting({
   name: "FITNESS_STORE_TIMEOUT_MS",
   type: "milliseconds",
-  defaultText: "5000",
+  defaultText: String(defaultStoreTimeoutMs),
   meaning: "how long one call to the credential store may take",
   readBy: ["MCP server", "hosted"],
-  parse: milliseconds("FITNESS_STORE_TIMEOUT_MS", 5_000),
+  parse: milliseconds("FITNESS_STORE_TIMEOUT_MS", defaultStoreTimeoutMs),
 });
 
 export const fitnessTokenRescueDir = defineSetting({
@@ -101,15 +111,13 @@ export const xdgRuntimeDir = defineSetting({
 
 /** `$XDG_CONFIG_HOME/openclaw-fitness` (~/.config by default): the folder of this project's files of this user. */
 export function configFolder(env: Environment): string {
-  return join(readSetting(env, xdgConfigHome) ?? join(homedir(), ".config"), "openclaw-fitness");
+  return join(readSetting(env, xdgConfigHome) ?? join(homedir(), ".config"), configFolderName);
 }
 
 /** FITNESS_TOKEN_FILE, else the default token file; and whether it was set. */
 export function readTokenFile(env: Environment): { path: string; explicit: boolean } {
   const explicit = readSetting(env, fitnessTokenFile);
-  return explicit !== undefined
-    ? { path: explicit, explicit: true }
-    : { path: join(configFolder(env), "strava-tokens.json"), explicit: false };
+  return explicit !== undefined ? { path: explicit, explicit: true } : { path: join(configFolder(env), tokenFileName), explicit: false };
 }
 
 /** Where new tokens wait on this machine: FITNESS_TOKEN_RESCUE_DIR and the session's runtime directory. */

@@ -1,6 +1,14 @@
 /** OAuth mode's settings (MCP_AUTH=oauth): its public address, whom it serves, its store and Strava's webhook. */
 import { ConfigurationError } from "../configuration-error.ts";
-import { defineSetting, rateLimits, text, wholeNumber } from "./setting.ts";
+import { defineSetting, rateLimits, readSetting, text, wholeNumber, type Environment } from "./setting.ts";
+import { stravaPublishedRateLimitsText } from "./strava-variables.ts";
+import { join } from "node:path";
+import { configFolder, defaultConfigFolderText } from "./credential-variables.ts";
+
+/** OAuth mode's state folder in this project's config folder, when FITNESS_OAUTH_DIR is not set. */
+const oauthFolderName = "oauth";
+/** How many athletes a Standard-tier Strava application serves. */
+export const defaultAthleteLimit = 10;
 
 export const publicUrl = defineSetting({
   name: "PUBLIC_URL",
@@ -36,16 +44,16 @@ export const mcpAthletes = defineSetting({
 export const stravaAthleteLimit = defineSetting({
   name: "STRAVA_ATHLETE_LIMIT",
   type: "whole number",
-  defaultText: "10",
+  defaultText: String(defaultAthleteLimit),
   meaning: "how many athletes your Strava application may serve (Strava's Standard tier: 10)",
   readBy: ["MCP server"],
-  parse: wholeNumber("STRAVA_ATHLETE_LIMIT", 1, 100_000, 10),
+  parse: wholeNumber("STRAVA_ATHLETE_LIMIT", 1, 100_000, defaultAthleteLimit),
 });
 
 export const stravaRateLimits = defineSetting({
   name: "STRAVA_RATE_LIMITS",
   type: "four whole numbers",
-  defaultText: "200,2000,100,1000",
+  defaultText: stravaPublishedRateLimitsText,
   meaning: "your application's limits (overall 15 min, overall daily, read 15 min, read daily), shared by the athletes",
   readBy: ["MCP server", "hosted"],
   parse: rateLimits("STRAVA_RATE_LIMITS", true),
@@ -87,7 +95,7 @@ export const mcpClientAddressHeader = defineSetting({
 export const fitnessOauthDir = defineSetting({
   name: "FITNESS_OAUTH_DIR",
   type: "path",
-  defaultText: "~/.config/openclaw-fitness/oauth",
+  defaultText: `${defaultConfigFolderText}/${oauthFolderName}`,
   meaning:
     "OAuth mode's state on local files (this user's alone: 0700, checked at start); npm run hosted on the sandbox: a scratch directory",
   readBy: ["MCP server", "hosted", "oauth-admin"],
@@ -111,3 +119,8 @@ export const mcpSigningKeySecret = defineSetting({
   readBy: ["MCP server", "hosted", "oauth-admin"],
   parse: text(),
 });
+
+/** FITNESS_OAUTH_DIR, else the `oauth` folder in this project's config folder. */
+export function readOauthDirectory(env: Environment): string {
+  return readSetting(env, fitnessOauthDir) ?? join(configFolder(env), oauthFolderName);
+}

@@ -1,11 +1,18 @@
 /** The sandbox's knobs, for `npm run sandbox` and for the MCP server's built-in sandbox. */
 import { ConfigurationError } from "../configuration-error.ts";
 import { defineSetting, rateLimits, trueOrFalse, wholeNumber } from "./setting.ts";
+import { stravaPublishedRateLimitsText } from "./strava-variables.ts";
+
+/** The sandbox's defaults, as Strava's: an access token's lifetime, and how long an upload takes to process. */
+export const defaultSandboxTokenLifetimeSeconds = 21_600;
+export const defaultSandboxUploadProcessingMs = 8_000;
+/** The seed of the sandbox's athlete (the same activities at every start). */
+export const defaultSandboxSeed = 7;
 
 export const sandboxTokenLifetimeSeconds = defineSetting({
   name: "SANDBOX_TOKEN_LIFETIME_SECONDS",
   type: "seconds",
-  defaultText: "21600 (6 h, as Strava's)",
+  defaultText: `${defaultSandboxTokenLifetimeSeconds} (6 h, as Strava's)`,
   meaning: "how long the sandbox's access tokens last",
   readBy: ["sandbox", "MCP server"],
   parse: wholeNumber("SANDBOX_TOKEN_LIFETIME_SECONDS", 1, 10 * 365 * 86_400),
@@ -14,7 +21,7 @@ export const sandboxTokenLifetimeSeconds = defineSetting({
 export const sandboxUploadProcessingMs = defineSetting({
   name: "SANDBOX_UPLOAD_PROCESSING_MS",
   type: "milliseconds",
-  defaultText: "8000",
+  defaultText: String(defaultSandboxUploadProcessingMs),
   meaning: "how long the sandbox takes to process an upload",
   readBy: ["sandbox", "MCP server"],
   parse: wholeNumber("SANDBOX_UPLOAD_PROCESSING_MS", 0, 3_600_000),
@@ -23,7 +30,7 @@ export const sandboxUploadProcessingMs = defineSetting({
 export const sandboxRateLimits = defineSetting({
   name: "SANDBOX_RATE_LIMITS",
   type: "four whole numbers",
-  defaultText: "200,2000,100,1000",
+  defaultText: stravaPublishedRateLimitsText,
   meaning: "the sandbox's rate limits (overall 15 min, overall daily, read 15 min, read daily)",
   readBy: ["sandbox", "MCP server"],
   parse: rateLimits("SANDBOX_RATE_LIMITS", false),
@@ -54,7 +61,7 @@ export const sandboxScopes = defineSetting({
 export const sandboxSeed = defineSetting({
   name: "SANDBOX_SEED",
   type: "whole number",
-  defaultText: "7",
+  defaultText: String(defaultSandboxSeed),
   meaning: "the seed of the sandbox's generated data",
   readBy: ["sandbox", "MCP server"],
   parse: wholeNumber("SANDBOX_SEED", 0, 2 ** 32 - 1),

@@ -2,11 +2,22 @@
 import { ConfigurationError } from "../configuration-error.ts";
 import { isLogLevel, type LogLevel } from "../logger.ts";
 import { defineSetting, text } from "./setting.ts";
+import { defaultConfigFolderText } from "./credential-variables.ts";
+
+/** Where each server listens unless PORT and HOST say otherwise, written here only. */
+export const defaultServerPort = 3000;
+export const defaultSandboxPort = 8900;
+export const defaultHostedPort = 8788;
+export const defaultHost = "127.0.0.1";
+/** The MCP server's address when neither is set (OAuth mode's issuer then, the usage text). */
+export const defaultServerAddress = `${defaultHost}:${defaultServerPort}`;
+/** The file in this project's config folder that keeps a generated bearer token when AUTH_TOKEN is not set. */
+export const keptAuthTokenFileName = "mcp-auth-token";
 
 export const port = defineSetting({
   name: "PORT",
   type: "0-65535",
-  defaultText: "3000 (npm start), 8900 (npm run sandbox), 8788 (npm run hosted)",
+  defaultText: `${defaultServerPort} (npm start), ${defaultSandboxPort} (npm run sandbox), ${defaultHostedPort} (npm run hosted)`,
   meaning: "the port to listen on; 0 picks a free one and logs it",
   readBy: ["MCP server", "sandbox", "hosted"],
   parse: (value: string | undefined): number | undefined => {
@@ -20,16 +31,16 @@ export const port = defineSetting({
 export const host = defineSetting({
   name: "HOST",
   type: "address",
-  defaultText: "127.0.0.1",
+  defaultText: defaultHost,
   meaning: "the address to listen on; beyond loopback, clients need the bearer token (or OAuth mode) and PUBLIC_URL",
   readBy: ["MCP server", "sandbox"],
-  parse: text("127.0.0.1"),
+  parse: text(defaultHost),
 });
 
 export const authToken = defineSetting({
   name: "AUTH_TOKEN",
   type: "secret",
-  defaultText: "one made and kept in ~/.config/openclaw-fitness/mcp-auth-token (loopback only)",
+  defaultText: `one made and kept in ${defaultConfigFolderText}/${keptAuthTokenFileName} (loopback only)`,
   meaning:
     "the bearer token clients send to /mcp (bearer mode); required beyond loopback (the server refuses to start without it there), at least 16 characters, such as the output of openssl rand -hex 32",
   readBy: ["MCP server"],

@@ -13,8 +13,8 @@
  * directory above it must belong to this user or root and be writable by nobody else unless sticky (as
  * /dev/shm and /tmp are), or someone else could swap the checked directory for theirs between the check
  * and a write (ssh checks its files' parents the same way). Files are written 0600, never through a
- * symbolic link, under a temporary name renamed into place: a reader sees a whole copy or none, and a
- * failed rewrite leaves the copy it meant to replace. A file holds one token set and the SHA-256 of the
+ * symbolic link, under a temporary name flushed and renamed into place (common/durable-file.ts): a reader
+ * sees a whole copy or none, and a failed rewrite leaves the copy it meant to replace. A file holds one token set and the SHA-256 of the
  * refresh token it replaces, never the client secret.
  *
  * Windows has neither a memory-backed directory nor POSIX owners and modes to check, so the copy is not
@@ -24,19 +24,7 @@
  * (`loginctl enable-linger`), when their last session ends: $XDG_RUNTIME_DIR is removed and systemd removes
  * the user's files from /dev/shm.
  */
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statfsSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statfsSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { TokenSet } from "../credential-store.ts";
@@ -44,6 +32,7 @@ import { checkPrivateDirectory } from "../../common/private-directory.ts";
 import { ConfigurationError } from "../../common/configuration-error.ts";
 import { messageOf } from "../../common/named-error.ts";
 import { schemaViolations } from "../../common/schema-check.ts";
+import { writeFileDurablySync } from "../../common/durable-file.ts";
 
 export const rescueDirEnvName = "FITNESS_TOKEN_RESCUE_DIR";
 
@@ -174,22 +163,7 @@ export class TokenRescueDirectory {
     // Named like a copy (a whole one left by a kill before the rename is a copy like any other; an empty
     // one is removed as a write cut short), and unique to this write.
     const temporary = join(this.path, `${name.slice(0, -".json".length)}.${process.pid}-${++writes}.json`);
-    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    try {
-      try {
-        writeFileSync(fd, text);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, join(this.path, name));
-    } catch (error) {
-      try {
-        unlinkSync(temporary);
-      } catch {
-        // gone already
-      }
-      throw error;
-    }
+    writeFileDurablySync(join(this.path, name), text, { temporary, noFollow: true });
   }
 
   /** Whether the directory holds a file named `name` (false when it cannot be told). */

@@ -9,18 +9,19 @@
  * 2. Commit, under a lock file shared by the machine's processes: compare what the file holds with what
  *    the save expects it to hold (compare-and-swap), then fsync the temporary file, rename it over the
  *    token file (atomic: readers see the old or the new file, whole) and fsync the directory, so a power
- *    loss cannot lose the token either. A stale save is dropped, its temporary file deleted.
+ *    loss cannot lose the token either (common/durable-file.ts). A stale save is dropped, its temporary file deleted.
  * 3. Recovery: temporary files whose process is gone are a save killed between 1 and 2. One that descends
  *    from what the file holds (credentials/token-lineage.ts) is committed; any other is deleted, so no file
  *    with tokens in it lingers. Temporary files of processes still running are theirs to finish.
  */
-import { closeSync, fsync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { open, readFile, rename } from "node:fs/promises";
+import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { CredentialStoreError } from "../credential-store.ts";
 import { processIsAlive, withFileLock, LockWaitAbortedError, type HeldLock } from "../../common/file-lock.ts";
 import { descendsFrom, lineageField } from "../token-lineage.ts";
+import { moveFileDurably, StagedFile } from "../../common/durable-file.ts";
 
 export type TokenRecord = Record<string, unknown>;
 
@@ -31,10 +32,7 @@ export type TokenRecord = Record<string, unknown>;
 const instance = randomBytes(3).toString("hex");
 
 /** A record written to its temporary file, not yet committed. */
-export interface Journal {
-  readonly path: string;
-  readonly fd: number;
-}
+export type Journal = StagedFile;
 
 /** The refresh token a record stands for, as its store reads it (or undefined when it has none). */
 export type RefreshTokenOf = (record: TokenRecord | undefined) => string | undefined;
@@ -74,21 +72,12 @@ export class TokenFile {
   /** Step 1: `record` in a new temporary file, durable against SIGKILL when this returns. */
   journal(record: TokenRecord): Journal {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const path = `${this.path}.${process.pid}.${instance}-${randomBytes(4).toString("hex")}.tmp`;
-    let fd: number;
+    const temporary = `${this.path}.${process.pid}.${instance}-${randomBytes(4).toString("hex")}.tmp`;
     try {
-      fd = openSync(path, "wx", 0o600);
+      return StagedFile.write(this.path, `${JSON.stringify(record, null, 2)}\n`, { temporary });
     } catch (error) {
       throw new CredentialStoreError(`Could not write the ${this.#description}: ${(error as Error).message}`);
     }
-    try {
-      writeSync(fd, `${JSON.stringify(record, null, 2)}\n`);
-    } catch (error) {
-      closeSync(fd);
-      unlinkQuietly(path);
-      throw new CredentialStoreError(`Could not write the ${this.#description}: ${(error as Error).message}`);
-    }
-    return { path, fd };
   }
 
   /**
@@ -103,7 +92,7 @@ export class TokenFile {
   ): Promise<{ committed: boolean; current: TokenRecord | undefined }> {
     let committed = false;
     // The flush to disk runs while the lock is taken and the file compared; only the rename waits for it.
-    const synced = fsyncPromise(journal.fd);
+    const synced = journal.flush();
     synced.catch(() => {});
     try {
       return await this.#locked(signal, async (lock) => {
@@ -113,18 +102,15 @@ export class TokenFile {
         await synced;
         if (!lock.stillHeld())
           throw new CredentialStoreError(`Lost the lock on the ${this.#description} to another process; nothing was written.`);
-        await rename(journal.path, this.path);
+        await journal.moveIntoPlace();
         committed = true;
-        await this.#syncDirectory();
         return { committed: true, current: await this.read() };
       });
     } catch (error) {
       if (error instanceof CredentialStoreError) throw error;
       throw new CredentialStoreError(`Could not write the ${this.#description}: ${(error as Error).message}`);
     } finally {
-      if (!committed) unlinkQuietly(journal.path);
-      await synced.catch(() => {});
-      closeSync(journal.fd);
+      if (!committed) journal.discard();
     }
   }
 
@@ -213,31 +199,11 @@ export class TokenFile {
         unlinkQuietly(candidate.path);
         continue;
       }
-      const handle = await open(candidate.path, "r");
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(candidate.path, this.path);
-      await this.#syncDirectory();
+      await moveFileDurably(candidate.path, this.path);
       current = candidate.record;
       currentMtime = candidate.mtime;
     }
   }
-
-  async #syncDirectory(): Promise<void> {
-    const handle = await open(dirname(this.path), "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  }
-}
-
-function fsyncPromise(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 function mtimeOf(path: string): number {

@@ -18,9 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { synchronousStderrLogger } from "../../common/logger.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { configFolder } from "../../common/settings/credential-variables.ts";
-import { fitnessOauthDir, mcpOauthTable, publicUrl } from "../../common/settings/oauth-variables.ts";
-import { port as portSetting } from "../../common/settings/server-variables.ts";
+import { fitnessOauthDir, mcpOauthTable, publicUrl, readOauthDirectory } from "../../common/settings/oauth-variables.ts";
+import { defaultHostedPort, port as portSetting } from "../../common/settings/server-variables.ts";
 import { isSet, readSetting } from "../../common/settings/setting.ts";
 import { isLoopbackHostname } from "../../authorization/oauth-settings.ts";
 import { stravaApplicationNamed } from "../../authorization/strava/strava-application.ts";
@@ -37,7 +36,7 @@ function fail(message: string): never {
 const args = process.argv.slice(2);
 const bundleIndex = args.indexOf("--bundle");
 const bundle = bundleIndex >= 0 ? args[bundleIndex + 1] : undefined;
-let port = 8788;
+let port = defaultHostedPort;
 try {
   port = readSetting(process.env, portSetting) ?? port;
 } catch (error) {
@@ -102,10 +101,7 @@ try {
 process.env["PUBLIC_URL"] ??= local.url;
 const origin = readSetting(process.env, publicUrl) ?? local.url;
 const table = readSetting(process.env, mcpOauthTable);
-const state =
-  table !== undefined
-    ? `DynamoDB table ${table}`
-    : `local files in ${readSetting(process.env, fitnessOauthDir) ?? join(configFolder(process.env), "oauth")}`;
+const state = table !== undefined ? `DynamoDB table ${table}` : `local files in ${readOauthDirectory(process.env)}`;
 
 const health = await firstRequest(`${local.url}/health`);
 const upstream = typeof health.body["upstream"] === "string" ? health.body["upstream"] : undefined;

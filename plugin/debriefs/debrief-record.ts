@@ -12,13 +12,13 @@
  *
  * Each read is fresh from the file, and each change reads, applies and writes one at a time in the process
  * (the host may run two copies of the plugin, one for the service and one for a turn's tools). Writes go
- * to a temporary file that is flushed and renamed over the record (readers see the old or the new record,
+ * to a temporary file that is flushed and renamed over the record (common/durable-file.ts: readers see the old or the new record,
  * whole); a record that cannot be read is set aside (`.unreadable-<ms>`) and the debriefs start over from a
  * fresh baseline (they debrief nothing already in the log), saying so in the log.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { moveFileDurably, writeFileDurably } from "../../common/durable-file.ts";
 import { queued } from "./process-wide.ts";
 
 /** Seen ids and the coach's own ids are forgotten this long after their activity started (or was made). */
@@ -109,7 +109,7 @@ export class DebriefRecordFile {
     const parsed = parseRecord(text);
     if (parsed) return parsed;
     const aside = `${this.path}.unreadable-${Date.now()}`;
-    await rename(this.path, aside).catch(() => undefined);
+    await moveFileDurably(this.path, aside).catch(() => undefined);
     this.#log.warn("debrief_record_unreadable", {
       path: this.path,
       moved_to: aside,
@@ -120,20 +120,7 @@ export class DebriefRecordFile {
 
   async #write(text: string): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    const handle = await open(temporary, "w", 0o600);
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, this.path);
-    } catch (error) {
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
+    await writeFileDurably(this.path, text);
   }
 }
 

@@ -7,10 +7,16 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigurationError } from "../../common/configuration-error.ts";
 import { messageOf } from "../../common/named-error.ts";
-import { awsRegion, readTokenFile, stravaClientId, stravaClientSecret } from "../../common/settings/credential-variables.ts";
+import {
+  awsRegion,
+  defaultTokenFileText,
+  readTokenFile,
+  stravaClientId,
+  stravaClientSecret,
+} from "../../common/settings/credential-variables.ts";
 import { home } from "../../common/settings/host-variables.ts";
 import { readSetting, type Environment } from "../../common/settings/setting.ts";
-import { stravaAuthorizeUrl, stravaRevokeUrl, stravaTokenUrl } from "../../common/settings/strava-variables.ts";
+import { defaultStravaTimeoutMs, stravaAuthorizeUrl, stravaRevokeUrl, stravaTokenUrl } from "../../common/settings/strava-variables.ts";
 import type { AuthorizationTarget } from "../../credentials/store-choice.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 
@@ -60,7 +66,7 @@ Options:
   --revoke                      revoke the stored grant and clear the tokens
   --secret-name NAME            secret name or ARN (default fitness-credentials)
   --region REGION               AWS region of the secret (default AWS_REGION, else us-west-2)
-  --token-file PATH             token file (default FITNESS_TOKEN_FILE, else ~/.config/openclaw-fitness/strava-tokens.json)
+  --token-file PATH             token file (default FITNESS_TOKEN_FILE, else ${defaultTokenFileText})
   --client-id ID                Strava application's client id (default STRAVA_CLIENT_ID)
   --client-secret SECRET        its client secret (default STRAVA_CLIENT_SECRET; prefer the variable:
                                 arguments are visible to other users of the machine)
@@ -135,7 +141,7 @@ export function parseAuthorizeOptions(argv: readonly string[], env: Environment)
   }
   if (values["revoke"] === true) {
     if (text("port")) throw new AuthorizeUsageError("--port applies to an authorization, not to --revoke.");
-    return { revoke: true, clientId, clientSecret, target, revokeUrl, timeoutMs: 30_000 };
+    return { revoke: true, clientId, clientSecret, target, revokeUrl, timeoutMs: defaultStravaTimeoutMs };
   }
   const missing = [
     clientId ? undefined : "STRAVA_CLIENT_ID (or --client-id)",

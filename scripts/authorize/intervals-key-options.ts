@@ -8,9 +8,9 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { messageOf } from "../../common/named-error.ts";
-import { awsRegion, readTokenFile } from "../../common/settings/credential-variables.ts";
+import { awsRegion, defaultTokenFileText, readTokenFile } from "../../common/settings/credential-variables.ts";
 import { home } from "../../common/settings/host-variables.ts";
-import { readIntervalsSettings } from "../../common/settings/intervals-variables.ts";
+import { defaultIntervalsApiBase, readIntervalsSettings } from "../../common/settings/intervals-variables.ts";
 import { readSetting, type Environment } from "../../common/settings/setting.ts";
 import type { AuthorizationTarget } from "../../credentials/store-choice.ts";
 import { checkedIntervalsApiBase } from "../../intervals/intervals-settings.ts";
@@ -43,11 +43,11 @@ Options:
                                 make a new one there)
   --secret-name NAME            secret name or ARN (default fitness-credentials)
   --region REGION               AWS region of the secret (default AWS_REGION, else us-west-2)
-  --token-file PATH             token file (default FITNESS_TOKEN_FILE, else ~/.config/openclaw-fitness/strava-tokens.json)
+  --token-file PATH             token file (default FITNESS_TOKEN_FILE, else ${defaultTokenFileText})
   --no-check                    store the key without asking intervals.icu first (no network here)
 
 Environment: INTERVALS_ATHLETE_ID (default 0, the key's own athlete) and INTERVALS_API_BASE (default
-https://intervals.icu/api/v1) say whose log to check the key against, and where.`;
+${defaultIntervalsApiBase}) say whose log to check the key against, and where.`;
 
 /** Options that would put the key on the command line, refused by name. */
 const keyOptions = ["--key", "--api-key", "--intervals-api-key", "--apikey"];

@@ -21,6 +21,7 @@ import {
 } from "../../strava/strava-oauth.ts";
 import { TokenRefreshError } from "../../strava/strava-errors.ts";
 import { NamedError } from "../../common/named-error.ts";
+import { defaultStravaTimeoutMs } from "../../common/settings/strava-variables.ts";
 
 export const callbackPath = "/callback";
 
@@ -149,7 +150,7 @@ async function exchangeCode(
       ...options,
       code,
       redirectUri,
-      timeoutMs: 30_000,
+      timeoutMs: defaultStravaTimeoutMs,
       http,
       retryAdvice: "run the command again",
     });

@@ -1,6 +1,7 @@
 // Reading and safely rewriting the host's config file (openclaw.json, JSON5 syntax).
 import { constants } from "node:fs";
-import { chmod, copyFile, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { copyFile, readFile, stat } from "node:fs/promises";
+import { writeFileDurably } from "../../common/durable-file.ts";
 import JSON5 from "json5";
 import { isJsonObject, type JsonObject } from "./json-tree.ts";
 import { CoachSetupError } from "./setup-error.ts";
@@ -57,14 +58,11 @@ export async function backupHostConfig(file: string, now: Date = new Date()): Pr
   }
 }
 
-/** Writes the config as formatted JSON through a temporary file and a rename, keeping the file's mode (0600 for a new file). */
+/** Writes the config as formatted JSON through a temporary file and a rename (common/durable-file.ts), keeping the file's mode (0600 for a new file). */
 export async function writeHostConfig(file: string, config: JsonObject): Promise<void> {
   const mode = await stat(file).then(
     (info) => info.mode & 0o777,
     () => 0o600,
   );
-  const temporary = `${file}.tmp-${process.pid}`;
-  await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode, flag: "w" });
-  await chmod(temporary, mode); // the umask may have narrowed the requested mode
-  await rename(temporary, file);
+  await writeFileDurably(file, `${JSON.stringify(config, null, 2)}\n`, { mode });
 }
