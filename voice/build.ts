@@ -1,10 +1,11 @@
-// Bundles each Lambda function into one file with esbuild: dist/voice/<name>/<name>.mjs, the CodeUri of
-// voice/template.yaml. Run with `npx tsx voice/build.ts [outDir]`; prints each bundle's size.
-//
-// The options every bundle shares are in common/bundle-options.mjs; here, minified ES modules (.mjs), which
-// the nodejs24.x runtime loads natively (`Handler: handler.handler` finds handler.mjs). The AWS SDK is bundled
-// rather than taken from the runtime, so the deployed code runs the SDK version the tests ran.
-
+/**
+ * Bundles each Lambda function into one file with esbuild: dist/voice/<name>/<name>.mjs, the CodeUri of
+ * voice/template.yaml. Run with `npx tsx voice/build.ts [outDir]`; prints each bundle's size.
+ *
+ * The options every bundle shares are in common/bundle-options.mjs; here, minified ES modules (.mjs), which
+ * the nodejs24.x runtime loads natively (`Handler: handler.handler` finds handler.mjs). The AWS SDK is bundled
+ * rather than taken from the runtime, so the deployed code runs the SDK version the tests ran.
+ */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,9 +13,9 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { minifiedNodeBundleOptions } from "../common/bundle-options.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-export const VOICE_FUNCTIONS = [
+export const voiceFunctions = [
   { name: "authorizer", entry: "voice/authorizer.ts" },
   { name: "handler", entry: "voice/handler.ts" },
 ] as const;
@@ -26,14 +27,14 @@ export interface BundleReport {
   gzipBytes: number;
 }
 
-export async function buildVoiceBundles(outDir = join(ROOT, "dist", "voice")): Promise<BundleReport[]> {
+export async function buildVoiceBundles(outDir = join(root, "dist", "voice")): Promise<BundleReport[]> {
   const reports: BundleReport[] = [];
-  for (const { name, entry } of VOICE_FUNCTIONS) {
+  for (const { name, entry } of voiceFunctions) {
     const dir = join(outDir, name);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${name}.mjs`);
-    await build({ ...minifiedNodeBundleOptions, entryPoints: [join(ROOT, entry)], outfile: file });
+    await build({ ...minifiedNodeBundleOptions, entryPoints: [join(root, entry)], outfile: file });
     const files = readdirSync(dir);
     if (files.length !== 1) throw new Error(`${name} bundled to ${files.length} files (${files.join(", ")}); expected one`);
     const bytes = readFileSync(file);

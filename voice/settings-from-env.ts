@@ -1,15 +1,16 @@
-// The voice service's settings, read from the environment on first use (not at import, so tests can set
-// the environment first) through the settings inventory (common/settings/voice-variables.ts), and
-// checked, with errors that say which variable to fix.
-
+/**
+ * The voice service's settings, read from the environment on first use (not at import, so tests can set
+ * the environment first) through the settings inventory (common/settings/voice-variables.ts), and
+ * checked, with errors that say which variable to fix.
+ */
 import { ConfigurationError } from "../common/configuration-error.ts";
 import { awsRegion } from "../common/settings/credential-variables.ts";
 import { readSetting, type Environment, type Setting } from "../common/settings/setting.ts";
 import { clientTokenParameter, voiceModelId, voiceTimezone } from "../common/settings/voice-variables.ts";
 import { isValidTimeZone } from "../common/time-zone.ts";
 
-export const DEFAULT_REGION = "us-west-2";
-export const DEFAULT_TIME_ZONE = "UTC";
+export const defaultRegion = "us-west-2";
+export const defaultTimeZone = "UTC";
 
 /** The variable's value, or a ConfigurationError saying what to set it to. */
 function required(env: Environment, setting: Setting<string | undefined>, setItTo: string): string {

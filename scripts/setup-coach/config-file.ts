@@ -1,4 +1,6 @@
-// Reading and safely rewriting the host's config file (openclaw.json, JSON5 syntax).
+/**
+ * Reading and safely rewriting the host's config file (openclaw.json, JSON5 syntax).
+ */
 import { constants } from "node:fs";
 import { chmod, copyFile, readFile, rename, stat, writeFile } from "node:fs/promises";
 import JSON5 from "json5";
