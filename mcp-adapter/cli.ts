@@ -12,7 +12,7 @@
  * for a person when standard error is a terminal; standard output is protocol only.
  */
 import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
-import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage } from "./adapter-settings.ts";
+import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv } from "./adapter-settings.ts";
 import { CallsInFlight } from "./server/calls-in-flight.ts";
 import { createMcpServerFactory } from "./server/create-mcp-server.ts";
 import { readServerIdentity } from "./server-identity.ts";
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   try {
     const command = commandFromArgs(process.argv.slice(2));
     if ("print" in command) {
-      process.stdout.write(command.print === "help" ? usage : `${readServerIdentity().version}\n`);
+      process.stdout.write(command.print === "help" ? (await import("./usage-text.ts")).usage : `${readServerIdentity().version}\n`);
       return;
     }
     logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });
