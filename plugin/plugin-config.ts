@@ -103,7 +103,13 @@ export class PluginConfigError extends ConfigurationError {}
 
 export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (pluginConfig === undefined || pluginConfig === null) return { ...defaultPluginSettings };
-  if (typeof pluginConfig !== "object" || Array.isArray(pluginConfig)) {
+  const config = knownConfig(pluginConfig);
+  return { ...resolveStoreSettings(config), ...resolveApprovalSettings(config), ...resolveDebriefSettings(config) };
+}
+
+/** The config as an object of the keys the plugin knows; anything else is refused, naming what it accepts. */
+function knownConfig(pluginConfig: unknown): Record<string, unknown> {
+  if (typeof pluginConfig !== "object" || pluginConfig === null || Array.isArray(pluginConfig)) {
     throw new PluginConfigError(
       `${configPath} must be an object such as {"secretName": "fitness-credentials", "cloudRegion": "us-west-2"}.`,
     );
@@ -115,6 +121,13 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
       `${configPath} has unknown key(s) ${unknown.join(", ")}; the plugin accepts only ${[...knownKeys].join(", ")}.`,
     );
   }
+  return config;
+}
+
+type StoreSettings = Pick<PluginSettings, "upstream" | "credentialStore" | "secretName" | "cloudRegion" | "tokenFile">;
+
+/** Which log the tools read, and where its credentials live. */
+function resolveStoreSettings(config: Record<string, unknown>): StoreSettings {
   const upstream = readString(config, "upstream", defaultPluginSettings.upstream);
   if (!(trainingLogs as readonly string[]).includes(upstream)) {
     throw new PluginConfigError(
@@ -143,6 +156,19 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
   if (!regionPattern.test(cloudRegion)) {
     throw new PluginConfigError(`${configPath}.cloudRegion must be an AWS region name such as "us-west-2"; got "${cloudRegion}".`);
   }
+  return {
+    upstream: upstream as TrainingLog,
+    credentialStore: credentialStore as CredentialStoreKind,
+    secretName,
+    cloudRegion,
+    tokenFile,
+  };
+}
+
+type ApprovalSettings = Pick<PluginSettings, "writeApproval" | "writeApprovalTimeoutSeconds">;
+
+/** Who approves a write, and how long a held write waits. */
+function resolveApprovalSettings(config: Record<string, unknown>): ApprovalSettings {
   const writeApproval = readString(config, "writeApproval", defaultPluginSettings.writeApproval);
   if (!(writeApprovalModes as readonly string[]).includes(writeApproval)) {
     throw new PluginConfigError(
@@ -156,16 +182,7 @@ export function resolvePluginSettings(pluginConfig: unknown): PluginSettings {
       `${configPath}.writeApprovalTimeoutSeconds must be a whole number of seconds from ${min} to ${max} (default ${defaultPluginSettings.writeApprovalTimeoutSeconds}); got ${JSON.stringify(timeout)}.`,
     );
   }
-  return {
-    upstream: upstream as TrainingLog,
-    credentialStore: credentialStore as CredentialStoreKind,
-    secretName,
-    cloudRegion,
-    tokenFile,
-    writeApproval: writeApproval as WriteApprovalMode,
-    writeApprovalTimeoutSeconds: timeout,
-    ...resolveDebriefSettings(config),
-  };
+  return { writeApproval: writeApproval as WriteApprovalMode, writeApprovalTimeoutSeconds: timeout };
 }
 
 type DebriefSettings = Pick<

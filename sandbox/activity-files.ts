@@ -76,6 +76,18 @@ interface FitDefinition {
   developerBytes: number;
 }
 
+/** What the messages of a FIT file tell of its activity, gathered as they are read. */
+interface FitFacts {
+  firstTimestamp: number | null;
+  lastTimestamp: number | null;
+  sessionStart: number | null;
+  sessionElapsed: number | null;
+  sessionDistance: number | null;
+  recordDistance: number | null;
+  sport: number | null;
+  start: [number, number] | null;
+}
+
 function readFit(bytes: Buffer): ReadResult {
   const headerSize = bytes[0] ?? 0;
   if (bytes.length < 14 || (headerSize !== 12 && headerSize !== 14) || bytes.toString("latin1", 8, 12) !== ".FIT") {
@@ -85,34 +97,43 @@ function readFit(bytes: Buffer): ReadResult {
   const end = headerSize + dataSize;
   if (end + 2 > bytes.length) return { ok: false, error: "The FIT file is truncated." };
   if (fitCrc(bytes, 0, end) !== bytes.readUInt16LE(end)) return { ok: false, error: "The FIT file is corrupt (CRC mismatch)." };
+  const facts = readFitMessages(bytes, headerSize, end);
+  const startS = facts.sessionStart ?? facts.firstTimestamp;
+  if (startS === null) return { ok: false, error: "Time information is missing from file." };
+  const elapsed = facts.sessionElapsed ?? (facts.lastTimestamp !== null ? facts.lastTimestamp - startS : 0);
+  return {
+    ok: true,
+    content: bytes,
+    summary: {
+      sportType: fitSports[facts.sport ?? 0] ?? "Workout",
+      startMs: (startS + fitEpochOffsetS) * 1000,
+      elapsed: Math.max(1, Math.round(elapsed)),
+      distance: facts.sessionDistance ?? facts.recordDistance,
+      start: facts.start,
+      name: null,
+    },
+  };
+}
 
+/** Walks the records between the header and the CRC: definitions are kept by local type, data messages read by them. */
+function readFitMessages(bytes: Buffer, headerSize: number, end: number): FitFacts {
+  const facts: FitFacts = {
+    firstTimestamp: null,
+    lastTimestamp: null,
+    sessionStart: null,
+    sessionElapsed: null,
+    sessionDistance: null,
+    recordDistance: null,
+    sport: null,
+    start: null,
+  };
   const definitions = new Map<number, FitDefinition>();
-  let firstTimestamp: number | null = null;
-  let lastTimestamp: number | null = null;
-  let sessionStart: number | null = null;
-  let sessionElapsed: number | null = null;
-  let sessionDistance: number | null = null;
-  let recordDistance: number | null = null;
-  let sport: number | null = null;
-  let start: [number, number] | null = null;
   let pos = headerSize;
   while (pos < end) {
     const header = bytes[pos++]!;
     const compressed = (header & 0x80) !== 0;
     if (!compressed && (header & 0x40) !== 0) {
-      const local = header & 0x0f;
-      const littleEndian = bytes[pos + 1] === 0;
-      const global = littleEndian ? bytes.readUInt16LE(pos + 2) : bytes.readUInt16BE(pos + 2);
-      const count = bytes[pos + 4]!;
-      pos += 5;
-      const fields: Array<{ num: number; size: number }> = [];
-      for (let i = 0; i < count; i++, pos += 3) fields.push({ num: bytes[pos]!, size: bytes[pos + 1]! });
-      let developerBytes = 0;
-      if ((header & 0x20) !== 0) {
-        const devCount = bytes[pos++]!;
-        for (let i = 0; i < devCount; i++, pos += 3) developerBytes += bytes[pos + 1]!;
-      }
-      definitions.set(local, { global, littleEndian, fields, developerBytes });
+      pos = readFitDefinition(bytes, pos, header, definitions);
       continue;
     }
     const local = compressed ? (header >> 5) & 0x03 : header & 0x0f;
@@ -127,47 +148,56 @@ function readFit(bytes: Buffer): ReadResult {
     }
     pos += definition.developerBytes;
     if (pos > end) throw new Error("message runs past the end of the data");
-    const timestamp = values.get(253);
-    if (timestamp !== undefined && timestamp !== 0xffffffff) {
-      firstTimestamp = firstTimestamp === null ? timestamp : Math.min(firstTimestamp, timestamp);
-      lastTimestamp = lastTimestamp === null ? timestamp : Math.max(lastTimestamp, timestamp);
-    }
-    if (definition.global === 18) {
-      sessionStart = valid32(values.get(2)) ?? sessionStart;
-      const elapsed = valid32(values.get(7));
-      if (elapsed !== null) sessionElapsed = elapsed / 1000;
-      const distance = valid32(values.get(9));
-      if (distance !== null) sessionDistance = distance / 100;
-      const s = values.get(5);
-      if (s !== undefined && s !== 0xff) sport = s;
-    } else if (definition.global === 0 && firstTimestamp === null) {
-      const created = valid32(values.get(4));
-      if (created !== null) firstTimestamp = created;
-    } else if (definition.global === 20) {
-      const lat = values.get(0);
-      const lng = values.get(1);
-      if (start === null && lat !== undefined && lng !== undefined && lat !== 0x7fffffff && lng !== 0x7fffffff) {
-        start = [semicircles(lat), semicircles(lng)];
-      }
-      const distance = valid32(values.get(5));
-      if (distance !== null) recordDistance = distance / 100;
-    }
+    noteFitMessage(facts, definition.global, values);
   }
-  const startS = sessionStart ?? firstTimestamp;
-  if (startS === null) return { ok: false, error: "Time information is missing from file." };
-  const elapsed = sessionElapsed ?? (lastTimestamp !== null ? lastTimestamp - startS : 0);
-  return {
-    ok: true,
-    content: bytes,
-    summary: {
-      sportType: fitSports[sport ?? 0] ?? "Workout",
-      startMs: (startS + fitEpochOffsetS) * 1000,
-      elapsed: Math.max(1, Math.round(elapsed)),
-      distance: sessionDistance ?? recordDistance,
-      start,
-      name: null,
-    },
-  };
+  return facts;
+}
+
+/** A definition message at `pos` (just after its header byte) into `definitions`; returns where the next record starts. */
+function readFitDefinition(bytes: Buffer, pos: number, header: number, definitions: Map<number, FitDefinition>): number {
+  const local = header & 0x0f;
+  const littleEndian = bytes[pos + 1] === 0;
+  const global = littleEndian ? bytes.readUInt16LE(pos + 2) : bytes.readUInt16BE(pos + 2);
+  const count = bytes[pos + 4]!;
+  pos += 5;
+  const fields: Array<{ num: number; size: number }> = [];
+  for (let i = 0; i < count; i++, pos += 3) fields.push({ num: bytes[pos]!, size: bytes[pos + 1]! });
+  let developerBytes = 0;
+  if ((header & 0x20) !== 0) {
+    const devCount = bytes[pos++]!;
+    for (let i = 0; i < devCount; i++, pos += 3) developerBytes += bytes[pos + 1]!;
+  }
+  definitions.set(local, { global, littleEndian, fields, developerBytes });
+  return pos;
+}
+
+/** What one data message adds: timestamps from any, and the session (18), file id (0) and record (20) fields used. */
+function noteFitMessage(facts: FitFacts, global: number, values: Map<number, number>): void {
+  const timestamp = values.get(253);
+  if (timestamp !== undefined && timestamp !== 0xffffffff) {
+    facts.firstTimestamp = facts.firstTimestamp === null ? timestamp : Math.min(facts.firstTimestamp, timestamp);
+    facts.lastTimestamp = facts.lastTimestamp === null ? timestamp : Math.max(facts.lastTimestamp, timestamp);
+  }
+  if (global === 18) {
+    facts.sessionStart = valid32(values.get(2)) ?? facts.sessionStart;
+    const elapsed = valid32(values.get(7));
+    if (elapsed !== null) facts.sessionElapsed = elapsed / 1000;
+    const distance = valid32(values.get(9));
+    if (distance !== null) facts.sessionDistance = distance / 100;
+    const s = values.get(5);
+    if (s !== undefined && s !== 0xff) facts.sport = s;
+  } else if (global === 0 && facts.firstTimestamp === null) {
+    const created = valid32(values.get(4));
+    if (created !== null) facts.firstTimestamp = created;
+  } else if (global === 20) {
+    const lat = values.get(0);
+    const lng = values.get(1);
+    if (facts.start === null && lat !== undefined && lng !== undefined && lat !== 0x7fffffff && lng !== 0x7fffffff) {
+      facts.start = [semicircles(lat), semicircles(lng)];
+    }
+    const distance = valid32(values.get(5));
+    if (distance !== null) facts.recordDistance = distance / 100;
+  }
 }
 
 function valid32(value: number | undefined): number | null {

@@ -16,7 +16,11 @@ import { gearById } from "./seed-athlete.ts";
 type Json = { [key: string]: JsonValue | undefined };
 
 export function summaryObject(a: Activity): Json {
-  const hasHeartrate = a.averageHeartrate !== null;
+  return { ...summaryHead(a), ...summaryMeasures(a) };
+}
+
+/** The summary's first half: what, when, where, and the athlete's flags. */
+function summaryHead(a: Activity): Json {
   return {
     resource_state: 2,
     athlete: { id: a.athleteId, resource_state: 1 },
@@ -49,6 +53,13 @@ export function summaryObject(a: Activity): Json {
     visibility: a.private ? "only_me" : "everyone",
     flagged: false,
     gear_id: a.gearId,
+  };
+}
+
+/** The summary's second half: positions, speeds, power, heart rate, and where the recording came from. */
+function summaryMeasures(a: Activity): Json {
+  const hasHeartrate = a.averageHeartrate !== null;
+  return {
     start_latlng: a.startLatlng,
     end_latlng: a.endLatlng,
     average_speed: a.averageSpeed,

@@ -317,45 +317,67 @@ async function updateActivity(req: ApiRequest, state: ApiState, id: number | nul
   if (!req.scopes.has("activity:write")) return missingPermission("activity:write_permission");
   const found = readable(req, state, id);
   if ("reply" in found) return found.reply;
-  const a = found.activity;
-  let body: Record<string, unknown>;
+  const body = await updateBody(req);
+  if (!body.ok) return body.reply;
+  const changes = activityChanges(body.value);
+  if (!changes.ok) return changes.reply;
+  state.store.update(found.activity, changes.value);
+  return jsonReply(200, state.store.detailJson(found.activity));
+}
+
+/** An update's fields: a JSON object, a form (Strava also takes the updatable fields as form parameters), or nothing. */
+async function updateBody(req: ApiRequest): Promise<Parsed<Record<string, unknown>>> {
   const kind = bodyKind(req.contentType);
   if (kind === "json") {
     let parsed: unknown;
     try {
       parsed = JSON.parse(req.body.toString("utf8"));
     } catch {
-      return badRequest("Activity", "body", "invalid");
+      return { ok: false, reply: badRequest("Activity", "body", "invalid") };
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return badRequest("Activity", "body", "invalid");
-    body = parsed as Record<string, unknown>;
-  } else if (kind === "form" || kind === "multipart") {
-    // Strava also takes the updatable fields as form parameters.
-    const form = await formFields(req, "Activity");
-    if (!form.ok) return form.reply;
-    body = form.value;
-  } else if (kind === "none" && req.body.length === 0) {
-    body = {};
-  } else {
-    return faultReply(415, "Unsupported Media Type", [{ resource: "Activity", field: "Content-Type", code: "invalid" }]);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      return { ok: false, reply: badRequest("Activity", "body", "invalid") };
+    return { ok: true, value: parsed as Record<string, unknown> };
   }
+  if (kind === "form" || kind === "multipart") return formFields(req, "Activity");
+  if (kind === "none" && req.body.length === 0) return { ok: true, value: {} };
+  return {
+    ok: false,
+    reply: faultReply(415, "Unsupported Media Type", [{ resource: "Activity", field: "Content-Type", code: "invalid" }]),
+  };
+}
 
+/** The changes an update's fields ask for, each checked as Strava checks it. */
+function activityChanges(body: Record<string, unknown>): Parsed<Partial<Activity>> {
   const changes: Partial<Activity> = {};
+  const refuse = (field: string): Parsed<never> => ({ ok: false, reply: badRequest("Activity", field, "invalid") });
   if ("name" in body) {
-    if (typeof body["name"] !== "string" || body["name"].trim() === "") return badRequest("Activity", "name", "invalid");
+    if (typeof body["name"] !== "string" || body["name"].trim() === "") return refuse("name");
     changes.name = body["name"];
   }
   if ("description" in body) {
-    if (body["description"] !== null && typeof body["description"] !== "string") return badRequest("Activity", "description", "invalid");
+    if (body["description"] !== null && typeof body["description"] !== "string") return refuse("description");
     changes.description = body["description"];
   }
   const sport = body["sport_type"] ?? body["type"];
   if (sport !== undefined) {
-    if (typeof sport !== "string" || !sportTypes.has(sport))
-      return badRequest("Activity", "sport_type" in body ? "sport_type" : "type", "invalid");
+    if (typeof sport !== "string" || !sportTypes.has(sport)) return refuse("sport_type" in body ? "sport_type" : "type");
     changes.sportType = sport;
     changes.type = activityTypeFor(sport);
   }
+  const flags = flagChanges(body, changes);
+  if (flags) return { ok: false, reply: flags };
+  if ("gear_id" in body) {
+    const gearId = body["gear_id"];
+    if (gearId === "none" || gearId === null) changes.gearId = null;
+    else if (typeof gearId === "string" && seedGear.some((g) => g.id === gearId)) changes.gearId = gearId;
+    else return refuse("gear_id");
+  }
+  return { ok: true, value: changes };
+}
+
+/** The update's on/off fields (true/false, or Strava's form spellings) into `changes`; the refusal of a bad one. */
+function flagChanges(body: Record<string, unknown>, changes: Partial<Activity>): Reply | undefined {
   for (const [field, key] of [
     ["trainer", "trainer"],
     ["commute", "commute"],
@@ -369,14 +391,7 @@ async function updateActivity(req: ApiRequest, state: ApiState, id: number | nul
     else if (!flag.ok) return flag.reply;
     else if (flag.value !== undefined) changes[key] = flag.value;
   }
-  if ("gear_id" in body) {
-    const gearId = body["gear_id"];
-    if (gearId === "none" || gearId === null) changes.gearId = null;
-    else if (typeof gearId === "string" && seedGear.some((g) => g.id === gearId)) changes.gearId = gearId;
-    else return badRequest("Activity", "gear_id", "invalid");
-  }
-  state.store.update(a, changes);
-  return jsonReply(200, state.store.detailJson(a));
+  return undefined;
 }
 
 // ---- uploads -------------------------------------------------------------------------------------

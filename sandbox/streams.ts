@@ -31,7 +31,39 @@ export function generateSeries(activity: Activity): Series | null {
   const n = activity.elapsedTime;
   const has = new Set(plan.streams);
   const prng = createPrng(plan.seed ^ 0xbeef);
+  const { time, moving } = timeAndMoving(plan, n);
+  const { exactDistance, velocity } = speedAndDistance(activity, plan, n);
+  const total = activity.distance;
+  const series: Series = {
+    length: n,
+    time,
+    distance: has.has("distance") ? mapToArray(exactDistance, (d) => round(d, 1)) : [],
+    latlng: [],
+    altitude: [],
+    velocity_smooth: has.has("velocity_smooth") ? velocity : [],
+    heartrate: [],
+    cadence: [],
+    watts: [],
+    temp: [],
+    moving: has.has("moving") ? moving : [],
+    grade_smooth: [],
+  };
+  const grade = plan.route ? addRouteSeries(series, plan.route, total, exactDistance, has) : new Float64Array(n);
+  const meanSpeed = n > 0 ? total / Math.max(1, n) : 0;
+  const relativeSpeed = (t: number): number => (meanSpeed > 0 ? (velocity[t] ?? 0) / meanSpeed - 1 : 0);
 
+  if (plan.heartrate && has.has("heartrate")) series.heartrate = heartrateSeries(plan, n, moving, grade, relativeSpeed, prng.next);
+  if (plan.cadence && has.has("cadence")) series.cadence = cadenceSeries(plan, activity, n, moving, grade, prng.next);
+  if (plan.watts && has.has("watts")) series.watts = wattsSeries(plan, n, moving, grade, series.cadence, relativeSpeed, prng.next);
+  if (plan.temperature && has.has("temp")) {
+    const { start, change } = plan.temperature;
+    for (let t = 0; t < n; t++) series.temp.push(Math.round(start + (change * t) / Math.max(1, n - 1)));
+  }
+  return series;
+}
+
+/** Each second, and whether the athlete was moving then (not within one of the plan's stops). */
+function timeAndMoving(plan: RecordingPlan, n: number): { time: number[]; moving: boolean[] } {
   const time: number[] = [];
   const moving: boolean[] = [];
   let stopIndex = 0;
@@ -45,8 +77,11 @@ export function generateSeries(activity: Activity): Series | null {
     }
     moving.push(isMoving);
   }
+  return { time, moving };
+}
 
-  // Speed and distance: the shared profile, scaled so the last distance point is the activity's distance.
+/** Speed and distance: the shared profile, scaled so the last distance point is the activity's distance. */
+function speedAndDistance(activity: Activity, plan: RecordingPlan, n: number): { exactDistance: Float64Array; velocity: number[] } {
   const profile = rawSpeedProfile(plan, n);
   let rawTotal = 0;
   for (let t = 0; t < n; t++) rawTotal += profile[t] ?? 0;
@@ -64,44 +99,24 @@ export function generateSeries(activity: Activity): Series | null {
     if (v > (profile[peakAt] ?? 0) * scale) peakAt = t;
   }
   if (n > 0 && activity.maxSpeed > 0) velocity[peakAt] = activity.maxSpeed;
-  const total = activity.distance;
+  return { exactDistance, velocity };
+}
 
-  const series: Series = {
-    length: n,
-    time,
-    distance: has.has("distance") ? mapToArray(exactDistance, (d) => round(d, 1)) : [],
-    latlng: [],
-    altitude: [],
-    velocity_smooth: has.has("velocity_smooth") ? velocity : [],
-    heartrate: [],
-    cadence: [],
-    watts: [],
-    temp: [],
-    moving: has.has("moving") ? moving : [],
-    grade_smooth: [],
-  };
-
-  const route = plan.route;
-  const grade = new Float64Array(n);
-  if (route) {
-    const where = routeEvaluator(route, total);
-    for (let t = 0; t < n; t++) grade[t] = where.gradeAt(exactDistance[t] ?? 0);
-    if (has.has("latlng")) series.latlng = mapToArray(exactDistance, (d) => where.positionAt(d));
-    if (has.has("altitude")) series.altitude = mapToArray(exactDistance, (d) => round(where.altitudeAt(d), 1));
-    if (has.has("grade_smooth")) series.grade_smooth = mapToArray(grade, (g) => round(clamp(g, -35, 35), 1));
-  }
-
-  const meanSpeed = n > 0 ? total / Math.max(1, n) : 0;
-  const relativeSpeed = (t: number): number => (meanSpeed > 0 ? (velocity[t] ?? 0) / meanSpeed - 1 : 0);
-
-  if (plan.heartrate && has.has("heartrate")) series.heartrate = heartrateSeries(plan, n, moving, grade, relativeSpeed, prng.next);
-  if (plan.cadence && has.has("cadence")) series.cadence = cadenceSeries(plan, activity, n, moving, grade, prng.next);
-  if (plan.watts && has.has("watts")) series.watts = wattsSeries(plan, n, moving, grade, series.cadence, relativeSpeed, prng.next);
-  if (plan.temperature && has.has("temp")) {
-    const { start, change } = plan.temperature;
-    for (let t = 0; t < n; t++) series.temp.push(Math.round(start + (change * t) / Math.max(1, n - 1)));
-  }
-  return series;
+/** The series read off the route at each second's distance (position, altitude, grade); returns the exact grade. */
+function addRouteSeries(
+  series: Series,
+  route: NonNullable<RecordingPlan["route"]>,
+  total: number,
+  exactDistance: Float64Array,
+  has: ReadonlySet<string>,
+): Float64Array {
+  const grade = new Float64Array(exactDistance.length);
+  const where = routeEvaluator(route, total);
+  for (let t = 0; t < exactDistance.length; t++) grade[t] = where.gradeAt(exactDistance[t] ?? 0);
+  if (has.has("latlng")) series.latlng = mapToArray(exactDistance, (d) => where.positionAt(d));
+  if (has.has("altitude")) series.altitude = mapToArray(exactDistance, (d) => round(where.altitudeAt(d), 1));
+  if (has.has("grade_smooth")) series.grade_smooth = mapToArray(grade, (g) => round(clamp(g, -35, 35), 1));
+  return grade;
 }
 
 function heartrateSeries(

@@ -12,7 +12,7 @@ import type { ActivityStore } from "./activity-store.ts";
 import { readActivityFile } from "./activity-files.ts";
 import type { UploadDataType } from "./activity-files.ts";
 import { serializeJson } from "./bigint-json.ts";
-import { recordedActivity } from "./seed-activities.ts";
+import { recordedActivity } from "./seeded-activity.ts";
 
 export const uploadStatus = {
   processing: "Your activity is still being processed.",

@@ -4,23 +4,15 @@
  * - the form chart: form (TSB) per day around zero, fresh above and tired below;
  * - the weeks chart: per Monday-to-Sunday week, its training time stacked by sport, with its load;
  * - the days chart (a plain list): per date, the listed activities stacked by their time.
+ * Where things go (frames, rows, stacks) is chart-layout.ts's arithmetic; here each element is placed.
  */
-import { addDays, daysBetween, shortDate, sportOf, sportTotals as totalsOf, timeOf, type Day, type ListedActivity } from "./load-data.ts";
+import { addDays, daysBetween, shortDate, sportOf, timeOf, type Day, type ListedActivity } from "./load-data.ts";
+import { dayFrame, dayStacks, weeksLayout, weekSegments, type DayFrame, type Frame, type WeeksLayout } from "./chart-layout.ts";
 import type { TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
 import { linearScale, niceDomain } from "./scales.ts";
 import { sportName } from "./sport-colors.ts";
 import { round, svg, title } from "./svg.ts";
 import { decimal, formatHours, grouped } from "./units.ts";
-
-interface Frame {
-  width: number;
-  left: number;
-  right: number;
-}
-
-function frame(width: number): Frame {
-  return { width, left: width < 560 ? 34 : 42, right: width < 560 ? 8 : 14 };
-}
 
 /** Date labels under a day axis: days for a fortnight or less, else Mondays; as many as fit. */
 function dayAxis(dates: readonly string[], toX: (index: number) => number, top: number, plotWidth: number): SVGGElement {
@@ -62,15 +54,10 @@ function axisTitle(text: string): SVGTextElement {
 
 /** The load chart, its axis titled with what the loads are counted in (`unit`, per day). */
 export function loadChart(days: readonly Day[], width: number, unit: string): SVGSVGElement {
-  const f = frame(width);
   const height = width < 560 ? 206 : 246;
-  const top = 26;
-  const bottom = height - 24;
-  const plotWidth = width - f.left - f.right;
-  const slot = plotWidth / Math.max(1, days.length);
-  const toX = (index: number): number => f.left + slot * (index + 0.5);
+  const layout = dayFrame(width, height, 26, days.length);
   const { domain, ticks } = niceDomain(0, Math.max(1, ...days.map((day) => Math.max(day.load, day.fitness, day.fatigue))), 4);
-  const toY = linearScale(domain, [bottom, top]);
+  const toY = linearScale(domain, [layout.bottom, layout.top]);
   const last = days[days.length - 1];
   const chart = svg("svg", {
     class: "load-chart",
@@ -84,34 +71,14 @@ export function loadChart(days: readonly Day[], width: number, unit: string): SV
     "data-fatigue": last ? decimal(last.fatigue, 1) : undefined,
   });
   const grid = svg("g", { class: "grid-lines" });
-  yTicks(grid, ticks, toY, f, (value) => grouped(value));
+  yTicks(grid, ticks, toY, layout.f, (value) => grouped(value));
   chart.append(grid, axisTitle(`${unit} per day`));
-  const bars = svg("g", { class: "series", "data-series": "load" });
-  const barWidth = Math.max(1, slot * 0.72);
-  days.forEach((day, index) => {
-    const y = toY(day.load);
-    bars.append(
-      svg(
-        "rect",
-        {
-          class: "bar",
-          x: toX(index) - barWidth / 2,
-          y,
-          width: barWidth,
-          height: Math.max(0, bottom - y),
-          "data-date": day.date,
-          "data-load": day.load,
-        },
-        [title(`${shortDate(day.date, true)}: load ${grouped(day.load)}`)],
-      ),
-    );
-  });
-  chart.append(bars);
+  chart.append(loadBars(days, layout, toY));
   for (const [key, pick] of [
     ["fatigue", (day: Day) => day.fatigue],
     ["fitness", (day: Day) => day.fitness],
   ] as const) {
-    const points = days.map((day, index) => `${round(toX(index))},${round(toY(pick(day)))}`).join(" ");
+    const points = days.map((day, index) => `${round(layout.toX(index))},${round(toY(pick(day)))}`).join(" ");
     chart.append(
       svg("g", { class: "series", "data-series": key, style: `--series: var(--chart-${key})` }, [
         svg("polyline", { class: "line thick", points }),
@@ -121,22 +88,42 @@ export function loadChart(days: readonly Day[], width: number, unit: string): SV
   chart.append(
     dayAxis(
       days.map((day) => day.date),
-      toX,
-      bottom,
-      plotWidth,
+      layout.toX,
+      layout.bottom,
+      layout.plotWidth,
     ),
   );
   return chart;
 }
 
+/** A bar per date's load, its date and load on it. */
+function loadBars(days: readonly Day[], layout: DayFrame, toY: (value: number) => number): SVGGElement {
+  const bars = svg("g", { class: "series", "data-series": "load" });
+  const barWidth = Math.max(1, layout.slot * 0.72);
+  days.forEach((day, index) => {
+    const y = toY(day.load);
+    bars.append(
+      svg(
+        "rect",
+        {
+          class: "bar",
+          x: layout.toX(index) - barWidth / 2,
+          y,
+          width: barWidth,
+          height: Math.max(0, layout.bottom - y),
+          "data-date": day.date,
+          "data-load": day.load,
+        },
+        [title(`${shortDate(day.date, true)}: load ${grouped(day.load)}`)],
+      ),
+    );
+  });
+  return bars;
+}
+
 export function formChart(days: readonly Day[], width: number, unit: string): SVGSVGElement {
-  const f = frame(width);
   const height = width < 560 ? 136 : 156;
-  const top = 24;
-  const bottom = height - 24;
-  const plotWidth = width - f.left - f.right;
-  const slot = plotWidth / Math.max(1, days.length);
-  const toX = (index: number): number => f.left + slot * (index + 0.5);
+  const { f, top, bottom, plotWidth, slot, toX } = dayFrame(width, height, 24, days.length);
   const values = days.map((day) => day.form);
   const { domain, ticks } = niceDomain(Math.min(0, ...values), Math.max(0, ...values), 3);
   const toY = linearScale(domain, [bottom, top]);
@@ -183,9 +170,6 @@ export function formChart(days: readonly Day[], width: number, unit: string): SV
   return chart;
 }
 
-/** Characters of the weekly totals' label (11.5 px, tabular figures) to pixels: about 6.6 each, so the label is sized without measuring. */
-const totalCharacterWidth = 6.6;
-
 export function weeksChart(
   answer: TrainingLoadAnswer,
   sports: readonly string[],
@@ -193,92 +177,67 @@ export function weeksChart(
   colorOf: (sport: string) => string,
   unit: string,
 ): SVGSVGElement {
-  const compact = width < 560;
-  const labelWidth = compact ? 58 : 84;
-  const totals = answer.weeks.map((week) =>
-    `${formatHours(week.total.moving_time)} · ${grouped(week.total.load)} ${compact ? "" : unit}`.trim(),
-  );
-  // The widest label decides the room kept for labels, so every week's stays inside the chart, a phone's included.
-  const valueWidth = Math.max(...totals.map((text) => text.length)) * totalCharacterWidth + 10;
-  const row = 26;
-  const height = answer.weeks.length * row + 6;
-  const plotWidth = Math.max(60, width - labelWidth - valueWidth);
-  const most = Math.max(1, ...answer.weeks.map((week) => week.total.moving_time));
-  const toWidth = (seconds: number): number => (seconds / most) * plotWidth;
+  const layout = weeksLayout(answer, width, unit);
   const chart = svg("svg", {
     class: "weeks-chart",
-    viewBox: `0 0 ${width} ${height}`,
+    viewBox: `0 0 ${width} ${layout.height}`,
     width,
-    height,
+    height: layout.height,
     role: "img",
     "aria-label": "Training time per week by sport",
   });
-  answer.weeks.forEach((week, position) => {
-    const y = position * row + 4;
-    const group = svg("g", { class: "week", "data-week": week.week, "data-partial": String(week.partial) });
-    group.append(svg("text", { class: "tick", x: 0, y: y + 15 }, [`${shortDate(week.week)}${week.partial ? "*" : ""}`]));
-    let x = labelWidth;
-    for (const sport of sports) {
-      const columns = week.sports[sport];
-      if (columns === undefined) continue;
-      const sportTotals = totalsOf(answer, columns);
-      if (sportTotals.moving_time <= 0) continue;
-      const w = toWidth(sportTotals.moving_time);
-      group.append(
-        svg(
-          "rect",
-          {
-            class: "segment",
-            x,
-            y: y + 3,
-            width: Math.max(1, w - 1),
-            height: row - 9,
-            fill: colorOf(sport),
-            "data-sport": sport,
-            "data-seconds": sportTotals.moving_time,
-          },
-          [
-            title(
-              `${sportName(sport)}: ${sportTotals.count} × ${formatHours(sportTotals.moving_time)}, ${grouped(sportTotals.load)} ${unit}`,
-            ),
-          ],
-        ),
-      );
-      x += w;
-    }
-    group.append(
-      svg("text", { class: "week-total", x: labelWidth + toWidth(week.total.moving_time) + 6, y: y + 15 }, [totals[position] ?? ""]),
-    );
-    chart.append(group);
-  });
+  answer.weeks.forEach((week, position) => chart.append(weekRow(answer, week, position, sports, layout, colorOf, unit)));
   return chart;
+}
+
+/** One week's row: its Monday (starred when partial), its time stacked by sport, and its totals. */
+function weekRow(
+  answer: TrainingLoadAnswer,
+  week: TrainingLoadAnswer["weeks"][number],
+  position: number,
+  sports: readonly string[],
+  layout: WeeksLayout,
+  colorOf: (sport: string) => string,
+  unit: string,
+): SVGGElement {
+  const { labelWidth, row, toWidth } = layout;
+  const y = position * row + 4;
+  const group = svg("g", { class: "week", "data-week": week.week, "data-partial": String(week.partial) });
+  group.append(svg("text", { class: "tick", x: 0, y: y + 15 }, [`${shortDate(week.week)}${week.partial ? "*" : ""}`]));
+  let x = labelWidth;
+  for (const { sport, totals } of weekSegments(answer, week, sports)) {
+    const w = toWidth(totals.moving_time);
+    group.append(
+      svg(
+        "rect",
+        {
+          class: "segment",
+          x,
+          y: y + 3,
+          width: Math.max(1, w - 1),
+          height: row - 9,
+          fill: colorOf(sport),
+          "data-sport": sport,
+          "data-seconds": totals.moving_time,
+        },
+        [title(`${sportName(sport)}: ${totals.count} × ${formatHours(totals.moving_time)}, ${grouped(totals.load)} ${unit}`)],
+      ),
+    );
+    x += w;
+  }
+  group.append(
+    svg("text", { class: "week-total", x: labelWidth + toWidth(week.total.moving_time) + 6, y: y + 15 }, [layout.totals[position] ?? ""]),
+  );
+  return group;
 }
 
 /** A plain list by day: a column per date from the first listed to the last, its activities stacked by time. */
 export function daysChart(activities: readonly ListedActivity[], width: number, colorOf: (sport: string) => string): SVGSVGElement {
-  const dated = activities.filter((activity) => /^\d{4}-\d{2}-\d{2}/.test(activity.start_date_local ?? ""));
-  const dates = dated.map((activity) => (activity.start_date_local ?? "").slice(0, 10)).sort();
-  const first = dates[0] ?? "1970-01-01";
-  const count = daysBetween(first, dates[dates.length - 1] ?? first) + 1;
-  const f = frame(width);
+  const stacks = dayStacks(activities);
   const height = width < 560 ? 170 : 200;
-  const top = 10;
-  const bottom = height - 24;
-  const plotWidth = width - f.left - f.right;
-  const slot = plotWidth / count;
-  const toX = (index: number): number => f.left + slot * (index + 0.5);
-  const perDay = new Map<string, number>();
-  const anyTime = dated.some((activity) => timeOf(activity) !== undefined);
-  // Without times (a fields list that left them out) every activity counts the same: a stack shows how many.
-  const amount = (activity: ListedActivity): number => (anyTime ? (timeOf(activity) ?? 0) : 1);
-  for (const activity of dated)
-    perDay.set(
-      (activity.start_date_local ?? "").slice(0, 10),
-      (perDay.get((activity.start_date_local ?? "").slice(0, 10)) ?? 0) + amount(activity),
-    );
-  const hours = anyTime;
-  const { domain, ticks } = niceDomain(0, Math.max(1, ...perDay.values()) / (hours ? 3600 : 1), 3);
-  const toY = linearScale(domain, [bottom, top]);
+  const layout = dayFrame(width, height, 10, stacks.count);
+  const { domain, ticks } = niceDomain(0, stacks.highest, 3);
+  const toY = linearScale(domain, [layout.bottom, layout.top]);
   const chart = svg("svg", {
     class: "days-chart",
     viewBox: `0 0 ${width} ${height}`,
@@ -288,40 +247,59 @@ export function daysChart(activities: readonly ListedActivity[], width: number, 
     "aria-label": "Listed activities by day",
   });
   const grid = svg("g", { class: "grid-lines" });
-  yTicks(grid, ticks, toY, f, (value) => (hours ? `${decimal(value, 1)} h` : String(value)));
+  yTicks(grid, ticks, toY, layout.f, (value) => (stacks.hours ? `${decimal(value, 1)} h` : String(value)));
   chart.append(grid);
   const stacked = new Map<string, number>();
-  const barWidth = Math.max(2, Math.min(28, slot * 0.7));
-  for (const activity of dated) {
+  const barWidth = Math.max(2, Math.min(28, layout.slot * 0.7));
+  for (const activity of stacks.dated) {
     const date = (activity.start_date_local ?? "").slice(0, 10);
     const below = stacked.get(date) ?? 0;
-    const value = amount(activity) / (hours ? 3600 : 1);
-    const y0 = toY(below);
-    const y1 = toY(below + value);
+    const value = stacks.amount(activity) / (stacks.hours ? 3600 : 1);
     stacked.set(date, below + value);
-    const sport = sportOf(activity) ?? "";
     chart.append(
-      svg(
-        "rect",
-        {
-          class: "activity",
-          x: toX(daysBetween(first, date)) - barWidth / 2,
-          y: y1,
-          width: barWidth,
-          height: Math.max(1, y0 - y1 - 1),
-          fill: colorOf(sport),
-          "data-sport": sport,
-          "data-date": date,
-        },
-        [
-          title(
-            `${shortDate(date, true)}: ${activity.name ?? sportName(sport)}${timeOf(activity) !== undefined ? `, ${formatHours(timeOf(activity) ?? 0)}` : ""}`,
-          ),
-        ],
+      activityBar(
+        activity,
+        date,
+        layout.toX(daysBetween(stacks.first, date)) - barWidth / 2,
+        barWidth,
+        toY(below + value),
+        toY(below),
+        colorOf,
       ),
     );
   }
-  const allDates = Array.from({ length: count }, (_, index) => addDays(first, index));
-  chart.append(dayAxis(allDates, toX, bottom, plotWidth));
+  const allDates = Array.from({ length: stacks.count }, (_, index) => addDays(stacks.first, index));
+  chart.append(dayAxis(allDates, layout.toX, layout.bottom, layout.plotWidth));
   return chart;
+}
+
+/** One activity's part of its date's stack, from `y1` (its top) to `y0`, with its name and time. */
+function activityBar(
+  activity: ListedActivity,
+  date: string,
+  x: number,
+  barWidth: number,
+  y1: number,
+  y0: number,
+  colorOf: (sport: string) => string,
+): SVGRectElement {
+  const sport = sportOf(activity) ?? "";
+  return svg(
+    "rect",
+    {
+      class: "activity",
+      x,
+      y: y1,
+      width: barWidth,
+      height: Math.max(1, y0 - y1 - 1),
+      fill: colorOf(sport),
+      "data-sport": sport,
+      "data-date": date,
+    },
+    [
+      title(
+        `${shortDate(date, true)}: ${activity.name ?? sportName(sport)}${timeOf(activity) !== undefined ? `, ${formatHours(timeOf(activity) ?? 0)}` : ""}`,
+      ),
+    ],
+  );
 }

@@ -21,7 +21,8 @@ import {
 import { daysChart, formChart, loadChart, weeksChart } from "./load-chart.ts";
 import { sportName, sportPalette } from "./sport-colors.ts";
 import { formatDistance, formatHours, grouped, unitSystemFor, type UnitSystem } from "./units.ts";
-import type { ReadinessMeasure, ReadinessTrend, TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
+import type { ReadinessTrend, TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
+import { loadNumberEntries, readinessEntries, type KeyNumberEntry } from "./load-numbers.ts";
 import "./view.css";
 
 startView("load", render);
@@ -45,32 +46,7 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
   const sports = sportsByTime(answer);
   const colorOf = sportPalette(sports);
   const unit = loadUnit(answer);
-  const header = element("header", "view-header");
-  header.append(
-    element("h1", "", `Training load, ${shortDate(answer.window.first)} to ${shortDate(answer.window.last)}`),
-    element(
-      "p",
-      "subtitle",
-      `${grouped(answer.window.activities)} activities · ${answer.weeks.length} weeks · dates in ${answer.window.time_zone}` +
-        (logOf(answer) === "intervals.icu" ? " · intervals.icu's fitness and fatigue" : ""),
-    ),
-  );
-  const load = answer.load;
-  const numbers = keyNumbers([
-    ["Fitness (CTL)", load.fitness.toFixed(1)],
-    ["Fatigue (ATL)", load.fatigue.toFixed(1)],
-    ["Form (TSB)", signed(load.form), load.form_percent === null ? undefined : `${signedWhole(load.form_percent)}% of fitness`],
-    ["Ramp rate", load.ramp_rate === null ? "n/a" : signed(load.ramp_rate), "fitness gained in 7 days"],
-    ["Acute:chronic ratio", load.acute_chronic_ratio === null ? "n/a" : load.acute_chronic_ratio.toFixed(2)],
-    ["Monotony", load.monotony === null ? "n/a" : load.monotony.toFixed(2)],
-    ["Strain", load.strain === null ? "n/a" : grouped(load.strain)],
-    [
-      "Days in a row without rest",
-      `${load.longest_run_without_rest.days}`,
-      load.longest_run_without_rest.ends ? `longest, to ${shortDate(load.longest_run_without_rest.ends)}` : undefined,
-    ],
-  ]);
-  const parts: HTMLElement[] = [header, numbers];
+  const parts: HTMLElement[] = [summaryHeader(answer), keyNumbers(loadNumberEntries(answer.load))];
   if (answer.readiness_trend) parts.push(...readinessTiles(answer.readiness_trend));
   parts.push(
     element("h3", "", "Daily load, fitness and fatigue"),
@@ -100,6 +76,21 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
     parts.push(notes);
   }
   return parts;
+}
+
+/** The summary's title (its dates) and what it counts: activities, weeks, the time zone, and whose fitness it is. */
+function summaryHeader(answer: TrainingLoadAnswer): HTMLElement {
+  const header = element("header", "view-header");
+  header.append(
+    element("h1", "", `Training load, ${shortDate(answer.window.first)} to ${shortDate(answer.window.last)}`),
+    element(
+      "p",
+      "subtitle",
+      `${grouped(answer.window.activities)} activities · ${answer.weeks.length} weeks · dates in ${answer.window.time_zone}` +
+        (logOf(answer) === "intervals.icu" ? " · intervals.icu's fitness and fatigue" : ""),
+    ),
+  );
+  return header;
 }
 
 function listView(activities: readonly ListedActivity[], width: number, system: UnitSystem): HTMLElement[] {
@@ -157,24 +148,7 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
  * them (numbers, no verdict), with the mornings skipped for want of a value.
  */
 function readinessTiles(trend: ReadinessTrend): HTMLElement[] {
-  const tile = (label: string, measure: ReadinessMeasure, format: (value: number) => string, unit: string): [string, string, string] => {
-    const usual =
-      measure.mean_28d === null || measure.sd_28d === null
-        ? "no baseline"
-        : `usual ${format(measure.mean_28d)} ± ${format(measure.sd_28d)}${unit}`;
-    const difference = measure.difference_sd === null ? "" : ` · ${signed(measure.difference_sd)} SD`;
-    const skipped = measure.skipped_7d + measure.skipped_28d;
-    return [
-      `${label}, 7-day mean`,
-      measure.mean_7d === null ? "n/a" : `${format(measure.mean_7d)}${unit}`,
-      `${usual}${difference}${skipped > 0 ? ` · ${skipped} ${skipped === 1 ? "morning" : "mornings"} without a value` : ""}`,
-    ];
-  };
-  const numbers = keyNumbers([
-    tile("HRV", trend.hrv, (value) => value.toFixed(1), " ms"),
-    tile("Resting heart rate", trend.restingHR, (value) => value.toFixed(1), " bpm"),
-    tile("Sleep", trend.sleepSecs, (seconds) => formatHours(seconds), ""),
-  ]);
+  const numbers = keyNumbers(readinessEntries(trend));
   numbers.classList.add("readiness");
   return [
     element("h3", "", `Mornings: ${shortDate(trend.last_7d.first)} to ${shortDate(trend.last_7d.last)} against the 28 days before`),
@@ -183,7 +157,7 @@ function readinessTiles(trend: ReadinessTrend): HTMLElement[] {
 }
 
 /** Tiles of a label, a value and, under it, what the value is about. */
-function keyNumbers(entries: Array<[string, string, string?]>): HTMLElement {
+function keyNumbers(entries: readonly KeyNumberEntry[]): HTMLElement {
   const numbers = element("dl", "key-numbers");
   for (const [label, value, about] of entries) {
     const tile = element("div", "key-number");
@@ -213,12 +187,4 @@ function wrap(chart: SVGSVGElement): HTMLElement {
   const figure = element("figure", "chart");
   figure.append(chart);
   return figure;
-}
-
-function signed(value: number): string {
-  return `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(1)}`;
-}
-
-function signedWhole(value: number): string {
-  return `${value > 0 ? "+" : value < 0 ? "\u2212" : ""}${Math.abs(value).toFixed(0)}`;
 }

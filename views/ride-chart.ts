@@ -2,10 +2,12 @@
  * The ride chart: one panel per series (heart rate, power, speed or pace, elevation) stacked over a shared
  * time or distance axis, each with its peak marked and labelled, and a crosshair that reads every series at
  * the pointer (touch or mouse). Plain SVG: a few hundred elements for a chart whose data is already reduced,
- * every drawn point and label an element a test can count and read.
+ * every drawn point and label an element a test can count and read. Sizes, domains and the runs of a line are
+ * ride-layout.ts's arithmetic; here each element is placed.
  */
-import { drawnIndices, distanceLabel, type Series, type XAxis } from "./ride-data.ts";
-import { fittedDomain, linearScale, ticksUpTo, timeSteps } from "./scales.ts";
+import { distanceLabel, type Series, type XAxis } from "./ride-data.ts";
+import { panelDomain, peakPillHeight, rideLayout, segments, type RideLayout } from "./ride-layout.ts";
+import { linearScale, ticksUpTo, timeSteps } from "./scales.ts";
 import { round, svg, title } from "./svg.ts";
 import { formatDuration, roadDistance, type UnitSystem } from "./units.ts";
 
@@ -29,90 +31,81 @@ const colors: Record<Series["key"], string> = {
 
 export function rideChart(input: RideChartInput): SVGSVGElement {
   const { series, x, width } = input;
-  const compact = width < 560;
-  const margin = { left: compact ? 40 : 48, right: compact ? 10 : 16 };
-  const panelHeight = compact ? 96 : 128;
-  const titleHeight = 24;
-  const axisHeight = 26;
-  const plotWidth = Math.max(40, width - margin.left - margin.right);
-  const height = series.length * (panelHeight + titleHeight) + axisHeight;
-  const xMax = x.length > 0 ? Math.max(x[x.length - 1] ?? 0, 1) : 1;
-  const toX = linearScale([x[0] ?? 0, xMax], [margin.left, margin.left + plotWidth]);
-  const indices = drawnIndices(
-    x.length,
-    series.map((one) => one.values),
-    Math.round(plotWidth),
-  );
-
+  const layout = rideLayout(series, x, width);
   const chart = svg("svg", {
     class: "ride-chart",
-    viewBox: `0 0 ${width} ${height}`,
+    viewBox: `0 0 ${width} ${layout.height}`,
     width,
-    height,
+    height: layout.height,
     role: "img",
     "aria-label": `${series.map((one) => one.label).join(", ")} over ${input.axis}`,
     "data-samples": x.length,
   });
 
-  const panels: Array<{ one: Series; toY: (value: number) => number; top: number }> = [];
+  const panels: Panel[] = [];
   series.forEach((one, position) => {
-    const top = position * (panelHeight + titleHeight) + titleHeight;
-    const present = one.values.filter((value): value is number => value !== null);
-    const low = Math.min(...present);
-    const high = one.key === "pace" ? percentile(present, 0.95) : Math.max(...present);
-    // Room above the best value for its label (peakMarker's pill and gap), so it sits over the peak rather than on the line.
-    const { domain, ticks } =
-      one.key === "pace"
-        ? paceDomain(low - (high - low) * 0.3, high)
-        : fittedDomain(low, high, 3, (peakPillHeight + 8) / (panelHeight - 6));
-    const toY = linearScale(one.inverted ? [domain[1], domain[0]] : domain, [top + panelHeight, top + 6]);
+    const top = position * (layout.panelHeight + layout.titleHeight) + layout.titleHeight;
+    const { domain, ticks } = panelDomain(one, layout.panelHeight);
+    const toY = linearScale(one.inverted ? [domain[1], domain[0]] : domain, [top + layout.panelHeight, top + 6]);
     panels.push({ one, toY, top });
-    const group = svg("g", { class: "panel", "data-panel": one.key });
-    group.append(svg("text", { class: "panel-title", x: margin.left, y: top - 8 }, [`${one.label} (${one.unit})`]));
-    for (const tick of ticks) {
-      const y = toY(tick);
-      if (y < top + 2 || y > top + panelHeight + 0.5) continue;
-      group.append(
-        svg("line", { class: "grid", x1: margin.left, x2: margin.left + plotWidth, y1: y, y2: y }),
-        svg("text", { class: "tick y-tick", x: margin.left - 6, y: y + 4, "text-anchor": "end" }, [one.format(tick)]),
-      );
-    }
-    const clip = `clip-${one.key}`;
-    group.append(svg("clipPath", { id: clip }, [svg("rect", { x: margin.left, y: top, width: plotWidth, height: panelHeight })]));
-    const line = svg("g", { class: "series", "data-series": one.key, "clip-path": `url(#${clip})`, style: `--series: ${colors[one.key]}` });
-    for (const segment of segments(indices, one.values)) {
-      const points = segment.map((index) => `${round(toX(x[index] ?? 0))},${round(toY(one.values[index] as number))}`);
-      if (one.area && segment.length > 1) {
-        const first = segment[0] as number;
-        const last = segment[segment.length - 1] as number;
-        const base = top + panelHeight;
-        line.append(
-          svg("polygon", {
-            class: "area",
-            points: `${round(toX(x[first] ?? 0))},${base} ${points.join(" ")} ${round(toX(x[last] ?? 0))},${base}`,
-          }),
-        );
-      }
-      line.append(svg("polyline", { class: "line", points: points.join(" ") }));
-    }
-    group.append(line);
-    if (one.peak)
-      group.append(
-        peakMarker(one, one.peak, toX(x[one.peak.index] ?? 0), toY(one.peak.value), {
-          left: margin.left,
-          right: margin.left + plotWidth,
-          top,
-        }),
-      );
-    chart.append(group);
+    chart.append(ridePanel({ one, toY, top }, ticks, x, layout));
   });
 
-  chart.append(xAxis(input, toX, xMax, height - axisHeight, margin.left, plotWidth));
+  const { margin, plotWidth, height, axisHeight, toX } = layout;
+  chart.append(xAxis(input, toX, layout.xMax, height - axisHeight, margin.left, plotWidth));
   chart.append(crosshair(input, panels, toX, { left: margin.left, width: plotWidth, height: height - axisHeight }));
   return chart;
 }
 
-const peakPillHeight = 19;
+/** One series' panel and the y scale it is drawn on, its top the panel's plot's. */
+interface Panel {
+  one: Series;
+  toY: (value: number) => number;
+  top: number;
+}
+
+/** A panel: its title, its ticks inside the plot, the line (and area) through the samples drawn, and its peak. */
+function ridePanel({ one, toY, top }: Panel, ticks: readonly number[], x: readonly number[], layout: RideLayout): SVGGElement {
+  const { margin, plotWidth, panelHeight, toX } = layout;
+  const group = svg("g", { class: "panel", "data-panel": one.key });
+  group.append(svg("text", { class: "panel-title", x: margin.left, y: top - 8 }, [`${one.label} (${one.unit})`]));
+  for (const tick of ticks) {
+    const y = toY(tick);
+    if (y < top + 2 || y > top + panelHeight + 0.5) continue;
+    group.append(
+      svg("line", { class: "grid", x1: margin.left, x2: margin.left + plotWidth, y1: y, y2: y }),
+      svg("text", { class: "tick y-tick", x: margin.left - 6, y: y + 4, "text-anchor": "end" }, [one.format(tick)]),
+    );
+  }
+  const clip = `clip-${one.key}`;
+  group.append(svg("clipPath", { id: clip }, [svg("rect", { x: margin.left, y: top, width: plotWidth, height: panelHeight })]));
+  const line = svg("g", { class: "series", "data-series": one.key, "clip-path": `url(#${clip})`, style: `--series: ${colors[one.key]}` });
+  for (const segment of segments(layout.indices, one.values)) {
+    const points = segment.map((index) => `${round(toX(x[index] ?? 0))},${round(toY(one.values[index] as number))}`);
+    if (one.area && segment.length > 1) {
+      const first = segment[0] as number;
+      const last = segment[segment.length - 1] as number;
+      const base = top + panelHeight;
+      line.append(
+        svg("polygon", {
+          class: "area",
+          points: `${round(toX(x[first] ?? 0))},${base} ${points.join(" ")} ${round(toX(x[last] ?? 0))},${base}`,
+        }),
+      );
+    }
+    line.append(svg("polyline", { class: "line", points: points.join(" ") }));
+  }
+  group.append(line);
+  if (one.peak)
+    group.append(
+      peakMarker(one, one.peak, toX(x[one.peak.index] ?? 0), toY(one.peak.value), {
+        left: margin.left,
+        right: margin.left + plotWidth,
+        top,
+      }),
+    );
+  return group;
+}
 
 /** The peak's dot and its value on a pill above it (below when it is at the top), kept inside the plot. */
 function peakMarker(
@@ -165,16 +158,6 @@ function xAxis(
   return axis;
 }
 
-/** A pace axis in whole steps of time (15 s, 30 s, a minute...), not decimal ones. */
-function paceDomain(fastest: number, slowest: number): { domain: [number, number]; ticks: number[] } {
-  const step = [15, 30, 60, 120, 300, 600].find((candidate) => (slowest - fastest) / candidate <= 3) ?? 600;
-  const low = Math.floor(fastest / step) * step;
-  const high = Math.max(low + step, Math.ceil(slowest / step) * step);
-  const ticks: number[] = [];
-  for (let value = low; value <= high; value += step) ticks.push(value);
-  return { domain: [low, high], ticks };
-}
-
 /** Elapsed time on the axis: 0:00, 0:30, 1:00 (h:mm). */
 function clock(seconds: number): string {
   const minutes = Math.round(seconds / 60);
@@ -183,7 +166,7 @@ function clock(seconds: number): string {
 
 function crosshair(
   input: RideChartInput,
-  panels: Array<{ one: Series; toY: (value: number) => number; top: number }>,
+  panels: readonly Panel[],
   toX: (value: number) => number,
   area: { left: number; width: number; height: number },
 ): SVGGElement {
@@ -237,23 +220,4 @@ function nearest(xs: readonly number[], position: number, toX: (value: number) =
   }
   if (low > 0 && Math.abs(toX(xs[low - 1] ?? 0) - position) < Math.abs(toX(xs[low] ?? 0) - position)) return low - 1;
   return low;
-}
-
-/** Runs of drawn indices with a value: a gap in the recording is a gap in the line. */
-function segments(indices: readonly number[], values: ReadonlyArray<number | null>): number[][] {
-  const out: number[][] = [];
-  let current: number[] = [];
-  for (const index of indices) {
-    if (values[index] === null || values[index] === undefined) {
-      if (current.length > 0) out.push(current);
-      current = [];
-    } else current.push(index);
-  }
-  if (current.length > 0) out.push(current);
-  return out;
-}
-
-function percentile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
 }

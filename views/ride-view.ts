@@ -5,9 +5,9 @@
  * distance, speed or pace) redraw the same data; nothing here calls a tool.
  */
 import { element, message, notDrawable, startView, type ViewState } from "./view-app.ts";
-import { chartSeries, keyNumbers, onFoot, parseStreams, xValues, type Streams, type XAxis } from "./ride-data.ts";
+import { chartSeries, keyNumbers, onFoot, parseStreams, xValues, type Series, type Streams, type XAxis } from "./ride-data.ts";
 import { rideChart } from "./ride-chart.ts";
-import { grouped, unitSystemFor } from "./units.ts";
+import { grouped, unitSystemFor, type UnitSystem } from "./units.ts";
 import "./view.css";
 
 /** What the athlete switched, kept across redraws. */
@@ -27,27 +27,60 @@ function render(root: HTMLElement, state: ViewState): void {
   const system = unitSystemFor(state.locale);
   const showPace = choices.pace ?? onFoot(streams);
   const series = streams.samples > 1 ? chartSeries(streams, system, showPace) : [];
-  const id = state.args?.["id"];
+  const numbers = keyNumberTiles(streams, system);
+  const parts: Element[] = [rideHeader(streams, series, state.args?.["id"])];
+  if (series.length === 0) {
+    parts.push(numbers, askForChart(streams));
+    return root.replaceChildren(...parts);
+  }
 
+  const readout = element("p", "readout", "Touch or point at the chart to read every line at one moment.");
+  const axis = streams.byType.has("distance") ? choices.axis : "time";
+  const chart = rideChart({
+    series,
+    x: xValues(streams, axis),
+    axis,
+    system,
+    width: Math.max(280, state.width),
+    onReadout: (text) => {
+      readout.textContent = text ?? "Touch or point at the chart to read every line at one moment.";
+    },
+  });
+  parts.push(rideControls(streams, showPace, root, state), readout, chart, numbers);
+  if (streams.resolution === "low")
+    parts.push(
+      element(
+        "p",
+        "note",
+        'Drawn from 100 samples: highs and lows are kept. For a closer look at one part, ask for this activity\'s streams at resolution "medium".',
+      ),
+    );
+  root.replaceChildren(...parts);
+}
+
+/** The title (the lines drawn, or "Activity summary") and what the answer is: the activity's id, the samples. */
+function rideHeader(streams: Streams, series: readonly Series[], id: unknown): HTMLElement {
   const header = element("header", "view-header");
   header.append(element("h1", "", series.length > 0 ? joinLabels(series.map((one) => one.label)) : "Activity summary"));
   const about: string[] = [];
   if (typeof id === "number" || typeof id === "string") about.push(`Activity ${id}`);
   if (streams.samples > 0) about.push(sampleNote(streams));
   if (about.length > 0) header.append(element("p", "subtitle", about.join(" · ")));
+  return header;
+}
 
+function keyNumberTiles(streams: Streams, system: UnitSystem): HTMLElement {
   const numbers = element("dl", "key-numbers");
   for (const number of keyNumbers(streams, system)) {
     const tile = element("div", "key-number");
     tile.append(element("dt", "", number.label), element("dd", "", number.value));
     numbers.append(tile);
   }
-  const parts: Element[] = [header];
-  if (series.length === 0) {
-    parts.push(numbers, askForChart(streams));
-    return root.replaceChildren(...parts);
-  }
+  return numbers;
+}
 
+/** The switches the streams allow: time or distance on the x axis (with a distance stream), speed or pace (with speed). */
+function rideControls(streams: Streams, showPace: boolean, root: HTMLElement, state: ViewState): HTMLElement {
   const controls = element("div", "controls");
   if (streams.byType.has("distance"))
     controls.append(
@@ -78,28 +111,7 @@ function render(root: HTMLElement, state: ViewState): void {
       ),
     );
   }
-  const readout = element("p", "readout", "Touch or point at the chart to read every line at one moment.");
-  const axis = streams.byType.has("distance") ? choices.axis : "time";
-  const chart = rideChart({
-    series,
-    x: xValues(streams, axis),
-    axis,
-    system,
-    width: Math.max(280, state.width),
-    onReadout: (text) => {
-      readout.textContent = text ?? "Touch or point at the chart to read every line at one moment.";
-    },
-  });
-  parts.push(controls, readout, chart, numbers);
-  if (streams.resolution === "low")
-    parts.push(
-      element(
-        "p",
-        "note",
-        'Drawn from 100 samples: highs and lows are kept. For a closer look at one part, ask for this activity\'s streams at resolution "medium".',
-      ),
-    );
-  root.replaceChildren(...parts);
+  return controls;
 }
 
 function sampleNote(streams: Streams): string {

@@ -1,7 +1,8 @@
-// Lambda entry point of the REST API's REQUEST authorizer: X-Client-Token against the SSM SecureString named
-// by CLIENT_TOKEN_PARAMETER. The SSM client is built on the first request (tests set the environment first).
-// A missing setting is a store failure: the request is denied and the log says which setting to fix.
-
+/**
+ * Lambda entry point of the REST API's REQUEST authorizer: X-Client-Token against the SSM SecureString named
+ * by CLIENT_TOKEN_PARAMETER. The SSM client is built on the first request (tests set the environment first).
+ * A missing setting is a store failure: the request is denied and the log says which setting to fix.
+ */
 import { SSMClient } from "@aws-sdk/client-ssm";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { synchronousStderrLogger } from "../common/logger.ts";

@@ -1,6 +1,7 @@
-// One capture from validated request to response object: prompt the model, check its answer (one retry),
-// resolve the dates in the text and reconcile them with the model's. Knows nothing of HTTP or Lambda.
-
+/**
+ * One capture from validated request to response object: prompt the model, check its answer (one retry),
+ * resolve the dates in the text and reconcile them with the model's. Knows nothing of HTTP or Lambda.
+ */
 import { reconcileDates } from "./date-reconciliation.ts";
 import { resolveDates } from "./date-resolution.ts";
 import { ModelOutputError } from "./errors.ts";
@@ -8,7 +9,7 @@ import type { Logger } from "../common/logger.ts";
 import type { CaptureModel } from "./model-client.ts";
 import { retryInstruction, systemPromptFor } from "./prompts.ts";
 import type { CaptureRequest } from "./capture-request.ts";
-import { ACTION_FOR_MODE, checkModelAnswer, type CaptureResponse } from "./response-schema.ts";
+import { actionForMode, checkModelAnswer, type CaptureResponse } from "./response-schema.ts";
 
 export interface CaptureServiceOptions {
   model: CaptureModel;
@@ -19,7 +20,7 @@ export interface CaptureServiceOptions {
 }
 
 /** One malformed answer is retried; a second one is a 502. */
-const MODEL_ATTEMPTS = 2;
+const modelAttempts = 2;
 
 export class CaptureService {
   readonly #model: CaptureModel;
@@ -42,7 +43,7 @@ export class CaptureService {
     let answer: CaptureResponse | null = null;
     let lastProblem = "";
     let lastStopReason: string | null = null;
-    for (let attempt = 1; attempt <= MODEL_ATTEMPTS && answer === null; attempt += 1) {
+    for (let attempt = 1; attempt <= modelAttempts && answer === null; attempt += 1) {
       const reply = await this.#model.converse({
         system: attempt === 1 ? system : system + retryInstruction(lastProblem),
         userText: request.text,
@@ -68,7 +69,7 @@ export class CaptureService {
     }
 
     const resolved = resolveDates({ text: request.text, mode: request.mode, reference: now, timeZone });
-    const reconciled = reconcileDates(ACTION_FOR_MODE[request.mode], resolved, answer, now.getTime());
+    const reconciled = reconcileDates(actionForMode[request.mode], resolved, answer, now.getTime());
     for (const disagreement of reconciled.disagreements) {
       this.#log.warn("model_date_overridden", { ...disagreement, timeZone });
     }

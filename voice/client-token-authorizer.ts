@@ -1,21 +1,22 @@
-// The authorizer's decision: compare the X-Client-Token header with the stored token in constant time and
-// answer with an IAM policy. Every denial is a Deny policy (API Gateway then answers 403 with its explicit-deny
-// body) and one log line naming the denial type; the token itself is never logged.
-
+/**
+ * The authorizer's decision: compare the X-Client-Token header with the stored token in constant time and
+ * answer with an IAM policy. Every denial is a Deny policy (API Gateway then answers 403 with its explicit-deny
+ * body) and one log line naming the denial type; the token itself is never logged.
+ */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { secretsMatch } from "../common/digests.ts";
 import type { ClientTokenSource } from "./client-token-store.ts";
 import type { Logger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
 
-export const CLIENT_TOKEN_HEADER = "X-Client-Token";
+export const clientTokenHeader = "X-Client-Token";
 
 export type DenialType = "missing_token" | "token_mismatch" | "store_failure";
 
 /** After a mismatch the stored token is re-read if our copy is older than this (see ClientTokenSource). */
-export const MISMATCH_RECHECK_AGE_MS = 5_000;
+export const mismatchRecheckAgeMs = 5_000;
 
-const PRINCIPAL_ID = "voice-client";
+const voicePrincipalId = "voice-client";
 
 export interface ClientTokenAuthorizerOptions {
   tokens: ClientTokenSource;
@@ -26,14 +27,14 @@ export type RequestAuthorizer = (event: APIGatewayRequestAuthorizerEvent) => Pro
 
 function policy(effect: "Allow" | "Deny", methodArn: string): APIGatewayAuthorizerResult {
   return {
-    principalId: PRINCIPAL_ID,
+    principalId: voicePrincipalId,
     policyDocument: { Version: "2012-10-17", Statement: [{ Action: "execute-api:Invoke", Effect: effect, Resource: methodArn }] },
   };
 }
 
 /** The header's value, whatever case the client (or a proxy) gave its name; undefined when absent or empty. */
 export function clientTokenFrom(event: APIGatewayRequestAuthorizerEvent): string | undefined {
-  const wanted = CLIENT_TOKEN_HEADER.toLowerCase();
+  const wanted = clientTokenHeader.toLowerCase();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (name.toLowerCase() === wanted && value) return value;
   }
@@ -58,7 +59,7 @@ export function createClientTokenAuthorizer(options: ClientTokenAuthorizerOption
     if (presented === undefined) return deny("missing_token");
     try {
       let matches = secretsMatch(presented, await tokens.current());
-      if (!matches) matches = secretsMatch(presented, await tokens.refreshIfOlderThan(MISMATCH_RECHECK_AGE_MS));
+      if (!matches) matches = secretsMatch(presented, await tokens.refreshIfOlderThan(mismatchRecheckAgeMs));
       if (!matches) return deny("token_mismatch");
     } catch (error) {
       return deny("store_failure", {

@@ -1,12 +1,13 @@
-// Where the authorizer gets the shared client token: an SSM SecureString read with decryption and kept in
-// the container for a short time, or (for the local gateway only) a fixed value.
-//
-// Not AWS Powertools Parameters (SSMProvider with maxAge 60): its cache would not keep the rotation
-// behaviour. It cannot say how old a cached value is, so "re-read after a mismatch only if our copy is at
-// least 5 s old" would need a second clock kept beside its own; concurrent reads on a cold container are
-// not shared (each calls SSM); and its expiry runs on Date.now with no clock to inject. Failures are not
-// cached there either, but what would be left of ours is all of the above.
-
+/**
+ * Where the authorizer gets the shared client token: an SSM SecureString read with decryption and kept in
+ * the container for a short time, or (for the local gateway only) a fixed value.
+ *
+ * Not AWS Powertools Parameters (SSMProvider with maxAge 60): its cache would not keep the rotation
+ * behaviour. It cannot say how old a cached value is, so "re-read after a mismatch only if our copy is at
+ * least 5 s old" would need a second clock kept beside its own; concurrent reads on a cold container are
+ * not shared (each calls SSM); and its expiry runs on Date.now with no clock to inject. Failures are not
+ * cached there either, but what would be left of ours is all of the above.
+ */
 import { GetParameterCommand, type SSMClient } from "@aws-sdk/client-ssm";
 import { NamedError } from "../common/named-error.ts";
 
@@ -24,7 +25,7 @@ export interface ClientTokenSource {
  * How long a container trusts its copy of the token: 60 s. After a rotation the old token keeps working for
  * up to this long in warm containers; the new one works at once (a mismatch triggers a re-read, see above).
  */
-export const CLIENT_TOKEN_CACHE_MS = 60_000;
+export const clientTokenCacheMs = 60_000;
 
 /** The token could not be read (missing parameter, no permission, empty value, network). Never holds the token. */
 export class ClientTokenStoreError extends NamedError {}
@@ -47,7 +48,7 @@ export class SsmClientTokenStore implements ClientTokenSource {
   constructor(options: SsmClientTokenStoreOptions) {
     this.#client = options.client;
     this.#parameterName = options.parameterName;
-    this.#cacheMs = options.cacheMs ?? CLIENT_TOKEN_CACHE_MS;
+    this.#cacheMs = options.cacheMs ?? clientTokenCacheMs;
     this.#now = options.now ?? Date.now;
   }
 

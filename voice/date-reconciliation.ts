@@ -1,8 +1,9 @@
-// Which timestamps the response carries: the date resolver's where the text gave something it could read,
-// the model's (checked) only where it could not. Disagreements are reported so the caller can log them.
-
+/**
+ * Which timestamps the response carries: the date resolver's where the text gave something it could read,
+ * the model's (checked) only where it could not. Disagreements are reported so the caller can log them.
+ */
 import { toIsoUtc } from "../common/time-zone.ts";
-import { DEFAULT_EVENT_DURATION_MS, type DateResolution } from "./date-resolution.ts";
+import { defaultEventDurationMs, type DateResolution } from "./date-resolution.ts";
 import type { CaptureResponse } from "./response-schema.ts";
 
 type DateField = "dueISO" | "startISO" | "endISO";
@@ -26,21 +27,21 @@ export interface ReconciledDates {
   rejected: RejectedModelDate[];
 }
 
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const isoWithZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /** How far from "now" a model timestamp may lie before it is taken for a mistake. */
-export const MODEL_DATE_WINDOW = { pastMs: 24 * 3_600_000, futureMs: 5 * 366 * 24 * 3_600_000 } as const;
+export const modelDateWindow = { pastMs: 24 * 3_600_000, futureMs: 5 * 366 * 24 * 3_600_000 } as const;
 
 type ModelDateCheck = { ok: true; ms: number } | { ok: false; reason: string } | null;
 
 /** Checks one model timestamp: ISO 8601 with a zone, a real instant, near enough to now. null when absent. */
 export function checkModelDate(value: string | null, referenceMs: number): ModelDateCheck {
   if (value === null) return null;
-  if (!ISO_WITH_ZONE.test(value)) return { ok: false, reason: "not an ISO 8601 timestamp with a zone" };
+  if (!isoWithZone.test(value)) return { ok: false, reason: "not an ISO 8601 timestamp with a zone" };
   const ms = Date.parse(value);
   if (!Number.isFinite(ms)) return { ok: false, reason: "not a real date" };
-  if (ms < referenceMs - MODEL_DATE_WINDOW.pastMs) return { ok: false, reason: "more than a day in the past" };
-  if (ms > referenceMs + MODEL_DATE_WINDOW.futureMs) return { ok: false, reason: "more than five years ahead" };
+  if (ms < referenceMs - modelDateWindow.pastMs) return { ok: false, reason: "more than a day in the past" };
+  if (ms > referenceMs + modelDateWindow.futureMs) return { ok: false, reason: "more than five years ahead" };
   return { ok: true, ms };
 }
 
@@ -88,13 +89,13 @@ export function reconcileDates(
   let endMs: number;
   if (text.endMs !== null || text.durationMs !== null || text.startMs !== null) {
     // The text decides the end: its range, its spoken length, or (given a start) the default hour.
-    const resolverEnd = text.endMs ?? startMs + (text.durationMs ?? DEFAULT_EVENT_DURATION_MS);
+    const resolverEnd = text.endMs ?? startMs + (text.durationMs ?? defaultEventDurationMs);
     endMs = pick("endISO", resolverEnd, modelEnd) ?? resolverEnd;
   } else if (modelEnd !== null && modelEnd > startMs) {
     endMs = modelEnd;
   } else {
     if (modelEnd !== null) rejected.push({ field: "endISO", reason: "not after the start" });
-    endMs = startMs + DEFAULT_EVENT_DURATION_MS;
+    endMs = startMs + defaultEventDurationMs;
   }
   return { dates: { dueISO: null, startISO: iso(startMs), endISO: iso(endMs) }, disagreements, rejected };
 }

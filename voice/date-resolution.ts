@@ -1,16 +1,17 @@
-// Deterministic resolution of the dates and times spoken in a capture, in the reference time zone.
-//
-// chrono-node finds the phrases, but it ignores IANA zone names and applies the reference instant's UTC
-// offset to every date, which is an hour off on the far side of a DST change. So chrono is given only the
-// offset in force at the reference instant, and the wall-clock reading it returns (date, hour, minute) is
-// turned back into an instant in the real zone by common/time-zone.ts. Exact offsets ("in 2 hours") and
-// times with an explicit zone ("3pm EST") stay absolute instants. Durations are read separately
-// (voice/event-duration.ts) because chrono takes "for 45 minutes" as a date.
-//
-// The resolver prefers to abstain rather than guess: when the text names several unrelated times, a holiday,
-// or a phrase chrono garbles, it reads nothing and the model's (checked) timestamps are used instead.
-// Phrasings chrono misreads are rewritten first (voice/date-phrase-rewrites.ts).
-
+/**
+ * Deterministic resolution of the dates and times spoken in a capture, in the reference time zone.
+ *
+ * chrono-node finds the phrases, but it ignores IANA zone names and applies the reference instant's UTC
+ * offset to every date, which is an hour off on the far side of a DST change. So chrono is given only the
+ * offset in force at the reference instant, and the wall-clock reading it returns (date, hour, minute) is
+ * turned back into an instant in the real zone by common/time-zone.ts. Exact offsets ("in 2 hours") and
+ * times with an explicit zone ("3pm EST") stay absolute instants. Durations are read separately
+ * (voice/event-duration.ts) because chrono takes "for 45 minutes" as a date.
+ *
+ * The resolver prefers to abstain rather than guess: when the text names several unrelated times, a holiday,
+ * or a phrase chrono garbles, it reads nothing and the model's (checked) timestamps are used instead.
+ * Phrasings chrono misreads are rewritten first (voice/date-phrase-rewrites.ts).
+ */
 import * as chrono from "chrono-node";
 import type { ParsedComponents, ParsedResult } from "chrono-node";
 import { namesUnreadableDate, rewriteForParser } from "./date-phrase-rewrites.ts";
@@ -55,14 +56,14 @@ export interface DateResolutionRequest {
 }
 
 /** An event with a start but no spoken end or length lasts this long. */
-export const DEFAULT_EVENT_DURATION_MS = 60 * 60_000;
+export const defaultEventDurationMs = 60 * 60_000;
 
 /** A date with no time of day ("tomorrow", "on Friday") means this time, local. */
-export const DEFAULT_TIME_OF_DAY = { hour: 9, minute: 0 } as const;
+export const defaultTimeOfDay = { hour: 9, minute: 0 } as const;
 
 // Parts of the day, in local time. chrono's own choices (06:00 morning, 22:00 tonight) suit a parser, not a
 // reminder list: nobody wants "tomorrow morning" at six.
-const DAY_PART_TIMES: ReadonlyArray<{ tag: string; hour: number; minute: number }> = [
+const dayPartTimes: ReadonlyArray<{ tag: string; hour: number; minute: number }> = [
   { tag: "casualReference/morning", hour: 9, minute: 0 },
   { tag: "casualReference/afternoon", hour: 15, minute: 0 },
   { tag: "casualReference/evening", hour: 19, minute: 0 },
@@ -83,7 +84,7 @@ export function resolveDates(request: DateResolutionRequest): DateResolution {
     return { ...none, dueISO: text.startMs === null ? null : toIsoUtc(text.startMs), text };
   }
   if (text.startMs === null) return { ...none, text };
-  const endMs = text.endMs ?? text.startMs + (text.durationMs ?? DEFAULT_EVENT_DURATION_MS);
+  const endMs = text.endMs ?? text.startMs + (text.durationMs ?? defaultEventDurationMs);
   return { ...none, startISO: toIsoUtc(text.startMs), endISO: toIsoUtc(endMs), text };
 }
 
@@ -118,13 +119,13 @@ function isBareUnit(result: ParsedResult): boolean {
   return /^(?:the\s+)?(?:day|week|month|year)s?$/i.test(result.text.trim());
 }
 
-const WEEKDAY_NAME = /\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b/i;
+const weekdayName = /\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b/i;
 
 // chrono sometimes merges a day part with a later phrase and drops the weekday on the way ("movie night
 // Saturday at 9" comes back as tonight at 9). A result that names a weekday it did not keep is not trusted.
 function lostNamedDay(result: ParsedResult): boolean {
   const c = result.start;
-  return WEEKDAY_NAME.test(result.text) && !c.isCertain("weekday") && !c.isCertain("day");
+  return weekdayName.test(result.text) && !c.isCertain("weekday") && !c.isCertain("day");
 }
 
 function hasDate(c: ParsedComponents): boolean {
@@ -132,12 +133,12 @@ function hasDate(c: ParsedComponents): boolean {
 }
 
 function hasTime(c: ParsedComponents): boolean {
-  return c.isCertain("hour") || DAY_PART_TIMES.some(({ tag }) => c.tags().has(tag));
+  return c.isCertain("hour") || dayPartTimes.some(({ tag }) => c.tags().has(tag));
 }
 
 /** A day part said on its own, as a noun ("Night shift", "Evening walk"): no hour, no date. */
 function isBareDayPart(result: ParsedResult): boolean {
-  return !result.start.isCertain("hour") && !hasDate(result.start) && DAY_PART_TIMES.some(({ tag }) => result.start.tags().has(tag));
+  return !result.start.isCertain("hour") && !hasDate(result.start) && dayPartTimes.some(({ tag }) => result.start.tags().has(tag));
 }
 
 interface Reading {
@@ -202,14 +203,14 @@ function hourOf(c: ParsedComponents, phrase: string, meridiemHint: Reading["meri
 function timeOfDay(reading: Reading, context: ReadContext): { hour: number; minute: number } {
   const c = reading.time.start;
   if (c.isCertain("hour")) return { hour: hourOf(c, reading.time.text, reading.meridiemHint), minute: c.get("minute") ?? 0 };
-  const dayPart = DAY_PART_TIMES.find(({ tag }) => c.tags().has(tag));
+  const dayPart = dayPartTimes.find(({ tag }) => c.tags().has(tag));
   if (dayPart) return { hour: dayPart.hour, minute: dayPart.minute };
   // "in 3 days", "next week": the same time of day as now.
   if (c.tags().has("result/relativeDate")) {
     const now = wallClockAt(context.referenceMs, context.timeZone);
     return { hour: now.hour, minute: now.minute };
   }
-  return DEFAULT_TIME_OF_DAY;
+  return defaultTimeOfDay;
 }
 
 function readStart(reading: Reading, context: ReadContext): number {

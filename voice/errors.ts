@@ -1,10 +1,12 @@
-// Every failure the handler can answer with, and the one table that maps each to its HTTP status and to what
-// the caller reads. Bodies are always JSON `{"message": ...}`; nothing returns a stack trace.
-//
-// A 502 (the model or its setup failed) answers a fixed text per cause. Its error's own message is for the
-// operator and goes to the log only: it can name AWS profiles and the files and home folder they were looked
-// for in, the model id and region, and Bedrock's own words, none of which a caller holding the client token
-// should learn from this API.
+/**
+ * Every failure the handler can answer with, and the one table that maps each to its HTTP status and to what
+ * the caller reads. Bodies are always JSON `{"message": ...}`; nothing returns a stack trace.
+ *
+ * A 502 (the model or its setup failed) answers a fixed text per cause. Its error's own message is for the
+ * operator and goes to the log only: it can name AWS profiles and the files and home folder they were looked
+ * for in, the model id and region, and Bedrock's own words, none of which a caller holding the client token
+ * should learn from this API.
+ */
 import { ConfigurationError } from "../common/configuration-error.ts";
 import { NamedError } from "../common/named-error.ts";
 
@@ -51,7 +53,7 @@ export { ConfigurationError };
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** What a caller reads for a 502, by cause. */
-export const CALLER_MESSAGES = {
+export const callerMessages = {
   modelSetup:
     "The voice service could not use its model: its AWS credentials, model access or model id need the operator's attention (the handler's log says which).",
   modelRejected:
@@ -62,34 +64,30 @@ export const CALLER_MESSAGES = {
 } as const;
 
 /** Each error class's status, and for the 502s the fixed text the caller gets instead of the message. */
-const ANSWER_BY_ERROR: ReadonlyArray<readonly [ErrorClass, number, ((error: Error) => string)?]> = [
+const answerByError: ReadonlyArray<readonly [ErrorClass, number, ((error: Error) => string)?]> = [
   [RequestBodyError, 400],
   [ModelThrottledError, 429],
   [ModelTimeoutError, 504],
   [ModelUnavailableError, 503],
-  [ModelAccessError, 502, () => CALLER_MESSAGES.modelSetup],
-  [ModelRejectedRequestError, 502, () => CALLER_MESSAGES.modelRejected],
-  [
-    ModelOutputError,
-    502,
-    (error) => ((error as ModelOutputError).cutOff ? CALLER_MESSAGES.modelOutputCutOff : CALLER_MESSAGES.modelOutput),
-  ],
-  [ModelFailureError, 502, () => CALLER_MESSAGES.modelFailed],
+  [ModelAccessError, 502, () => callerMessages.modelSetup],
+  [ModelRejectedRequestError, 502, () => callerMessages.modelRejected],
+  [ModelOutputError, 502, (error) => ((error as ModelOutputError).cutOff ? callerMessages.modelOutputCutOff : callerMessages.modelOutput)],
+  [ModelFailureError, 502, () => callerMessages.modelFailed],
   [ConfigurationError, 500],
 ];
 
 /** Message for failures we did not foresee; the details go to the log, not to the client. */
-export const INTERNAL_ERROR_MESSAGE = "Internal error while capturing; see the handler's logs.";
+export const internalErrorMessage = "Internal error while capturing; see the handler's logs.";
 
 /**
  * The HTTP status for `error`, what the caller reads (`message`), what the log says (`detail`, the error's own
  * message), and whether the failure was foreseen.
  */
 export function describeError(error: unknown): { status: number; message: string; detail: string; expected: boolean } {
-  for (const [errorClass, status, callerMessage] of ANSWER_BY_ERROR) {
+  for (const [errorClass, status, callerMessage] of answerByError) {
     if (error instanceof errorClass) {
       return { status, message: callerMessage ? callerMessage(error) : error.message, detail: error.message, expected: true };
     }
   }
-  return { status: 500, message: INTERNAL_ERROR_MESSAGE, detail: error instanceof Error ? error.message : String(error), expected: false };
+  return { status: 500, message: internalErrorMessage, detail: error instanceof Error ? error.message : String(error), expected: false };
 }

@@ -1,6 +1,8 @@
-// Event lengths spoken in the text ("for 45 minutes", "a 30-minute call", "for an hour and a half").
-// chrono-node reads "for 45 minutes" as a second date (45 minutes from now), so durations are found here,
-// first, and blanked out of the text before chrono sees it.
+/**
+ * Event lengths spoken in the text ("for 45 minutes", "a 30-minute call", "for an hour and a half").
+ * chrono-node reads "for 45 minutes" as a second date (45 minutes from now), so durations are found here,
+ * first, and blanked out of the text before chrono sees it.
+ */
 
 /** A duration found in the text, and the text with every duration phrase blanked out. */
 export interface DurationReading {
@@ -10,10 +12,10 @@ export interface DurationReading {
   textWithoutDurations: string;
 }
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
 
-const NUMBER_WORDS: Record<string, number> = {
+const numberWords: Record<string, number> = {
   a: 1,
   an: 1,
   one: 1,
@@ -39,14 +41,14 @@ const NUMBER_WORDS: Record<string, number> = {
   ninety: 90,
 };
 
-const NUMBER = String.raw`(\d+(?:\.\d+)?|forty[- ]five|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety)`;
-const HOURS = String.raw`(?:hours?|hrs?)`;
-const MINUTES = String.raw`(?:minutes?|mins?)`;
-const LEAD = String.raw`\b(?:for|lasting|lasts|that lasts|which lasts)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+)?`;
+const amountPattern = String.raw`(\d+(?:\.\d+)?|forty[- ]five|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety)`;
+const hoursPattern = String.raw`(?:hours?|hrs?)`;
+const minutesPattern = String.raw`(?:minutes?|mins?)`;
+const leadPattern = String.raw`\b(?:for|lasting|lasts|that lasts|which lasts)\s+(?:about\s+|around\s+|roughly\s+|approximately\s+)?`;
 
 function numberValue(word: string): number {
   const lower = word.toLowerCase();
-  return NUMBER_WORDS[lower] ?? Number(lower);
+  return numberWords[lower] ?? Number(lower);
 }
 
 interface DurationPattern {
@@ -55,43 +57,43 @@ interface DurationPattern {
 }
 
 // Longest forms first: "an hour and a half" must win over "an hour".
-const PATTERNS: DurationPattern[] = [
+const durationPatterns: DurationPattern[] = [
   {
-    pattern: new RegExp(`${LEAD}${NUMBER} and a half ${HOURS}\\b`, "gi"),
-    toMs: (m) => (numberValue(m[1] ?? "") + 0.5) * HOUR_MS,
+    pattern: new RegExp(`${leadPattern}${amountPattern} and a half ${hoursPattern}\\b`, "gi"),
+    toMs: (m) => (numberValue(m[1] ?? "") + 0.5) * hourMs,
   },
   {
-    pattern: new RegExp(`${LEAD}${NUMBER} ${HOURS} and a half\\b`, "gi"),
-    toMs: (m) => (numberValue(m[1] ?? "") + 0.5) * HOUR_MS,
+    pattern: new RegExp(`${leadPattern}${amountPattern} ${hoursPattern} and a half\\b`, "gi"),
+    toMs: (m) => (numberValue(m[1] ?? "") + 0.5) * hourMs,
   },
   {
-    pattern: new RegExp(`${LEAD}${NUMBER} ${HOURS},?(?: and)? ${NUMBER} ${MINUTES}\\b`, "gi"),
-    toMs: (m) => numberValue(m[1] ?? "") * HOUR_MS + numberValue(m[2] ?? "") * MINUTE_MS,
+    pattern: new RegExp(`${leadPattern}${amountPattern} ${hoursPattern},?(?: and)? ${amountPattern} ${minutesPattern}\\b`, "gi"),
+    toMs: (m) => numberValue(m[1] ?? "") * hourMs + numberValue(m[2] ?? "") * minuteMs,
   },
   {
-    pattern: new RegExp(`${LEAD}(?:half an hour|a half[- ]hour|half[- ]hour)\\b`, "gi"),
-    toMs: () => 30 * MINUTE_MS,
+    pattern: new RegExp(`${leadPattern}(?:half an hour|a half[- ]hour|half[- ]hour)\\b`, "gi"),
+    toMs: () => 30 * minuteMs,
   },
   {
-    pattern: new RegExp(`${LEAD}a couple (?:of )?${HOURS}\\b`, "gi"),
-    toMs: () => 2 * HOUR_MS,
+    pattern: new RegExp(`${leadPattern}a couple (?:of )?${hoursPattern}\\b`, "gi"),
+    toMs: () => 2 * hourMs,
   },
   {
-    pattern: new RegExp(`${LEAD}${NUMBER} ${HOURS}\\b`, "gi"),
-    toMs: (m) => numberValue(m[1] ?? "") * HOUR_MS,
+    pattern: new RegExp(`${leadPattern}${amountPattern} ${hoursPattern}\\b`, "gi"),
+    toMs: (m) => numberValue(m[1] ?? "") * hourMs,
   },
   {
-    pattern: new RegExp(`${LEAD}${NUMBER} ${MINUTES}\\b`, "gi"),
-    toMs: (m) => numberValue(m[1] ?? "") * MINUTE_MS,
+    pattern: new RegExp(`${leadPattern}${amountPattern} ${minutesPattern}\\b`, "gi"),
+    toMs: (m) => numberValue(m[1] ?? "") * minuteMs,
   },
   // Adjectives: "a 30-minute call", "a two-hour workshop", "an hour-long meeting", "a half-hour chat".
   {
-    pattern: new RegExp(`\\b${NUMBER}-(hour|minute)(?:-long)?\\b`, "gi"),
-    toMs: (m) => numberValue(m[1] ?? "") * (m[2]?.toLowerCase() === "hour" ? HOUR_MS : MINUTE_MS),
+    pattern: new RegExp(`\\b${amountPattern}-(hour|minute)(?:-long)?\\b`, "gi"),
+    toMs: (m) => numberValue(m[1] ?? "") * (m[2]?.toLowerCase() === "hour" ? hourMs : minuteMs),
   },
   {
     pattern: /\b(?:half-hour|hour-long)\b/gi,
-    toMs: (m) => (m[0].toLowerCase() === "half-hour" ? 30 : 60) * MINUTE_MS,
+    toMs: (m) => (m[0].toLowerCase() === "half-hour" ? 30 : 60) * minuteMs,
   },
 ];
 
@@ -99,7 +101,7 @@ const PATTERNS: DurationPattern[] = [
 export function readDuration(text: string): DurationReading {
   let remaining = text;
   let first: { index: number; ms: number } | null = null;
-  for (const { pattern, toMs } of PATTERNS) {
+  for (const { pattern, toMs } of durationPatterns) {
     pattern.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = pattern.exec(remaining)) !== null) {

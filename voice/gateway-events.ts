@@ -1,13 +1,14 @@
-// The events API Gateway (REST) sends the two functions, and the slice of the Lambda context the handler
-// reads, built the way the gateway and the runtime build them. The local gateway runs the functions with
-// these, and tests call the handlers with them.
-
+/**
+ * The events API Gateway (REST) sends the two functions, and the slice of the Lambda context the handler
+ * reads, built the way the gateway and the runtime build them. The local gateway runs the functions with
+ * these, and tests call the handlers with them.
+ */
 import { randomUUID } from "node:crypto";
 import type { APIGatewayEventRequestContextWithAuthorizer, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import type { InvocationContext } from "./handler.ts";
 
 /** The function timeout voice/template.yaml sets by default. */
-export const FUNCTION_TIMEOUT_MS = 30_000;
+export const functionTimeoutMs = 30_000;
 
 /** One request to POST /{stage}/invoke, as the gateway saw it. */
 export interface GatewayRequest {
@@ -21,16 +22,16 @@ export interface GatewayRequest {
   stage?: string;
 }
 
-const ACCOUNT_ID = "000000000000";
-const API_ID = "local";
+const localAccountId = "000000000000";
+const localApiId = "local";
 
 function requestContext(request: GatewayRequest): APIGatewayEventRequestContextWithAuthorizer<undefined> {
   const stage = request.stage ?? "dev";
   const headers = request.headers ?? {};
   const userAgent = Object.entries(headers).find(([name]) => name.toLowerCase() === "user-agent")?.[1] ?? null;
   return {
-    accountId: ACCOUNT_ID,
-    apiId: API_ID,
+    accountId: localAccountId,
+    apiId: localApiId,
     authorizer: undefined,
     protocol: "HTTP/1.1",
     httpMethod: "POST",
@@ -69,7 +70,7 @@ export function authorizerEvent(request: GatewayRequest): APIGatewayRequestAutho
   const context = requestContext(request);
   return {
     type: "REQUEST",
-    methodArn: `arn:aws:execute-api:local:${ACCOUNT_ID}:${API_ID}/${context.stage}/POST/invoke`,
+    methodArn: `arn:aws:execute-api:local:${localAccountId}:${localApiId}/${context.stage}/POST/invoke`,
     resource: "/invoke",
     path: "/invoke",
     httpMethod: "POST",
@@ -103,7 +104,7 @@ export function proxyEvent(request: GatewayRequest, principalId = "voice-client"
 }
 
 /** The handler's context: its request id and the time left before the function times out. */
-export function invocationContext(requestId: string = randomUUID(), timeoutMs: number = FUNCTION_TIMEOUT_MS): InvocationContext {
+export function invocationContext(requestId: string = randomUUID(), timeoutMs: number = functionTimeoutMs): InvocationContext {
   const deadline = Date.now() + timeoutMs;
   return { awsRequestId: requestId, getRemainingTimeInMillis: () => deadline - Date.now() };
 }

@@ -1,9 +1,10 @@
-// Lambda entry point of the voice capture API (REST proxy integration): body in, capture object out.
-// Runs only after voice/authorizer.ts has allowed the request.
-//
-// The Bedrock client and settings are created once per container, on the first request rather than at
-// import, so a test (or the local gateway) can set the environment before the first call.
-
+/**
+ * Lambda entry point of the voice capture API (REST proxy integration): body in, capture object out.
+ * Runs only after voice/authorizer.ts has allowed the request.
+ *
+ * The Bedrock client and settings are created once per container, on the first request rather than at
+ * import, so a test (or the local gateway) can set the environment before the first call.
+ */
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import { missingAwsCredentials } from "../common/aws-credential-sources.ts";
@@ -23,8 +24,8 @@ export type InvocationContext = Pick<Context, "awsRequestId" | "getRemainingTime
  * The model must answer before API Gateway gives up on the integration (29 s): stop at 27 s, or earlier
  * if the function's own timeout is nearer, so the client gets our JSON 504 rather than the gateway's.
  */
-export const MODEL_DEADLINE_MS = 27_000;
-const DEADLINE_MARGIN_MS = 1_500;
+export const modelDeadlineMs = 27_000;
+const deadlineMarginMs = 1_500;
 
 let service: CaptureService | undefined;
 
@@ -47,7 +48,7 @@ function captureService(): CaptureService {
 }
 
 function deadlineMs(context: InvocationContext): number {
-  return Math.max(500, Math.min(MODEL_DEADLINE_MS, context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS));
+  return Math.max(500, Math.min(modelDeadlineMs, context.getRemainingTimeInMillis() - deadlineMarginMs));
 }
 
 function jsonResult(statusCode: number, body: unknown): APIGatewayProxyResult {

@@ -1,8 +1,9 @@
-// A local stand-in for the deployed API Gateway stage, for `npm run voice` and tests: POST /dev/invoke runs
-// the same authorizer and handler as Lambda, with the gateway's behaviour around them: the stage throttle
-// (token bucket, 10/s burst 20, 429 {"message":"Rate Exceeded."}), the 403 explicit-deny body when the
-// authorizer denies, and 403 "Missing Authentication Token" for any other route.
-
+/**
+ * A local stand-in for the deployed API Gateway stage, for `npm run voice` and tests: POST /dev/invoke runs
+ * the same authorizer and handler as Lambda, with the gateway's behaviour around them: the stage throttle
+ * (token bucket, 10/s burst 20, 429 {"message":"Rate Exceeded."}), the 403 explicit-deny body when the
+ * authorizer denies, and 403 "Missing Authentication Token" for any other route.
+ */
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
@@ -20,21 +21,15 @@ import { readSetting } from "../common/settings/setting.ts";
 import { clientTokenParameter, defaultVoiceLocalPort, voiceLocalClientToken } from "../common/settings/voice-variables.ts";
 
 /** API Gateway's body when an authorizer returns a Deny policy. */
-export const EXPLICIT_DENY_BODY = '{"Message":"User is not authorized to access this resource with an explicit deny"}';
+export const explicitDenyBody = '{"Message":"User is not authorized to access this resource with an explicit deny"}';
 /** The THROTTLED gateway response configured in voice/template.yaml. */
-export const THROTTLED_BODY = '{"message":"Rate Exceeded."}';
+export const throttledBody = '{"message":"Rate Exceeded."}';
 /** API Gateway's answer for a route or method the API does not have. */
-export const MISSING_ROUTE_BODY = '{"message":"Missing Authentication Token"}';
+export const missingRouteBody = '{"message":"Missing Authentication Token"}';
 
-export const LOCAL_GATEWAY_DEFAULTS = {
-  host: "127.0.0.1",
-  port: defaultVoiceLocalPort,
-  stage: "dev",
-  ratePerSecond: 10,
-  burst: 20,
-} as const;
+export const localGatewayDefaults = { host: "127.0.0.1", port: defaultVoiceLocalPort, stage: "dev", ratePerSecond: 10, burst: 20 } as const;
 
-const MAX_BODY_BYTES = 1_000_000;
+const maxBodyBytes = 1_000_000;
 
 export type CaptureHandler = (event: APIGatewayProxyEvent, context: InvocationContext) => Promise<APIGatewayProxyResult>;
 
@@ -97,64 +92,80 @@ function headerRecord(request: http.IncomingMessage): Pick<GatewayRequest, "head
   return { headers, multiValueHeaders };
 }
 
+/** What one local gateway is made of: its stage's path and the authorizer, handler, throttle and log it runs. */
+interface GatewayParts {
+  stage: string;
+  invokePath: string;
+  log: Logger;
+  authorize: RequestAuthorizer;
+  capture: CaptureHandler;
+  limiter: TokenBucket;
+}
+
+function gatewayParts(options: LocalGatewayOptions): GatewayParts {
+  const stage = options.stage ?? localGatewayDefaults.stage;
+  return {
+    stage,
+    invokePath: `/${stage}/invoke`,
+    log: options.log ?? synchronousStderrLogger("voice-local-gateway"),
+    authorize: options.authorizer ?? authorizerFromEnvironment().authorizer,
+    capture: options.handler ?? lambdaHandler,
+    limiter: options.limiter ?? new TokenBucket({ ratePerSecond: localGatewayDefaults.ratePerSecond, burst: localGatewayDefaults.burst }),
+  };
+}
+
+/** One request, as API Gateway answers it: the route, the throttle, the body's size, the authorizer, then the handler. */
+async function answerRequest(parts: GatewayParts, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  const path = (request.url ?? "/").split("?")[0];
+  const requestId = randomUUID();
+  if (path !== parts.invokePath || request.method !== "POST") return send(response, 403, missingRouteBody);
+  // The stage throttle applies before the authorizer runs, as in API Gateway.
+  if (!parts.limiter.tryTake()) return send(response, 429, throttledBody);
+
+  let body: string;
+  try {
+    body = (await readRequestBody(request, maxBodyBytes)).toString("utf8");
+  } catch (error) {
+    // A client that hung up mid-body gets no answer.
+    if (!(error instanceof RequestBodyTooLargeError)) return void response.destroy();
+    return send(response, 413, '{"message":"Request Too Long"}', { Connection: "close" });
+  }
+  const gatewayRequest: GatewayRequest = {
+    ...headerRecord(request),
+    body,
+    requestId,
+    sourceIp: request.socket.remoteAddress ?? "127.0.0.1",
+    stage: parts.stage,
+  };
+  let principalId: string | undefined;
+  try {
+    const result = await parts.authorize(authorizerEvent(gatewayRequest));
+    if (result.policyDocument.Statement.some((statement) => statement.Effect === "Allow")) principalId = result.principalId;
+  } catch (error) {
+    // API Gateway's answer when an authorizer fails rather than denies.
+    parts.log.error("authorizer_failed", { requestId, error: error instanceof Error ? error.name : String(error) });
+    return send(response, 500, '{"message":null}', { "x-amzn-ErrorType": "AuthorizerConfigurationException" });
+  }
+  if (principalId === undefined) return send(response, 403, explicitDenyBody, { "x-amzn-ErrorType": "AccessDeniedException" });
+
+  try {
+    const result = await parts.capture(proxyEvent(gatewayRequest, principalId), invocationContext(requestId));
+    send(response, result.statusCode, result.body, result.headers);
+  } catch (error) {
+    parts.log.error("handler_failed", { requestId, error: error instanceof Error ? error.name : String(error) });
+    send(response, 502, '{"message":"Internal server error"}');
+  }
+}
+
 export async function startLocalGateway(options: LocalGatewayOptions = {}): Promise<LocalGateway> {
-  const host = options.host ?? LOCAL_GATEWAY_DEFAULTS.host;
-  const stage = options.stage ?? LOCAL_GATEWAY_DEFAULTS.stage;
-  const log = options.log ?? synchronousStderrLogger("voice-local-gateway");
-  const authorize = options.authorizer ?? authorizerFromEnvironment().authorizer;
-  const capture = options.handler ?? lambdaHandler;
-  const limiter =
-    options.limiter ?? new TokenBucket({ ratePerSecond: LOCAL_GATEWAY_DEFAULTS.ratePerSecond, burst: LOCAL_GATEWAY_DEFAULTS.burst });
-  const invokePath = `/${stage}/invoke`;
+  const host = options.host ?? localGatewayDefaults.host;
+  const parts = gatewayParts(options);
+  const server = http.createServer((request, response) => void answerRequest(parts, request, response));
 
-  const server = http.createServer((request, response) => {
-    void (async () => {
-      const path = (request.url ?? "/").split("?")[0];
-      const requestId = randomUUID();
-      if (path !== invokePath || request.method !== "POST") return send(response, 403, MISSING_ROUTE_BODY);
-      // The stage throttle applies before the authorizer runs, as in API Gateway.
-      if (!limiter.tryTake()) return send(response, 429, THROTTLED_BODY);
-
-      let body: string;
-      try {
-        body = (await readRequestBody(request, MAX_BODY_BYTES)).toString("utf8");
-      } catch (error) {
-        // A client that hung up mid-body gets no answer.
-        if (!(error instanceof RequestBodyTooLargeError)) return response.destroy();
-        return send(response, 413, '{"message":"Request Too Long"}', { Connection: "close" });
-      }
-      const gatewayRequest: GatewayRequest = {
-        ...headerRecord(request),
-        body,
-        requestId,
-        sourceIp: request.socket.remoteAddress ?? "127.0.0.1",
-        stage,
-      };
-      let principalId: string | undefined;
-      try {
-        const result = await authorize(authorizerEvent(gatewayRequest));
-        if (result.policyDocument.Statement.some((statement) => statement.Effect === "Allow")) principalId = result.principalId;
-      } catch (error) {
-        // API Gateway's answer when an authorizer fails rather than denies.
-        log.error("authorizer_failed", { requestId, error: error instanceof Error ? error.name : String(error) });
-        return send(response, 500, '{"message":null}', { "x-amzn-ErrorType": "AuthorizerConfigurationException" });
-      }
-      if (principalId === undefined) return send(response, 403, EXPLICIT_DENY_BODY, { "x-amzn-ErrorType": "AccessDeniedException" });
-
-      try {
-        const result = await capture(proxyEvent(gatewayRequest, principalId), invocationContext(requestId));
-        send(response, result.statusCode, result.body, result.headers);
-      } catch (error) {
-        log.error("handler_failed", { requestId, error: error instanceof Error ? error.name : String(error) });
-        send(response, 502, '{"message":"Internal server error"}');
-      }
-    })();
-  });
-
-  await once(server.listen(options.port ?? LOCAL_GATEWAY_DEFAULTS.port, host), "listening");
+  await once(server.listen(options.port ?? localGatewayDefaults.port, host), "listening");
   const { port } = server.address() as AddressInfo;
   return {
-    invokeUrl: `http://${host}:${port}${invokePath}`,
+    invokeUrl: `http://${host}:${port}${parts.invokePath}`,
     port,
     close: async () => {
       server.closeAllConnections();

@@ -1,6 +1,7 @@
-// The model behind the handler: one Bedrock Converse call, and the translation of Bedrock's failures into
-// the named errors of voice/errors.ts (with messages that tell the caller or the operator what to do).
-
+/**
+ * The model behind the handler: one Bedrock Converse call, and the translation of Bedrock's failures into
+ * the named errors of voice/errors.ts (with messages that tell the caller or the operator what to do).
+ */
 import { ConverseCommand, type BedrockRuntimeClient, type ConverseCommandInput } from "@aws-sdk/client-bedrock-runtime";
 import {
   ModelAccessError,

@@ -1,11 +1,12 @@
-// System prompts, one per mode. Each tells the model the current instant and the reference time zone (it has
-// no clock of its own), and the exact JSON object to answer with.
-
+/**
+ * System prompts, one per mode. Each tells the model the current instant and the reference time zone (it has
+ * no clock of its own), and the exact JSON object to answer with.
+ */
 import type { CaptureMode } from "./capture-request.ts";
-import { ACTION_FOR_MODE, RESPONSE_FIELDS } from "./response-schema.ts";
+import { actionForMode, responseFields } from "./response-schema.ts";
 import { offsetMinutesAt, toIsoUtc } from "../common/time-zone.ts";
 
-const MODE_INSTRUCTIONS: Record<CaptureMode, string> = {
+const modeInstructions: Record<CaptureMode, string> = {
   note: [
     "Turn the dictated text into a clean note. Fix dictation errors and punctuation, keep the speaker's meaning and voice,",
     "and structure it with Markdown (short paragraphs, bullet lists where the text lists things).",
@@ -55,7 +56,7 @@ function localTimeDescription(now: Date, timeZone: string): string {
 
 /** The system prompt for one capture. */
 export function systemPromptFor(mode: CaptureMode, now: Date, timeZone: string): string {
-  const action = ACTION_FOR_MODE[mode];
+  const action = actionForMode[mode];
   return [
     "You turn a dictated text into one item for the speaker's notes, reminders or calendar.",
     `Current instant: ${toIsoUtc(now.getTime())} (UTC).`,
@@ -63,10 +64,10 @@ export function systemPromptFor(mode: CaptureMode, now: Date, timeZone: string):
     "Read relative dates and times in the text (tomorrow, next Monday, at 3pm) in the reference time zone,",
     "and write every timestamp as ISO 8601 in UTC ending in Z (e.g. 2026-03-08T16:00:00Z).",
     "",
-    `Mode: ${mode}. ${MODE_INSTRUCTIONS[mode]}`,
+    `Mode: ${mode}. ${modeInstructions[mode]}`,
     "",
     "Answer with one JSON object and nothing else (no code fence, no text before or after it), with exactly these keys:",
-    `${RESPONSE_FIELDS.join(", ")}.`,
+    `${responseFields.join(", ")}.`,
     `"action" must be "${action}". markdown and title are non-empty strings; tags is an array of strings;`,
     "dueISO, startISO, endISO, location, url and notes are strings or null. Use null for anything that does not apply.",
   ].join("\n");

@@ -1,14 +1,15 @@
-// The response object (spec: "Response body") as a TypeBox schema, and the check of the model's answer
-// against it (the core's TypeBox check). The model is asked for exactly this object; what it sends back is
-// parsed here, and anything that does not fit is rejected with a reason (the caller retries once, then
-// answers 502).
-
+/**
+ * The response object (spec: "Response body") as a TypeBox schema, and the check of the model's answer
+ * against it (the core's TypeBox check). The model is asked for exactly this object; what it sends back is
+ * parsed here, and anything that does not fit is rejected with a reason (the caller retries once, then
+ * answers 502).
+ */
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { describeValue, schemaViolations, StringEnum, type SchemaViolation } from "../common/schema-check.ts";
-import { CAPTURE_MODES, type CaptureMode } from "./capture-request.ts";
+import { captureModes, type CaptureMode } from "./capture-request.ts";
 
-const CAPTURE_ACTIONS = ["note", "reminder", "event"] as const;
-export type CaptureAction = (typeof CAPTURE_ACTIONS)[number];
+const captureActions = ["note", "reminder", "event"] as const;
+export type CaptureAction = (typeof captureActions)[number];
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -28,13 +29,13 @@ function responseObject<Action extends TSchema>(action: Action) {
 }
 
 /** The 200 response body: every field always present, null where it does not apply. */
-const CaptureResponseSchema = responseObject(StringEnum(CAPTURE_ACTIONS));
+const CaptureResponseSchema = responseObject(StringEnum(captureActions));
 export type CaptureResponse = Static<typeof CaptureResponseSchema>;
 
 /** Field order of the response, as documented. */
-export const RESPONSE_FIELDS = Object.keys(CaptureResponseSchema.properties) as ReadonlyArray<keyof CaptureResponse>;
+export const responseFields = Object.keys(CaptureResponseSchema.properties) as ReadonlyArray<keyof CaptureResponse>;
 
-export const ACTION_FOR_MODE: Record<CaptureMode, CaptureAction> = {
+export const actionForMode: Record<CaptureMode, CaptureAction> = {
   note: "note",
   reminder: "reminder",
   event: "event",
@@ -43,13 +44,13 @@ export const ACTION_FOR_MODE: Record<CaptureMode, CaptureAction> = {
 };
 
 /** What the model must answer in each mode: the response object with that mode's action. */
-const ANSWER_FOR_MODE = {} as Record<CaptureMode, TObject>;
-for (const mode of CAPTURE_MODES) {
-  ANSWER_FOR_MODE[mode] = responseObject(Type.Literal(ACTION_FOR_MODE[mode], { description: `for mode ${mode}` }));
+const answerForMode = {} as Record<CaptureMode, TObject>;
+for (const mode of captureModes) {
+  answerForMode[mode] = responseObject(Type.Literal(actionForMode[mode], { description: `for mode ${mode}` }));
 }
 
 /** Fields that only some actions carry; the others get null whatever the model said. */
-const ACTION_ONLY_FIELDS: Record<"dueISO" | "startISO" | "endISO" | "location" | "url", CaptureAction> = {
+const actionOnlyFields: Record<"dueISO" | "startISO" | "endISO" | "location" | "url", CaptureAction> = {
   dueISO: "reminder",
   startISO: "event",
   endISO: "event",
@@ -82,7 +83,7 @@ export function checkModelAnswer(text: string, mode: CaptureMode): ModelAnswerCh
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     return { ok: false, problem: "the answer is not a JSON object" };
   }
-  const violations = schemaViolations(ANSWER_FOR_MODE[mode], parsed);
+  const violations = schemaViolations(answerForMode[mode], parsed);
   const missing = [...new Set(violations.filter((v) => v.missing && v.path.length === 1).map((v) => v.field))];
   if (missing.length > 0) return { ok: false, problem: `fields missing: ${missing.join(", ")}` };
   const [first] = violations;
@@ -92,7 +93,7 @@ export function checkModelAnswer(text: string, mode: CaptureMode): ModelAnswerCh
   const text_ = (value: string | null): string | null => (value !== null && value.trim() !== "" ? value.trim() : null);
   const answer: CaptureResponse = {
     markdown: body.markdown,
-    action: ACTION_FOR_MODE[mode],
+    action: actionForMode[mode],
     title: body.title.trim(),
     dueISO: text_(body.dueISO),
     startISO: text_(body.startISO),
@@ -102,7 +103,7 @@ export function checkModelAnswer(text: string, mode: CaptureMode): ModelAnswerCh
     notes: text_(body.notes),
     tags: [...new Set(body.tags.map((tag) => tag.trim()).filter((tag) => tag !== ""))],
   };
-  for (const [field, onlyFor] of Object.entries(ACTION_ONLY_FIELDS) as Array<[keyof typeof ACTION_ONLY_FIELDS, CaptureAction]>) {
+  for (const [field, onlyFor] of Object.entries(actionOnlyFields) as Array<[keyof typeof actionOnlyFields, CaptureAction]>) {
     if (answer.action !== onlyFor) answer[field] = null;
   }
   return { ok: true, answer };

@@ -1,15 +1,13 @@
-// The voice service's settings, read from the environment on first use (not at import, so tests can set
-// the environment first) through the settings inventory (common/settings/voice-variables.ts), and
-// checked, with errors that say which variable to fix.
-
+/**
+ * The voice service's settings, read from the environment on first use (not at import, so tests can set
+ * the environment first) through the settings inventory (common/settings/voice-variables.ts), and
+ * checked, with errors that say which variable to fix.
+ */
 import { ConfigurationError } from "../common/configuration-error.ts";
-import { awsRegion, defaultAwsRegion } from "../common/settings/credential-variables.ts";
+import { awsRegion } from "../common/settings/credential-variables.ts";
 import { readSetting, type Environment, type Setting } from "../common/settings/setting.ts";
-import { clientTokenParameter, defaultVoiceTimezone, voiceModelId, voiceTimezone } from "../common/settings/voice-variables.ts";
+import { clientTokenParameter, voiceModelId, voiceTimezone } from "../common/settings/voice-variables.ts";
 import { isValidTimeZone } from "../common/time-zone.ts";
-
-export const DEFAULT_REGION = defaultAwsRegion;
-export const DEFAULT_TIME_ZONE = defaultVoiceTimezone;
 
 /** The variable's value, or a ConfigurationError saying what to set it to. */
 function required(env: Environment, setting: Setting<string | undefined>, setItTo: string): string {

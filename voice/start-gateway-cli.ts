@@ -4,7 +4,7 @@
  * terminal. The client token's value is never printed: the lines say where it comes from, unless the caller names a
  * token that is no secret (the offline demo's own).
  */
-import { authorizerFromEnvironment, LOCAL_GATEWAY_DEFAULTS, startLocalGateway } from "./local-gateway.ts";
+import { authorizerFromEnvironment, localGatewayDefaults, startLocalGateway } from "./local-gateway.ts";
 import { readHandlerSettings } from "./settings-from-env.ts";
 import { messageOf } from "../common/named-error.ts";
 import { isSet, readSetting } from "../common/settings/setting.ts";
@@ -29,7 +29,7 @@ export async function runLocalGateway(options: { clientToken?: string } = {}): P
     );
   }
 
-  let port: number = LOCAL_GATEWAY_DEFAULTS.port;
+  let port: number = localGatewayDefaults.port;
   try {
     port = readSetting(process.env, voiceLocalPort);
   } catch (error) {
@@ -38,13 +38,13 @@ export async function runLocalGateway(options: { clientToken?: string } = {}): P
 
   const { authorizer, tokenSource } = authorizerFromEnvironment();
   const gateway = await startLocalGateway({ authorizer, port }).catch((error: unknown) =>
-    fail(`Could not listen on ${LOCAL_GATEWAY_DEFAULTS.host}:${port}: ${messageOf(error)} (set VOICE_LOCAL_PORT to use another port).`),
+    fail(`Could not listen on ${localGatewayDefaults.host}:${port}: ${messageOf(error)} (set VOICE_LOCAL_PORT to use another port).`),
   );
   console.error(
     `Voice capture API (local) at POST ${gateway.invokeUrl}\n` +
       `  client token (send it as X-Client-Token): ${options.clientToken ?? tokenSource}\n` +
       `  model: ${settings.modelId} in ${settings.region}; time zone: ${settings.timeZone}\n` +
-      `  throttle: ${LOCAL_GATEWAY_DEFAULTS.ratePerSecond}/s, burst ${LOCAL_GATEWAY_DEFAULTS.burst}. Ctrl-C stops.`,
+      `  throttle: ${localGatewayDefaults.ratePerSecond}/s, burst ${localGatewayDefaults.burst}. Ctrl-C stops.`,
   );
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -1,5 +1,7 @@
-// A token bucket, the algorithm API Gateway throttles with: `burst` requests at once, refilled at
-// `ratePerSecond`. The local gateway uses it to answer 429 the way the deployed stage does (10/s, burst 20).
+/**
+ * A token bucket, the algorithm API Gateway throttles with: `burst` requests at once, refilled at
+ * `ratePerSecond`. The local gateway uses it to answer 429 the way the deployed stage does (10/s, burst 20).
+ */
 
 export interface TokenBucketOptions {
   ratePerSecond: number;

@@ -99,17 +99,40 @@ export class DebriefWatch {
     const nowMs = this.#deps.now();
     const data = await record.read();
     const plan = debriefPlan(this.#deps.settings, data.athleteChoice);
-    if (!plan.on) {
-      // The next time they are turned on starts from a new baseline.
-      if (data.baselined || data.failure) {
-        await record.update((d) => {
-          d.baselined = false;
-          delete d.failure;
-        });
-      }
-      return { kind: "off" };
-    }
+    if (!plan.on) return await this.#off(data);
     const nextAtMs = nowMs + plan.intervalMs;
+    const waiting = await this.#waiting(data, nowMs, nextAtMs);
+    if (waiting) return waiting;
+    const listed = await this.#deps.listRecent(nowMs - lookBackMs);
+    if (!listed.ok) return await this.#failed(listed.error, plan, nowMs);
+    const decision = await this.#noteListed(listed, nowMs);
+    if (!decision.on) return { kind: "off" };
+    if (decision.recovered) logger.info("debrief_check_recovered", { listed: listed.activities.length });
+    if (decision.baseline) {
+      logger.info("debrief_baseline", { seen: listed.activities.length, note: "debriefs are on; what the log holds now is not debriefed" });
+      return { kind: "baseline", seen: listed.activities.length, nextAtMs };
+    }
+    const freshIds = decision.fresh;
+    if (freshIds.length === 0) return { kind: "nothing-new", nextAtMs };
+    const accepted = this.#deps.wake(newActivitiesEvent(freshIds), `fitness-debrief:${freshIds.join(",")}`);
+    if (accepted) logger.info("debrief_wake", { agent: this.#deps.settings.debriefAgent, activities: freshIds });
+    else logger.warn("debrief_wake_refused", { agent: this.#deps.settings.debriefAgent, activities: freshIds });
+    return { kind: "woke", ids: freshIds, nextAtMs };
+  }
+
+  /** Off: the next time they are turned on starts from a new baseline. */
+  async #off(data: DebriefRecordData): Promise<CheckOutcome> {
+    if (data.baselined || data.failure) {
+      await this.#deps.record.update((d) => {
+        d.baselined = false;
+        delete d.failure;
+      });
+    }
+    return { kind: "off" };
+  }
+
+  /** Why this check waits, if it does: a back-off after failures, quiet hours, the read budget, a write of the coach's. */
+  async #waiting(data: DebriefRecordData, nowMs: number, nextAtMs: number): Promise<CheckOutcome | undefined> {
     if (data.failure && nowMs < data.failure.nextCheckAtMs) return { kind: "backing-off", nextAtMs: data.failure.nextCheckAtMs };
     const zone = await this.timeZone();
     // The baseline wakes no one, so it is taken at once, quiet or not: what came after debriefs were turned on is new.
@@ -118,21 +141,26 @@ export class DebriefWatch {
     }
     const resumeAt = await this.#deps.readsResumeAt(readBudgetShare);
     if (resumeAt !== undefined && resumeAt > nowMs) {
-      logger.info("debrief_check_skipped", { reason: "upstream read limit at 80% or more", resumes_at: new Date(resumeAt).toISOString() });
+      this.#deps.logger.info("debrief_check_skipped", {
+        reason: "upstream read limit at 80% or more",
+        resumes_at: new Date(resumeAt).toISOString(),
+      });
       return { kind: "rate-limited", nextAtMs: Math.max(resumeAt, nextAtMs) };
     }
-
     if (this.#deps.writesInFlight() > 0) return { kind: "busy", nextAtMs: nowMs + busyRetryMs };
-    const listed = await this.#deps.listRecent(nowMs - lookBackMs);
-    if (!listed.ok) return await this.#failed(listed.error, plan, nowMs);
-    // Decided on the record as it is on disk now: the athlete may have switched, the coach may have written.
-    let decision: { on: boolean; baseline: boolean; recovered: boolean; fresh: string[] } = {
-      on: false,
-      baseline: false,
-      recovered: false,
-      fresh: [],
-    };
-    await record.update((d) => {
+    return undefined;
+  }
+
+  /**
+   * Writes down what the list showed, and decides on the record as it is on disk now (the athlete may have switched,
+   * the coach may have written): still on, whether this was the baseline, whether failures ended, and what is new.
+   */
+  async #noteListed(
+    listed: Extract<RecentActivities, { ok: true }>,
+    nowMs: number,
+  ): Promise<{ on: boolean; baseline: boolean; recovered: boolean; fresh: string[] }> {
+    let decision = { on: false, baseline: false, recovered: false, fresh: [] as string[] };
+    await this.#deps.record.update((d) => {
       const on = debriefPlan(this.#deps.settings, d.athleteChoice).on;
       const coachMade = (activity: { id: string; uploadId?: string }): boolean =>
         activity.id in d.coachMade.activities || (activity.uploadId !== undefined && activity.uploadId in d.coachMade.uploads);
@@ -148,18 +176,7 @@ export class DebriefWatch {
       d.baselined = on;
       forgetOld(d, nowMs);
     });
-    if (!decision.on) return { kind: "off" };
-    if (decision.recovered) logger.info("debrief_check_recovered", { listed: listed.activities.length });
-    if (decision.baseline) {
-      logger.info("debrief_baseline", { seen: listed.activities.length, note: "debriefs are on; what the log holds now is not debriefed" });
-      return { kind: "baseline", seen: listed.activities.length, nextAtMs };
-    }
-    const freshIds = decision.fresh;
-    if (freshIds.length === 0) return { kind: "nothing-new", nextAtMs };
-    const accepted = this.#deps.wake(newActivitiesEvent(freshIds), `fitness-debrief:${freshIds.join(",")}`);
-    if (accepted) logger.info("debrief_wake", { agent: this.#deps.settings.debriefAgent, activities: freshIds });
-    else logger.warn("debrief_wake_refused", { agent: this.#deps.settings.debriefAgent, activities: freshIds });
-    return { kind: "woke", ids: freshIds, nextAtMs };
+    return decision;
   }
 
   async #failed(error: ToolResult, plan: DebriefPlan, nowMs: number): Promise<CheckOutcome> {

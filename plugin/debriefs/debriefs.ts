@@ -22,7 +22,7 @@ import { listRecentActivities } from "../../tools/recent-activities.ts";
 import type { ToolDefinition } from "../../tools/definition/tool-definition.ts";
 import { errorResult, type ToolResult } from "../../tools/runner/tool-result.ts";
 import { messageOf } from "../../common/named-error.ts";
-import type { PluginApi } from "../host-api.ts";
+import type { PluginApi, PluginRuntime } from "../host-api.ts";
 import type { ToolCallObserver } from "../host-tool.ts";
 import type { PluginSettings } from "../plugin-config.ts";
 import type { LazyToolDeps } from "../plugin-tool-deps.ts";
@@ -70,9 +70,24 @@ export function setUpDebriefs(
     return undefined;
   }
   const now = options.now ?? Date.now;
-  const shared = processWide();
   const record = new DebriefRecordFile(debriefRecordPath(runtime.state.resolveStateDir()), logger);
-  const watch = new DebriefWatch({
+  const watch = debriefWatch(runtime, settings, deps, { record, logger, now });
+  const schedule = new DebriefSchedule({ watch, logger, now, ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}) });
+  return {
+    observer: coachCallObserver(watch, logger),
+    register: () => registerDebriefs(api, settings, { watch, schedule, record, logger }),
+  };
+}
+
+/** The noticing, reading the log through the plugin's tool dependencies and waking the coach through the host. */
+function debriefWatch(
+  runtime: PluginRuntime,
+  settings: PluginSettings,
+  deps: LazyToolDeps,
+  { record, logger, now }: { record: DebriefRecordFile; logger: Logger; now: () => number },
+): DebriefWatch {
+  const shared = processWide();
+  return new DebriefWatch({
     settings,
     record,
     listRecent: async (sinceMs) => {
@@ -97,29 +112,40 @@ export function setUpDebriefs(
     fallbackTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     writesInFlight: () => shared.writesInFlight,
   });
-  const schedule = new DebriefSchedule({ watch, logger, now, ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}) });
-  const register = (): void => {
-    api.registerService?.({
-      id: debriefServiceId,
-      start: () => schedule.start(),
-      stop: async () => {
-        await schedule.stop();
-        await record.settle();
+}
+
+/** The service whose timer runs the checks (its stop waits for the record), and the athlete's switch. */
+function registerDebriefs(
+  api: PluginApi,
+  settings: PluginSettings,
+  { watch, schedule, record, logger }: { watch: DebriefWatch; schedule: DebriefSchedule; record: DebriefRecordFile; logger: Logger },
+): void {
+  const shared = processWide();
+  api.registerService?.({
+    id: debriefServiceId,
+    start: () => schedule.start(),
+    stop: async () => {
+      await schedule.stop();
+      await record.settle();
+    },
+  });
+  api.registerTool(
+    debriefSwitchTool({
+      watch,
+      agentId: settings.debriefAgent,
+      changed: () => {
+        for (const listener of shared.switched) listener();
       },
-    });
-    api.registerTool(
-      debriefSwitchTool({
-        watch,
-        agentId: settings.debriefAgent,
-        changed: () => {
-          for (const listener of shared.switched) listener();
-        },
-        refused: (reason) => logger.debug("debrief_switch_withheld", { reason }),
-      }),
-      { name: debriefSwitchToolName },
-    );
-  };
-  const observer: ToolCallObserver = {
+      refused: (reason) => logger.debug("debrief_switch_withheld", { reason }),
+    }),
+    { name: debriefSwitchToolName },
+  );
+}
+
+/** Watches every fitness tool call: a write is in flight until what it made is in the record, never to be debriefed. */
+function coachCallObserver(watch: DebriefWatch, logger: Logger): ToolCallObserver {
+  const shared = processWide();
+  return {
     started(tool: ToolDefinition) {
       if (!tool.annotations.readOnlyHint) shared.writesInFlight += 1;
     },
@@ -135,5 +161,4 @@ export function setUpDebriefs(
       }
     },
   };
-  return { observer, register };
 }

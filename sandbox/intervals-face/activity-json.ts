@@ -71,13 +71,21 @@ export function stubObject(activity: Activity): Json {
 export function activityObject(activity: Activity, context: ActivityJsonContext): Json {
   if (intervalsSource(activity) === "STRAVA") return stubObject(activity);
   const type = intervalsType(activity);
-  const { load, extras } = context;
-  const recorded = activity.recording !== null;
   const hasPower = activity.deviceWatts && activity.weightedAverageWatts !== null;
   const hasHr = activity.averageHeartrate !== null;
+  return {
+    ...identityFields(activity, type),
+    ...movementFields(activity),
+    ...heartRateFields(activity, type, hasHr, context),
+    ...powerFields(activity, hasPower, hasHr, context),
+    ...loadFields(activity, context),
+  };
+}
+
+/** Which activity this is, where it came from and when intervals.icu had it. */
+function identityFields(activity: Activity, type: string): Json {
+  const recorded = activity.recording !== null;
   const finishedMs = activity.startMs + activity.elapsedTime * 1000;
-  const gear = activity.gearId ? gearById(activity.gearId) : undefined;
-  const rpe = extras?.icuRpe ?? null;
   return {
     id: intervalsActivityId(activity),
     icu_athlete_id: intervalsAthleteId,
@@ -94,6 +102,13 @@ export function activityObject(activity: Activity, context: ActivityJsonContext)
     created: toIsoUtc(finishedMs + 4 * 60_000),
     analyzed: toIsoUtc(finishedMs + 5 * 60_000),
     icu_sync_date: toIsoUtc(finishedMs + 4 * 60_000),
+  };
+}
+
+/** Distance, time, climbing, speed and the recording's averages. */
+function movementFields(activity: Activity): Json {
+  const recorded = activity.recording !== null;
+  return {
     distance: activity.distance,
     icu_distance: activity.distance,
     moving_time: activity.movingTime,
@@ -112,6 +127,12 @@ export function activityObject(activity: Activity, context: ActivityJsonContext)
     max_speed: recorded ? activity.maxSpeed : null,
     average_cadence: activity.averageCadence,
     average_temp: activity.averageTemp,
+  };
+}
+
+/** Heart rate, and the athlete's heart-rate settings the activity was analysed with. */
+function heartRateFields(activity: Activity, type: string, hasHr: boolean, context: ActivityJsonContext): Json {
+  return {
     has_heartrate: hasHr,
     average_heartrate: activity.averageHeartrate,
     max_heartrate: activity.maxHeartrate,
@@ -121,6 +142,12 @@ export function activityObject(activity: Activity, context: ActivityJsonContext)
     icu_weight: seedAthlete.weight,
     icu_hr_zones: hasHr ? [...hrZoneTops] : null,
     icu_hr_zone_times: context.hrZoneTimes,
+  };
+}
+
+/** Power from a power meter, and the power settings it was analysed with (null without one). */
+function powerFields(activity: Activity, hasPower: boolean, hasHr: boolean, context: ActivityJsonContext): Json {
+  return {
     device_watts: hasPower,
     icu_ftp: hasPower ? ftp : null,
     icu_w_prime: hasPower ? wPrime : null,
@@ -134,6 +161,15 @@ export function activityObject(activity: Activity, context: ActivityJsonContext)
     icu_variability_index:
       hasPower && activity.averageWatts ? round((activity.weightedAverageWatts ?? 0) / activity.averageWatts, 3) : null,
     icu_efficiency_factor: hasPower && hasHr ? round((activity.weightedAverageWatts ?? 0) / (activity.averageHeartrate ?? 1), 3) : null,
+  };
+}
+
+/** Training load, fitness and fatigue that day, what the athlete entered, gear and streams. */
+function loadFields(activity: Activity, context: ActivityJsonContext): Json {
+  const { load, extras } = context;
+  const rpe = extras?.icuRpe ?? null;
+  const gear = activity.gearId ? gearById(activity.gearId) : undefined;
+  return {
     calories: activity.calories > 0 ? Math.round(activity.calories) : null,
     icu_training_load: load.trainingLoad,
     power_load: load.powerLoad,
@@ -149,7 +185,7 @@ export function activityObject(activity: Activity, context: ActivityJsonContext)
     feel: extras?.feel ?? null,
     perceived_exertion: null,
     gear: gear ? { id: gear.id, name: gear.name, distance: Math.round(context.gearDistance(gear.id)), primary: gear.primary } : null,
-    stream_types: recorded ? intervalsStreamTypes.filter((type) => activity.recording!.streams.includes(type)) : [],
+    stream_types: activity.recording !== null ? intervalsStreamTypes.filter((type) => activity.recording!.streams.includes(type)) : [],
     strava_id: null,
     icu_lap_count: null,
     interval_summary: null,

@@ -4,7 +4,7 @@
  * and per sport group her FTP, threshold and maximum heart rate and zones. The API key field stays empty: the
  * sandbox never hands a key back.
  */
-import { serializeJson } from "../bigint-json.ts";
+import { serializeJson, type JsonValue } from "../bigint-json.ts";
 import { seedAthlete, seedGear } from "../seed-athlete.ts";
 import { toIsoUtc } from "../../common/time-zone.ts";
 import { intervalsAthleteId } from "./intervals-identity.ts";
@@ -57,33 +57,36 @@ export function athleteJson(gearDistance: (id: string) => number, lastSeenMs: nu
     icu_garmin_health: true,
     strava_authorized: true,
     strava_sync_activities: true,
-    sportSettings: sportGroups.map((group) => {
-      const ride = group.kind === "ride";
-      const timed = group.kind === "ride" || group.kind === "run";
-      return {
-        id: group.id,
-        athlete_id: intervalsAthleteId,
-        types: [...group.types],
-        ftp: ride ? ftp : null,
-        indoor_ftp: ride ? ftp : null,
-        w_prime: ride ? wPrime : null,
-        p_max: ride ? 780 : null,
-        power_zones: ride ? [...powerZoneTops] : null,
-        power_zone_names: ride ? ["Active Recovery", "Endurance", "Tempo", "Threshold", "VO2 Max", "Anaerobic", "Neuromuscular"] : null,
-        sweet_spot_min: ride ? sweetSpot.min : null,
-        sweet_spot_max: ride ? sweetSpot.max : null,
-        lthr: group.kind === "swim" ? null : lthrFor(group.types[0]),
-        max_hr: maxHeartRate,
-        hr_zones: [...hrZoneTops],
-        hr_zone_names: ["Recovery", "Aerobic", "Tempo", "Threshold", "Anaerobic"],
-        hr_load_type: "HRSS",
-        threshold_pace: group.kind === "run" ? 3.7 : group.kind === "swim" ? 0.95 : null,
-        pace_units: group.kind === "run" ? "MINS_KM" : group.kind === "swim" ? "SECS_100M" : null,
-        load_order: "POWER_HR_PACE",
-        warmup_time: timed ? 600 : null,
-        cooldown_time: timed ? 600 : null,
-        other: group.kind === "other",
-      };
-    }),
+    sportSettings: sportGroups.map(sportSettingsJson),
   });
+}
+
+/** One sport group's settings: power for rides, pace for runs and swims, heart rate for all. */
+function sportSettingsJson(group: (typeof sportGroups)[number]): JsonValue {
+  const ride = group.kind === "ride";
+  const timed = group.kind === "ride" || group.kind === "run";
+  return {
+    id: group.id,
+    athlete_id: intervalsAthleteId,
+    types: [...group.types],
+    ftp: ride ? ftp : null,
+    indoor_ftp: ride ? ftp : null,
+    w_prime: ride ? wPrime : null,
+    p_max: ride ? 780 : null,
+    power_zones: ride ? [...powerZoneTops] : null,
+    power_zone_names: ride ? ["Active Recovery", "Endurance", "Tempo", "Threshold", "VO2 Max", "Anaerobic", "Neuromuscular"] : null,
+    sweet_spot_min: ride ? sweetSpot.min : null,
+    sweet_spot_max: ride ? sweetSpot.max : null,
+    lthr: group.kind === "swim" ? null : lthrFor(group.types[0]),
+    max_hr: maxHeartRate,
+    hr_zones: [...hrZoneTops],
+    hr_zone_names: ["Recovery", "Aerobic", "Tempo", "Threshold", "Anaerobic"],
+    hr_load_type: "HRSS",
+    threshold_pace: group.kind === "run" ? 3.7 : group.kind === "swim" ? 0.95 : null,
+    pace_units: group.kind === "run" ? "MINS_KM" : group.kind === "swim" ? "SECS_100M" : null,
+    load_order: "POWER_HR_PACE",
+    warmup_time: timed ? 600 : null,
+    cooldown_time: timed ? 600 : null,
+    other: group.kind === "other",
+  };
 }

@@ -16,7 +16,7 @@ import { bodyKind, decodeForm } from "../body-decoding.ts";
 import { handLoggedActivity } from "../hand-logged-activity.ts";
 import type { Reply } from "../reply.ts";
 import { jsonReply } from "../reply.ts";
-import { recordedActivity } from "../seed-activities.ts";
+import { recordedActivity } from "../seeded-activity.ts";
 import { seedAthlete } from "../seed-athlete.ts";
 import { stravaTimezoneLabel } from "../strava-dates.ts";
 import { instantFromWallClock, wallClockAt } from "../../common/time-zone.ts";

@@ -12,7 +12,7 @@ import { intervalsSource } from "./activity-source.ts";
 /** Maya's athlete id on intervals.icu. */
 export const intervalsAthleteId = "i218734";
 
-/** The store's ids start here (sandbox/seed-activities.ts: 15e9 + seconds since 2000); intervals.icu's count from 0. */
+/** The store's ids start here (sandbox/seeded-activity.ts: 15e9 + seconds since 2000); intervals.icu's count from 0. */
 const idBase = 15_000_000_000;
 
 /** A 25-character key of lower-case letters and digits, like intervals.icu's, from the seed. */

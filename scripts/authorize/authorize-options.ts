@@ -77,68 +77,16 @@ Environment: STRAVA_AUTHORIZE_URL, STRAVA_TOKEN_URL and STRAVA_REVOKE_URL (defau
 URL) point at a non-default upstream.`;
 
 export function parseAuthorizeOptions(argv: readonly string[], env: Environment): AuthorizeOptions | RevokeOptions | "help" {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        store: { type: "string" },
-        "secret-name": { type: "string" },
-        region: { type: "string" },
-        "token-file": { type: "string" },
-        "client-id": { type: "string" },
-        "client-secret": { type: "string" },
-        port: { type: "string" },
-        timeout: { type: "string" },
-        revoke: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    throw new AuthorizeUsageError(`${messageOf(error)}\n\n${usage}`);
-  }
+  const values = readArguments(argv);
   if (values["help"] === true) return "help";
   const text = (name: string): string | undefined => {
     const value = values[name];
     return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
   };
-
-  const store = text("store");
-  let target: CredentialTarget;
-  if (store === "secrets-manager") {
-    if (text("token-file")) throw new AuthorizeUsageError("--token-file applies to --store file only.");
-    const region = text("region") ?? readSetting(env, awsRegion);
-    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
-      throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
-    target = { kind: "secrets-manager", secretName: text("secret-name") ?? "fitness-credentials", region };
-  } else if (store === "file") {
-    if (text("secret-name") || text("region"))
-      throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
-    // A `~/` that reached us unexpanded (the shell leaves a quoted one alone) means the home folder, as it does
-    // in the plugin's tokenFile, rather than a folder named "~" in the working directory.
-    const named = text("token-file");
-    const path = named?.startsWith("~/") ? join(readSetting(env, home) ?? homedir(), named.slice(2)) : named;
-    target = { kind: "token-file", path: path ?? readTokenFile(env).path };
-  } else {
-    throw new AuthorizeUsageError(
-      `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store secrets-manager (an AWS Secrets Manager secret) or --store file (a token file on this computer, for the MCP server or the OpenClaw plugin).\n\n${usage}`,
-    );
-  }
-
+  const target = credentialTarget(text, env, storeAdvice);
   const clientId = text("client-id") ?? readSetting(env, stravaClientId);
   const clientSecret = text("client-secret") ?? readSetting(env, stravaClientSecret);
-  let tokenUrl: string;
-  let revokeUrl: string;
-  let authorizeUrl: string;
-  try {
-    tokenUrl = readSetting(env, stravaTokenUrl);
-    revokeUrl = readSetting(env, stravaRevokeUrl) ?? revokeUrlBeside(tokenUrl);
-    authorizeUrl = readSetting(env, stravaAuthorizeUrl);
-  } catch (error) {
-    throw new AuthorizeUsageError(messageOf(error));
-  }
+  const { tokenUrl, revokeUrl, authorizeUrl } = stravaUrls(env);
   if (values["revoke"] === true) {
     if (text("port")) throw new AuthorizeUsageError("--port applies to an authorization, not to --revoke.");
     return { revoke: true, clientId, clientSecret, target, revokeUrl, timeoutMs: defaultStravaTimeoutMs };
@@ -163,6 +111,71 @@ export function parseAuthorizeOptions(argv: readonly string[], env: Environment)
     port: readInteger(text("port"), "--port", 0, 0, 65_535),
     timeoutMs: readInteger(text("timeout"), "--timeout", 300, 5, 3600) * 1000,
   };
+}
+
+/** The arguments as the command knows them; an unknown or malformed one is a usage error with the usage text. */
+function readArguments(argv: readonly string[]): Record<string, string | boolean | undefined> {
+  try {
+    return parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        store: { type: "string" },
+        "secret-name": { type: "string" },
+        region: { type: "string" },
+        "token-file": { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        port: { type: "string" },
+        timeout: { type: "string" },
+        revoke: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    throw new AuthorizeUsageError(`${messageOf(error)}\n\n${usage}`);
+  }
+}
+
+/** What to pass when --store is missing or unknown, and the usage. */
+const storeAdvice = `use --store secrets-manager (an AWS Secrets Manager secret) or --store file (a token file on this computer, for the MCP server or the OpenClaw plugin).\n\n${usage}`;
+
+/**
+ * Where the grant or key goes, from --store and the options that belong to it (`text` reads one, trimmed, or
+ * undefined); an option of the other store, a malformed region or a missing or unknown store (then `advice` says
+ * what to pass) is a usage error. Shared by `npm run authorize` and `npm run authorize:intervals`.
+ */
+export function credentialTarget(text: (name: string) => string | undefined, env: Environment, advice: string): CredentialTarget {
+  const store = text("store");
+  if (store === "secrets-manager") {
+    if (text("token-file")) throw new AuthorizeUsageError("--token-file applies to --store file only.");
+    const region = text("region") ?? readSetting(env, awsRegion);
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
+      throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
+    return { kind: "secrets-manager", secretName: text("secret-name") ?? "fitness-credentials", region };
+  }
+  if (store === "file") {
+    if (text("secret-name") || text("region"))
+      throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
+    // A `~/` that reached us unexpanded (the shell leaves a quoted one alone) means the home folder, as it does
+    // in the plugin's tokenFile, rather than a folder named "~" in the working directory.
+    const named = text("token-file");
+    const path = named?.startsWith("~/") ? join(readSetting(env, home) ?? homedir(), named.slice(2)) : named;
+    return { kind: "token-file", path: path ?? readTokenFile(env).path };
+  }
+  throw new AuthorizeUsageError(`${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: ${advice}`);
+}
+
+/** Strava's token, revocation and authorization URLs from the environment; a malformed one is a usage error. */
+function stravaUrls(env: Environment): { tokenUrl: string; revokeUrl: string; authorizeUrl: string } {
+  try {
+    const tokenUrl = readSetting(env, stravaTokenUrl);
+    const revokeUrl = readSetting(env, stravaRevokeUrl) ?? revokeUrlBeside(tokenUrl);
+    return { tokenUrl, revokeUrl, authorizeUrl: readSetting(env, stravaAuthorizeUrl) };
+  } catch (error) {
+    throw new AuthorizeUsageError(messageOf(error));
+  }
 }
 
 function readInteger(value: string | undefined, name: string, fallback: number, min: number, max: number): number {

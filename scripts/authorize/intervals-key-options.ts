@@ -4,17 +4,14 @@
  * shell history), so it is read from a prompt or standard input. Every mistake is an `AuthorizeUsageError`
  * that says what to pass instead.
  */
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { messageOf } from "../../common/named-error.ts";
-import { awsRegion, defaultTokenFileText, readTokenFile } from "../../common/settings/credential-variables.ts";
-import { home } from "../../common/settings/host-variables.ts";
+import { defaultTokenFileText } from "../../common/settings/credential-variables.ts";
 import { defaultIntervalsApiBase, readIntervalsSettings } from "../../common/settings/intervals-variables.ts";
-import { readSetting, type Environment } from "../../common/settings/setting.ts";
+import type { Environment } from "../../common/settings/setting.ts";
 import type { AuthorizationTarget } from "../../credentials/store-choice.ts";
 import { checkedIntervalsApiBase } from "../../intervals/intervals-settings.ts";
-import { AuthorizeUsageError } from "./authorize-options.ts";
+import { AuthorizeUsageError, credentialTarget } from "./authorize-options.ts";
 
 export interface IntervalsKeyOptions {
   target: AuthorizationTarget;
@@ -60,9 +57,31 @@ export function parseIntervalsKeyOptions(argv: readonly string[], env: Environme
         "and your shell history would keep it. Run the command without it and type the key at the prompt, or pipe it to standard input.",
     );
   }
-  let values: Record<string, string | boolean | undefined>;
+  const values = readArguments(argv);
+  if (values["help"] === true) return "help";
+  const text = (name: string): string | undefined => {
+    const value = values[name];
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  };
+  const target = credentialTarget(
+    text,
+    env,
+    `use --store file (the token file the plugin reads on this computer) or --store secrets-manager (an AWS Secrets Manager secret).\n\n${intervalsKeyUsage}`,
+  );
+  let intervals: { athleteId: string; apiBase: string };
   try {
-    ({ values } = parseArgs({
+    const read = readIntervalsSettings(env);
+    intervals = { athleteId: read.athleteId, apiBase: checkedIntervalsApiBase(read.apiBase) };
+  } catch (error) {
+    throw new AuthorizeUsageError(messageOf(error));
+  }
+  return { target, remove: values["remove"] === true, check: values["no-check"] !== true, ...intervals };
+}
+
+/** The arguments as the command knows them; an unknown or malformed one is a usage error with the usage text. */
+function readArguments(argv: readonly string[]): Record<string, string | boolean | undefined> {
+  try {
+    return parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
@@ -75,41 +94,8 @@ export function parseIntervalsKeyOptions(argv: readonly string[], env: Environme
         "no-check": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
-    }));
+    }).values;
   } catch (error) {
     throw new AuthorizeUsageError(`${messageOf(error)}\n\n${intervalsKeyUsage}`);
   }
-  if (values["help"] === true) return "help";
-  const text = (name: string): string | undefined => {
-    const value = values[name];
-    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-  };
-  const store = text("store");
-  let target: AuthorizationTarget;
-  if (store === "secrets-manager") {
-    if (text("token-file")) throw new AuthorizeUsageError("--token-file applies to --store file only.");
-    const region = text("region") ?? readSetting(env, awsRegion);
-    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
-      throw new AuthorizeUsageError(`--region must be an AWS region such as us-west-2; got "${region}".`);
-    target = { kind: "secrets-manager", secretName: text("secret-name") ?? "fitness-credentials", region };
-  } else if (store === "file") {
-    if (text("secret-name") || text("region"))
-      throw new AuthorizeUsageError("--secret-name and --region apply to --store secrets-manager only.");
-    // A `~/` the shell left unexpanded (quoted) means the home folder, as in the plugin's tokenFile.
-    const named = text("token-file");
-    const path = named?.startsWith("~/") ? join(readSetting(env, home) ?? homedir(), named.slice(2)) : named;
-    target = { kind: "token-file", path: path ?? readTokenFile(env).path };
-  } else {
-    throw new AuthorizeUsageError(
-      `${store === undefined ? "--store is required" : `Unknown --store "${store}"`}: use --store file (the token file the plugin reads on this computer) or --store secrets-manager (an AWS Secrets Manager secret).\n\n${intervalsKeyUsage}`,
-    );
-  }
-  let intervals: { athleteId: string; apiBase: string };
-  try {
-    const read = readIntervalsSettings(env);
-    intervals = { athleteId: read.athleteId, apiBase: checkedIntervalsApiBase(read.apiBase) };
-  } catch (error) {
-    throw new AuthorizeUsageError(messageOf(error));
-  }
-  return { target, remove: values["remove"] === true, check: values["no-check"] !== true, ...intervals };
 }

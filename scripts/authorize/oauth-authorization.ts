@@ -7,7 +7,7 @@
  * Nothing secret is printed or put in an error: not the code, not a token, not the client secret.
  */
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { secretsMatch } from "../../common/digests.ts";
@@ -47,51 +47,18 @@ export interface Authorization extends ExchangedGrant {
 export class AuthorizationError extends NamedError {}
 
 export async function runAuthorizationFlow(options: AuthorizationFlowOptions): Promise<Authorization> {
-  const state = randomBytes(24).toString("base64url");
-  let settle!: { resolve(value: Authorization): void; reject(error: Error): void };
+  let settle!: PendingCallback["settle"];
   const outcome = new Promise<Authorization>((resolve, reject) => {
     settle = { resolve, reject };
   });
-  let handled = false;
-  let redirectUri = "";
-
+  const pending: PendingCallback = { state: randomBytes(24).toString("base64url"), redirectUri: "", handled: false, settle, options };
   const server = createServer((request, response) => {
-    void handle(request, response);
+    void answerCallback(pending, request, response);
   });
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    if (request.method !== "GET" || url.pathname !== callbackPath) {
-      page(response, 404, "Not found", "This server only answers Strava's redirect.");
-      return;
-    }
-    if (handled) {
-      page(response, 409, "Already handled", "This authorization has already been handled; see the terminal.");
-      return;
-    }
-    handled = true;
-    try {
-      const authorization = await completeCallback(url.searchParams, state, redirectUri, options);
-      await options.store(authorization);
-      page(response, 200, "Authorized", "The Strava tokens are stored. You can close this tab and go back to the terminal.");
-      settle.resolve(authorization);
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      page(response, failure instanceof AuthorizationError ? 400 : 500, "Authorization failed", failure.message);
-      settle.reject(failure);
-    }
-  }
-
-  await once(server.listen(options.port, "127.0.0.1"), "listening").catch((error: NodeJS.ErrnoException) => {
-    throw new AuthorizationError(
-      error.code === "EADDRINUSE"
-        ? `Port ${options.port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
-        : `Could not start the callback server on 127.0.0.1:${options.port}: ${error.message}`,
-    );
-  });
-  const port = (server.address() as AddressInfo).port;
-  redirectUri = `http://127.0.0.1:${port}${callbackPath}`;
+  const port = await listenOnLoopback(server, options.port);
+  pending.redirectUri = `http://127.0.0.1:${port}${callbackPath}`;
   const timer = setTimeout(() => {
-    handled = true;
+    pending.handled = true;
     settle.reject(
       new AuthorizationError(
         `No answer from Strava's authorization page within ${options.timeoutMs / 1000} s. Run the command again and open the URL it prints.`,
@@ -99,13 +66,59 @@ export async function runAuthorizationFlow(options: AuthorizationFlowOptions): P
     );
   }, options.timeoutMs);
   try {
-    options.onAuthorizeUrl(stravaAuthorizeUrl(options, redirectUri, state));
+    options.onAuthorizeUrl(stravaAuthorizeUrl(options, pending.redirectUri, pending.state));
     return await outcome;
   } finally {
     clearTimeout(timer);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+}
+
+/** One authorization waiting for Strava's redirect: what it was sent with, whether it was answered, how it ends. */
+interface PendingCallback {
+  state: string;
+  redirectUri: string;
+  /** True once a redirect (or the timeout) has been taken: a second is refused. */
+  handled: boolean;
+  settle: { resolve(value: Authorization): void; reject(error: Error): void };
+  options: AuthorizationFlowOptions;
+}
+
+/** The callback server's answer: the first redirect on the callback path completes the authorization; nothing else does. */
+async function answerCallback(pending: PendingCallback, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  if (request.method !== "GET" || url.pathname !== callbackPath) {
+    page(response, 404, "Not found", "This server only answers Strava's redirect.");
+    return;
+  }
+  if (pending.handled) {
+    page(response, 409, "Already handled", "This authorization has already been handled; see the terminal.");
+    return;
+  }
+  pending.handled = true;
+  try {
+    const authorization = await completeCallback(url.searchParams, pending.state, pending.redirectUri, pending.options);
+    await pending.options.store(authorization);
+    page(response, 200, "Authorized", "The Strava tokens are stored. You can close this tab and go back to the terminal.");
+    pending.settle.resolve(authorization);
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    page(response, failure instanceof AuthorizationError ? 400 : 500, "Authorization failed", failure.message);
+    pending.settle.reject(failure);
+  }
+}
+
+/** Listens on 127.0.0.1 at `port` (0: a free one) and returns the port; a port in use says to pass another. */
+async function listenOnLoopback(server: Server, port: number): Promise<number> {
+  await once(server.listen(port, "127.0.0.1"), "listening").catch((error: NodeJS.ErrnoException) => {
+    throw new AuthorizationError(
+      error.code === "EADDRINUSE"
+        ? `Port ${port} on 127.0.0.1 is in use; pass another --port, or leave it out to pick a free one.`
+        : `Could not start the callback server on 127.0.0.1:${port}: ${error.message}`,
+    );
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 async function completeCallback(

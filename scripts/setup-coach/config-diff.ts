@@ -1,5 +1,7 @@
-// A readable, line-per-leaf description of what changed between two host configs.
-// Values under credential-looking keys are masked so a printed diff never shows a secret.
+/**
+ * A readable, line-per-leaf description of what changed between two host configs.
+ * Values under credential-looking keys are masked so a printed diff never shows a secret.
+ */
 import { canonicalJson, isJsonObject, jsonEqual, type JsonValue } from "./json-tree.ts";
 
 export type ConfigChange =
@@ -45,7 +47,7 @@ export function formatChanges(changes: readonly ConfigChange[]): string[] {
   });
 }
 
-const SECRET_KEY = /(token|secret|password|apikey|api_key|privatekey)$/i;
+const secretKey = /(token|secret|password|apikey|api_key|privatekey)$/i;
 
 /** Compact JSON for display, with plaintext credentials masked (SecretRef objects stay visible). */
 export function show(path: string, value: JsonValue): string {
@@ -57,7 +59,7 @@ export function show(path: string, value: JsonValue): string {
             .filter(Boolean)
             .pop() ?? "")
         : key;
-    return typeof inner === "string" && SECRET_KEY.test(name) ? "<redacted>" : inner;
+    return typeof inner === "string" && secretKey.test(name) ? "<redacted>" : inner;
   });
 }
 

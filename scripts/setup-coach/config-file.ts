@@ -1,4 +1,6 @@
-// Reading and safely rewriting the host's config file (openclaw.json, JSON5 syntax).
+/**
+ * Reading and safely rewriting the host's config file (openclaw.json, JSON5 syntax).
+ */
 import { constants } from "node:fs";
 import { copyFile, readFile, stat } from "node:fs/promises";
 import { writeFileDurably } from "../../common/durable-file.ts";

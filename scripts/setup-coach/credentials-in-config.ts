@@ -1,8 +1,10 @@
-// Where the fitness plugin reads the athlete's Strava credentials (plugins.entries.fitness.config), and
-// what a setup run does with it: --credentials sets the store (replacing a different one), a run without
-// it keeps the config's choice, and a config without one keeps the plugin's default, the Secrets Manager
-// secret. The report is built from the config as written; the token file it names is checked here
-// (it exists, mode 0600, with the application's credentials and a refresh token), never printed.
+/**
+ * Where the fitness plugin reads the athlete's Strava credentials (plugins.entries.fitness.config), and
+ * what a setup run does with it: --credentials sets the store (replacing a different one), a run without
+ * it keeps the config's choice, and a config without one keeps the plugin's default, the Secrets Manager
+ * secret. The report is built from the config as written; the token file it names is checked here
+ * (it exists, mode 0600, with the application's credentials and a refresh token), never printed.
+ */
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";

@@ -1,7 +1,9 @@
-// The coach's debriefs of new workouts (the fitness plugin's `debriefs` setting, plugin/debriefs/) and what
-// a setup run does with them: --debriefs 15m|off writes that choice (the operator's value wins over the
-// config's), a rerun without it keeps the config's, and a config without one gets the coach's default,
-// "15m" (the fragment's). The plugin's `debriefAgent` names the agent being set up, so the debriefs wake it.
+/**
+ * The coach's debriefs of new workouts (the fitness plugin's `debriefs` setting, plugin/debriefs/) and what
+ * a setup run does with them: --debriefs 15m|off writes that choice (the operator's value wins over the
+ * config's), a rerun without it keeps the config's, and a config without one gets the coach's default,
+ * "15m" (the fragment's). The plugin's `debriefAgent` names the agent being set up, so the debriefs wake it.
+ */
 import { debriefIntervalMinutes, debriefIntervalRange, debriefsPattern } from "../../plugin/plugin-config.ts";
 import { getPath, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { pluginConfigPath } from "./credentials-in-config.ts";

@@ -1,20 +1,22 @@
-// The coach agent's host configuration fragment (openclaw.fragment.json), specialised for one
-// agent id, workspace, sandbox choice, credentials store and athlete. The JSON file is the single source of truth: it is
-// written for the agent id "coach" with the Docker sandbox and validated as-is by the real host;
-// other ids, the other sandbox choices, the token file and the athlete's Telegram access are derived
-// from it here.
+/**
+ * The coach agent's host configuration fragment (openclaw.fragment.json), specialised for one
+ * agent id, workspace, sandbox choice, credentials store and athlete. The JSON file is the single source of truth: it is
+ * written for the agent id "coach" with the Docker sandbox and validated as-is by the real host;
+ * other ids, the other sandbox choices, the token file and the athlete's Telegram access are derived
+ * from it here.
+ */
 import { readFileSync } from "node:fs";
 import { CoachSetupError } from "./setup-error.ts";
 import { cloneJson, ensureObject, isJsonObject, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { sandboxBlock, type SandboxChoice } from "./sandbox-choice.ts";
 import { pluginConfigFor, type CredentialsChoice } from "./credentials-in-config.ts";
 
-export const FRAGMENT_PATH = new URL("../../agents/coach/openclaw.fragment.json", import.meta.url);
+export const fragmentPath = new URL("../../agents/coach/openclaw.fragment.json", import.meta.url);
 
-const AGENT_ID_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
+const agentIdPattern = /^[a-z][a-z0-9_-]{0,63}$/;
 
 export function assertValidAgentId(agentId: string): void {
-  if (!AGENT_ID_PATTERN.test(agentId)) {
+  if (!agentIdPattern.test(agentId)) {
     throw new CoachSetupError(
       `--agent-id "${agentId}" is not a valid agent id: use 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter (for example "coach").`,
     );
@@ -27,7 +29,7 @@ export function botTokenEnvName(channel: string, accountId: string): string {
   return `${part(channel)}_${part(accountId)}_BOT_TOKEN`;
 }
 
-export function loadFragmentTemplate(path: URL | string = FRAGMENT_PATH): JsonObject {
+export function loadFragmentTemplate(path: URL | string = fragmentPath): JsonObject {
   const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
   if (!isJsonObject(parsed)) throw new CoachSetupError(`${String(path)} must hold a JSON object`);
   return parsed;
@@ -45,10 +47,10 @@ export function templateAgentId(template: JsonObject): string {
   return only;
 }
 
-const TELEGRAM_USER_ID_PATTERN = /^[1-9]\d{0,19}$/;
+const telegramUserIdPattern = /^[1-9]\d{0,19}$/;
 
 export function assertValidTelegramUserId(id: string): void {
-  if (!TELEGRAM_USER_ID_PATTERN.test(id)) {
+  if (!telegramUserIdPattern.test(id)) {
     throw new CoachSetupError(
       `--telegram-user-id "${id}" is not a Telegram user id: it is the athlete's numeric id (for example 123456789), not a @username. ` +
         "`openclaw pairing list telegram` shows it for someone who has messaged the bot.",

@@ -1,4 +1,6 @@
-// Small helpers for treating a parsed host config (JSON5 text, JSON values only) as a tree.
+/**
+ * Small helpers for treating a parsed host config (JSON5 text, JSON values only) as a tree.
+ */
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 export type JsonObject = { [key: string]: JsonValue };

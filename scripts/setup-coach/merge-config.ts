@@ -1,29 +1,31 @@
-// Merges the coach fragment into an existing host config without clobbering it.
-//
-// Rules: missing keys are added; existing values are kept (a differing one is reported, never
-// overwritten); arrays merge by identity (bindings by agentId + match, plain lists as sets), so
-// running the merge twice changes nothing the second time. On top of that, the rules that keep an
-// existing install working once a second agent appears, mirroring what `openclaw agents add`
-// does on 2026.9.x (checked against openclaw 2026.9.6):
-// - an implicit sole agent ("main", or the only entry) becomes an explicit entry with its
-//   workspace pinned, and keeps ambient ownership (system agent, heartbeat, talk) and every
-//   channel it already served (a channel-wide binding), because an explicit roster has no default;
-// - a channel configured at its root (one implicit account) keeps that account as `default`
-//   when the coach's account is added, because the host ignores root credentials once
-//   `accounts` exists;
-// - an unset tools.agentToAgent.allow (everyone may reach everyone) becomes the full roster,
-//   not just the coach, so adding the coach does not cut other agents off from each other;
-// - the coach's channel account never becomes the channel's default account, because other agents'
-//   messages sent without an account (heartbeats to "the owner", cron announcements, the message
-//   tool) go out through the default one: an existing default is pinned, or a disabled placeholder
-//   holds the slot (checked against openclaw 2026.9.6: with the coach's bot as the only Telegram
-//   account, the main agent's heartbeat alert reached the athlete through it);
-// - an existing sandbox block of the coach is kept whole unless the caller replaces it (an explicit
-//   --sandbox choice, sandbox-in-config.ts): adding the fragment's keys to it could switch its backend
-//   or mode without anyone choosing that;
-// - the fitness plugin's credentialStore and tokenFile are replaced only by an explicit --credentials
-//   choice (credentials-in-config.ts), its debriefs only by an explicit --debriefs (debriefs-in-config.ts);
-//   its other settings are only added to.
+/**
+ * Merges the coach fragment into an existing host config without clobbering it.
+ *
+ * Rules: missing keys are added; existing values are kept (a differing one is reported, never
+ * overwritten); arrays merge by identity (bindings by agentId + match, plain lists as sets), so
+ * running the merge twice changes nothing the second time. On top of that, the rules that keep an
+ * existing install working once a second agent appears, mirroring what `openclaw agents add`
+ * does on 2026.9.x (checked against openclaw 2026.9.6):
+ * - an implicit sole agent ("main", or the only entry) becomes an explicit entry with its
+ *   workspace pinned, and keeps ambient ownership (system agent, heartbeat, talk) and every
+ *   channel it already served (a channel-wide binding), because an explicit roster has no default;
+ * - a channel configured at its root (one implicit account) keeps that account as `default`
+ *   when the coach's account is added, because the host ignores root credentials once
+ *   `accounts` exists;
+ * - an unset tools.agentToAgent.allow (everyone may reach everyone) becomes the full roster,
+ *   not just the coach, so adding the coach does not cut other agents off from each other;
+ * - the coach's channel account never becomes the channel's default account, because other agents'
+ *   messages sent without an account (heartbeats to "the owner", cron announcements, the message
+ *   tool) go out through the default one: an existing default is pinned, or a disabled placeholder
+ *   holds the slot (checked against openclaw 2026.9.6: with the coach's bot as the only Telegram
+ *   account, the main agent's heartbeat alert reached the athlete through it);
+ * - an existing sandbox block of the coach is kept whole unless the caller replaces it (an explicit
+ *   --sandbox choice, sandbox-in-config.ts): adding the fragment's keys to it could switch its backend
+ *   or mode without anyone choosing that;
+ * - the fitness plugin's credentialStore and tokenFile are replaced only by an explicit --credentials
+ *   choice (credentials-in-config.ts), its debriefs only by an explicit --debriefs (debriefs-in-config.ts);
+ *   its other settings are only added to.
+ */
 import path from "node:path";
 import { templateAgentId } from "./fragment.ts";
 import { chosenCredentialKeys, pluginConfigPath } from "./credentials-in-config.ts";
@@ -70,11 +72,11 @@ export interface MergeContext {
 }
 
 /** Keys under `channels` that are not channels. */
-const CHANNEL_SETTING_KEYS = new Set(["defaults", "modelByChannel"]);
+const channelSettingKeys = new Set(["defaults", "modelByChannel"]);
 /** Root-level channel keys that define an implicit (default) account. */
-const ROOT_CREDENTIAL_KEYS = ["botToken", "tokenFile", "token", "appToken"];
+const rootCredentialKeys = ["botToken", "tokenFile", "token", "appToken"];
 /** Tool-policy keys the host refuses to see together in one scope. */
-const EXCLUSIVE_POLICY_KEYS: Record<string, string> = { allow: "alsoAllow", alsoAllow: "allow" };
+const exclusivePolicyKeys: Record<string, string> = { allow: "alsoAllow", alsoAllow: "allow" };
 
 export function mergeCoachFragment(existing: JsonObject, fragmentIn: JsonObject, context: MergeContext): MergeResult {
   refuseUnmergeable(existing);
@@ -153,7 +155,7 @@ function prepareRoster(config: JsonObject, fragment: JsonObject, coachId: string
   if (!isJsonObject(channels)) return;
   const bindings = Array.isArray(config["bindings"]) ? config["bindings"] : [];
   for (const channel of Object.keys(channels)) {
-    if (CHANNEL_SETTING_KEYS.has(channel)) continue;
+    if (channelSettingKeys.has(channel)) continue;
     const alreadyBound = bindings.some((binding) => getPath(binding, ["match", "channel"]) === channel);
     if (alreadyBound) continue;
     bindings.push({ agentId: owner, match: { channel, accountId: "*" } });
@@ -200,7 +202,7 @@ function keepImplicitChannelAccounts(config: JsonObject, fragment: JsonObject, n
     if (!isJsonObject(existing)) continue;
     const accounts = existing["accounts"];
     if (isJsonObject(accounts) && Object.keys(accounts).length > 0) continue;
-    if (!ROOT_CREDENTIAL_KEYS.some((key) => existing[key] !== undefined)) continue;
+    if (!rootCredentialKeys.some((key) => existing[key] !== undefined)) continue;
     if (existing["defaultAccount"] !== undefined) continue;
     existing["accounts"] = { ...(isJsonObject(accounts) ? accounts : {}), default: {} };
     notes.push(
@@ -300,7 +302,7 @@ function fillMissing(target: JsonObject, source: JsonObject, at: string[], kept:
   for (const [key, suggested] of Object.entries(source)) {
     const here = [...at, key];
     const existing = target[key];
-    const exclusive = EXCLUSIVE_POLICY_KEYS[key];
+    const exclusive = exclusivePolicyKeys[key];
     if (existing === undefined && exclusive !== undefined && target[exclusive] !== undefined) {
       kept.push({
         path: [...at, exclusive].join("."),

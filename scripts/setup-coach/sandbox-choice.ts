@@ -1,13 +1,15 @@
-// Where the coach's tools run, and whether this machine can run it, checked before setup writes
-// anything. The design isolates the coach with `sandbox.mode: "all"`; OpenClaw 2026.9 runs that in a
-// Docker container by default, and without a reachable engine every turn fails
-// (SandboxProvisioningError; the athlete reads "Something went wrong while processing your request").
-// So the operator chooses, knowingly:
-//   docker  mode "all" in a local container (the design's isolation; needs a running Docker engine)
-//   ssh     mode "all" on another machine over SSH (OpenClaw's SSH backend: /bin/sh, python3, GNU stat
-//           and readlink there; its copy of the workspace becomes the real one)
-//   off     no sandbox: read/write run on the gateway host as its user, kept to the coach's workspace
-//           by tools.fs.workspaceOnly (set for every choice)
+/**
+ * Where the coach's tools run, and whether this machine can run it, checked before setup writes
+ * anything. The design isolates the coach with `sandbox.mode: "all"`; OpenClaw 2026.9 runs that in a
+ * Docker container by default, and without a reachable engine every turn fails
+ * (SandboxProvisioningError; the athlete reads "Something went wrong while processing your request").
+ * So the operator chooses, knowingly:
+ *   docker  mode "all" in a local container (the design's isolation; needs a running Docker engine)
+ *   ssh     mode "all" on another machine over SSH (OpenClaw's SSH backend: /bin/sh, python3, GNU stat
+ *           and readlink there; its copy of the workspace becomes the real one)
+ *   off     no sandbox: read/write run on the gateway host as its user, kept to the coach's workspace
+ *           by tools.fs.workspaceOnly (set for every choice)
+ */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { CoachSetupError } from "./setup-error.ts";

@@ -1,7 +1,9 @@
-// The sandbox a host config already gives the coach, and what a setup run does with it: an explicit
-// --sandbox sets that choice (replacing a different block), a run without one keeps the config's choice,
-// and only a config without a block gets the default (Docker). The report is then built from the
-// config as written, so what it says is what the file holds.
+/**
+ * The sandbox a host config already gives the coach, and what a setup run does with it: an explicit
+ * --sandbox sets that choice (replacing a different block), a run without one keeps the config's choice,
+ * and only a config without a block gets the default (Docker). The report is then built from the
+ * config as written, so what it says is what the file holds.
+ */
 import { getPath, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "./json-tree.ts";
 import { sandboxBlock, type SandboxChoice } from "./sandbox-choice.ts";
 

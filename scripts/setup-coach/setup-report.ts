@@ -1,6 +1,8 @@
-// The setup report as terminal text: the sandbox check (printed before anything is written), files
-// created and kept, the config diff, notes, the sandbox and the credentials store as the config holds
-// them (with the token file's check), the weekly consolidation command, and what is left to do.
+/**
+ * The setup report as terminal text: the sandbox check (printed before anything is written), files
+ * created and kept, the config diff, notes, the sandbox and the credentials store as the config holds
+ * them (with the token file's check), the weekly consolidation command, and what is left to do.
+ */
 import { fileURLToPath } from "node:url";
 import { formatChanges, show } from "./config-diff.ts";
 import { choicesHelp, defaultSshWorkspaceRoot, describeChoice, type SandboxCheck } from "./sandbox-choice.ts";

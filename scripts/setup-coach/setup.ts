@@ -1,14 +1,14 @@
-// The coach setup: install workspace files, merge the host config fragment, and (optionally)
-// schedule the weekly memory consolidation. Everything is checked before anything is written; the
-// sandbox the run leaves in the config (planCoachSandbox: the --sandbox choice, else the config's own,
-// else Docker) is checked against this machine by the caller first (sandbox-choice.ts). The plugin's
-// credentials store (the --credentials choice, else the config's own, else the plugin's default
-// secret) is written and reported, and a token file it names is checked (credentials-in-config.ts).
-import { execFile } from "node:child_process";
+/**
+ * The coach setup: install workspace files, merge the host config fragment, and (optionally)
+ * schedule the weekly memory consolidation. Everything is checked before anything is written; the
+ * sandbox the run leaves in the config (planCoachSandbox: the --sandbox choice, else the config's own,
+ * else Docker) is checked against this machine by the caller first (sandbox-choice.ts). The plugin's
+ * credentials store (the --credentials choice, else the config's own, else the plugin's default
+ * secret) is written and reported, and a token file it names is checked (credentials-in-config.ts).
+ */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { backupHostConfig, loadHostConfig, writeHostConfig } from "./config-file.ts";
 import { diffConfigs, type ConfigChange } from "./config-diff.ts";
 import { assertValidAgentId, assertValidTelegramUserId, buildCoachFragment, loadFragmentTemplate } from "./fragment.ts";
@@ -29,7 +29,7 @@ import {
 } from "./credentials-in-config.ts";
 import { CoachSetupError } from "./setup-error.ts";
 import { configuredDebriefs, planDebriefs, type DebriefsPlan } from "./debriefs-in-config.ts";
-import { consolidationCronArgs } from "./weekly-consolidation.ts";
+import { consolidationCronArgs, scheduleConsolidation, type ScheduleOutcome } from "./weekly-consolidation.ts";
 import { installWorkspaceFiles, type WorkspaceInstallReport } from "./workspace-files.ts";
 import { home as homeSetting } from "../../common/settings/host-variables.ts";
 import { readSetting } from "../../common/settings/setting.ts";
@@ -62,8 +62,6 @@ export interface CoachSetupOptions {
   schedule?: { openclawBin: string };
   now?: Date;
 }
-
-export type ScheduleOutcome = { ok: true; output: string } | { ok: false; error: string };
 
 export interface CoachSetupReport {
   agentId: string;
@@ -111,64 +109,22 @@ export interface CoachSetupReport {
 }
 
 export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSetupReport> {
-  assertValidAgentId(options.agentId);
-  if (options.telegramUserId !== undefined) assertValidTelegramUserId(options.telegramUserId);
-  const workspaceDir = path.resolve(options.workspace);
-  const configFile = path.resolve(options.configFile);
-
-  const loaded = await loadHostConfig(configFile);
-  refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
-  const plan = planSandbox(options.sandbox, configuredSandbox(loaded.config, options.agentId));
-  const credentials = planCredentials(options.credentials, configuredCredentials(loaded.config));
-  const template = loadFragmentTemplate();
-  const debriefs = planDebriefs(options.debriefs, configuredDebriefs(loaded.config), fragmentDebriefs(template));
-  const fragment = buildCoachFragment(template, {
-    agentId: options.agentId,
-    workspace: workspaceDir,
-    ...(plan.choice === undefined ? {} : { sandbox: plan.choice }),
-    ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
-    ...(credentials.choice === undefined ? {} : { credentials: credentials.choice }),
-    debriefs: debriefs.value,
-  });
-  const merged = mergeCoachFragment(loaded.config, fragment, {
-    env: options.env,
-    sandbox: plan.action === "replace" ? "replace" : "keep",
-    credentials: credentials.action === "replace" ? "replace" : "keep",
-    debriefs: debriefs.action === "replace" ? "replace" : "keep",
-  });
-  const changes = diffConfigs(loaded.config, merged.config);
-
-  const workspace = await installWorkspaceFiles(workspaceDir, { dryRun: options.dryRun });
-
+  const planned = await planSetup(options);
+  const { changes, merged, loaded, configFile } = planned;
+  const workspace = await installWorkspaceFiles(planned.workspaceDir, { dryRun: options.dryRun });
   let backup: string | undefined;
   const willWrite = changes.length > 0 && !options.dryRun;
   if (willWrite) {
     if (loaded.exists) backup = await backupHostConfig(configFile, options.now);
     await writeHostConfig(configFile, merged.config);
   }
-
   const args = consolidationCronArgs(options.agentId);
   let scheduled: ScheduleOutcome | undefined;
   if (options.schedule && !options.dryRun) {
     scheduled = await scheduleConsolidation(options.schedule.openclawBin, args, options.env);
   }
-
-  const inConfig = configuredCredentials(merged.config);
-  const effective = effectiveCredentials(inConfig, readSetting(options.env, homeSetting) ?? homedir());
   return {
-    agentId: options.agentId,
-    sandbox: { plan, inConfig: configuredSandbox(merged.config, options.agentId) },
-    ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
-    credentials: {
-      plan: credentials,
-      inConfig,
-      effective,
-      ...(effective.kind === "token-file" ? { tokenFile: checkTokenFile(effective.path, effective.tokenFile) } : {}),
-    },
-    debriefs,
-    workspaceDir,
-    configFile,
-    dryRun: options.dryRun,
+    ...plannedReport(options, planned),
     workspace,
     config: {
       existed: loaded.exists,
@@ -180,6 +136,73 @@ export async function runCoachSetup(options: CoachSetupOptions): Promise<CoachSe
       json5FormattingLost: willWrite && loaded.usesJson5Syntax,
     },
     consolidation: { args, ...(scheduled === undefined ? {} : { scheduled }) },
+  };
+}
+
+/** What a run decides before it writes anything: the config as loaded, each setting's plan, the fragment and the merge. */
+interface PlannedSetup {
+  workspaceDir: string;
+  configFile: string;
+  loaded: Awaited<ReturnType<typeof loadHostConfig>>;
+  sandbox: SandboxPlan;
+  credentials: CredentialsPlan;
+  debriefs: DebriefsPlan;
+  fragment: JsonObject;
+  merged: ReturnType<typeof mergeCoachFragment>;
+  changes: ConfigChange[];
+}
+
+/** Everything checked and decided, nothing written: a bad option or a config that must not be merged stops here. */
+async function planSetup(options: CoachSetupOptions): Promise<PlannedSetup> {
+  assertValidAgentId(options.agentId);
+  if (options.telegramUserId !== undefined) assertValidTelegramUserId(options.telegramUserId);
+  const workspaceDir = path.resolve(options.workspace);
+  const configFile = path.resolve(options.configFile);
+  const loaded = await loadHostConfig(configFile);
+  refuseOtherWorkspace(loaded.config, options.agentId, workspaceDir, options.env);
+  const sandbox = planSandbox(options.sandbox, configuredSandbox(loaded.config, options.agentId));
+  const credentials = planCredentials(options.credentials, configuredCredentials(loaded.config));
+  const template = loadFragmentTemplate();
+  const debriefs = planDebriefs(options.debriefs, configuredDebriefs(loaded.config), fragmentDebriefs(template));
+  const fragment = buildCoachFragment(template, {
+    agentId: options.agentId,
+    workspace: workspaceDir,
+    ...(sandbox.choice === undefined ? {} : { sandbox: sandbox.choice }),
+    ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
+    ...(credentials.choice === undefined ? {} : { credentials: credentials.choice }),
+    debriefs: debriefs.value,
+  });
+  const merged = mergeCoachFragment(loaded.config, fragment, {
+    env: options.env,
+    sandbox: sandbox.action === "replace" ? "replace" : "keep",
+    credentials: credentials.action === "replace" ? "replace" : "keep",
+    debriefs: debriefs.action === "replace" ? "replace" : "keep",
+  });
+  const changes = diffConfigs(loaded.config, merged.config);
+  return { workspaceDir, configFile, loaded, sandbox, credentials, debriefs, fragment, merged, changes };
+}
+
+/** The report's parts that describe the config as written (or as it would be, in a dry run). */
+function plannedReport(
+  options: CoachSetupOptions,
+  { workspaceDir, configFile, sandbox, credentials, debriefs, fragment, merged }: PlannedSetup,
+): Omit<CoachSetupReport, "workspace" | "config" | "consolidation"> {
+  const inConfig = configuredCredentials(merged.config);
+  const effective = effectiveCredentials(inConfig, readSetting(options.env, homeSetting) ?? homedir());
+  return {
+    agentId: options.agentId,
+    sandbox: { plan: sandbox, inConfig: configuredSandbox(merged.config, options.agentId) },
+    ...(options.telegramUserId === undefined ? {} : { telegramUserId: options.telegramUserId }),
+    credentials: {
+      plan: credentials,
+      inConfig,
+      effective,
+      ...(effective.kind === "token-file" ? { tokenFile: checkTokenFile(effective.path, effective.tokenFile) } : {}),
+    },
+    debriefs,
+    workspaceDir,
+    configFile,
+    dryRun: options.dryRun,
     secretEnvVars: envSecretIds(fragment),
     pluginLoadedFromPath: loadsFitnessPluginFromPath(merged.config, configFile, options.env),
   };
@@ -237,16 +260,5 @@ function refuseOtherWorkspace(config: JsonObject, agentId: string, workspaceDir:
       `the host config already gives agent "${agentId}" the workspace ${configured}, not ${workspaceDir}. ` +
         `Run setup with --workspace ${configured}, or change agents.entries.${agentId}.workspace first.`,
     );
-  }
-}
-
-async function scheduleConsolidation(openclawBin: string, args: string[], env: CoachSetupOptions["env"]): Promise<ScheduleOutcome> {
-  try {
-    const { stdout } = await promisify(execFile)(openclawBin, args, { env: { ...env }, timeout: 60_000 });
-    return { ok: true, output: stdout.trim() };
-  } catch (error) {
-    const detail = error as NodeJS.ErrnoException & { stderr?: string };
-    const reason = detail.code === "ENOENT" ? `${openclawBin} was not found` : detail.stderr?.trim() || detail.message;
-    return { ok: false, error: reason };
   }
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
 import { intervalsToolTable } from "../../tools/intervals-icu/table.ts";
 import { loadFragmentTemplate } from "../../scripts/setup-coach/fragment.ts";
-import { COACH_WORKSPACE_FILES } from "../../scripts/setup-coach/workspace-files.ts";
+import { coachWorkspaceFiles } from "../../scripts/setup-coach/workspace-files.ts";
 
 const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const agents = repoFile("agents/coach/workspace/AGENTS.md");
@@ -156,6 +156,6 @@ describe("memory templates", () => {
         .filter((entry) => entry.isFile())
         .map((entry) => path.relative(fileURLToPath(new URL("../../", import.meta.url)), path.join(entry.parentPath, entry.name))),
     );
-    expect(COACH_WORKSPACE_FILES.map((file) => file.source).sort()).toEqual(shipped.sort());
+    expect(coachWorkspaceFiles.map((file) => file.source).sort()).toEqual(shipped.sort());
   });
 });

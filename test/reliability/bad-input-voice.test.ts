@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { invocationContext, proxyEvent } from "../../voice/gateway-events.ts";
 import type { handler as Handler } from "../../voice/handler.ts";
 import { bedrockFakeEnv, startBedrockFake, type BedrockFake } from "../voice/bedrock-fake.ts";
-import { TEXT_MAX_CHARS } from "../../voice/capture-request.ts";
+import { textMaxChars } from "../../voice/capture-request.ts";
 import { captureStderr, type StderrCapture } from "../voice/stderr-capture.ts";
 
 let fake: BedrockFake;
@@ -53,7 +53,7 @@ const badBody: fc.Arbitrary<{ body: string; mentions: string }> = fc.oneof(
     .oneof(fc.integer(), fc.boolean(), fc.constant(""), fc.constant("   "), fc.array(fc.string(), { maxLength: 2 }), fc.constant(null))
     .map((text) => ({ body: JSON.stringify({ ...valid, text }), mentions: "text" })),
   fc
-    .integer({ min: TEXT_MAX_CHARS + 1, max: TEXT_MAX_CHARS * 50 })
+    .integer({ min: textMaxChars + 1, max: textMaxChars * 50 })
     .map((length) => ({ body: JSON.stringify({ ...valid, text: "a".repeat(length) }), mentions: "text" })),
   fc
     .oneof(

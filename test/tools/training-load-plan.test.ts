@@ -1,11 +1,13 @@
 /**
  * The summary's request plan as data, with no network: the requests it asks for given the answers so far,
  * and, for random activity lists, an answer whose weeks, days, load numbers and trend all agree with the formulas
- * recomputed from what it returns and from the activities (test/support/training-load-reference.ts).
+ * recomputed from what it returns and from the activities (test/support/training-load-reference.ts); and what the
+ * pages read say on their own (readPages): whether to read on, the window they decide, the bound and the history.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { trainingLoadPlan } from "../../tools/training-load/training-load-plan.ts";
+import { readPages, trainingLoadPlan } from "../../tools/training-load/training-load-plan.ts";
+import { ToolInputError } from "../../tools/arguments/validate-arguments.ts";
 import type { RequestPlan, UpstreamAnswer } from "../../tools/definition/request-plan.ts";
 import type { StravaLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 import { testNow } from "../support/test-clock.ts";
@@ -218,6 +220,72 @@ describe("the answer agrees with the formulas, for any activities", () => {
         close(answer.trend.start.fatigue, reference.start.fatigue, 0.05);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("what the pages read say (readPages)", () => {
+  /** testNow is Saturday 21 November in Denver: the default window is the twelve weeks from Monday 31 August. */
+  const today = "2026-11-21";
+  const firstDate = "2026-08-31";
+  /** `perDay` activities a date from today back, newest first, cut into Strava's pages of 200. */
+  const pagesOf = (count: number, perDay: number): unknown[][] => {
+    const activities = Array.from({ length: count }, (_, index) => {
+      const date = addDays(today, -Math.floor(index / perDay));
+      return { start_date_local: `${date}T08:00:00Z`, start_date: `${date}T15:00:00Z`, timezone: "(GMT-07:00) America/Denver" };
+    });
+    return Array.from({ length: Math.ceil(count / 200) }, (_, page) => activities.slice(page * 200, page * 200 + 200));
+  };
+  const dayOf = (date: string): number => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+  it("reads on before any page, and after a full page that has not reached back past the history", () => {
+    expect(readPages([], {}, testNow)).toEqual({ readOn: true });
+    expect(readPages(pagesOf(200, 2), {}, testNow)).toEqual({ readOn: true });
+  });
+
+  it("stops when the list ends, in the newest activity's time zone, and says how short the history is and why", () => {
+    const read = readPages(pagesOf(30, 1), {}, testNow);
+    if (read.readOn) throw new Error("the list ended: the pages are read");
+    expect(read.window).toEqual({
+      firstDay: dayOf(firstDate),
+      lastDay: dayOf(today),
+      timeZone: "America/Denver",
+      historyFrom: dayOf(firstDate),
+      complete: true,
+    });
+    expect(read.zoneKnown).toBe(true);
+    expect(read.notes).toEqual([
+      "Only 0 days of history precede the window (Strava lists no activity before 2026-08-31): fitness (CTL) builds over about six weeks, so fitness and form read low if the athlete trained before then.",
+    ]);
+  });
+
+  it("at the paging bound, starts the window at the first date read whole and says so, the history note after", () => {
+    const read = readPages(pagesOf(1000, 20), {}, testNow);
+    if (read.readOn) throw new Error("the bound is reached: the pages are read");
+    expect(read.window.firstDay).toBe(dayOf(addDays(today, -48)));
+    expect(read.window.historyFrom).toBe(dayOf(addDays(today, -48)));
+    expect(read.window.complete).toBe(false);
+    expect(read.notes).toEqual([
+      "Paging stopped at its bound (5 pages of 200 activities): dates before 2026-10-04 were not read, so the window starts there and fitness and fatigue start from 0 the day before. Ask with a later after for a complete window.",
+      "Only 0 days of history precede the window: fitness (CTL) builds over about six weeks, so fitness and form read low.",
+    ]);
+  });
+
+  it("at the paging bound with the window's dates all read, keeps the window and starts the history there", () => {
+    const read = readPages(pagesOf(1000, 5), {}, testNow);
+    if (read.readOn) throw new Error("the bound is reached: the pages are read");
+    expect(read.window.firstDay).toBe(dayOf(firstDate));
+    expect(read.window.historyFrom).toBe(dayOf(addDays(today, -198)));
+    expect(read.notes).toEqual([
+      "Paging stopped at its bound (5 pages of 200 activities): dates before 2026-05-07 were not read, so fitness and fatigue start from 0 the day before.",
+    ]);
+  });
+
+  it("refuses a window that ends before the first date read whole at the bound, naming a later before", () => {
+    const before = Date.parse(`${addDays(today, -60)}T12:00:00Z`) / 1000;
+    expect(() => readPages(pagesOf(1000, 20), { before }, testNow)).toThrow(ToolInputError);
+    expect(() => readPages(pagesOf(1000, 20), { before }, testNow)).toThrow(
+      "Reading back from today stopped at its bound of 5 pages (1000 activities) on 2026-10-03, after the window's last date 2026-09-22: ask for a window that ends after 2026-10-03 (a later before).",
     );
   });
 });

@@ -4,7 +4,7 @@
 import { DeleteParameterCommand, PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClientTokenAuthorizer } from "../../voice/client-token-authorizer.ts";
-import { CLIENT_TOKEN_CACHE_MS, SsmClientTokenStore } from "../../voice/client-token-store.ts";
+import { clientTokenCacheMs, SsmClientTokenStore } from "../../voice/client-token-store.ts";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { authorizerEvent } from "../../voice/gateway-events.ts";
 import type { Logger } from "../../common/logger.ts";
@@ -193,7 +193,7 @@ describe("SsmClientTokenStore (moto SSM, injected clock)", () => {
     const store = new SsmClientTokenStore({ client: countingClient(), parameterName: ROTATION_PARAMETER, now: () => clock });
     expect(await store.current()).toBe("first-token-aaaaaaaaaaaaaaaa");
     await putToken("second-token-bbbbbbbbbbbbbbb", ROTATION_PARAMETER);
-    clock += CLIENT_TOKEN_CACHE_MS - 1;
+    clock += clientTokenCacheMs - 1;
     expect(await store.current()).toBe("first-token-aaaaaaaaaaaaaaaa");
     clock += 1;
     expect(await store.current()).toBe("second-token-bbbbbbbbbbbbbbb");

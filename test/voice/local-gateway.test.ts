@@ -186,3 +186,53 @@ describe("without VOICE_LOCAL_CLIENT_TOKEN", () => {
     }
   });
 });
+
+describe("an authorizer or handler that fails rather than answers", () => {
+  const logged: Array<{ event: string; fields: unknown }> = [];
+  const recorder = {
+    debug: () => {},
+    info: () => {},
+    warn: () => {},
+    error: (event: string, fields?: unknown) => void logged.push({ event, fields }),
+  };
+  beforeEach(() => void (logged.length = 0));
+
+  it("answers 500 AuthorizerConfigurationException when the authorizer throws, logging its error's name only", async () => {
+    const gateway = await startLocalGateway({
+      port: 0,
+      log: recorder,
+      authorizer: async () => {
+        throw new TypeError(`no table for ${TOKEN}`);
+      },
+    });
+    try {
+      const response = await fetch(gateway.invokeUrl, { method: "POST", body: "{}" });
+      expect(response.status).toBe(500);
+      expect(response.headers.get("x-amzn-errortype")).toBe("AuthorizerConfigurationException");
+      expect(await response.text()).toBe('{"message":null}');
+    } finally {
+      await gateway.close();
+    }
+    expect(logged).toEqual([{ event: "authorizer_failed", fields: { requestId: expect.any(String), error: "TypeError" } }]);
+    expect(JSON.stringify(logged)).not.toContain(TOKEN);
+  });
+
+  it("answers 502 Internal server error when the handler throws, and logs handler_failed", async () => {
+    const { authorizer } = authorizerFromEnvironment({ VOICE_LOCAL_CLIENT_TOKEN: TOKEN });
+    const gateway = await startLocalGateway({
+      port: 0,
+      log: recorder,
+      authorizer,
+      handler: async () => {
+        throw new RangeError("the handler broke");
+      },
+    });
+    try {
+      const { status, text } = await invoke(gateway, { text: "ran 5k", mode: "note" }, { "x-client-token": TOKEN });
+      expect({ status, text }).toEqual({ status: 502, text: '{"message":"Internal server error"}' });
+    } finally {
+      await gateway.close();
+    }
+    expect(logged).toEqual([{ event: "handler_failed", fields: { requestId: expect.any(String), error: "RangeError" } }]);
+  });
+});

@@ -39,17 +39,73 @@ export interface IntervalsLoadInput {
   upstreamRequests: number;
 }
 
-type WellnessRecord = Record<string, unknown>;
+/** One date's wellness record as intervals.icu answers it. */
+export type WellnessRecord = Record<string, unknown>;
 
 export function intervalsLoadAnswer(input: IntervalsLoadInput): IntervalsLoadAnswer {
   const { firstDay, lastDay } = input;
   const historyFrom = wellnessFrom(firstDay, lastDay);
   const listed = listedActivities(input.activities, firstDay, lastDay);
   const records = recordsByDay(input.wellness);
+  const listedLoad = loadsByDay(listed.activities);
+  const { loads, series, missing } = wellnessSeries(records, listedLoad, historyFrom, lastDay);
 
-  // The day loads of intervals.icu's fitness (ctlLoad), else the listed activities' loads of that date.
+  const active = Array.from({ length: lastDay - firstDay + 1 }, (_, index) => {
+    const day = firstDay + index;
+    return listedLoad.has(day) || listed.stubDays.has(day);
+  });
+  const numbers = loadNumbers({ firstDay, lastDay, loadsFrom: historyFrom, loads, active, series });
+  const readiness = readinessTrend((field, day) => finite(records.get(day)?.[field]), lastDay);
+
+  const withLoad = listed.activities.filter((activity) => activity.hasLoad).length;
+  const sources: IntervalsLoadSources = {
+    log: "intervals.icu",
+    icu_training_load: withLoad,
+    without_load: listed.activities.length - withLoad,
+    strava_stubs: listed.stubs,
+    wellness_days: { with_record: lastDay - historyFrom + 1 - missing, of: lastDay - historyFrom + 1 },
+  };
+  const notes = [...numbers.notes, ...intervalsNotes(sources, historyFrom, lastDay), ...readinessNotes(readiness)];
+
+  return {
+    window: {
+      first: dateOfDay(firstDay),
+      last: dateOfDay(lastDay),
+      time_zone: input.timeZone,
+      activities: listed.activities.length + listed.stubs,
+      history_from: dateOfDay(historyFrom),
+      upstream_requests: input.upstreamRequests,
+      complete: missing === 0,
+    },
+    sport_columns: sportColumns,
+    weeks: trainingWeeks(listed.activities, firstDay, lastDay, listed.stubDays),
+    days: { first: dateOfDay(firstDay), loads: loads.slice(firstDay - historyFrom) },
+    load: numbers.load,
+    trend: numbers.trend,
+    load_source: sources,
+    readiness_trend: readiness,
+    notes,
+  };
+}
+
+/** The listed activities' loads summed by date. */
+function loadsByDay(activities: readonly DatedActivity[]): Map<number, number> {
   const listedLoad = new Map<number, number>();
-  for (const activity of listed.activities) listedLoad.set(activity.day, (listedLoad.get(activity.day) ?? 0) + activity.load);
+  for (const activity of activities) listedLoad.set(activity.day, (listedLoad.get(activity.day) ?? 0) + activity.load);
+  return listedLoad;
+}
+
+/**
+ * Day loads, fitness, fatigue and ramp rate from `historyFrom` to `lastDay`: each date's wellness record (its
+ * `ctlLoad`, else the listed activities' load of that date); a date whose record lacks fitness or fatigue carries
+ * them on by intervals.icu's recurrence from the day before, and is counted in `missing`.
+ */
+export function wellnessSeries(
+  records: ReadonlyMap<number, WellnessRecord>,
+  listedLoad: ReadonlyMap<number, number>,
+  historyFrom: number,
+  lastDay: number,
+): { loads: number[]; series: FitnessSeries; missing: number } {
   const loads: number[] = [];
   const fitness: number[] = [];
   const fatigue: number[] = [];
@@ -72,57 +128,26 @@ export function intervalsLoadAnswer(input: IntervalsLoadInput): IntervalsLoadAns
     }
     rampRate.push(finite(record?.["rampRate"]) ?? null);
   }
-  const series: FitnessSeries = { firstDay: historyFrom, fitness, fatigue, rampRate };
+  return { loads, series: { firstDay: historyFrom, fitness, fatigue, rampRate }, missing };
+}
 
-  const active = Array.from({ length: lastDay - firstDay + 1 }, (_, index) => {
-    const day = firstDay + index;
-    return listedLoad.has(day) || listed.stubDays.has(day);
-  });
-  const numbers = loadNumbers({ firstDay, lastDay, loadsFrom: historyFrom, loads, active, series });
-  const readiness = readinessTrend((field, day) => finite(records.get(day)?.[field]), lastDay);
-
-  const withLoad = listed.activities.filter((activity) => activity.hasLoad).length;
-  const sources: IntervalsLoadSources = {
-    log: "intervals.icu",
-    icu_training_load: withLoad,
-    without_load: listed.activities.length - withLoad,
-    strava_stubs: listed.stubs,
-    wellness_days: { with_record: lastDay - historyFrom + 1 - missing, of: lastDay - historyFrom + 1 },
-  };
-  const notes: string[] = [...numbers.notes];
+/** What the answer says of intervals.icu's own data: dates without a record, Strava stubs, activities without load. */
+export function intervalsNotes(sources: IntervalsLoadSources, historyFrom: number, lastDay: number): string[] {
+  const notes: string[] = [];
+  const missing = sources.wellness_days.of - sources.wellness_days.with_record;
   if (missing > 0)
     notes.push(
       `${missing} of the ${lastDay - historyFrom + 1} dates from ${dateOfDay(historyFrom)} have no wellness record with fitness and fatigue; ` +
         "those dates carry them on by intervals.icu's recurrence from the day before, with the load of the activities listed that day.",
     );
-  if (listed.stubs > 0)
+  if (sources.strava_stubs > 0)
     notes.push(
-      `${listed.stubs} of the window's activities reached intervals.icu from Strava: its API lists them only as stubs, so they are ` +
+      `${sources.strava_stubs} of the window's activities reached intervals.icu from Strava: its API lists them only as stubs, so they are ` +
         "not in weeks; intervals.icu counts their load in days, fitness and fatigue.",
     );
   if (sources.without_load > 0)
     notes.push(`${sources.without_load} activities have no load on intervals.icu (no power, heart rate or entered load): 0 in weeks.`);
-  notes.push(...readinessNotes(readiness));
-
-  return {
-    window: {
-      first: dateOfDay(firstDay),
-      last: dateOfDay(lastDay),
-      time_zone: input.timeZone,
-      activities: listed.activities.length + listed.stubs,
-      history_from: dateOfDay(historyFrom),
-      upstream_requests: input.upstreamRequests,
-      complete: missing === 0,
-    },
-    sport_columns: sportColumns,
-    weeks: trainingWeeks(listed.activities, firstDay, lastDay, listed.stubDays),
-    days: { first: dateOfDay(firstDay), loads: loads.slice(firstDay - historyFrom) },
-    load: numbers.load,
-    trend: numbers.trend,
-    load_source: sources,
-    readiness_trend: readiness,
-    notes,
-  };
+  return notes;
 }
 
 interface ListedIntervals {

@@ -13,7 +13,7 @@
  * `after`, Strava lists newest first, which tells the zone on the first page and lets a stop at the bound keep
  * the recent dates; without `before`, the last date is read whole.
  */
-import type { PlanContext, RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
+import type { PlanContext, PlannedRequest, RequestPlan, UpstreamAnswer } from "../definition/request-plan.ts";
 import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import type { HeartRateZone } from "./effort-points.ts";
 import { ToolInputError } from "../arguments/validate-arguments.ts";
@@ -21,6 +21,7 @@ import { UpstreamBodyError } from "../../common/upstream/upstream-errors.ts";
 import { dateOfDay, localDayAt, mondayOf, zoneOfStravaLabel } from "./calendar-days.ts";
 import { calibrationSpan, minimumFit, powerPairs } from "./load-calibration.ts";
 import { dayOfSummary, listedActivities, type ListedActivity } from "./listed-activities.ts";
+import type { StravaLoadAnswer } from "./training-load-answer.ts";
 import { trainingLoadAnswer, type LoadWindow } from "./training-load-summary.ts";
 
 /** Strava's largest page. */
@@ -78,7 +79,25 @@ export function checkSummaryArguments(args: SummaryArguments, context: PlanConte
 
 /** The plan of a summary; the arguments have passed `checkSummaryArguments`. */
 export function trainingLoadPlan(args: SummaryArguments, nowMs: number): RequestPlan {
-  // Each page parsed once, though `next` and `reduce` both read it.
+  const pagesOf = activityPages();
+  return {
+    maxRequests: maxActivityPages + 2,
+    next(answers) {
+      const pages = pagesOf(answers);
+      const read = readPages(pages, args, nowMs);
+      if (read.readOn) return { request: pageRequest(pages.length + 1) };
+      return settingsRequest(read, answers);
+    },
+    reduce(answers) {
+      const read = readPages(pagesOf(answers), args, nowMs);
+      if (read.readOn) throw new Error("the training-load plan was reduced before its pages were read");
+      return JSON.stringify(summaryOf(read, answers));
+    },
+  };
+}
+
+/** The activity pages among the answers, each page parsed once though `next` and `reduce` both read it. */
+function activityPages(): (answers: readonly UpstreamAnswer[]) => unknown[][] {
   const parsed = new WeakMap<UpstreamAnswer, unknown[]>();
   const activitiesOf = (answer: UpstreamAnswer): unknown[] => {
     let list = parsed.get(answer);
@@ -91,119 +110,124 @@ export function trainingLoadPlan(args: SummaryArguments, nowMs: number): Request
     }
     return list;
   };
-  const pagesOf = (answers: readonly UpstreamAnswer[]): unknown[][] =>
-    answers.filter((answer) => answer.request.path === activitiesPath).map(activitiesOf);
+  return (answers) => answers.filter((answer) => answer.request.path === activitiesPath).map(activitiesOf);
+}
 
-  /** What the pages read so far say: whether to read on, else the window and its history. */
-  const readPages = (answers: readonly UpstreamAnswer[]): { readOn: true } | ({ readOn: false } & PagesRead) => {
-    const pages = pagesOf(answers);
-    const zone = zoneOfNewest(pages[0] ?? []);
-    const { firstDay, lastDay } = windowDays(args, nowMs, zone ?? "UTC");
-    const plannedFrom = firstDay - historyDays;
-    const last = pages.at(-1);
-    if (last === undefined) return { readOn: true };
-    // Two days' margin: an activity recorded in another time zone may sit a day off in the newest-first order.
-    const passedHistory = last.some((activity) => (dayOfSummary(activity) ?? Infinity) <= plannedFrom - 2);
-    const listEnded = last.length < activitiesPerPage;
-    const atBound = !passedHistory && !listEnded && pages.length >= maxActivityPages;
-    if (!passedHistory && !listEnded && !atBound) return { readOn: true };
+/** What the pages read so far say: whether to read on, else the window and its history. */
+export function readPages(
+  pages: readonly unknown[][],
+  args: SummaryArguments,
+  nowMs: number,
+): { readOn: true } | ({ readOn: false } & PagesRead) {
+  const zone = zoneOfNewest(pages[0] ?? []);
+  const { firstDay, lastDay } = windowDays(args, nowMs, zone ?? "UTC");
+  const plannedFrom = firstDay - historyDays;
+  const last = pages.at(-1);
+  if (last === undefined) return { readOn: true };
+  // Two days' margin: an activity recorded in another time zone may sit a day off in the newest-first order.
+  const passedHistory = last.some((activity) => (dayOfSummary(activity) ?? Infinity) <= plannedFrom - 2);
+  const listEnded = last.length < activitiesPerPage;
+  const atBound = !passedHistory && !listEnded && pages.length >= maxActivityPages;
+  if (!passedHistory && !listEnded && !atBound) return { readOn: true };
 
-    const activities = pages.flat();
-    const earliest = Math.min(...activities.map((activity) => dayOfSummary(activity) ?? Infinity));
-    // Everything read counts as history (more of it only makes fitness truer). The earliest date read may hold
-    // more activities on the next page, so unless the list ended, the history starts the day after it.
-    const fullFrom = listEnded ? earliest : earliest + 1;
-    const read: PagesRead = {
-      activities,
-      window: { firstDay, lastDay, timeZone: zone ?? "UTC", historyFrom: Math.min(firstDay, fullFrom), complete: !atBound },
-      zoneKnown: zone !== undefined,
-      today: localDayAt(nowMs, zone ?? "UTC"),
-      notes: [],
-    };
-    if (atBound) {
-      if (fullFrom > lastDay) {
-        throw new ToolInputError(
-          `Reading back from today stopped at its bound of ${maxActivityPages} pages (${maxActivityPages * activitiesPerPage} activities) on ${dateOfDay(earliest)}, after the window's last date ${dateOfDay(lastDay)}: ask for a window that ends after ${dateOfDay(earliest)} (a later before).`,
-        );
-      }
-      const windowCut = fullFrom > firstDay;
-      if (windowCut) read.window.firstDay = read.window.historyFrom = fullFrom;
-      read.notes.push(
-        `Paging stopped at its bound (${maxActivityPages} pages of ${activitiesPerPage} activities): dates before ${dateOfDay(fullFrom)} were not read, so ` +
-          (windowCut
-            ? "the window starts there and fitness and fatigue start from 0 the day before. Ask with a later after for a complete window."
-            : "fitness and fatigue start from 0 the day before."),
+  const activities = pages.flat();
+  const earliest = Math.min(...activities.map((activity) => dayOfSummary(activity) ?? Infinity));
+  // Everything read counts as history (more of it only makes fitness truer). The earliest date read may hold
+  // more activities on the next page, so unless the list ended, the history starts the day after it.
+  const fullFrom = listEnded ? earliest : earliest + 1;
+  const read: PagesRead = {
+    activities,
+    window: { firstDay, lastDay, timeZone: zone ?? "UTC", historyFrom: Math.min(firstDay, fullFrom), complete: !atBound },
+    zoneKnown: zone !== undefined,
+    today: localDayAt(nowMs, zone ?? "UTC"),
+    notes: [],
+  };
+  if (atBound) stopAtBound(read, earliest, fullFrom);
+  read.notes.push(...historyNotes(read.window, listEnded));
+  return { readOn: false, ...read };
+}
+
+/**
+ * Paging stopped at its bound: the window starts at the first whole date read if that is later than its own first
+ * date, and a note says what was not read. Refused when not one date of the window was read whole.
+ */
+function stopAtBound(read: PagesRead, earliest: number, fullFrom: number): void {
+  if (fullFrom > read.window.lastDay) {
+    throw new ToolInputError(
+      `Reading back from today stopped at its bound of ${maxActivityPages} pages (${maxActivityPages * activitiesPerPage} activities) on ${dateOfDay(earliest)}, after the window's last date ${dateOfDay(read.window.lastDay)}: ask for a window that ends after ${dateOfDay(earliest)} (a later before).`,
+    );
+  }
+  const windowCut = fullFrom > read.window.firstDay;
+  if (windowCut) read.window.firstDay = read.window.historyFrom = fullFrom;
+  read.notes.push(
+    `Paging stopped at its bound (${maxActivityPages} pages of ${activitiesPerPage} activities): dates before ${dateOfDay(fullFrom)} were not read, so ` +
+      (windowCut
+        ? "the window starts there and fitness and fatigue start from 0 the day before. Ask with a later after for a complete window."
+        : "fitness and fatigue start from 0 the day before."),
+  );
+}
+
+/** A note when less than a fitness time constant of history precedes the window, and why when the list ended. */
+function historyNotes(window: LoadWindow, listEnded: boolean): string[] {
+  const history = window.firstDay - window.historyFrom;
+  if (history >= fitnessHistoryDays) return [];
+  if (listEnded) {
+    return [
+      `Only ${history} days of history precede the window (Strava lists no activity before ${dateOfDay(window.historyFrom)}): fitness (CTL) builds over about six weeks, so fitness and form read low if the athlete trained before then.`,
+    ];
+  }
+  return [`Only ${history} days of history precede the window: fitness (CTL) builds over about six weeks, so fitness and form read low.`];
+}
+
+/** After the pages: the athlete's FTP, then the heart-rate zones, when the loads need them and they were not asked yet. */
+function settingsRequest(read: PagesRead, answers: readonly UpstreamAnswer[]): PlannedRequest | undefined {
+  const needs = signalsNeeded(read);
+  const athlete = answers.find((answer) => answer.request.path === athletePath);
+  if (needs.ftp && athlete === undefined) return { request: { method: "GET", path: athletePath }, optional: true };
+  const ftp = athlete === undefined ? undefined : ftpOf(athlete).ftp;
+  if (needs.zones(ftp) && !answers.some((answer) => answer.request.path === zonesPath))
+    return { request: { method: "GET", path: zonesPath }, optional: true };
+  return undefined;
+}
+
+/** The summary from the pages read and the athlete's settings asked for, with a note for each setting missing. */
+function summaryOf(read: PagesRead, answers: readonly UpstreamAnswer[]): StravaLoadAnswer {
+  const notes = [...read.notes];
+  if (!read.zoneKnown) notes.push("No listed activity gives the athlete's time zone, so dates are UTC dates.");
+  const athlete = answers.find((answer) => answer.request.path === athletePath);
+  let ftp: number | undefined;
+  if (athlete) {
+    const profile = ftpOf(athlete);
+    ftp = profile.ftp;
+    if (ftp === undefined) notes.push(`${profile.why}; activities with device power but no Relative Effort are estimated from heart rate.`);
+  }
+  const zonesAnswer = answers.find((answer) => answer.request.path === zonesPath);
+  let heartRateZones: HeartRateZone[] | undefined;
+  if (zonesAnswer) {
+    heartRateZones = zonesAnswer.failed ? undefined : heartRateZonesOf(zonesAnswer.bodyText);
+    if (heartRateZones === undefined) {
+      const why = zonesAnswer.failed ? zonesAnswer.bodyText.replace(/\.$/, "") : "its answer holds no heart-rate zones";
+      notes.push(
+        `The athlete's heart-rate zones could not be read (${why}); activities with heart rate but no Relative Effort are estimated from moving time.`,
       );
     }
-    const history = read.window.firstDay - read.window.historyFrom;
-    if (history < fitnessHistoryDays && listEnded) {
-      read.notes.push(
-        `Only ${history} days of history precede the window (Strava lists no activity before ${dateOfDay(read.window.historyFrom)}): fitness (CTL) builds over about six weeks, so fitness and form read low if the athlete trained before then.`,
-      );
-    } else if (history < fitnessHistoryDays) {
-      read.notes.push(
-        `Only ${history} days of history precede the window: fitness (CTL) builds over about six weeks, so fitness and form read low.`,
-      );
-    }
-    return { readOn: false, ...read };
-  };
-
-  return {
-    maxRequests: maxActivityPages + 2,
-    next(answers) {
-      const read = readPages(answers);
-      if (read.readOn) return { request: pageRequest(pagesOf(answers).length + 1) };
-      const needs = signalsNeeded(read);
-      const athlete = answers.find((answer) => answer.request.path === athletePath);
-      if (needs.ftp && athlete === undefined) return { request: { method: "GET", path: athletePath }, optional: true };
-      const ftp = athlete === undefined ? undefined : ftpOf(athlete).ftp;
-      if (needs.zones(ftp) && !answers.some((answer) => answer.request.path === zonesPath))
-        return { request: { method: "GET", path: zonesPath }, optional: true };
-      return undefined;
-    },
-    reduce(answers) {
-      const read = readPages(answers);
-      if (read.readOn) throw new Error("the training-load plan was reduced before its pages were read");
-      const notes = [...read.notes];
-      if (!read.zoneKnown) notes.push("No listed activity gives the athlete's time zone, so dates are UTC dates.");
-      const athlete = answers.find((answer) => answer.request.path === athletePath);
-      let ftp: number | undefined;
-      if (athlete) {
-        const profile = ftpOf(athlete);
-        ftp = profile.ftp;
-        if (ftp === undefined)
-          notes.push(`${profile.why}; activities with device power but no Relative Effort are estimated from heart rate.`);
-      }
-      const zonesAnswer = answers.find((answer) => answer.request.path === zonesPath);
-      let heartRateZones: HeartRateZone[] | undefined;
-      if (zonesAnswer) {
-        heartRateZones = zonesAnswer.failed ? undefined : heartRateZonesOf(zonesAnswer.bodyText);
-        if (heartRateZones === undefined) {
-          const why = zonesAnswer.failed ? zonesAnswer.bodyText.replace(/\.$/, "") : "its answer holds no heart-rate zones";
-          notes.push(
-            `The athlete's heart-rate zones could not be read (${why}); activities with heart rate but no Relative Effort are estimated from moving time.`,
-          );
-        }
-      }
-      return JSON.stringify(
-        trainingLoadAnswer({
-          activities: read.activities,
-          window: read.window,
-          today: read.today,
-          ftp,
-          heartRateZones,
-          upstreamRequests: answers.length,
-          notes,
-        }),
-      );
-    },
-  };
+  }
+  return trainingLoadAnswer({
+    activities: read.activities,
+    window: read.window,
+    today: read.today,
+    ftp,
+    heartRateZones,
+    upstreamRequests: answers.length,
+    notes,
+  });
 }
 
 /** Days of history under which fitness is said to read low: one fitness time constant. */
 const fitnessHistoryDays = 42;
 
-interface PagesRead {
+/** The pages read whole: the activities, the window they decide, and what the answer will say of them. */
+export interface PagesRead {
   activities: unknown[];
   window: LoadWindow;
   zoneKnown: boolean;

@@ -1,6 +1,8 @@
 // `npm run setup:coach` end to end on scratch workspaces and config files: it checks the sandbox it
 // would configure before writing anything, creates the files, never overwrites one, backs the config
-// up before changing it, and a second run changes nothing.
+// up before changing it, and a second run changes nothing. The first run and the usage error are the
+// command as a process (its exit code and streams); the other runs are the same code in this process
+// (setup-command-run.ts).
 import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,32 +14,34 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPath, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
 import { formatSetupReport } from "../../../scripts/setup-coach/setup-report.ts";
 import { runCoachSetup, type CoachSetupOptions } from "../../../scripts/setup-coach/setup.ts";
-import { COACH_WORKSPACE_FILES } from "../../../scripts/setup-coach/workspace-files.ts";
+import { coachWorkspaceFiles } from "../../../scripts/setup-coach/workspace-files.ts";
+import { setupInProcess, type SetupRun } from "./setup-command-run.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const TSX = path.join(REPO, "node_modules/.bin/tsx");
 const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
-const PLAINTEXT_TOKEN = "987654:plaintext-bot-token";
+const plaintextToken = "987654:plaintext-bot-token";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = SetupRun;
 
 /** No Docker engine answers there, whatever this machine has: the docker CLI finds no daemon at it. */
-const NO_DOCKER_ENGINE = { DOCKER_HOST: "unix:///nonexistent/docker.sock" };
+const noDockerEngine = { DOCKER_HOST: "unix:///nonexistent/docker.sock" };
 
 async function setup(...args: string[]): Promise<Run> {
   return await setupWith({}, ...args);
 }
 
 async function setupWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return await setupInProcess(args, { ...process.env, ...commandEnv, ...env });
+}
+
+/** What the command's own process sees besides its parent's environment. */
+const commandEnv = { OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "", ...noDockerEngine };
+
+/** `npm run setup:coach` as a process of its own, for what only a process shows: its exit code and its two streams. */
+async function setupAsCommand(...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], {
-      cwd: REPO,
-      env: { ...process.env, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "", ...NO_DOCKER_ENGINE, ...env },
-    });
+    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], { cwd: REPO, env: { ...process.env, ...commandEnv } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -63,7 +67,7 @@ describe("setup:coach on an existing install", () => {
   const original = `{
   // the athlete's existing gateway
   gateway: { mode: "local" },
-  channels: { telegram: { botToken: "${PLAINTEXT_TOKEN}" } },
+  channels: { telegram: { botToken: "${plaintextToken}" } },
 }
 `;
   let first: Run;
@@ -74,7 +78,7 @@ describe("setup:coach on an existing install", () => {
     await mkdir(workspace, { recursive: true });
     await writeFile(config, original);
     await writeFile(path.join(workspace, "USER.md"), "# My own notes\n- Distance: mi\n");
-    first = await setup("--workspace", workspace, "--config", config, "--sandbox", "docker", "--skip-sandbox-check");
+    first = await setupAsCommand("--workspace", workspace, "--config", config, "--sandbox", "docker", "--skip-sandbox-check");
   });
 
   it("said, before writing, that the Docker sandbox cannot run here yet", () => {
@@ -86,7 +90,7 @@ describe("setup:coach on an existing install", () => {
 
   it("creates the missing workspace files from the repository and keeps the existing one", async () => {
     expect(first.code, first.stderr).toBe(0);
-    for (const file of COACH_WORKSPACE_FILES) {
+    for (const file of coachWorkspaceFiles) {
       const installed = await readFile(path.join(workspace, file.target), "utf8");
       if (file.target === "USER.md") {
         expect(installed).toBe("# My own notes\n- Distance: mi\n");
@@ -109,7 +113,7 @@ describe("setup:coach on an existing install", () => {
   it("writes a config with every key the coach needs, keeping what was there", async () => {
     const merged = JSON5.parse(await readFile(config, "utf8")) as JsonValue;
     expect(at(merged, "gateway.mode")).toBe("local");
-    expect(at(merged, "channels.telegram.botToken")).toBe(PLAINTEXT_TOKEN);
+    expect(at(merged, "channels.telegram.botToken")).toBe(plaintextToken);
     expect(at(merged, "agents.ownership")).toBe("explicit");
     expect(at(merged, "agents.entries.coach.name")).toBe("Coach");
     expect(at(merged, "agents.entries.coach.workspace")).toBe(workspace);
@@ -136,11 +140,11 @@ describe("setup:coach on an existing install", () => {
     expect(first.stdout).toContain(
       "openclaw cron add --name 'coach weekly memory consolidation' --declaration-key coach-weekly-memory-consolidation",
     );
-    expect(first.stdout + first.stderr).not.toContain(PLAINTEXT_TOKEN);
+    expect(first.stdout + first.stderr).not.toContain(plaintextToken);
   });
 
   it("explains its usage when a required option is missing", async () => {
-    const run = await setup("--config", config);
+    const run = await setupAsCommand("--config", config);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/Both --workspace and --config are required/);
     expect(run.stderr).toMatch(/Usage: npm run setup:coach/);

@@ -2,33 +2,25 @@
 // (with --token-file) writes credentialStore and tokenFile into the plugin's config and checks the file
 // (there, mode 0600, with what the plugin needs), --credentials secrets-manager switches back, a rerun
 // without the option keeps the config's choice, and the report says what the config holds. The token
-// file is written the way `npm run authorize -- --store file` writes it; no value of it is ever printed.
-import { execFile } from "node:child_process";
+// file is written the way `npm run authorize -- --store file` writes it; no value of it is ever printed. The command
+// runs in this process (setup-command-run.ts).
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAuthorizationStore } from "../../../credentials/store-choice.ts";
 import { resolvePluginSettings, tokenFilePath } from "../../../plugin/plugin-config.ts";
 import { getPath, type JsonObject, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
 import { checkTokenFile } from "../../../scripts/setup-coach/credentials-in-config.ts";
+import { setupInProcess, type SetupRun } from "./setup-command-run.ts";
 
 /** What setup also writes into the plugin's config: the coach's debriefs (setup-debriefs.test.ts checks them). */
 const debriefDefaults = { debriefs: "15m", debriefAgent: "coach" };
 
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const TSX = path.join(REPO, "node_modules/.bin/tsx");
-const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
 /** What the token file holds; none of it may appear in anything setup prints. */
 const SECRETS = { client_secret: "client-secret-4c1d9e", refresh_token: "refresh-token-77aa10", access_token: "access-token-5be2c3" };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = SetupRun;
 
 let scratch: string;
 let home: string;
@@ -43,16 +35,13 @@ afterAll(async () => {
 });
 
 async function setup(...args: string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], {
-      cwd: REPO,
-      env: { ...process.env, HOME: home, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  return await setupInProcess(args, {
+    ...process.env,
+    HOME: home,
+    OPENCLAW_STATE_DIR: "",
+    OPENCLAW_WORKSPACE_DIR: "",
+    OPENCLAW_PROFILE: "",
+  });
 }
 
 /** The token file as `npm run authorize -- --store file --token-file FILE` writes it. */

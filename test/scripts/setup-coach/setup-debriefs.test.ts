@@ -1,20 +1,15 @@
 // `npm run setup:coach` and the coach's debriefs of new workouts: a config without the setting gets the
 // coach's default (15m) and the agent being set up as the debrief agent; --debriefs off|INTERVAL writes that
 // choice over the config's (the operator's value wins); a rerun without it keeps the config's choice and
-// changes nothing; a bad value stops setup before anything is written, naming the fix.
-import { execFile } from "node:child_process";
+// changes nothing; a bad value stops setup before anything is written, naming the fix. The command runs in this
+// process (setup-command-run.ts).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolvePluginSettings } from "../../../plugin/plugin-config.ts";
 import { getPath, type JsonObject, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
-
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const TSX = path.join(REPO, "node_modules/.bin/tsx");
-const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
+import { setupInProcess, type SetupRun } from "./setup-command-run.ts";
 
 let scratch: string;
 
@@ -25,17 +20,14 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function setup(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], {
-      cwd: REPO,
-      env: { ...process.env, HOME: scratch, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+async function setup(...args: string[]): Promise<SetupRun> {
+  return await setupInProcess(args, {
+    ...process.env,
+    HOME: scratch,
+    OPENCLAW_STATE_DIR: "",
+    OPENCLAW_WORKSPACE_DIR: "",
+    OPENCLAW_PROFILE: "",
+  });
 }
 
 function paths(name: string): { config: string; base: string[] } {

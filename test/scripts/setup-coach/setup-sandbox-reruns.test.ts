@@ -2,22 +2,17 @@
 // choice setup writes (Docker, SSH, none), with each --sandbox value and without one, the report says
 // what the written config holds. An explicit --sandbox changes the choice; a rerun without it keeps the
 // config's. The machine's side is played by stand-ins at the edge: a `docker` CLI whose engine answers
-// (or none at all) and an `ssh` client whose login and checks succeed.
-import { execFile } from "node:child_process";
+// (or none at all) and an `ssh` client whose login and checks succeed. The command runs in this process
+// (setup-command-run.ts), on the PATH each test gives it.
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPath, type JsonObject, type JsonValue } from "../../../scripts/setup-coach/json-tree.ts";
 import { sandboxBlock, type SandboxChoice, type SandboxKind } from "../../../scripts/setup-coach/sandbox-choice.ts";
 import { configuredSandbox, planSandbox } from "../../../scripts/setup-coach/sandbox-in-config.ts";
 import { runCoachSetup } from "../../../scripts/setup-coach/setup.ts";
-
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const TSX = path.join(REPO, "node_modules/.bin/tsx");
-const SCRIPT = path.join(REPO, "scripts/setup-coach.ts");
+import { setupInProcess, type SetupRun } from "./setup-command-run.ts";
 
 const ssh: Extract<SandboxChoice, { kind: "ssh" }> = {
   kind: "ssh",
@@ -40,11 +35,7 @@ const sshArgs = [
 const flagArgs = (kind: SandboxKind | undefined): string[] =>
   kind === undefined ? [] : ["--sandbox", kind, ...(kind === "ssh" ? sshArgs : [])];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = SetupRun;
 
 let scratch: string;
 /** PATH with a docker whose engine answers and an ssh whose login and remote checks succeed. */
@@ -69,26 +60,22 @@ beforeAll(async () => {
     `#!/bin/sh\n[ "$1 $2 $3" = "version --format {{.Server.Version}}" ] && echo 27.3.1 && exit 0\nexit 1\n`,
   );
   for (const dir of [withDocker, withoutDocker]) await stand(dir, "ssh", "#!/bin/sh\nexit 0\n");
-  // Node (tsx) and npm stay reachable; a docker elsewhere on this machine must not be.
-  const nodeDir = path.dirname(process.execPath);
-  machinePath = [withDocker, nodeDir, "/usr/bin", "/bin"].join(path.delimiter);
-  noDockerPath = [withoutDocker, nodeDir, "/usr/bin", "/bin"].join(path.delimiter);
+  // The system's own tools stay reachable; a docker elsewhere on this machine must not be.
+  machinePath = [withDocker, "/usr/bin", "/bin"].join(path.delimiter);
+  noDockerPath = [withoutDocker, "/usr/bin", "/bin"].join(path.delimiter);
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
 async function setup(pathVariable: string, ...args: string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, [SCRIPT, ...args], {
-      cwd: REPO,
-      env: { ...process.env, PATH: pathVariable, OPENCLAW_STATE_DIR: "", OPENCLAW_WORKSPACE_DIR: "", OPENCLAW_PROFILE: "" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  return await setupInProcess(args, {
+    ...process.env,
+    PATH: pathVariable,
+    OPENCLAW_STATE_DIR: "",
+    OPENCLAW_WORKSPACE_DIR: "",
+    OPENCLAW_PROFILE: "",
+  });
 }
 
 /** A config as setup wrote it with `existing` (in process: the same code the command runs). */
