@@ -16,11 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "../../common/logger.ts";
 import type { OAuthApp } from "../../authorization/oauth-app.ts";
-import { oauthSettingsFromEnv } from "../../authorization/oauth-settings.ts";
+import { oauthSettingsFromEnv, type OAuthSettings } from "../../authorization/oauth-settings.ts";
 import type { AuthorizationStores } from "../../authorization/stores/authorization-stores.ts";
 import { maxRequestBodyBytes } from "../../mcp-adapter/http/body-budget.ts";
 import { createOAuthWebHandler, type OAuthWebHandler } from "../../mcp-adapter/http/oauth-web-handler.ts";
-import { startOAuthModeOnUpstream } from "../../mcp-adapter/oauth-upstream.ts";
+import { startOAuthModeOnUpstream, type OAuthUpstream } from "../../mcp-adapter/oauth-upstream.ts";
 import { athleteSessionOf } from "../../mcp-adapter/server/athlete-session.ts";
 import { CallsInFlight } from "../../mcp-adapter/server/calls-in-flight.ts";
 import { createMcpServerFactory } from "../../mcp-adapter/server/create-mcp-server.ts";
@@ -40,6 +40,10 @@ export interface InProcessOAuth {
   issuer: string;
   mcpUrl: string;
   app: OAuthApp;
+  /** What plays Strava, as the front end chose it (here the sandbox, as the Strava application). */
+  upstream: OAuthUpstream;
+  /** OAuth mode's settings as the server read them from its environment. */
+  settings: OAuthSettings;
   stores: AuthorizationStores;
   sandbox: RunningSandbox;
   stateDirectory: string;
@@ -94,6 +98,8 @@ export async function startOAuthInProcess(
       issuer: started.app.issuer,
       mcpUrl: `${started.app.issuer}/mcp`,
       app: started.app,
+      upstream: started.upstream,
+      settings,
       stores: started.stores,
       sandbox,
       stateDirectory,
