@@ -22,7 +22,16 @@ describe("the Origin check", () => {
   it("passes a request without an Origin, and one from a page on an accepted host", async () => {
     const step = originCheck(pages, undefined, refusalLogs().forbidden);
     expect(await step(edgeRequest("POST", "/mcp"))).toBeUndefined();
-    expect(await step(edgeRequest("POST", "/mcp", { origin: "http://localhost:5173" }))).toBeUndefined();
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1:6274", "http://[::1]:8080"]) {
+      expect(await step(edgeRequest("POST", "/mcp", { origin })), origin).toBeUndefined();
+    }
+  });
+
+  it("refuses another site on any port, and the opaque origin a sandboxed page or a file sends (null)", async () => {
+    const step = originCheck(pages, undefined, refusalLogs().forbidden);
+    for (const origin of ["http://evil.example:3000", "null", "http://localhost.evil.example"]) {
+      expect(await step(edgeRequest("GET", "/health", { origin })), origin).toMatchObject({ kind: "answer", status: 403, close: true });
+    }
   });
 
   it("refuses a page of another site at /mcp with a JSON-RPC 403 that closes the connection, logged with the origin", async () => {
