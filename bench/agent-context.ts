@@ -4,7 +4,10 @@
  * way the fitness-coaching skill says (fields, streams summary or low resolution, the training-load
  * summary), through the MCP
  * server over HTTP (in this process) against the sandbox. Per question: tool calls, upstream requests,
- * bytes and tokens of the results, and the largest single result. Tokens are counted with js-tiktoken's
+ * bytes and tokens of the results, and the largest single result. The load questions are asked again on the
+ * sandbox's intervals.icu face, each on a fresh server (so the athlete's time zone, read once per process, counts).
+ * And the skill's part a model reads before it acts (SKILL.md) is measured as each host reads it: the file the
+ * OpenClaw host reads, the MCP prompt, and the MCP Skills extension's SKILL.md. Tokens are counted with js-tiktoken's
  * o200k_base encoding: Claude's tokenizer is not published, so the counts are a real BPE tokenizer's,
  * not Claude's own.
  *
@@ -12,6 +15,7 @@
  *
  * Run by hand; figures in BENCHMARKS.md. Nothing here is timed.
  */
+import { readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -66,6 +70,40 @@ const rideWeek = (ids: Ids, way: Way): Call => ({
   tool: "get_activities",
   args: { after: ids.rideStart - 6 * day, before: ids.rideStart + day, ...(way === "skill" ? { fields: selectFields } : {}) },
 });
+
+/** The load questions on intervals.icu: the skill's way is the summary; without it, the weeks listed and the mornings read. */
+const intervalsQuestions: Array<{ name: string; calls(way: Way, today: string): Call[] }> = [
+  {
+    name: "Am I overtraining? (intervals.icu)",
+    calls: (way, today) =>
+      way === "skill"
+        ? [{ tool: "get_activities", args: { summary: true } }]
+        : [
+            { tool: "get_activities", args: { oldest: shiftDate(today, -83) } },
+            { tool: "get_wellness", args: {} },
+          ],
+  },
+  {
+    name: "How did my last month go? (intervals.icu)",
+    calls: (way, today) =>
+      way === "skill"
+        ? [{ tool: "get_activities", args: { summary: true } }]
+        : [{ tool: "get_activities", args: { oldest: shiftDate(today, -30) } }],
+  },
+  {
+    name: "How did my year go? (intervals.icu)",
+    calls: (way, today) => [
+      {
+        tool: "get_activities",
+        args: way === "skill" ? { summary: true, oldest: shiftDate(today, -365) } : { oldest: shiftDate(today, -365) },
+      },
+    ],
+  },
+];
+
+function shiftDate(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
 
 const questions: Question[] = [
   {
@@ -278,11 +316,93 @@ try {
     const item = result.content[0];
     singles.push([label, item?.type === "text" ? item.text : ""]);
   }
-  print(rows, listText, singles);
+  rows.push(...(await intervalsRows()));
+  const skill = await skillAsRead();
+  print(rows, listText, singles, skill);
 } finally {
   await client.close();
   await mcp.close();
   await sandbox.close();
+}
+
+/** The intervals.icu questions, each way on a server of its own (a fresh process's costs, its time zone read included). */
+async function intervalsRows(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const intervalsRequests = (): number =>
+    Object.entries(sandbox.counters().byRoute)
+      .filter(([route]) => route.startsWith("intervals.icu "))
+      .reduce((total, [, count]) => total + count, 0);
+  for (const question of intervalsQuestions) {
+    for (const way of ["defaults", "skill"] as const) {
+      const server = await startInProcessMcp(sandbox, { log: "intervals.icu" });
+      const icu = new Client({ name: "agent-context-bench-icu", version: "1.0.0" });
+      await icu.connect(
+        new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+          requestInit: { headers: { authorization: `Bearer ${server.authToken}` } },
+        }),
+      );
+      try {
+        const before = intervalsRequests();
+        const texts: string[] = [];
+        let errors = 0;
+        const today = new Date().toLocaleDateString("en-CA", { timeZone: "America/Denver" });
+        for (const call of question.calls(way, today)) {
+          const result = (await icu.callTool({ name: call.tool, arguments: call.args })) as CallToolResult;
+          const item = result.content[0];
+          if (result.isError) errors++;
+          texts.push(item?.type === "text" ? item.text : "");
+        }
+        const counts = texts.map(tokens);
+        rows.push({
+          question: question.name,
+          way,
+          calls: texts.length,
+          upstream: intervalsRequests() - before,
+          bytes: texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0),
+          tokens: counts.reduce((sum, count) => sum + count, 0),
+          largestTokens: Math.max(...counts),
+          largestChars: Math.max(...texts.map((text) => text.length)),
+          errors,
+        });
+      } finally {
+        await icu.close();
+        await server.close();
+      }
+    }
+  }
+  return rows;
+}
+
+interface SkillRead {
+  label: string;
+  chars: number;
+  tokens: number;
+}
+
+/**
+ * The skill as each host gives it to a model: SKILL.md as the OpenClaw host reads it (the file, frontmatter
+ * included), the MCP prompt without a request, the MCP Skills extension's SKILL.md; then each file it names, read
+ * when a task needs it (the host's file; the MCP resource).
+ */
+async function skillAsRead(): Promise<SkillRead[]> {
+  const measured = (label: string, text: string): SkillRead => ({ label, chars: text.length, tokens: tokens(text) });
+  const folder = new URL("../skills/fitness-coaching/", import.meta.url);
+  const prompt = await client.getPrompt({ name: "fitness-coaching" });
+  const message = prompt.messages[0]?.content;
+  const readText = async (uri: string): Promise<string> => {
+    const item = (await client.readResource({ uri })).contents[0];
+    return item !== undefined && "text" in item ? item.text : "";
+  };
+  const reads: SkillRead[] = [
+    measured("SKILL.md, as the OpenClaw host reads it", readFileSync(new URL("SKILL.md", folder), "utf8")),
+    measured("the MCP prompt `fitness-coaching` (no request)", message?.type === "text" ? message.text : ""),
+    measured("the MCP Skills extension's SKILL.md", await readText("skill://fitness-coaching/SKILL.md")),
+  ];
+  for (const path of ["logging.md", "training-load.md", "wellness.md", "activity-data.md"]) {
+    reads.push(measured(`${path}, the host's file`, readFileSync(new URL(path, folder), "utf8")));
+    reads.push(measured(`${path}, the MCP resource`, await readText(`skill://fitness-coaching/${path}`)));
+  }
+  return reads;
 }
 
 /** Single answers, for the sizes the issue measured and each resolution of every stream. */
@@ -332,7 +452,7 @@ async function findIds(): Promise<Ids> {
   };
 }
 
-function print(rows: Row[], listText: string, singles: Array<[string, string]>): void {
+function print(rows: Row[], listText: string, singles: Array<[string, string]>, skill: SkillRead[]): void {
   const n = (value: number): string => value.toLocaleString("en-US");
   console.log(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
   console.log(
@@ -354,13 +474,20 @@ function print(rows: Row[], listText: string, singles: Array<[string, string]>):
   console.log("\n| One answer | Bytes | Tokens |");
   console.log("|---|---:|---:|");
   for (const [label, text] of singles) console.log(`| ${label} | ${n(Buffer.byteLength(text))} | ${n(tokens(text))} |`);
-  const skill = rows.filter((row) => row.way === "skill");
-  const drift = skill.find((row) => row.question.startsWith("Did my heart rate drift"));
-  const overtraining = skill.find((row) => row.question === "Am I overtraining?");
+  console.log("\n| The skill, as read | Characters | Tokens |");
+  console.log("|---|---:|---:|");
+  for (const read of skill) console.log(`| ${read.label} | ${n(read.chars)} | ${n(read.tokens)} |`);
+  const alwaysRead = skill.slice(0, 3);
+  const skillRows = rows.filter((row) => row.way === "skill");
+  const drift = skillRows.find((row) => row.question.startsWith("Did my heart rate drift"));
+  const overtraining = skillRows.find((row) => row.question === "Am I overtraining?");
+  const overtrainingIcu = skillRows.find((row) => row.question === "Am I overtraining? (intervals.icu)");
   console.log(
-    `\nTargets (the skill's way): every result under 25,000 tokens: ${skill.every((row) => row.largestTokens < 25_000) ? "met" : "NOT met"}; ` +
-      `every question under 30,000 tokens: ${skill.every((row) => row.tokens < 30_000) ? "met" : "NOT met"}; ` +
+    `\nTargets (the skill's way): every result under 25,000 tokens: ${skillRows.every((row) => row.largestTokens < 25_000) ? "met" : "NOT met"}; ` +
+      `every question under 30,000 tokens: ${skillRows.every((row) => row.tokens < 30_000) ? "met" : "NOT met"}; ` +
       `heart-rate drift under 5,000: ${drift && drift.tokens < 5_000 ? `met (${n(drift.tokens)})` : "NOT met"}; ` +
-      `"Am I overtraining?" at most 3,000 tokens and 3 upstream requests: ${overtraining && overtraining.tokens <= 3_000 && overtraining.upstream <= 3 ? `met (${n(overtraining.tokens)}, ${overtraining.upstream})` : "NOT met"}.`,
+      `"Am I overtraining?" at most 3,000 tokens and 3 upstream requests: ${overtraining && overtraining.tokens <= 3_000 && overtraining.upstream <= 3 ? `met (${n(overtraining.tokens)}, ${overtraining.upstream})` : "NOT met"}; ` +
+      `on intervals.icu: ${overtrainingIcu && overtrainingIcu.tokens <= 3_000 && overtrainingIcu.upstream <= 3 ? `met (${n(overtrainingIcu.tokens)}, ${overtrainingIcu.upstream})` : "NOT met"}; ` +
+      `the skill's always-read part at most 1,500 tokens and 6,000 characters in both hosts: ${alwaysRead.every((read) => read.tokens <= 1_500 && read.chars <= 6_000) ? `met (${alwaysRead.map((read) => `${n(read.tokens)} tokens, ${n(read.chars)} characters`).join("; ")})` : "NOT met"}.`,
   );
 }

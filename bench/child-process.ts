@@ -3,7 +3,7 @@
  * them) and reading their resource use from /proc: peak resident memory (VmHWM) and CPU time.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 export interface StartedChild {
@@ -85,4 +85,21 @@ export function memoryMiB(pid: number): { peak: number; current: number } {
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Time a process has run on a CPU so far, in milliseconds to the microsecond: the sum over its threads alive
+ * now of /proc/PID/task/TID/schedstat's first field (nanoseconds). Less moved by other work on the machine
+ * than wall time, which includes the time a start waited for a core.
+ */
+export function cpuTimeMs(pid: number): number {
+  let nanoseconds = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return nanoseconds / 1e6;
 }

@@ -21,19 +21,30 @@ export class LeanHttpClient {
   readonly #host: string;
   readonly #port: number;
   readonly #agent: Agent;
+  readonly #localAddress: string | undefined;
 
-  constructor(baseUrl: string, maxSockets: number) {
+  /** `localAddress`: the address its connections come from (another loopback address is another source). */
+  constructor(baseUrl: string, maxSockets: number, localAddress?: string) {
     const url = new URL(baseUrl);
     this.#host = url.hostname;
     this.#port = Number(url.port);
     this.#agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    this.#localAddress = localAddress;
   }
 
   send(spec: LeanRequest): Promise<LeanResponse> {
     return new Promise((resolve, reject) => {
       const headers = spec.body === undefined ? spec.headers : { ...spec.headers, "content-length": String(Buffer.byteLength(spec.body)) };
       const req = httpRequest(
-        { host: this.#host, port: this.#port, method: spec.method, path: spec.path, headers, agent: this.#agent },
+        {
+          host: this.#host,
+          port: this.#port,
+          method: spec.method,
+          path: spec.path,
+          headers,
+          agent: this.#agent,
+          ...(this.#localAddress === undefined ? {} : { localAddress: this.#localAddress }),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -48,6 +59,29 @@ export class LeanHttpClient {
 
   close(): void {
     this.#agent.destroy();
+  }
+}
+
+/**
+ * `calls` requests sent at once to a server on 127.0.0.1, each over a connection of its own, from as many
+ * loopback addresses as the MCP server's cap of connections per source address (256,
+ * mcp-adapter/http/http-server.ts) needs: from one address the connections past the cap are closed. They start
+ * at 127.0.0.2, so the connections a bench keeps open from 127.0.0.1 do not count against them.
+ */
+export async function sendAtOnceFromLoopback(
+  baseUrl: string,
+  calls: number,
+  request: () => LeanRequest,
+  perAddress = 250,
+): Promise<LeanResponse[]> {
+  const clients = Array.from(
+    { length: Math.ceil(calls / perAddress) },
+    (_, index) => new LeanHttpClient(baseUrl, perAddress, `127.0.0.${index + 2}`),
+  );
+  try {
+    return await Promise.all(Array.from({ length: calls }, (_, index) => clients[Math.floor(index / perAddress)]!.send(request())));
+  } finally {
+    for (const client of clients) client.close();
   }
 }
 

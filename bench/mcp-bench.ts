@@ -46,7 +46,14 @@ import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { mcpServerOfRevision } from "./tree-of-revision.ts";
 import { cpuMs, memoryMiB, startTsChild, type StartedChild } from "./child-process.ts";
 import { compileServer } from "./compile-server.ts";
-import { LeanHttpClient, runClosedLoop, type LeanRequest, type LeanResponse, type LoadResult } from "./lean-http-client.ts";
+import {
+  LeanHttpClient,
+  runClosedLoop,
+  sendAtOnceFromLoopback,
+  type LeanRequest,
+  type LeanResponse,
+  type LoadResult,
+} from "./lean-http-client.ts";
 import { jsonRpcReply } from "../test/support/mcp-replies.ts";
 import { httpHeapFlags } from "../mcp-adapter/heap-settings.mjs";
 
@@ -336,11 +343,9 @@ try {
     if (server.build.burst) {
       await control("POST", "reset-counters");
       await control("POST", "expire-tokens");
-      const client = new LeanHttpClient(`http://127.0.0.1:${server.port}`, 1_000);
       const started = performance.now();
-      const answers = await Promise.all(Array.from({ length: 1_000 }, () => client.send(mcpRequest())));
+      const answers = await sendAtOnceFromLoopback(`http://127.0.0.1:${server.port}`, 1_000, mcpRequest);
       const seconds = (performance.now() - started) / 1000;
-      client.close();
       const counters = (await control("GET", "counters")) as { tokenRequests: number; apiRequests: number };
       const burst = {
         calls: 1_000,

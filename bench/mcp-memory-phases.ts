@@ -39,7 +39,7 @@ import { benchActivities, mcpServerEnvOnSandbox, mcpCallOk, sandboxAccessToken, 
 import { benchSandboxOptions } from "./bench-sandbox-options.ts";
 import { httpHeapFlags } from "../mcp-adapter/heap-settings.mjs";
 import { startTsChild } from "./child-process.ts";
-import { LeanHttpClient, runClosedLoop, type LeanRequest } from "./lean-http-client.ts";
+import { LeanHttpClient, runClosedLoop, sendAtOnceFromLoopback, type LeanRequest } from "./lean-http-client.ts";
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -129,9 +129,7 @@ try {
         if (!mcpCallOk(streams)) throw new Error(`${tree.label}: the streams call failed: ${streams.body.slice(0, 300)}`);
         sample("streams");
         await control("POST", "expire-tokens");
-        const burstClient = new LeanHttpClient(`http://127.0.0.1:${port}`, 1_000);
-        const answers = await Promise.all(Array.from({ length: 1_000 }, () => burstClient.send(byId())));
-        burstClient.close();
+        const answers = await sendAtOnceFromLoopback(`http://127.0.0.1:${port}`, 1_000, byId);
         const failed = answers.filter((answer) => !mcpCallOk(answer)).length;
         if (failed > 0) throw new Error(`${tree.label}: ${failed} of the burst's 1,000 calls failed`);
         sample("burst");

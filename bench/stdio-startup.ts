@@ -10,7 +10,10 @@
  * credentials in the environment (made up: neither touches the network before the first tool call).
  * The MCP server is also started without credentials (it then starts its embedded sandbox), and through
  * `npm start --silent -- --stdio`, the command older client configurations run. Two warm-up starts of
- * each are not counted (the first start after a build fills Node's compile cache).
+ * each are not counted (the first start after a build fills Node's compile cache). Beside the wall time it
+ * reports the CPU time each start had used by the answer (its threads' time on a core, from /proc), for the
+ * cases that start node itself: on a shared machine that moves less than wall time, which also counts the
+ * time a start waited for a core.
  *
  * Options: --rounds N (default 15), --before REV (also the MCP server of another revision, built once into
  * .cache/; repeatable), --json FILE.
@@ -20,6 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { cpuTimeMs } from "./child-process.ts";
 import { mcpServerOfRevision } from "./tree-of-revision.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -98,7 +102,14 @@ const cases: Case[] = [
   },
 ];
 
-function startOnce(entry: Case): Promise<number> {
+interface Start {
+  /** Spawn to the tools/list answer. */
+  wallMs: number;
+  /** CPU time used by then (the process's threads), for a case that starts node itself. */
+  cpuMs?: number;
+}
+
+function startOnce(entry: Case): Promise<Start> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
     // A process group of its own, so npm and the node it starts are stopped together.
@@ -122,12 +133,13 @@ function startOnce(entry: Case): Promise<number> {
       for (const line of stdout.split("\n")) {
         if (!line.includes('"id":2')) continue;
         const elapsed = performance.now() - started;
+        const cpu = entry.command === process.execPath ? cpuTimeMs(child.pid!) : undefined;
         clearTimeout(timer);
         const tools = (JSON.parse(line) as { result?: { tools?: unknown[] } }).result?.tools?.length;
         stop("SIGTERM");
         if (entry.expectTools !== undefined && tools !== entry.expectTools)
           reject(new Error(`${entry.name}: ${tools} tools listed\n${line.slice(0, 300)}`));
-        else resolvePromise(elapsed);
+        else resolvePromise({ wallMs: elapsed, ...(cpu === undefined ? {} : { cpuMs: cpu }) });
         return;
       }
     });
@@ -145,7 +157,7 @@ function startOnce(entry: Case): Promise<number> {
     });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-  }).finally(() => new Promise((done) => setTimeout(done, 50))) as Promise<number>;
+  }).finally(() => new Promise((done) => setTimeout(done, 50))) as Promise<Start>;
 }
 
 const machine = {
@@ -161,10 +173,15 @@ console.log(
 );
 
 const times = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
+const cpuTimes = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
 try {
   for (let warmUp = 0; warmUp < 2; warmUp++) for (const entry of cases) await startOnce(entry);
   for (let round = 0; round < rounds; round++) {
-    for (const entry of cases) times.get(entry.name)!.push(await startOnce(entry));
+    for (const entry of cases) {
+      const start = await startOnce(entry);
+      times.get(entry.name)!.push(start.wallMs);
+      if (start.cpuMs !== undefined) cpuTimes.get(entry.name)!.push(start.cpuMs);
+    }
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
@@ -189,12 +206,31 @@ for (const entry of cases) {
     `  ${entry.name.padEnd(66)} ${sorted[0]!.toFixed(0).padStart(5)} / ${percentile(sorted, 0.5).toFixed(0).padStart(5)} / ${percentile(sorted, 0.9).toFixed(0).padStart(5)} / ${sorted.at(-1)!.toFixed(0).padStart(5)}`,
   );
 }
-const ours = medians[cases[0]!.name]!;
-const peer = medians[cases.find((entry) => entry.name.startsWith("peer:"))!.name]!;
-console.log(`\nthe MCP server's median is ${((ours / peer) * 100).toFixed(0)}% of the peer's (target: at most 50%)`);
+console.log("\nCPU time used by the tools/list answer (the process's threads), ms: min / median / p90 / max");
+const cpuMedians: Record<string, number> = {};
+for (const entry of cases) {
+  const sorted = [...cpuTimes.get(entry.name)!].sort((a, b) => a - b);
+  if (sorted.length === 0) continue;
+  cpuMedians[entry.name] = percentile(sorted, 0.5);
+  (report[entry.name] as Record<string, unknown>)["cpu"] = {
+    min: sorted[0],
+    median: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    max: sorted.at(-1),
+    runs: sorted.map((time) => Math.round(time)),
+  };
+  console.log(
+    `  ${entry.name.padEnd(66)} ${sorted[0]!.toFixed(0).padStart(5)} / ${percentile(sorted, 0.5).toFixed(0).padStart(5)} / ${percentile(sorted, 0.9).toFixed(0).padStart(5)} / ${sorted.at(-1)!.toFixed(0).padStart(5)}`,
+  );
+}
+const peerName = cases.find((entry) => entry.name.startsWith("peer:"))!.name;
+const ratio = (name: string, of: Record<string, number>): string => `${((of[name]! / of[peerName]!) * 100).toFixed(0)}%`;
+console.log(
+  `\nthe MCP server's median is ${ratio(cases[0]!.name, medians)} of the peer's (target: at most 50%); CPU time ${ratio(cases[0]!.name, cpuMedians)}`,
+);
 for (const revision of flags.before ?? []) {
-  const theirs = medians[`the MCP server of ${revision}, the same way`]!;
-  console.log(`the MCP server of ${revision}: ${((theirs / peer) * 100).toFixed(0)}% of the peer's`);
+  const name = `the MCP server of ${revision}, the same way`;
+  console.log(`the MCP server of ${revision}: ${ratio(name, medians)} of the peer's; CPU time ${ratio(name, cpuMedians)}`);
 }
 console.log(
   `load average at end: ${loadavg()

@@ -1,10 +1,9 @@
 /**
  * The MCP server's own settings: where to listen, the bearer token, the log level and the transport, read
  * through the settings inventory (common/settings/server-variables.ts), whose messages name the variable
- * and a fix. The usage text's list of variables is made from the inventory.
+ * and a fix. The usage text is in usage-text.ts, loaded only when asked for.
  */
 import type { LogLevel } from "../common/logger.ts";
-import { serverVariablesText } from "../common/settings/settings-reference.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
 import { authToken, host as hostSetting, logLevel, port as portSetting } from "../common/settings/server-variables.ts";
 import { StartupError } from "./startup-error.ts";
@@ -26,7 +25,7 @@ export const defaultPort = 3000;
 
 export type TransportMode = "http" | "stdio";
 
-/** What the command line asks for: a transport, or just the usage text or the version. */
+/** What the command line asks for: a transport, or just the usage text (usage-text.ts) or the version. */
 export type CommandLine = { run: TransportMode } | { print: "help" | "version" };
 
 export function commandFromArgs(args: readonly string[]): CommandLine {
@@ -40,21 +39,6 @@ export function commandFromArgs(args: readonly string[]): CommandLine {
   }
   return { run: args.includes("--stdio") ? "stdio" : "http" };
 }
-
-export const usage = `Usage: openclaw-fitness-mcp [--stdio]
-
-The fitness tools, on the athlete's Strava or intervals.icu log, as an MCP server.
-  (no argument)  streamable HTTP on http://HOST:PORT/mcp behind a bearer token (default 127.0.0.1:3000)
-  --stdio        JSON-RPC on standard input and output, for clients that start the server themselves
-  --help         this text;  --version  the version
-
-INTERVALS_API_KEY serves the athlete's intervals.icu log; Strava's credentials, their Strava account (never both).
-With none it serves a built-in sandbox (a simulated athlete; SANDBOX_FACE=intervals.icu plays intervals.icu).
-MCP_AUTH=oauth: OAuth mode over HTTP, athletes sign in with Strava (for Claude's and ChatGPT's connectors).
-
-Settings are environment variables (docs/operators/settings.md says what each does):
-${serverVariablesText()}
-`;
 
 export function logLevelFromEnv(env: Environment): LogLevel {
   return readSetting(env, logLevel);

@@ -17,13 +17,11 @@
  * Runs on `npm install` / `npm ci` (the `prepare` script), in `npm run build`, and from the launcher
  * when the sources changed since the last build. By hand: `node mcp-adapter/build-server.mjs`.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { nodeBundleOptions } from "../common/bundle-options.mjs";
-import { embeddedAssets } from "./embed-at-build.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const buildsDirectory = join(root, "dist", "mcp-server");
@@ -47,6 +45,7 @@ const installedDependencies = "node_modules/.package-lock.json";
 export async function buildServer() {
   const { build, stop } = await import("esbuild");
   // The views' HTML and the skill file, built in (embed-at-build.mjs).
+  const { embeddedAssets } = await import("./embed-at-build.mjs");
   const assets = await embeddedAssets(sourcesChanged);
   const result = await build({
     ...serverBundleOptions,
@@ -61,16 +60,21 @@ export async function buildServer() {
   // The async API runs esbuild as a child process: stop it, so a launcher that rebuilt does not keep it.
   await stop();
   const scratch = join(buildsDirectory, "scratch");
-  const hash = createHash("sha256");
-  for (const file of result.outputFiles) hash.update(relative(scratch, file.path)).update(file.contents);
+  const atStart = loadedAtStart(result.metafile);
+  const outputs = result.outputFiles.map((file) => ({
+    path: relative(scratch, file.path),
+    contents: atStart.has(relative(root, file.path)) ? asciiOnly(file.text) : file.contents,
+  }));
+  const hash = crypto().createHash("sha256");
+  for (const output of outputs) hash.update(output.path).update(output.contents);
   const id = hash.digest("hex").slice(0, 16);
   const target = join(buildsDirectory, id);
   const staging = join(buildsDirectory, `.staging-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
-  for (const file of result.outputFiles) {
-    const path = join(staging, relative(scratch, file.path));
+  for (const output of outputs) {
+    const path = join(staging, output.path);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, file.contents);
+    writeFileSync(path, output.contents);
   }
   try {
     renameSync(staging, target);
@@ -113,7 +117,44 @@ export function sourcesChanged(manifest) {
 }
 
 function sha256(bytes) {
-  return createHash("sha256").update(bytes).digest("hex");
+  return crypto().createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * node:crypto, loaded when first needed: the launcher imports this module on every start in a checkout, and
+ * its check hashes a file only when the file's size or time changed.
+ */
+function crypto() {
+  return process.getBuiltinModule("node:crypto");
+}
+
+/**
+ * The output files every start loads before it serves (paths as esbuild's metafile names them): the entry and
+ * what it imports statically, transitively. The transports, the sandbox, undici and the views load later.
+ */
+function loadedAtStart(metafile) {
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path].entryPoint === "mcp-adapter/cli.ts");
+  const loaded = new Set();
+  const visit = (path) => {
+    if (loaded.has(path) || metafile.outputs[path] === undefined) return;
+    loaded.add(path);
+    for (const imported of metafile.outputs[path].imports) if (imported.kind === "import-statement") visit(imported.path);
+  };
+  visit(entry);
+  return loaded;
+}
+
+/**
+ * A file's text with every character beyond ASCII written as a `\uXXXX` escape, for the files every start
+ * loads. esbuild already writes strings, templates, regular expressions and names that way (its default
+ * `charset: "ascii"`), but not the comments it keeps (the MCP SDK's have dashes and arrows): one such character
+ * makes V8 hold the whole file as two-byte text, which it hashes and scans slower at every start. In a comment
+ * the escape is text like any other (and in a string or a pattern it would mean the same character). Files
+ * loaded later are left as they are: escaped the same way, undici's chunk (loaded on the first upstream
+ * request) left the HTTP server 8 MiB larger under load in bench:memory (BENCHMARKS.md, start-up).
+ */
+function asciiOnly(text) {
+  return text.replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Builds other than `keep`, untouched for a day (a server started from one has long loaded it). */

@@ -12,7 +12,7 @@
  * for a person when standard error is a terminal; standard output is protocol only.
  */
 import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
-import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, usage, type HttpSettings } from "./adapter-settings.ts";
+import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, type HttpSettings } from "./adapter-settings.ts";
 import type { ListeningHttp } from "./http/http-server.ts";
 import { CallsInFlight } from "./server/calls-in-flight.ts";
 import { createMcpServerFactory } from "./server/create-mcp-server.ts";
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   try {
     const command = commandFromArgs(process.argv.slice(2));
     if ("print" in command) {
-      process.stdout.write(command.print === "help" ? usage : `${readServerIdentity().version}\n`);
+      process.stdout.write(command.print === "help" ? (await import("./usage-text.ts")).usage : `${readServerIdentity().version}\n`);
       return;
     }
     logger = createJsonLogger(logLines, logLevelFromEnv(process.env), { service: "mcp" });

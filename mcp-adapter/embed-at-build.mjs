@@ -1,20 +1,21 @@
 /**
  * What the MCP server reads beside its TypeScript sources, put inside its bundles instead: the views' HTML
- * (apps/view-html.ts) and the plugin's skill file (skills-over-mcp/coaching-skill-file.ts). A bundle runs
+ * (apps/view-html.ts) and the plugin's skill files it serves (skills-over-mcp/coaching-skill-file.ts). A bundle runs
  * where those files may not lie next to it (the hosted function is one file), so an esbuild plugin replaces
  * the two modules that read them with their contents. The views' module is imported only when a client
  * reads a view, so in the code-split server bundle its HTML stays in a chunk of its own, loaded on first use.
  *
  * Used by build-server.mjs and hosted/build.ts. `sources` lists the files the views were built from, for the
- * server's build manifest (a changed view source must rebuild the server); the skill file is an input of the
- * bundle itself, so the manifest names it anyway.
+ * server's build manifest (a changed view source must rebuild the server); the skill files are inputs of the
+ * bundle itself, so the manifest names them anyway.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { servedSkillFiles } from "./skills-over-mcp/served-skill-files.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const skillFile = join(here, "..", "skills", "fitness-coaching", "SKILL.md");
+const skillFolder = join(here, "..", "skills", "fitness-coaching");
 
 /**
  * @param {(manifest: { sources: Record<string, unknown> }) => boolean} sourcesChanged build-server.mjs's check
@@ -32,11 +33,15 @@ export async function embeddedAssets(sourcesChanged) {
         loader: "js",
       }));
       build.onLoad({ filter: /[\\/]mcp-adapter[\\/]skills-over-mcp[\\/]coaching-skill-file\.ts$/ }, () => ({
-        contents: `export { default as coachingSkillMarkdown } from ${JSON.stringify(skillFile)};`,
+        contents: [
+          ...servedSkillFiles.map(({ path }, index) => `import file${index} from ${JSON.stringify(join(skillFolder, path))};`),
+          `export const coachingSkillFiles = { ${servedSkillFiles.map(({ path }, index) => `${JSON.stringify(path)}: file${index}`).join(", ")} };`,
+          `export const coachingSkillMarkdown = coachingSkillFiles["SKILL.md"];`,
+        ].join("\n"),
         loader: "js",
         resolveDir: here,
       }));
-      build.onLoad({ filter: /[\\/]skills[\\/]fitness-coaching[\\/]SKILL\.md$/ }, (args) => ({
+      build.onLoad({ filter: /[\\/]skills[\\/]fitness-coaching[\\/][^\\/]+\.md$/ }, (args) => ({
         contents: readFileSync(args.path, "utf8"),
         loader: "text",
       }));

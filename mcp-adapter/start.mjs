@@ -61,6 +61,9 @@ if (serving && missing.length > 0 && typeof process.execve === "function") {
   );
 }
 
+// Before anything below is imported: the build check's own module is then compiled from the cache too.
+module.enableCompileCache?.();
+
 const manifestPath = join(root, "dist", "mcp-server", "manifest.json");
 let manifest;
 try {
@@ -96,5 +99,4 @@ if (existsSync(join(root, "mcp-adapter", "cli.ts"))) {
 }
 if (manifest === undefined) fail(`The server is not built (${manifestPath} is missing): run npm run build in ${root}.`);
 
-module.enableCompileCache?.();
 await import(pathToFileURL(join(root, "dist", "mcp-server", manifest.entry)).href);

@@ -5,7 +5,7 @@
  * - the weeks chart: per Monday-to-Sunday week, its training time stacked by sport, with its load;
  * - the days chart (a plain list): per date, the listed activities stacked by their time.
  */
-import { addDays, daysBetween, shortDate, timeOf, type Day, type ListedActivity } from "./load-data.ts";
+import { addDays, daysBetween, shortDate, sportOf, sportTotals as totalsOf, timeOf, type Day, type ListedActivity } from "./load-data.ts";
 import type { TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
 import { linearScale, niceDomain } from "./scales.ts";
 import { sportName } from "./sport-colors.ts";
@@ -219,8 +219,10 @@ export function weeksChart(
     group.append(svg("text", { class: "tick", x: 0, y: y + 15 }, [`${shortDate(week.week)}${week.partial ? "*" : ""}`]));
     let x = labelWidth;
     for (const sport of sports) {
-      const sportTotals = week.sports[sport];
-      if (sportTotals === undefined || sportTotals.moving_time <= 0) continue;
+      const columns = week.sports[sport];
+      if (columns === undefined) continue;
+      const sportTotals = totalsOf(answer, columns);
+      if (sportTotals.moving_time <= 0) continue;
       const w = toWidth(sportTotals.moving_time);
       group.append(
         svg(
@@ -297,7 +299,7 @@ export function daysChart(activities: readonly ListedActivity[], width: number, 
     const y0 = toY(below);
     const y1 = toY(below + value);
     stacked.set(date, below + value);
-    const sport = activity.sport_type ?? "";
+    const sport = sportOf(activity) ?? "";
     chart.append(
       svg(
         "rect",

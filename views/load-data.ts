@@ -1,18 +1,22 @@
 /**
  * `get_activities`'s text result read for the load view: with `summary: true` the training-load answer
- * (tools/training-load/training-load-answer.ts, the one description of its shape), otherwise the listed
- * activities (Strava's summaries, maybe cut to a `fields` list). The daily fitness, fatigue and form are
- * recomputed from the answer's daily loads with the server's own time constants (fitness-series.ts), starting
- * from the answer's fitness and fatigue the day before the window, so the chart's last day is the answer's
- * numbers. Pure functions: no DOM.
+ * (tools/training-load/training-load-answer.ts, the one description of its shape, on Strava and on intervals.icu),
+ * otherwise the listed activities (Strava's summaries or intervals.icu's activities, maybe cut to a `fields` list).
+ * The daily fitness, fatigue and form are recomputed from the answer's daily loads with the log's own time constants
+ * and recurrence (fitness-series.ts), starting from the answer's fitness and fatigue the day before the window, so
+ * the chart's last day is the answer's numbers. Pure functions: no DOM.
  */
-import type { TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
-import { fatigueDays, fitnessDays } from "../tools/training-load/fitness-series.ts";
+import type { ActivityTotals, SportTotals, TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
+import { fatigueDays, fitnessDays, recurrenceStep } from "../tools/training-load/fitness-series.ts";
 
 export interface ListedActivity {
-  id?: number;
+  id?: number | string;
   name?: string;
   sport_type?: string;
+  /** intervals.icu's name for the sport. */
+  type?: string;
+  /** intervals.icu's: "STRAVA" on a stub of an activity synced from Strava, which has no name, sport or times. */
+  source?: string;
   start_date_local?: string;
   distance?: number;
   moving_time?: number;
@@ -48,19 +52,34 @@ export interface Day {
  * athlete was rather than climbing from zero.
  */
 export function dailySeries(answer: TrainingLoadAnswer): Day[] {
+  const log = logOf(answer);
+  const fitnessStep = recurrenceStep(log, fitnessDays);
+  const fatigueStep = recurrenceStep(log, fatigueDays);
   let fitness = answer.trend.start.fitness;
   let fatigue = answer.trend.start.fatigue;
   return answer.days.loads.map((load, index) => {
     const form = fitness - fatigue;
-    fitness += (load - fitness) / fitnessDays;
-    fatigue += (load - fatigue) / fatigueDays;
+    fitness += (load - fitness) * fitnessStep;
+    fatigue += (load - fatigue) * fatigueStep;
     return { date: addDays(answer.days.first, index), load, fitness, fatigue, form };
   });
 }
 
-/** What the loads are counted in: Strava's Relative Effort (and estimates on its scale). */
+/** Whose numbers: intervals.icu's own (its `load_source` says so), else computed from Strava's. */
+export function logOf(answer: TrainingLoadAnswer): "strava" | "intervals.icu" {
+  return "log" in answer.load_source && answer.load_source.log === "intervals.icu" ? "intervals.icu" : "strava";
+}
+
+/** What the loads are counted in: Strava's Relative Effort (and estimates on its scale), or intervals.icu's training load. */
 export function loadUnit(answer: TrainingLoadAnswer): string {
-  return "suffer_score" in answer.load_source ? "Relative Effort" : "load";
+  return logOf(answer) === "intervals.icu" ? "training load" : "Relative Effort";
+}
+
+/** A sport's totals in a week, from the array the answer gives (in `sport_columns`' order). */
+export function sportTotals(answer: TrainingLoadAnswer, columns: SportTotals): ActivityTotals {
+  const totals: ActivityTotals = { count: 0, distance: 0, moving_time: 0, elevation_gain: 0, load: 0 };
+  answer.sport_columns.forEach((key, index) => (totals[key] = columns[index] ?? 0));
+  return totals;
 }
 
 /** "2026-11-21" plus `days`. */
@@ -88,7 +107,8 @@ export function shortDate(date: string, withWeekday = false): string {
 export function sportsByTime(answer: TrainingLoadAnswer): string[] {
   const time = new Map<string, number>();
   for (const week of answer.weeks)
-    for (const [sport, totals] of Object.entries(week.sports)) time.set(sport, (time.get(sport) ?? 0) + totals.moving_time);
+    for (const [sport, columns] of Object.entries(week.sports))
+      time.set(sport, (time.get(sport) ?? 0) + sportTotals(answer, columns).moving_time);
   return [...time].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
 }
 
@@ -96,8 +116,9 @@ export function sportsByTime(answer: TrainingLoadAnswer): string[] {
 export function listedSportsByTime(activities: readonly ListedActivity[]): string[] {
   const amount = new Map<string, number>();
   for (const activity of activities) {
-    if (activity.sport_type === undefined) continue;
-    amount.set(activity.sport_type, (amount.get(activity.sport_type) ?? 0) + (timeOf(activity) ?? 1));
+    const sport = sportOf(activity);
+    if (sport === undefined) continue;
+    amount.set(sport, (amount.get(sport) ?? 0) + (timeOf(activity) ?? 1));
   }
   return [...amount].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([sport]) => sport);
 }
@@ -111,6 +132,11 @@ export function activitiesByDay(activities: readonly ListedActivity[]): Array<{ 
     days.set(date, [...(days.get(date) ?? []), activity]);
   }
   return [...days].sort((a, b) => b[0].localeCompare(a[0])).map(([date, list]) => ({ date, activities: list }));
+}
+
+/** An activity's sport: Strava's `sport_type`, intervals.icu's `type`; undefined when the list left it out (or a stub has none). */
+export function sportOf(activity: ListedActivity): string | undefined {
+  return activity.sport_type ?? activity.type;
 }
 
 /** An activity's training time: moving time, else elapsed time; undefined when the list left both out. */

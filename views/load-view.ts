@@ -8,10 +8,12 @@ import {
   activitiesByDay,
   dailySeries,
   loadUnit,
+  logOf,
   parseActivities,
   shortDate,
   listedSportsByTime,
   sportsByTime,
+  sportOf,
   timeOf,
   type ActivitiesAnswer,
   type ListedActivity,
@@ -19,7 +21,7 @@ import {
 import { daysChart, formChart, loadChart, weeksChart } from "./load-chart.ts";
 import { sportName, sportPalette } from "./sport-colors.ts";
 import { formatDistance, formatHours, grouped, unitSystemFor, type UnitSystem } from "./units.ts";
-import type { TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
+import type { ReadinessMeasure, ReadinessTrend, TrainingLoadAnswer } from "../tools/training-load/training-load-answer.ts";
 import "./view.css";
 
 startView("load", render);
@@ -49,7 +51,8 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
     element(
       "p",
       "subtitle",
-      `${grouped(answer.window.activities)} activities · ${answer.weeks.length} weeks · dates in ${answer.window.time_zone}`,
+      `${grouped(answer.window.activities)} activities · ${answer.weeks.length} weeks · dates in ${answer.window.time_zone}` +
+        (logOf(answer) === "intervals.icu" ? " · intervals.icu's fitness and fatigue" : ""),
     ),
   );
   const load = answer.load;
@@ -68,6 +71,7 @@ function summaryView(answer: TrainingLoadAnswer, width: number): HTMLElement[] {
     ],
   ]);
   const parts: HTMLElement[] = [header, numbers];
+  if (answer.readiness_trend) parts.push(...readinessTiles(answer.readiness_trend));
   parts.push(
     element("h3", "", "Daily load, fitness and fatigue"),
     legend([
@@ -124,15 +128,19 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
     for (const activity of day.activities) {
       const row = element("li", "activity-row");
       const swatch = element("span", "swatch");
-      swatch.style.background = colorOf(activity.sport_type ?? "");
+      swatch.style.background = colorOf(sportOf(activity) ?? "");
       const facts = [
-        activity.sport_type ? sportName(activity.sport_type) : undefined,
+        sportOf(activity) ? sportName(sportOf(activity) ?? "") : undefined,
         activity.distance ? formatDistance(activity.distance, system) : undefined,
         timeOf(activity) !== undefined ? formatHours(timeOf(activity) ?? 0) : undefined,
       ];
       row.append(
         swatch,
-        element("span", "activity-name", activity.name ?? "Activity"),
+        element(
+          "span",
+          "activity-name",
+          activity.name ?? (activity.source === "STRAVA" ? "From Strava (a stub on intervals.icu)" : "Activity"),
+        ),
         element("span", "activity-facts", facts.filter(Boolean).join(" · ")),
       );
       rows.append(row);
@@ -142,6 +150,36 @@ function listView(activities: readonly ListedActivity[], width: number, system: 
   }
   parts.push(list);
   return parts;
+}
+
+/**
+ * The morning signals of a log that keeps them: each one's last 7 days against the 28 before, as the answer gives
+ * them (numbers, no verdict), with the mornings skipped for want of a value.
+ */
+function readinessTiles(trend: ReadinessTrend): HTMLElement[] {
+  const tile = (label: string, measure: ReadinessMeasure, format: (value: number) => string, unit: string): [string, string, string] => {
+    const usual =
+      measure.mean_28d === null || measure.sd_28d === null
+        ? "no baseline"
+        : `usual ${format(measure.mean_28d)} ± ${format(measure.sd_28d)}${unit}`;
+    const difference = measure.difference_sd === null ? "" : ` · ${signed(measure.difference_sd)} SD`;
+    const skipped = measure.skipped_7d + measure.skipped_28d;
+    return [
+      `${label}, 7-day mean`,
+      measure.mean_7d === null ? "n/a" : `${format(measure.mean_7d)}${unit}`,
+      `${usual}${difference}${skipped > 0 ? ` · ${skipped} ${skipped === 1 ? "morning" : "mornings"} without a value` : ""}`,
+    ];
+  };
+  const numbers = keyNumbers([
+    tile("HRV", trend.hrv, (value) => value.toFixed(1), " ms"),
+    tile("Resting heart rate", trend.restingHR, (value) => value.toFixed(1), " bpm"),
+    tile("Sleep", trend.sleepSecs, (seconds) => formatHours(seconds), ""),
+  ]);
+  numbers.classList.add("readiness");
+  return [
+    element("h3", "", `Mornings: ${shortDate(trend.last_7d.first)} to ${shortDate(trend.last_7d.last)} against the 28 days before`),
+    numbers,
+  ];
 }
 
 /** Tiles of a label, a value and, under it, what the value is about. */

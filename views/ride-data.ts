@@ -1,5 +1,5 @@
 /**
- * `get_activity_streams`'s text result read for the ride view: Strava's array of stream objects, each with
+ * `get_activity_streams`'s text result read for the ride view: Strava's (or intervals.icu's) array of stream objects, each with
  * `data` (at a resolution, or every sample), `summary` (computed by the server from every sample), or both.
  * What the view draws and the numbers it shows come from here. Pure functions: no DOM.
  *
@@ -57,7 +57,9 @@ export function parseStreams(text: string): Streams {
   const samples = Math.max(0, ...all.map((stream) => stream.data?.length ?? 0));
   const originalSize = all.find((stream) => typeof stream.original_size === "number")?.original_size;
   // Fewer samples than Strava recorded: reduced, to the level each stream names (Strava's own answer says "high").
-  const reduced = samples > 0 && originalSize !== undefined && samples < originalSize;
+  // intervals.icu's streams carry no count and no level of their own: a level there is the server's reduction.
+  const reduced =
+    samples > 0 && (originalSize !== undefined ? samples < originalSize : all.some((stream) => typeof stream.resolution === "string"));
   return {
     byType,
     samples,

@@ -1,7 +1,7 @@
 /**
  * What the MCP server offers beside its tools, installed on each fresh `Server` the factory makes:
  *
- * - resources: the two MCP Apps views (apps/app-views.ts) and the coaching skill's file;
+ * - resources: the two MCP Apps views (apps/app-views.ts) and the coaching skill's files;
  * - the prompt `fitness-coaching` and the Skills extension's `skills/list` and `skills/get`
  *   (skills-over-mcp/coaching-skill.ts);
  * - in tools/list, each view named on its tool (`_meta.ui`).
@@ -61,7 +61,7 @@ export function besideTheTools(options: { toolNames: readonly string[]; cacheHin
         prompts: { listChanged: false },
         extensions: { [SKILLS_EXTENSION_ID]: {} },
       });
-      server.setRequestHandler("resources/list", async () => ({ resources: [...appViewResources, (await coaching()).resource] }));
+      server.setRequestHandler("resources/list", async () => ({ resources: [...appViewResources, ...(await coaching()).resources] }));
       server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
       server.setRequestHandler("resources/read", async (request) => {
         const { uri } = request.params;

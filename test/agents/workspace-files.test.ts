@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { toolTable } from "../../tools/table.ts";
+import { intervalsToolTable } from "../../tools/intervals-icu/table.ts";
 import { loadFragmentTemplate } from "../../scripts/setup-coach/fragment.ts";
 import { COACH_WORKSPACE_FILES } from "../../scripts/setup-coach/workspace-files.ts";
 
@@ -39,7 +40,7 @@ describe("AGENTS.md", () => {
   });
 
   it("confirms before updating, never invents numbers, and frames nutrition and risk", () => {
-    expect(agents).toMatch(/Every Strava write needs the athlete's yes to the proposal you showed/);
+    expect(agents).toMatch(/Every write to the log needs the athlete's yes to the proposal you showed/);
     expect(agents).toMatch(
       /Send the proposal as a\s+reply of its own \(text beside a tool call never reaches the athlete as a message\), wait for a\s+clear yes/,
     );
@@ -62,6 +63,12 @@ describe("AGENTS.md", () => {
     expect(risk).toMatch(/`load\.ramp_rate` \(fitness gained over the last 7 days\) above about 8/);
     expect(risk).toMatch(/`trend\.form` holds form for\s+each of the last 28 days/);
     expect(risk).toMatch(/count the values below -30 at its end, in a row,\s+and flag 8 or more/);
+    // With the athlete's mornings (intervals.icu), HRV against their usual, as the skill's wellness.md says.
+    expect(risk).toMatch(
+      /when the answer has `readiness_trend`[\s\S]*`readiness_trend\.hrv\.difference_sd` at -0\.5 or below with `skipped_7d` 4 or\s+fewer/,
+    );
+    expect(risk).toMatch(/`restingHR` up and `sleepSecs` down beside it \(0\.5 or more the wrong way\) as signs, not flags of\s+their own/);
+    expect(risk).toMatch(/Without `readiness_trend`\s+\(Strava has no wellness\), ask how they sleep instead of guessing/);
     expect(risk).toMatch(/Quote the numbers you rely on/);
     expect(risk).toMatch(/rules of thumb, not a\s+diagnosis/);
     const weekly = section(agents, "Weekly consolidation");
@@ -69,10 +76,17 @@ describe("AGENTS.md", () => {
     expect(weekly).toMatch(/call no fitness tool but that one summary/);
   });
 
-  it("has a ## Tools section listing exactly what is and is not available", () => {
+  it("has a ## Tools section listing exactly what is and is not available, on either log", () => {
     const tools = section(agents, "Tools");
-    for (const tool of toolTable) expect(tools).toContain(`\`fitness_${tool.name}\``);
-    expect(tools).toMatch(/The 11 fitness tools/);
+    for (const tool of [...toolTable, ...intervalsToolTable]) expect(tools).toContain(`\`fitness_${tool.name}\``);
+    expect(tools).toMatch(
+      /on Strava the 11 below;\s+on intervals\.icu all but `fitness_get_athlete_stats`, `fitness_get_club_activities` and\s+`fitness_get_upload`, and `fitness_get_wellness` besides/,
+    );
+    const notOnIntervals = toolTable.filter((tool) => !intervalsToolTable.some((other) => other.name === tool.name));
+    expect(notOnIntervals.map((tool) => tool.name).sort()).toEqual(["get_athlete_stats", "get_club_activities", "get_upload"]);
+    expect(intervalsToolTable.filter((tool) => !toolTable.some((other) => other.name === tool.name)).map((tool) => tool.name)).toEqual([
+      "get_wellness",
+    ]);
     for (const tool of ["read", "write", "web_fetch", "web_search"]) expect(tools).toContain(`\`${tool}\``);
     expect(tools).toMatch(/`write`: only for workspace memory files/);
     const unavailable = tools.slice(tools.indexOf("What you do not have"));
@@ -90,7 +104,7 @@ describe("AGENTS.md", () => {
 describe("SOUL.md, IDENTITY.md, USER.md", () => {
   it("SOUL.md keeps the casual persona out of platform writes", () => {
     expect(soul).toMatch(/Casual and warm/);
-    expect(soul).toMatch(/Titles and descriptions you write to Strava follow\s+the `fitness-coaching` skill's format/);
+    expect(soul).toMatch(/Titles and descriptions you write to the log follow\s+the `fitness-coaching` skill's format/);
   });
 
   it("IDENTITY.md matches the agent identity in the host config fragment", () => {

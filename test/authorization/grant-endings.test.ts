@@ -98,7 +98,7 @@ describe("ending a grant", () => {
       new RegExp(
         `^Every grant of athlete ${jonas} here ended as a precaution \\(an authorization code was presented again\\)\\. ` +
           `Their Strava tokens are kept until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, then revoked at Strava and deleted, unless they sign in again before\\. ` +
-          `To do it now: npm run oauth-admin -- forget ${jonas}$`,
+          `To do it now: npm run oauth-admin -- forget ${jonas}, run with the server's own store settings \\(FITNESS_OAUTH_DIR, or MCP_OAUTH_TABLE with MCP_SIGNING_KEY_SECRET and AWS_REGION\\)$`,
       ),
     );
     expect(existsSync(jonasFile)).toBe(true);

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { usage } from "../../mcp-adapter/adapter-settings.ts";
+import { usage } from "../../mcp-adapter/usage-text.ts";
 import { allSettings } from "../../common/settings/inventory.ts";
 import { readSetting } from "../../common/settings/setting.ts";
 import { port } from "../../common/settings/server-variables.ts";

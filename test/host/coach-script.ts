@@ -83,7 +83,7 @@ export const otherAgentAlert = "MAIN AGENT HEARTBEAT ALERT: this must never reac
 const internalContext = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>";
 const coachMarker = "# AGENTS.md - Coach operating rules";
 
-interface Step {
+export interface Step {
   /** The athlete's latest message. */
   athlete: string;
   /** Results of tool calls made since it, oldest first. */
@@ -302,7 +302,7 @@ export function proposalMessage(current: ReadActivity, title: string, sportType:
   ].join("\n");
 }
 
-function readStep(messages: ChatMessage[]): Step {
+export function readStep(messages: ChatMessage[]): Step {
   let athleteIndex = -1;
   messages.forEach((message, index) => {
     if (message.role === "user" && !messageText(message).startsWith(internalContext)) athleteIndex = index;
@@ -331,7 +331,7 @@ function readStep(messages: ChatMessage[]): Step {
   };
 }
 
-function skillLocation(request: ModelRequest): string {
+export function skillLocation(request: ModelRequest): string {
   const system = messageText(request.messages[0] ?? { role: "system" });
   return /<name>fitness-coaching<\/name>[\s\S]*?<location>([^<]+)<\/location>/.exec(system)?.[1] ?? "SKILL-NOT-LISTED";
 }

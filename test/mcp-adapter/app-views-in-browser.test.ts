@@ -3,7 +3,8 @@
  * loaded as the server serves it (resources/read) into a sandboxed iframe by the ext-apps SDK's own host side
  * (AppBridge; test/support/mcp-app-host.mjs), and fed with real tool results from the sandbox through the MCP
  * server: the 6-hour ride at resolution low and at medium with its summary, the same ride's summary alone, the
- * twelve-week training-load summary, and a plain list of activities. Each test checks that what is drawn
+ * twelve-week training-load summary, and a plain list of activities; and on the sandbox's intervals.icu face, its
+ * summary (intervals.icu's own fitness and fatigue, the morning signals), its list and the ride. Each test checks that what is drawn
  * matches the data (the number of points, the peaks' values in their labels, one bar per day and one row per
  * week, fitness recomputed from the daily loads equal to the answer's), that the view attempted no tool call,
  * and that no request left the page (every request is intercepted: only the host page itself is served).
@@ -21,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { appViews } from "../../mcp-adapter/apps/app-views.ts";
-import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
+import type { IntervalsLoadAnswer, TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 import { startInProcessMcp, type InProcessMcp } from "../support/in-process-mcp.ts";
 
 const chromiumPath = "/usr/bin/chromium";
@@ -41,6 +42,9 @@ type StreamObject = { type: string; data?: number[]; summary?: Record<string, un
 let sandbox: RunningSandbox;
 let mcp: InProcessMcp;
 let client: Client;
+/** The same server on the sandbox's intervals.icu face. */
+let icuMcp: InProcessMcp;
+let icuClient: Client;
 let context: BrowserContext;
 let profile: string;
 let hostScript = "";
@@ -49,8 +53,12 @@ const html = new Map<string, string>();
 const escaped: string[] = [];
 const results: Record<string, { args: Record<string, unknown>; result: CallToolResult }> = {};
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ args: Record<string, unknown>; result: CallToolResult }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+  on: Client = client,
+): Promise<{ args: Record<string, unknown>; result: CallToolResult }> {
+  const result = (await on.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError, JSON.stringify(result).slice(0, 300)).toBeFalsy();
   return { args, result };
 }
@@ -87,6 +95,22 @@ beforeAll(async () => {
   results["rideSummary"] = await call("get_activity_streams", { id: ride.id, summary: true });
   results["load"] = await call("get_activities", { summary: true });
   results["list"] = await call("get_activities", { per_page: 30 });
+
+  icuMcp = await startInProcessMcp(sandbox, { log: "intervals.icu" });
+  icuClient = new Client({ name: "views-in-browser", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await icuClient.connect(
+    new StreamableHTTPClientTransport(new URL(icuMcp.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${icuMcp.authToken}` } },
+    }),
+  );
+  const icuListed = JSON.parse(
+    textOf((await call("get_activities", { oldest: "2026-10-01", fields: ["id", "name"] }, icuClient)).result),
+  ) as Array<{ id: string; name?: string }>;
+  const icuRide = icuListed.find((activity) => activity.name === "Peak to Peak big day");
+  if (!icuRide) throw new Error("the sandbox's intervals.icu face has no 6-hour ride");
+  results["icuLoad"] = await call("get_activities", { summary: true }, icuClient);
+  results["icuList"] = await call("get_activities", {}, icuClient);
+  results["icuRide"] = await call("get_activity_streams", { id: icuRide.id, resolution: "low" }, icuClient);
 
   const bundled = await build({
     entryPoints: [join(import.meta.dirname, "../support/mcp-app-host.mjs")],
@@ -137,6 +161,8 @@ afterAll(async () => {
   await context?.close();
   await client?.close().catch(() => {});
   await mcp?.close();
+  await icuClient?.close().catch(() => {});
+  await icuMcp?.close();
   await sandbox?.close();
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
@@ -368,6 +394,70 @@ describe.skipIf(!available)("the load view in Chromium", () => {
       await shot(page, `load-list-${label}`);
       await closeQuietly(page);
     }
+  }, 90_000);
+});
+
+describe.skipIf(!available)("the views on intervals.icu's answers", () => {
+  it("the load view draws intervals.icu's summary: its loads, fitness and fatigue by intervals.icu's own recurrence, the morning signals", async () => {
+    const answer = JSON.parse(textOf(results["icuLoad"]!.result)) as IntervalsLoadAnswer;
+    for (const [label, width] of Object.entries(widths)) {
+      const { page, view } = await show("load", results["icuLoad"]!, width, "svg.load-chart");
+      expect(await view.locator('g[data-series="load"] rect').count()).toBe(answer.days.loads.length);
+      const chart = view.locator("svg.load-chart");
+      // The lines end on intervals.icu's own numbers of the last date, and start from its fitness the day before the window.
+      expect(Number(await chart.getAttribute("data-fitness"))).toBeCloseTo(answer.load.fitness, 1);
+      expect(Number(await chart.getAttribute("data-fatigue"))).toBeCloseTo(answer.load.fatigue, 1);
+      expect(Number(await view.locator("svg.form-chart").getAttribute("data-form"))).toBeCloseTo(answer.load.form, 1);
+      const firstFitness = answer.trend.start.fitness + (answer.days.loads[0]! - answer.trend.start.fitness) * (1 - Math.exp(-1 / 42));
+      expect(Number(await chart.getAttribute("data-fitness-first"))).toBeCloseTo(firstFitness, 1);
+      // intervals.icu's load, not Strava's Relative Effort.
+      expect(await chart.locator(".axis-title").textContent()).toBe("training load per day");
+      expect(await view.locator("body").innerText()).not.toContain("Relative Effort");
+      expect(await view.locator(".subtitle").innerText()).toContain("intervals.icu's fitness and fatigue");
+      const readiness = await view.locator(".key-numbers.readiness").innerText();
+      const { hrv, restingHR } = answer.readiness_trend;
+      expect(readiness).toContain(`HRV, 7-day mean\n${hrv.mean_7d!.toFixed(1)} ms`);
+      expect(readiness).toContain(
+        `usual ${hrv.mean_28d!.toFixed(1)} ± ${hrv.sd_28d!.toFixed(1)} ms · \u2212${Math.abs(hrv.difference_sd!).toFixed(1)} SD`,
+      );
+      expect(readiness).toContain(`Resting heart rate, 7-day mean\n${restingHR.mean_7d!.toFixed(1)} bpm`);
+      expect(await view.locator("svg.weeks-chart g.week").count()).toBe(answer.weeks.length);
+      const sports = new Set(answer.weeks.flatMap((week) => Object.keys(week.sports)));
+      expect(
+        new Set(await view.locator(".legend [data-sport]").evaluateAll((items) => items.map((item) => item.getAttribute("data-sport")))),
+      ).toEqual(sports);
+      await shot(page, `load-summary-intervals-${label}`);
+      await closeQuietly(page);
+    }
+  }, 90_000);
+
+  it("the load view draws intervals.icu's list by day, a Strava stub named as one", async () => {
+    const listed = JSON.parse(textOf(results["icuList"]!.result)) as Array<{ start_date_local: string; source?: string }>;
+    expect(listed.some((activity) => activity.source === "STRAVA")).toBe(true);
+    const { page, view } = await show("load", results["icuList"]!, widths.phone, "svg.days-chart");
+    expect(await view.locator("svg.days-chart rect.activity").count()).toBe(listed.length);
+    expect(await view.locator(".day-list .day").count()).toBe(
+      new Set(listed.map((activity) => activity.start_date_local.slice(0, 10))).size,
+    );
+    expect(await view.locator(".activity-name", { hasText: "From Strava (a stub on intervals.icu)" }).count()).toBe(
+      listed.filter((activity) => activity.source === "STRAVA").length,
+    );
+    await shot(page, "load-list-intervals-phone");
+    await closeQuietly(page);
+  }, 90_000);
+
+  it("the ride view draws intervals.icu's streams at resolution low: four panels of 100 points, the peaks labelled", async () => {
+    const streams = JSON.parse(textOf(results["icuRide"]!.result)) as StreamObject[];
+    const max = (type: string): number => Math.max(...(streams.find((stream) => stream.type === type)?.data ?? []));
+    const { page, view } = await show("ride", results["icuRide"]!, widths.desktop, "svg.ride-chart");
+    for (const series of ["heartrate", "watts", "speed", "altitude"]) expect(await pointsOf(view, series), series).toBe(100);
+    expect(await view.locator('g[data-peak="heartrate"] text').textContent()).toBe(`Max ${max("heartrate")} bpm`);
+    expect(await view.locator('g[data-peak="watts"] text').textContent()).toBe(`Max ${max("watts")} W`);
+    expect(await view.locator(".key-numbers").innerText()).toContain(`Duration\n${clock(max("time"))}`);
+    // Reduced by the server (intervals.icu's streams say nothing of their own count), and said so.
+    expect(await view.locator(".subtitle").innerText()).toContain("100 samples (resolution low)");
+    await shot(page, "ride-low-intervals-desktop");
+    await closeQuietly(page);
   }, 90_000);
 });
 

@@ -3,7 +3,7 @@
  * as `npm start` runs it) on a sandbox. The fitness-coaching skill through the Skills extension (the v2 SDK's
  * SkillsClient lists, gets and reads it, digest checked), as the prompt `fitness-coaching` (v2 clients of both
  * protocol eras, the v1 SDK's client, and over stdio), and the resources (the two MCP Apps views, the skill's
- * file). Existing clients keep their tools: the listing is the table's, each tool exactly as before but the
+ * files: SKILL.md and the files it names). Existing clients keep their tools: the listing is the table's, each tool exactly as before but the
  * two that now name a view in `_meta`, and the whole listing stays within 15% of its size before the
  * training-load summary.
  */
@@ -21,6 +21,8 @@ import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { toolTable } from "../../tools/table.ts";
 import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
 import { skillTextForMcp } from "../../mcp-adapter/skills-over-mcp/skill-text-for-mcp.ts";
+import { servedSkillFiles } from "../../mcp-adapter/skills-over-mcp/served-skill-files.mjs";
+import { toolTables } from "../../tools/table.ts";
 import { athleteRequestLabel } from "../../mcp-adapter/skills-over-mcp/athlete-request.ts";
 import { baseEnv, repositoryRoot, sandboxAsStravaEnv, sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
 
@@ -30,9 +32,13 @@ const views = { ride: "ui://openclaw-fitness/ride-view.html", load: "ui://opencl
 /** tools/list (the v1 client's answer as JSON) before the training-load issue was 15,279 bytes: at most 15% more. */
 const listingBudgetBytes = Math.floor(15_279 * 1.15);
 const expectedText = skillTextForMcp(
-  readFileSync(join(repositoryRoot, "skills/fitness-coaching/SKILL.md"), "utf8"),
-  toolTable.map((tool) => tool.name),
+  Object.fromEntries(
+    servedSkillFiles.map(({ path }) => [path, readFileSync(join(repositoryRoot, "skills/fitness-coaching", path), "utf8")]),
+  ),
+  [...new Set(toolTables.flatMap(([, table]) => table.map((tool) => tool.name)))],
 );
+/** SKILL.md's URI, then each file it names. */
+const skillFileUris = servedSkillFiles.map(({ path }) => `skill://fitness-coaching/${path}`);
 
 let sandbox: RunningSandbox;
 let scratch: ReturnType<typeof scratchDirectory>;
@@ -71,6 +77,14 @@ async function expectSkillAndPrompt(client: Client): Promise<void> {
   expect(file.text).toContain("`update_activity`");
   expect(file.text).toContain("explicit yes in this chat");
   expect(file.text).not.toMatch(/fitness_[a-z]/);
+  // The files SKILL.md names are the skill's too: listed with their digests, and read as resources by their URIs.
+  const resources = listing.skills[0]!.resources;
+  expect(Array.isArray(resources) ? resources.map((resource) => resource.uri).sort() : resources).toEqual([...skillFileUris].sort());
+  for (const path of ["logging.md", "training-load.md"]) {
+    expect(file.text).toContain(`\`skill://fitness-coaching/${path}\``);
+    const read = await client.readResource({ uri: `skill://fitness-coaching/${path}` });
+    expect(read.contents).toEqual([{ uri: `skill://fitness-coaching/${path}`, mimeType: "text/markdown", text: expectedText.files[path] }]);
+  }
 
   const { prompts } = await client.listPrompts();
   expect(prompts).toEqual([
@@ -120,7 +134,7 @@ describe("the coaching skill over HTTP", () => {
       expect(resources.map((resource) => [resource.uri, resource.mimeType])).toEqual([
         [views.ride, "text/html;profile=mcp-app"],
         [views.load, "text/html;profile=mcp-app"],
-        [skillUri, "text/markdown"],
+        ...skillFileUris.map((uri) => [uri, "text/markdown"]),
       ]);
       const skillFile = await client.readResource({ uri: skillUri });
       expect(skillFile.contents).toEqual([{ uri: skillUri, mimeType: "text/markdown", text: expectedText.markdown }]);

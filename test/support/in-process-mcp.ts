@@ -1,7 +1,8 @@
 /**
  * The MCP server's HTTP server started inside the calling process (the same modules `npm start` wires),
- * against a given upstream, so a test or benchmark can force garbage collection and read the heap; or, with
- * `startInProcessMcpFromEnv`, built from an environment by the same composition root as `npm start` (the
+ * against a given upstream, so a test or benchmark can force garbage collection and read the heap. The sandbox
+ * plays Strava by default; with `log: "intervals.icu"` the server serves intervals.icu's tools on its other face.
+ * Or, with `startInProcessMcpFromEnv`, built from an environment by the same composition root as `npm start` (the
  * upstream choice, the store it names), for tests of what the server does that need no process of its own.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -11,6 +12,9 @@ import type { RunningSandbox } from "../../sandbox/server.ts";
 import { createToolDeps } from "../../tools/runner/create-tool-deps.ts";
 import { silentLogger, type Logger } from "../../common/logger.ts";
 import { toolTable } from "../../tools/table.ts";
+import { createIntervalsToolDeps } from "../../tools/runner/intervals-tool-deps.ts";
+import { intervalsToolTable } from "../../tools/intervals-icu/table.ts";
+import type { ToolDeps } from "../../tools/runner/tool-deps.ts";
 import { TokenFileStore } from "../../credentials/stores/token-file-store.ts";
 import { httpSettingsFromEnv } from "../../mcp-adapter/adapter-settings.ts";
 import { CallsInFlight } from "../../mcp-adapter/server/calls-in-flight.ts";
@@ -31,7 +35,7 @@ export interface InProcessMcp {
 
 export async function startInProcessMcp(
   sandbox: RunningSandbox,
-  options: { logger?: Logger; authToken?: string; budget?: BodyBudget; limits?: HttpLimits } = {},
+  options: { logger?: Logger; authToken?: string; budget?: BodyBudget; limits?: HttpLimits; log?: "strava" | "intervals.icu" } = {},
 ): Promise<InProcessMcp> {
   const authToken = options.authToken ?? "in-process-token";
   const directory = await mkdtemp(join(tmpdir(), "mcp-in-process-"));
@@ -43,21 +47,29 @@ export async function startInProcessMcp(
   );
   // Default: logs dropped, since a logger that kept every line would itself grow with the calls.
   const logger = options.logger ?? silentLogger;
-  const deps = createToolDeps({
-    store: new TokenFileStore({ path }),
-    logger,
-    settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
-  });
+  const deps: ToolDeps =
+    options.log === "intervals.icu"
+      ? createIntervalsToolDeps({
+          settings: { apiKey: sandbox.intervalsApiKey, athleteId: "0", apiBase: sandbox.intervalsApiBase },
+          keyAdvice: "set INTERVALS_API_KEY",
+          logger,
+        })
+      : createToolDeps({
+          store: new TokenFileStore({ path }),
+          logger,
+          settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
+        });
+  const table = options.log === "intervals.icu" ? intervalsToolTable : toolTable;
   const identity = readServerIdentity();
   const settings = httpSettingsFromEnv({ HOST: "127.0.0.1", PORT: "0" });
   const listening = await listenHttp(settings, logger, options.limits);
   const exchanges = new CallsInFlight();
   const routes = createMcpHttpRoutes({
-    factory: createMcpServerFactory({ identity, catalog: buildToolCatalog(toolTable), deps, calls: new CallsInFlight(), logger }),
+    factory: createMcpServerFactory({ identity, catalog: buildToolCatalog(table), deps, calls: new CallsInFlight(), logger }),
     authToken,
     allowedHostnames: settings.allowedHostnames,
     allowedOriginHostnames: settings.allowedOriginHostnames,
-    health: () => healthBody({ identity, upstream: "sandbox", credentials: () => deps.tokens.health() }),
+    health: () => healthBody({ identity, upstream: "sandbox", credentials: () => deps.credentials.health() }),
     exchanges,
     logger,
     budget: options.budget,

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { trainingLoadPlan } from "../../tools/training-load/training-load-plan.ts";
 import type { RequestPlan, UpstreamAnswer } from "../../tools/definition/request-plan.ts";
-import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
+import type { StravaLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 import { testNow } from "../support/test-clock.ts";
 import { addDays, daysBetween, mondayOf, referenceActivityLoads, referenceLoad } from "../support/training-load-reference.ts";
 
@@ -58,7 +58,7 @@ describe("the plan's requests", () => {
     expect(plan.next([page])).toEqual({ request: { method: "GET", path: "/athlete/zones" }, optional: true });
     const zonesAnswer: UpstreamAnswer = { request: { method: "GET", path: "/athlete/zones" }, status: 200, bodyText: zonesBody };
     expect(plan.next([page, zonesAnswer])).toBeUndefined();
-    expect((JSON.parse(plan.reduce([page, zonesAnswer])) as TrainingLoadAnswer).load_source.heart_rate_estimate.count).toBe(1);
+    expect((JSON.parse(plan.reduce([page, zonesAnswer])) as StravaLoadAnswer).load_source.heart_rate_estimate.count).toBe(1);
   });
 
   it("asks for the FTP when an unscored activity has device power and three scored ones can calibrate it; then no zones", () => {
@@ -79,7 +79,7 @@ describe("the plan's requests", () => {
     expect(plan.next([page])).toEqual({ request: { method: "GET", path: "/athlete" }, optional: true });
     const athlete: UpstreamAnswer = { request: { method: "GET", path: "/athlete" }, status: 200, bodyText: athleteBody };
     expect(plan.next([page, athlete])).toBeUndefined();
-    const answer = JSON.parse(plan.reduce([page, athlete])) as TrainingLoadAnswer;
+    const answer = JSON.parse(plan.reduce([page, athlete])) as StravaLoadAnswer;
     // (60 + 70 + 65) / 3 h at (200 / 250)^2 x 100 = 64 an hour.
     expect(answer.load_source.power_estimate).toEqual({ count: 1, scale: 1.016, calibrated_on: 3, ftp });
     expect(answer.days.loads.at(-2)).toBe(Math.round(64 * 1.016));
@@ -134,7 +134,7 @@ describe("the answer agrees with the formulas, for any activities", () => {
         const { answers, text } = drive(trainingLoadPlan(args, testNow), (path) =>
           path === "/athlete/zones" ? zonesBody : path === "/athlete" ? athleteBody : JSON.stringify(newestFirst),
         );
-        const answer = JSON.parse(text) as TrainingLoadAnswer;
+        const answer = JSON.parse(text) as StravaLoadAnswer;
         const { first, last } = answer.window;
         const date = (a: { start_date_local: string }) => a.start_date_local.slice(0, 10);
 
@@ -184,7 +184,7 @@ describe("the answer agrees with the formulas, for any activities", () => {
             elevation_gain: Math.round(items.reduce((s, { a }) => s + Math.round(a.total_elevation_gain * 10), 0) / 10),
             load: items.reduce((s, { load }) => s + load.load, 0),
           });
-          expect(Object.values(week.sports).reduce((s, totals) => s + totals.count, 0)).toBe(items.length);
+          expect(Object.values(week.sports).reduce((s, [count]) => s + count, 0)).toBe(items.length);
         }
 
         const reference = referenceLoad(

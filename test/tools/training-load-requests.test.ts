@@ -11,7 +11,7 @@ import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-har
 import { mockStrava, pathAnyQuery, stravaOrigin, type StravaMock } from "../support/strava-mock.ts";
 import { testNow } from "../support/test-clock.ts";
 import { addDays, daysBetween, heartRateRate, referenceActivityLoads, referenceLoad } from "../support/training-load-reference.ts";
-import type { TrainingLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
+import type { StravaLoadAnswer } from "../../tools/training-load/training-load-answer.ts";
 import { heartRatePointsPerHour } from "../../tools/training-load/effort-points.ts";
 
 const credentials = {
@@ -101,10 +101,10 @@ function serveActivities(all: Summary[]): URLSearchParams[] {
   return queries;
 }
 
-async function summarize(args: Record<string, unknown> = {}): Promise<TrainingLoadAnswer> {
+async function summarize(args: Record<string, unknown> = {}): Promise<StravaLoadAnswer> {
   const result = await core.call("get_activities", { summary: true, ...args });
   expect(result.isError, textOf(result)).toBeUndefined();
-  return JSON.parse(textOf(result)) as TrainingLoadAnswer;
+  return JSON.parse(textOf(result)) as StravaLoadAnswer;
 }
 
 /** `count` activities a day, every day from `today` back over `days` days. */

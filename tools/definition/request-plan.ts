@@ -5,6 +5,7 @@
  * tool does no I/O, so a test drives a plan with bodies of its own and no network.
  */
 import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
+import type { RequestContext } from "./request-context.ts";
 
 export interface PlannedRequest {
   request: UpstreamRequest;
@@ -38,8 +39,11 @@ export interface RequestPlan {
   reduce(answers: readonly UpstreamAnswer[]): string;
 }
 
-/** What a tool may know when it plans: the instant of the call and which parameters the caller sent. */
-export interface PlanContext {
+/**
+ * What a tool may know when it plans: the instant of the call, which parameters the caller sent, and what a
+ * request's builder may ask of the running service (the athlete's id, local date and time zone).
+ */
+export interface PlanContext extends RequestContext {
   /** Epoch milliseconds from the service's injected clock. */
   nowMs: number;
   /** The parameter names the caller gave (defaults are filled in after, so a default is not "given"). */

@@ -12,6 +12,9 @@
 import type { Static, TObject } from "@sinclair/typebox";
 import type { UpstreamRequest } from "../../common/upstream/upstream-request.ts";
 import type { PlanContext, RequestPlan } from "./request-plan.ts";
+import type { RequestContext } from "./request-context.ts";
+
+export type { RequestContext } from "./request-context.ts";
 
 /** Hints for hosts and clients (they map to MCP tool annotations). */
 export interface ToolAnnotations {
@@ -23,15 +26,6 @@ export interface ToolAnnotations {
   idempotentHint: boolean;
   /** It reaches an external system (the training log). */
   openWorldHint: boolean;
-}
-
-/** What a tool may ask of the running service while building its request. */
-export interface RequestContext {
-  /** The athlete's id as the log's paths take it (Strava's looked up once, then kept; intervals.icu's from its settings). */
-  athleteId(signal?: AbortSignal): Promise<number | string>;
-  /** The athlete's local date today, "YYYY-MM-DD", where the log holds their time zone (intervals.icu's tools' default dates). */
-  today?(signal?: AbortSignal): Promise<string>;
-  signal?: AbortSignal | undefined;
 }
 
 /** What the host's approval prompt shows of a write: a short title and the change in plain text. */
@@ -90,9 +84,10 @@ export interface ToolDefinition {
   request(args: Record<string, unknown>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
   /**
    * For arguments whose answer takes several upstream requests: their plan, which runTool sends instead of
-   * `request`; undefined for the one request. Throws `ToolInputError`.
+   * `request`; undefined for the one request. Throws (or rejects with) `ToolInputError`; may wait for what the
+   * context answers (the athlete's local date), never for a request of its own.
    */
-  plan?(args: Record<string, unknown>, context: PlanContext): RequestPlan | undefined;
+  plan?(args: Record<string, unknown>, context: PlanContext): RequestPlan | undefined | Promise<RequestPlan | undefined>;
   /**
    * Turns a successful upstream body into the result text, given the validated arguments (for options
    * such as `fields` that reshape the answer). Returns undefined for the default: the body, compact.
@@ -121,7 +116,7 @@ export function defineTool<P extends TObject>(
   definition: Omit<ToolDefinition, "parameters" | "request" | "plan" | "resultText" | "writeApproval"> & {
     parameters: P;
     request(args: Static<P>, context: RequestContext): UpstreamRequest | Promise<UpstreamRequest>;
-    plan?(args: Static<P>, context: PlanContext): RequestPlan | undefined;
+    plan?(args: Static<P>, context: PlanContext): RequestPlan | undefined | Promise<RequestPlan | undefined>;
     resultText?(bodyText: string, args: Static<P>): string | undefined;
     writeApproval?: WriteApproval<Static<P>>;
   },

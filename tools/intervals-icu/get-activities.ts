@@ -1,3 +1,7 @@
+/**
+ * `get_activities` on intervals.icu: the activity list between two of the athlete's local dates, or with
+ * `summary: true` the training load in the answer shape Strava's has (load-summary-plan.ts, load-summary.ts).
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "../definition/tool-definition.ts";
 import { checkFields, FieldsParameter } from "../answers/field-projection.ts";
@@ -5,13 +9,16 @@ import { activityListText } from "./activity-answers.ts";
 import { intervalsActivityModel } from "./intervals-fields.ts";
 import { LocalDate } from "./intervals-parameters.ts";
 import { dateWindow } from "./local-dates.ts";
-import { athletePath, todayOf } from "./request-needs.ts";
+import { athletePath, timeZoneOf, todayOf } from "./request-needs.ts";
+import { intervalsLoadPlan, refuseListParameters, summaryWindow } from "./load-summary-plan.ts";
 
 export const getActivities = defineTool({
   name: "get_activities",
   title: "List activities",
   description:
-    "List the athlete's activities from their intervals.icu training log, newest first, between oldest and newest (the athlete's " +
+    "List the athlete's activities from their intervals.icu training log, or with summary: true their training load (weekly " +
+    'totals, fitness, fatigue, form, HRV and sleep against their usual) for weekly reviews, load trends and "am I overtraining?". ' +
+    "The list comes newest first, between oldest and newest (the athlete's " +
     "local dates, both included; default: the 28 days ending today). Each is intervals.icu's activity: id (a string such as " +
     '"i1234567"), name, type, start_date_local (local wall-clock time, no zone), distance (m), moving_time and elapsed_time (s), ' +
     "average_heartrate, icu_training_load (intervals.icu's load), icu_intensity, ... Use it to find an activity's id, e.g. the most " +
@@ -35,11 +42,29 @@ export const getActivities = defineTool({
           item: "activity",
         }),
       ),
+      summary: Type.Optional(
+        Type.Boolean({
+          description:
+            "true: summarise every activity from oldest (default: 12 weeks back, whole weeks) to newest (default and at most today) " +
+            "instead of listing them: per Monday-Sunday week, totals per type, rest days and change from the week before; the " +
+            "daily load; intervals.icu's own fitness (CTL), fatigue (ATL) and ramp rate for the last date, form (TSB, also as % " +
+            "of fitness), a daily trend of the last 28 days, acute:chronic ratio, monotony, strain, longest run without rest; " +
+            "and readiness_trend: HRV, resting heart rate and sleep, the last 7 days' mean against the 28 days before. At most " +
+            "366 days; not with limit or fields.",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
   upstream: "GET /athlete/{id}/activities",
   annotations: readOnly,
+  view: "load",
+  async plan(args, context) {
+    if (args.summary !== true) return undefined;
+    refuseListParameters(context.given);
+    const { firstDay, lastDay } = summaryWindow(args, await todayOf(context)());
+    return intervalsLoadPlan({ athletePath: await athletePath(context), firstDay, lastDay, timeZone: await timeZoneOf(context) });
+  },
   async request(args, context) {
     checkFields(intervalsActivityModel, args.fields);
     const { oldest, newest } = await dateWindow(args, todayOf(context), { defaultDays: 28 });

@@ -49,6 +49,7 @@ export const getActivityStreams = defineTool({
   ),
   upstream: "GET /activity/{id}/streams.json",
   annotations: readOnly,
+  view: "ride",
   request(args) {
     let types = args.types ?? [];
     // A reduced answer needs the time stream: it places the kept samples and measures peak windows.

@@ -34,9 +34,9 @@ export async function runTool(
   let validated: Record<string, unknown>;
   try {
     validated = prepared?.args ?? validateArguments(tool.name, tool.parameters, args);
-    const plan = tool.plan?.(validated, { nowMs: deps.now(), given: givenParameters(args) });
+    const plan = await tool.plan?.(validated, { ...requestContextOf(deps, signal), nowMs: deps.now(), given: givenParameters(args) });
     if (plan) {
-      const answer = await sendPlan(plan, deps.client, { signal, errorHint: tool.errorHint?.bind(tool) });
+      const answer = await sendPlan(plan, deps.client, { signal, errorHint: tool.errorHint?.bind(tool), log: deps.log });
       deps.logger.info("tool_call", { tool: tool.name, status: answer.status, requests: answer.requests, ms: elapsed(started) });
       return textResult(answer.text, answer.status);
     }

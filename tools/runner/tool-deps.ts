@@ -48,6 +48,11 @@ export function requestContextOf(deps: ToolDeps | (() => Promise<ToolDeps>), sig
       if (athlete.today === undefined) throw new Error("this training log holds no local date for the athlete");
       return athlete.today(now(), abort);
     },
+    timeZone: async (abort) => {
+      const { athlete } = await built();
+      if (athlete.timeZone === undefined) throw new Error("this training log holds no time zone for the athlete");
+      return athlete.timeZone(abort);
+    },
     signal,
   };
 }

@@ -9,6 +9,15 @@
 export const fitnessDays = 42;
 export const fatigueDays = 7;
 
+/**
+ * How far a day's load moves fitness or fatigue, for time constant `days`, as each log computes it: the textbook
+ * 1/k on Strava (computed here), and intervals.icu's own 1 - e^(-1/k) (its recurrence, reproduced exactly against
+ * real accounts). The load view draws each log's series with its own, so its lines end on the answer's numbers.
+ */
+export function recurrenceStep(log: "strava" | "intervals.icu", days: number): number {
+  return log === "intervals.icu" ? 1 - Math.exp(-1 / days) : 1 / days;
+}
+
 /** Values at the end of each date from `firstDay` on; before `firstDay`, 0 (no training known). */
 export interface FitnessSeries {
   firstDay: number;

@@ -4,7 +4,7 @@
  * fitness and fatigue over those days, and adds up the window's weeks and days. Pure: the window, the history's
  * first date, the FTP and the zones come in decided.
  */
-import type { TrainingLoadAnswer } from "./training-load-answer.ts";
+import { sportColumns, type StravaLoadAnswer } from "./training-load-answer.ts";
 import type { HeartRateZone } from "./effort-points.ts";
 import { activityLoad, loadSources } from "./activity-load.ts";
 import { dateOfDay } from "./calendar-days.ts";
@@ -39,7 +39,7 @@ export interface SummaryInput {
   notes: readonly string[];
 }
 
-export function trainingLoadAnswer(input: SummaryInput): TrainingLoadAnswer {
+export function trainingLoadAnswer(input: SummaryInput): StravaLoadAnswer {
   const { firstDay, lastDay, historyFrom } = input.window;
   const listed = listedActivities(input.activities);
   const calibration = calibrate(listed, calibrationSpan(input.today), input.ftp, input.heartRateZones);
@@ -87,6 +87,7 @@ export function trainingLoadAnswer(input: SummaryInput): TrainingLoadAnswer {
       upstream_requests: input.upstreamRequests,
       complete: input.window.complete,
     },
+    sport_columns: sportColumns,
     weeks: trainingWeeks(inWindow, firstDay, lastDay),
     days: { first: dateOfDay(firstDay), loads: loads.slice(firstDay - historyFrom) },
     load: numbers.load,

@@ -1,10 +1,10 @@
 /**
- * Monday-to-Sunday weeks over a window of local dates: totals per sport and for the week, rest days, and the
- * change of load and moving time from the week before. A week cut by the window is marked partial; the
- * current week, cut at today, is compared with the same weekdays of the week before, so that a week in
- * progress does not read as a drop.
+ * Monday-to-Sunday weeks over a window of local dates: totals per sport (as arrays in `sportColumns`' order) and
+ * for the week, rest days, and the change of load and moving time from the week before. A week cut by the
+ * window is marked partial; the current week, cut at today, is compared with the same weekdays of the week
+ * before, so that a week in progress does not read as a drop.
  */
-import type { ActivityTotals, WeekSummary } from "./training-load-answer.ts";
+import type { ActivityTotals, SportTotals, WeekSummary } from "./training-load-answer.ts";
 import { dateOfDay, mondayOf } from "./calendar-days.ts";
 
 /** An activity placed on its local date, with its load. */
@@ -20,7 +20,16 @@ export interface DatedActivity {
   load: number;
 }
 
-export function trainingWeeks(activities: readonly DatedActivity[], firstDay: number, lastDay: number): WeekSummary[] {
+/**
+ * `activeDays`: dates with an activity that is not among `activities` (intervals.icu's stubs of Strava-synced
+ * activities, which have no totals to add): not rest days.
+ */
+export function trainingWeeks(
+  activities: readonly DatedActivity[],
+  firstDay: number,
+  lastDay: number,
+  activeDays: ReadonlySet<number> = new Set(),
+): WeekSummary[] {
   const weeks: WeekSummary[] = [];
   // Per day of the window: load, moving time and activity count, for rest days and like-for-like changes.
   const length = lastDay - firstDay + 1;
@@ -45,10 +54,10 @@ export function trainingWeeks(activities: readonly DatedActivity[], firstDay: nu
     const inWeek = activities.filter((activity) => activity.day >= from && activity.day <= to);
     const bySport = new Map<string, DatedActivity[]>();
     for (const activity of inWeek) bySport.set(activity.sportType, [...(bySport.get(activity.sportType) ?? []), activity]);
-    const sports: Record<string, ActivityTotals> = {};
-    for (const sport of [...bySport.keys()].sort()) sports[sport] = totals(bySport.get(sport)!);
+    const sports: Record<string, SportTotals> = {};
+    for (const sport of [...bySport.keys()].sort()) sports[sport] = asColumns(totals(bySport.get(sport)!));
     let restDays = 0;
-    for (let day = from; day <= to; day++) if (dayCount[day - firstDay] === 0) restDays++;
+    for (let day = from; day <= to; day++) if (dayCount[day - firstDay] === 0 && !activeDays.has(day)) restDays++;
 
     // The week before, over the same weekdays as this one's (all seven unless this week ends at the window's end).
     const previousFrom = monday - 7;
@@ -61,8 +70,8 @@ export function trainingWeeks(activities: readonly DatedActivity[], firstDay: nu
       week: dateOfDay(monday),
       partial: to - from + 1 < 7,
       days: to - from + 1,
-      sports,
       total: totals(inWeek),
+      sports,
       rest_days: restDays,
       load_change_percent: change(dayLoad),
       moving_time_change_percent: change(dayMoving),
@@ -92,6 +101,11 @@ function totals(activities: readonly DatedActivity[]): ActivityTotals {
   };
 }
 
+function asColumns(totals: ActivityTotals): SportTotals {
+  return [totals.count, totals.distance, totals.moving_time, totals.elevation_gain, totals.load];
+}
+
+/** Whole percent: the coach's rules speak of 10 to 30 percent, and a decimal per week adds tokens and nothing else. */
 function percentChange(current: number, previous: number): number | null {
-  return previous > 0 ? Math.round(((current - previous) / previous) * 1000) / 10 : null;
+  return previous > 0 ? Math.round(((current - previous) / previous) * 100) + 0 : null;
 }

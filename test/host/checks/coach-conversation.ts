@@ -432,7 +432,7 @@ async function firstLoggedClass(report: CheckReport, host: CoachHost, strava: Di
       const first = model.exchanges.find((exchange) => isCoachRequest(exchange.request))?.request;
       assert.ok(first, "no coach request");
       const system = messageText(first.messages[0] ?? { role: "system" });
-      assert.match(system, /<name>fitness-coaching<\/name>\s*<description>Log and tidy up Strava activities/);
+      assert.match(system, /<name>fitness-coaching<\/name>\s*<description>Log and tidy up activities in the athlete\S{1,6}s training log/);
       for (const heading of workspaceHeadings) assert.ok(system.includes(heading), `the system prompt lacks ${heading}`);
       // Tool Search stays at the host's default: web_fetch and web_search are in its directory, ours are not.
       assert.match(system, /- web_fetch \(core\)/);

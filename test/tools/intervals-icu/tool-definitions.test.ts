@@ -78,10 +78,14 @@ describe("the intervals.icu tool table", () => {
     ]);
   });
 
-  it("does not offer the training-load summary on intervals.icu yet (get_activities has no summary parameter)", () => {
+  it("offers the training-load summary on intervals.icu (get_activities' summary, a plan of requests) and names the views Strava's tools name", () => {
     const list = intervalsToolTable.find((tool) => tool.name === "get_activities")!;
-    expect(Object.keys(list.parameters.properties)).toEqual(["oldest", "newest", "limit", "fields"]);
-    expect(list.plan).toBeUndefined();
+    expect(Object.keys(list.parameters.properties)).toEqual(["oldest", "newest", "limit", "fields", "summary"]);
+    expect(list.plan).toBeTypeOf("function");
+    for (const tool of intervalsToolTable) {
+      const strava = toolTable.find((candidate) => candidate.name === tool.name);
+      expect(tool.view, tool.name).toBe(strava?.view);
+    }
   });
 
   it("docs/reference/tools-intervals-icu.md is current (npm run docs:tools rewrites it)", async () => {

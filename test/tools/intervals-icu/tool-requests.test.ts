@@ -86,7 +86,7 @@ describe("get_activities on intervals.icu", () => {
       `"sport_type" is not a field of intervals.icu's Activity.`,
     );
     expect(() => validateArguments("get_activities", tool("get_activities").parameters, { after: 1 })).toThrow(
-      'unknown parameter "after". Allowed: oldest, newest, limit, fields.',
+      'unknown parameter "after". Allowed: oldest, newest, limit, fields, summary.',
     );
     expect(() => validateArguments("get_activities", tool("get_activities").parameters, { oldest: "21.11.2026" })).toThrow(ToolInputError);
   });

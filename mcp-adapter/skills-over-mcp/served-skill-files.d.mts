@@ -1,0 +1,2 @@
+/** See served-skill-files.mjs. */
+export declare const servedSkillFiles: ReadonlyArray<{ path: string; title: string }>;
