@@ -16,12 +16,12 @@
  */
 import { silentLogger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
+import { defaultHost, defaultServerAddress } from "../common/settings/server-variables.ts";
 import { defaultStoreTimeoutMs } from "../credentials/store-deadline.ts";
 import { disconnectAthlete, type DisconnectNeeds } from "./disconnect-athlete.ts";
 import { unadmittedGraceMs } from "./grace-period.ts";
 import { revokeGrantsOf } from "./grant-endings.ts";
 import { oauthSettingsFromEnv } from "./oauth-settings.ts";
-import { defaultHost, defaultServerAddress } from "../common/settings/server-variables.ts";
 import { openAuthorizationStoresFromEnv } from "./start-oauth-mode.ts";
 import { storeSignal, type AuthorizationStores } from "./stores/authorization-stores.ts";
 import { stravaApplicationFromEnv } from "./strava/strava-application.ts";
@@ -35,8 +35,30 @@ Commands (on the store the server uses: FITNESS_OAUTH_DIR, or MCP_OAUTH_TABLE):
   webhook               the address Strava's push subscription must post to (PUBLIC_URL), and how to set it
   reset-owner           free the ownership of a server without MCP_ATHLETES (loopback only)`;
 
+/** The Strava application the settings name (undefined on the built-in sandbox): what `forget` revokes at and `webhook` names. */
+type Application = Awaited<ReturnType<typeof stravaApplicationFromEnv>>;
+
 async function main(args: string[]): Promise<number> {
   const [command, argument] = args;
+  const refused = refusedCommand(command, argument);
+  if (refused !== undefined) return refused;
+  const env = process.env;
+  const settings = oauthSettingsFromEnv(env, defaultHost);
+  const application = await stravaApplicationFromEnv(env, settings);
+  const stores = await openAuthorizationStoresFromEnv(
+    env,
+    { client_id: application?.strava.clientId ?? "", client_secret: application?.strava.clientSecret ?? "" },
+    defaultStoreTimeoutMs,
+  );
+  console.log(`OAuth store: ${stores.description}`);
+  if (command === "athletes") return listAthletes(stores, settings.admittedAthletes);
+  if (command === "webhook") return printWebhook(stores, settings.publicUrl, application);
+  if (command === "forget") return forget(argument as string, stores, application);
+  return resetOwner(stores, settings.admittedAthletes);
+}
+
+/** The exit code for a missing, unknown or incomplete command (after saying why), or undefined when it can run. */
+function refusedCommand(command: string | undefined, argument: string | undefined): number | undefined {
   if (command === undefined || command === "--help" || command === "-h") {
     console.log(usage);
     return command === undefined ? 2 : 0;
@@ -51,72 +73,64 @@ async function main(args: string[]): Promise<number> {
     );
     return 2;
   }
-  const env = process.env;
-  const settings = oauthSettingsFromEnv(env, defaultHost);
-  const application = await stravaApplicationFromEnv(env, settings);
-  const stores = await openAuthorizationStoresFromEnv(
-    env,
-    { client_id: application?.strava.clientId ?? "", client_secret: application?.strava.clientSecret ?? "" },
-    defaultStoreTimeoutMs,
-  );
-  const { athletes, grants } = stores;
+  return undefined;
+}
+
+/** `athletes`: each athlete whose Strava tokens are stored, whether admitted, and when their tokens go if not. */
+async function listAthletes(stores: AuthorizationStores, listed: string[] | undefined): Promise<number> {
   const signal = (): AbortSignal => storeSignal(defaultStoreTimeoutMs);
-  console.log(`OAuth store: ${stores.description}`);
-
-  if (command === "athletes") {
-    const stored = await athletes.storedAthletes(signal());
-    if (stored.length === 0) console.log("No athlete's Strava tokens are stored.");
-    const owner = settings.admittedAthletes === undefined ? await athletes.owner(signal()) : undefined;
-    for (const athlete of stored) {
-      const admitted = settings.admittedAthletes?.includes(athlete.athleteId) ?? owner === athlete.athleteId;
-      const grantCount = (await grants.grantsOf(athlete.athleteId, signal())).length;
-      const ended = athlete.grantsEndedAtMs;
-      const state = admitted
-        ? `admitted${settings.admittedAthletes === undefined ? " (the owner)" : ""}, ${grantCount} grant${grantCount === 1 ? "" : "s"}` +
-          (grantCount === 0 && ended !== undefined
-            ? `; grants ended as a precaution at ${iso(ended)}: tokens revoked and deleted after ${iso(ended + unadmittedGraceMs)} unless they sign in again`
-            : "")
-        : athlete.unadmittedSinceMs === undefined
-          ? "not admitted (the server revokes their grants and starts the grace period at its next start)"
-          : `not admitted since ${iso(athlete.unadmittedSinceMs)}; tokens revoked and deleted after ${iso(athlete.unadmittedSinceMs + unadmittedGraceMs)}`;
-      console.log(`  ${athlete.athleteId}  ${state}`);
-    }
-    return 0;
+  const stored = await stores.athletes.storedAthletes(signal());
+  if (stored.length === 0) console.log("No athlete's Strava tokens are stored.");
+  const owner = listed === undefined ? await stores.athletes.owner(signal()) : undefined;
+  for (const athlete of stored) {
+    const admitted = listed?.includes(athlete.athleteId) ?? owner === athlete.athleteId;
+    const grantCount = (await stores.grants.grantsOf(athlete.athleteId, signal())).length;
+    const ended = athlete.grantsEndedAtMs;
+    const state = admitted
+      ? `admitted${listed === undefined ? " (the owner)" : ""}, ${grantCount} grant${grantCount === 1 ? "" : "s"}` +
+        (grantCount === 0 && ended !== undefined
+          ? `; grants ended as a precaution at ${iso(ended)}: tokens revoked and deleted after ${iso(ended + unadmittedGraceMs)} unless they sign in again`
+          : "")
+      : athlete.unadmittedSinceMs === undefined
+        ? "not admitted (the server revokes their grants and starts the grace period at its next start)"
+        : `not admitted since ${iso(athlete.unadmittedSinceMs)}; tokens revoked and deleted after ${iso(athlete.unadmittedSinceMs + unadmittedGraceMs)}`;
+    console.log(`  ${athlete.athleteId}  ${state}`);
   }
+  return 0;
+}
 
-  if (command === "webhook") {
-    const issuer = settings.publicUrl ?? `http://${defaultServerAddress}`;
-    console.log(
-      webhookInstructions({
-        callbackUrl: `${issuer}${stravaWebhookPath(await stores.signingKey.signingKey(signal()))}`,
-        publicUrlSet: settings.publicUrl !== undefined,
-        application: application && { apiBase: application.settings.apiBase, clientId: application.strava.clientId },
-      }),
-    );
-    return 0;
-  }
+/** `webhook`: the address Strava's push subscription must post to, for the operator who asked. */
+async function printWebhook(stores: AuthorizationStores, publicUrl: string | undefined, application: Application): Promise<number> {
+  const issuer = publicUrl ?? `http://${defaultServerAddress}`;
+  console.log(
+    webhookInstructions({
+      callbackUrl: `${issuer}${stravaWebhookPath(await stores.signingKey.signingKey(storeSignal(defaultStoreTimeoutMs)))}`,
+      publicUrlSet: publicUrl !== undefined,
+      application: application && { apiBase: application.settings.apiBase, clientId: application.strava.clientId },
+    }),
+  );
+  return 0;
+}
 
+/** `forget <athlete id>`: their grants end, their Strava grant is revoked (when there is an application), and their data is deleted now. */
+async function forget(athleteId: string, stores: AuthorizationStores, application: Application): Promise<number> {
+  const signal = (): AbortSignal => storeSignal(defaultStoreTimeoutMs);
   const disconnection: DisconnectNeeds = {
     stores,
-    athleteCredentials: (athleteId) => stores.athleteCredentials(athleteId),
-    strava: application?.strava as NonNullable<typeof application>["strava"],
+    athleteCredentials: (athlete) => stores.athleteCredentials(athlete),
+    strava: application?.strava as NonNullable<Application>["strava"],
     logger: silentLogger,
     onAthleteDeleted: () => {},
     storeTimeoutMs: defaultStoreTimeoutMs,
   };
-  if (command === "forget") {
-    const athleteId = argument as string;
-    if (!(await athletes.hasAthlete(athleteId, signal())) && (await grants.grantsOf(athleteId, signal())).length === 0) {
-      console.error(`Nothing is stored for athlete ${athleteId}: see \`npm run oauth-admin -- athletes\`.`);
-      return 1;
-    }
-    if (application === undefined)
-      console.log("No Strava application is set (the server runs on the sandbox): nothing to revoke at Strava.");
-    await disconnectAthlete(athleteId, "the operator forgot them", disconnection, { revokeAtStrava: application !== undefined });
-    console.log(`Athlete ${athleteId}: grants ended${application ? ", Strava grant revoked" : ""}, everything stored deleted.`);
-    return 0;
+  if (!(await stores.athletes.hasAthlete(athleteId, signal())) && (await stores.grants.grantsOf(athleteId, signal())).length === 0) {
+    console.error(`Nothing is stored for athlete ${athleteId}: see \`npm run oauth-admin -- athletes\`.`);
+    return 1;
   }
-  return resetOwner(stores, settings.admittedAthletes);
+  if (application === undefined) console.log("No Strava application is set (the server runs on the sandbox): nothing to revoke at Strava.");
+  await disconnectAthlete(athleteId, "the operator forgot them", disconnection, { revokeAtStrava: application !== undefined });
+  console.log(`Athlete ${athleteId}: grants ended${application ? ", Strava grant revoked" : ""}, everything stored deleted.`);
+  return 0;
 }
 
 async function resetOwner(stores: AuthorizationStores, listed: string[] | undefined): Promise<number> {

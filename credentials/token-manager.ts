@@ -291,9 +291,28 @@ export class TokenManager {
         await this.#announceDead();
         throw this.#deadError();
       }
-      let tokens: TokenSet;
-      try {
-        tokens = await requestTokens({
+      const received = await this.#tokensFor(snapshot, round);
+      if ("moved" in received) {
+        snapshot = received.moved;
+        continue;
+      }
+      const result = await this.#persist(snapshot, received.tokens, this.#storeTimeoutMs, performance.now());
+      if ("accessToken" in result) return result.accessToken;
+      if (round >= maxRounds)
+        throw new TokenRefreshError(`The ${this.#store.description} kept changing while this process refreshed; try again.`);
+      snapshot = result.retryFrom;
+    }
+  }
+
+  /**
+   * New tokens from Strava for `snapshot`'s refresh token; or, when Strava refused it because another process
+   * spent it first, the store as that process left it (`moved`). A refusal with nothing moved means the token is dead.
+   */
+  async #tokensFor(snapshot: CredentialSnapshot, round: number): Promise<{ tokens: TokenSet } | { moved: CredentialSnapshot }> {
+    const stored = snapshot.credentials;
+    try {
+      return {
+        tokens: await requestTokens({
           tokenUrl: this.#tokenUrl,
           clientId: stored.client_id,
           clientSecret: stored.client_secret,
@@ -304,74 +323,46 @@ export class TokenManager {
           timeoutMs: this.#timeoutMs,
           http: this.#http,
           nowMs: this.#now(),
-        });
-      } catch (error) {
-        if (error instanceof RefreshTokenRejectedError) {
-          const moved = await this.#storeMovedOn(snapshot);
-          if (moved && round < maxRounds) {
-            this.#logger.info("refresh_lost_race", {
-              store: this.#store.description,
-              message: "Another process refreshed first; using its tokens.",
-            });
-            snapshot = moved;
-            continue;
-          }
-          this.#deadRefreshToken = stored.refresh_token;
-          this.#setHealth("needs_authorization", error.message);
-          this.#logger.error("refresh_token_dead", { store: this.#store.description, message: error.message });
-          await this.#announceDead();
-        } else if (error instanceof ApplicationInactiveError) {
-          if (this.#setHealth("application_inactive", error.message)) {
-            this.#logger.error("application_inactive", { store: this.#store.description, message: error.message });
-          }
+        }),
+      };
+    } catch (error) {
+      if (error instanceof RefreshTokenRejectedError) {
+        const moved = await this.#storeMovedOn(snapshot);
+        if (moved && round < maxRounds) {
+          this.#logger.info("refresh_lost_race", {
+            store: this.#store.description,
+            message: "Another process refreshed first; using its tokens.",
+          });
+          return { moved };
         }
-        throw error;
+        await this.#refreshTokenDied(stored.refresh_token, error);
+      } else if (error instanceof ApplicationInactiveError) {
+        if (this.#setHealth("application_inactive", error.message)) {
+          this.#logger.error("application_inactive", { store: this.#store.description, message: error.message });
+        }
       }
-      const result = await this.#persist(snapshot, tokens, this.#storeTimeoutMs, performance.now());
-      if ("accessToken" in result) return result.accessToken;
-      if (round >= maxRounds)
-        throw new TokenRefreshError(`The ${this.#store.description} kept changing while this process refreshed; try again.`);
-      snapshot = result.retryFrom;
+      throw error;
     }
+  }
+
+  /** Strava refused the refresh token the store still holds: the athlete must authorize again. */
+  async #refreshTokenDied(refreshToken: string, error: RefreshTokenRejectedError): Promise<void> {
+    this.#deadRefreshToken = refreshToken;
+    this.#setHealth("needs_authorization", error.message);
+    this.#logger.error("refresh_token_dead", { store: this.#store.description, message: error.message });
+    await this.#announceDead();
   }
 
   /** Saves `tokens` over `expected` (compare-and-swap) and takes them on; keeps them as unsaved on failure. */
   async #persist(expected: CredentialSnapshot, tokens: TokenSet, timeoutMs: number, receivedAt?: number): Promise<PersistResult> {
+    // What the save is tried over: `expected`, then what another process saved over the token ours replaced.
+    const attempt = { over: expected };
     let outcome: SaveOutcome;
     this.#saving = tokens;
     try {
-      for (let attempt = 1; ; attempt++) {
-        const over = expected;
-        outcome = await withDeadline(
-          timeoutMs,
-          () => `The ${this.#store.description} did not take the new tokens within ${timeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS).`,
-          (signal) => this.#store.saveTokens(over, tokens, signal),
-        );
-        if (outcome.saved || !succeeds(tokens, over, outcome.current)) break;
-        // Another process saved first, but what it saved still carries the refresh token ours replaced
-        // (Strava did not rotate it for that process, then rotated it for this one): that token is spent
-        // now, so ours take its place rather than being dropped. If that keeps happening, ours are kept as
-        // unsaved (retried at the next call), never dropped: they hold the only live refresh token.
-        if (attempt >= maxRounds) {
-          throw new CredentialStoreError(
-            `The ${this.#store.description} kept taking other processes' saves over the refresh token this refresh spent.`,
-          );
-        }
-        expected = outcome.current;
-      }
+      outcome = await this.#saveOverSpentToken(attempt, tokens, timeoutMs);
     } catch (error) {
-      this.#unsaved = { tokens, expected };
-      const keptIn = this.#store.keptCopyOf?.(tokens);
-      const message =
-        `Strava issued new tokens but they could not be saved to ${this.#store.description}: ${messageOf(error)} ` +
-        (keptIn === undefined
-          ? "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
-            "or the athlete will have to authorize again."
-          : `They are kept in memory and in ${keptIn}, and saving is retried on the next call ` +
-            "(or by the next process on this machine that reads the store, if this one stops first); fix the store.");
-      this.#setHealth("unsaved", message);
-      this.#logger.error("token_save_failed", { store: this.#store.description, error: messageOf(error) });
-      throw new TokenRefreshError(message);
+      throw this.#keepUnsaved(tokens, attempt.over, error);
     } finally {
       this.#saving = undefined;
     }
@@ -386,7 +377,7 @@ export class TokenManager {
       this.#logger.info("token_refreshed", {
         store: this.#store.description,
         expires_at: tokens.expires_at,
-        refresh_token_rotated: tokens.refresh_token !== expected.credentials.refresh_token,
+        refresh_token_rotated: tokens.refresh_token !== attempt.over.credentials.refresh_token,
         ...(receivedAt === undefined ? {} : { save_ms: Math.round((performance.now() - receivedAt) * 10) / 10 }),
       });
       return { accessToken: tokens.access_token };
@@ -398,6 +389,48 @@ export class TokenManager {
       message: "The store changed first; using what it holds.",
     });
     return { retryFrom: outcome.current };
+  }
+
+  /**
+   * The store's compare-and-swap of `tokens` over `attempt.over`, tried again over what another process saved
+   * when that still carries the refresh token ours replaced (`attempt.over` then moves to it).
+   */
+  async #saveOverSpentToken(attempt: { over: CredentialSnapshot }, tokens: TokenSet, timeoutMs: number): Promise<SaveOutcome> {
+    for (let tries = 1; ; tries++) {
+      const over = attempt.over;
+      const outcome = await withDeadline(
+        timeoutMs,
+        () => `The ${this.#store.description} did not take the new tokens within ${timeoutMs / 1000} s (FITNESS_STORE_TIMEOUT_MS).`,
+        (signal) => this.#store.saveTokens(over, tokens, signal),
+      );
+      if (outcome.saved || !succeeds(tokens, over, outcome.current)) return outcome;
+      // Another process saved first, but what it saved still carries the refresh token ours replaced
+      // (Strava did not rotate it for that process, then rotated it for this one): that token is spent
+      // now, so ours take its place rather than being dropped. If that keeps happening, ours are kept as
+      // unsaved (retried at the next call), never dropped: they hold the only live refresh token.
+      if (tries >= maxRounds) {
+        throw new CredentialStoreError(
+          `The ${this.#store.description} kept taking other processes' saves over the refresh token this refresh spent.`,
+        );
+      }
+      attempt.over = outcome.current;
+    }
+  }
+
+  /** New tokens the store did not take: kept in memory (and the store's copy, if it keeps one) for the next try; the error to throw. */
+  #keepUnsaved(tokens: TokenSet, expected: CredentialSnapshot, error: unknown): TokenRefreshError {
+    this.#unsaved = { tokens, expected };
+    const keptIn = this.#store.keptCopyOf?.(tokens);
+    const message =
+      `Strava issued new tokens but they could not be saved to ${this.#store.description}: ${messageOf(error)} ` +
+      (keptIn === undefined
+        ? "They are kept in memory and saving is retried on the next call; fix the store before this process stops, " +
+          "or the athlete will have to authorize again."
+        : `They are kept in memory and in ${keptIn}, and saving is retried on the next call ` +
+          "(or by the next process on this machine that reads the store, if this one stops first); fix the store.");
+    this.#setHealth("unsaved", message);
+    this.#logger.error("token_save_failed", { store: this.#store.description, error: messageOf(error) });
+    return new TokenRefreshError(message);
   }
 
   async #load(): Promise<CredentialSnapshot> {

@@ -12,7 +12,8 @@
  * for a person when standard error is a terminal; standard output is protocol only.
  */
 import { createJsonLogger, stderrLogDestination, type Logger } from "../common/logger.ts";
-import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv } from "./adapter-settings.ts";
+import { commandFromArgs, httpSettingsFromEnv, logLevelFromEnv, type HttpSettings } from "./adapter-settings.ts";
+import type { ListeningHttp } from "./http/http-server.ts";
 import { CallsInFlight } from "./server/calls-in-flight.ts";
 import { createMcpServerFactory } from "./server/create-mcp-server.ts";
 import { readServerIdentity } from "./server-identity.ts";
@@ -62,82 +63,16 @@ async function main(): Promise<void> {
 
     if (core === undefined) throw new Error("OAuth mode starts above");
     upstream = await chooseUpstream(core, process.env, logger);
-    const chosen = upstream;
     const { deps, table } = upstream.opened;
     const calls = new CallsInFlight();
     const factory = createMcpServerFactory({ identity, catalog: buildToolCatalog(table), deps, calls, logger });
-
-    let steps: ShutdownSteps;
-    if (listening && http && auth && web) {
-      const exchanges = new CallsInFlight();
-      const routes = web.createMcpHttpRoutes({
-        factory,
-        authToken: auth.token,
-        allowedHostnames: http.allowedHostnames,
-        allowedOriginHostnames: http.allowedOriginHostnames,
-        health: () => web.healthBody({ identity, upstream: chosen.kind, log: chosen.log, credentials: () => deps.credentials.health() }),
-        exchanges,
-        logger,
-      });
-      listening.serve(routes.listener);
-      if (!http.allowedHostnames) {
-        logger.warn("host_check_off", {
-          host: http.host,
-          message: "Bound beyond loopback: the Host header is not checked; the bearer token is the only protection. Put TLS in front.",
-        });
-      }
-      logger.info("listening", {
-        transport: "http",
-        url: listening.mcpUrl,
-        port: listening.port,
-        upstream: upstream.kind,
-        log: upstream.log,
-        version: identity.version,
-      });
-      if (process.stderr.isTTY) {
-        logLines.flushSync?.();
-        process.stderr.write(
-          web.httpBanner({
-            mcpUrl: listening.mcpUrl,
-            version: identity.version,
-            upstream: upstream.kind,
-            log: upstream.log,
-            token: auth.source,
-            unusedTokenFile: upstream.unusedTokenFile,
-          }),
-        );
-      }
-      steps = httpShutdownSteps({
-        listening,
-        exchanges,
-        routes,
-        settleCore: () => deps.credentials.settle(),
-        closeUpstream: () => chosen.close(),
-      });
-    } else {
-      if (readSetting(process.env, mcpAuth) === "oauth") {
-        logger.warn("mcp_auth_ignored", {
-          message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed.",
-        });
-      }
-      const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
-      const stdio = startStdioServer({ factory, maxMessageBytes: maxRequestBodyBytes, logger });
-      logger.info("listening", { transport: "stdio", upstream: upstream.kind, log: upstream.log, version: identity.version });
-      if (process.stdin.isTTY && process.stderr.isTTY) {
-        logLines.flushSync?.();
-        process.stderr.write(stdioBanner);
-      }
-      steps = {
-        stopAccepting: () => stdio.stopReading(),
-        finishCalls: (graceMs) => calls.finished(graceMs),
-        callsRunning: () => calls.running,
-        closeTransport: () => stdio.close(),
-        settleCore: () => deps.credentials.settle(),
-        closeUpstream: () => chosen.close(),
-      };
-      void stdio.ended.then(() => shutdown("stdin closed"));
-    }
-    const shutdown = createShutdown({ steps, logger });
+    const served: Served = { identity, upstream, factory, calls, logger };
+    const transport =
+      listening && http && auth && web
+        ? { steps: serveBearerHttp(served, { settings: http, listening, auth, web }), ended: undefined }
+        : await serveStdio(served);
+    const shutdown = createShutdown({ steps: transport.steps, logger });
+    void transport.ended?.then(() => shutdown("stdin closed"));
     process.once("SIGINT", () => void shutdown("SIGINT"));
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
   } catch (error) {
@@ -145,6 +80,103 @@ async function main(): Promise<void> {
     await upstream?.close().catch(() => {});
     process.exit(1);
   }
+}
+
+/** What either transport serves: the one server factory on the chosen upstream, and the calls it has under way. */
+interface Served {
+  identity: ReturnType<typeof readServerIdentity>;
+  upstream: UpstreamChoice;
+  factory: ReturnType<typeof createMcpServerFactory>;
+  calls: CallsInFlight;
+  logger: Logger;
+}
+
+type HttpTransport = Awaited<ReturnType<typeof loadHttpTransport>>;
+
+/** Bearer mode over HTTP: the routes on the listening socket, what start-up says, and the steps its shutdown takes. */
+function serveBearerHttp(
+  served: Served,
+  http: {
+    settings: HttpSettings;
+    listening: ListeningHttp;
+    auth: Awaited<ReturnType<HttpTransport["resolveAuthToken"]>>;
+    web: HttpTransport;
+  },
+): ShutdownSteps {
+  const { identity, upstream, logger } = served;
+  const { settings, listening, auth, web } = http;
+  const { deps } = upstream.opened;
+  const exchanges = new CallsInFlight();
+  const routes = web.createMcpHttpRoutes({
+    factory: served.factory,
+    authToken: auth.token,
+    allowedHostnames: settings.allowedHostnames,
+    allowedOriginHostnames: settings.allowedOriginHostnames,
+    health: () => web.healthBody({ identity, upstream: upstream.kind, log: upstream.log, credentials: () => deps.credentials.health() }),
+    exchanges,
+    logger,
+  });
+  listening.serve(routes.listener);
+  if (!settings.allowedHostnames) {
+    logger.warn("host_check_off", {
+      host: settings.host,
+      message: "Bound beyond loopback: the Host header is not checked; the bearer token is the only protection. Put TLS in front.",
+    });
+  }
+  logger.info("listening", {
+    transport: "http",
+    url: listening.mcpUrl,
+    port: listening.port,
+    upstream: upstream.kind,
+    log: upstream.log,
+    version: identity.version,
+  });
+  if (process.stderr.isTTY) {
+    logLines.flushSync?.();
+    process.stderr.write(
+      web.httpBanner({
+        mcpUrl: listening.mcpUrl,
+        version: identity.version,
+        upstream: upstream.kind,
+        log: upstream.log,
+        token: auth.source,
+        unusedTokenFile: upstream.unusedTokenFile,
+      }),
+    );
+  }
+  return httpShutdownSteps({
+    listening,
+    exchanges,
+    routes,
+    settleCore: () => deps.credentials.settle(),
+    closeUpstream: () => upstream.close(),
+  });
+}
+
+/** stdio: the server on standard input and output, what start-up says, the steps its shutdown takes, and when standard input ends. */
+async function serveStdio(served: Served): Promise<{ steps: ShutdownSteps; ended: Promise<unknown> }> {
+  const { identity, upstream, calls, logger } = served;
+  if (readSetting(process.env, mcpAuth) === "oauth") {
+    logger.warn("mcp_auth_ignored", {
+      message: "MCP_AUTH=oauth applies to HTTP; over stdio the client starts the server itself and no authorization is needed.",
+    });
+  }
+  const { startStdioServer, maxRequestBodyBytes, stdioBanner } = await loadStdioTransport();
+  const stdio = startStdioServer({ factory: served.factory, maxMessageBytes: maxRequestBodyBytes, logger });
+  logger.info("listening", { transport: "stdio", upstream: upstream.kind, log: upstream.log, version: identity.version });
+  if (process.stdin.isTTY && process.stderr.isTTY) {
+    logLines.flushSync?.();
+    process.stderr.write(stdioBanner);
+  }
+  const steps: ShutdownSteps = {
+    stopAccepting: () => stdio.stopReading(),
+    finishCalls: (graceMs) => calls.finished(graceMs),
+    callsRunning: () => calls.running,
+    closeTransport: () => stdio.close(),
+    settleCore: () => upstream.opened.deps.credentials.settle(),
+    closeUpstream: () => upstream.close(),
+  };
+  return { steps, ended: stdio.ended };
 }
 
 /** What HTTP needs (the SDK's Node adapter among it), loaded only for HTTP. */

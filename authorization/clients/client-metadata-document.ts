@@ -32,17 +32,16 @@
  *
  * Answers are cached per instance as their Cache-Control allows, between 1 minute and 24 hours
  * (5 minutes without one); so are failures, for 60 seconds, and the counts per source. Trust roots are
- * Node's (NODE_EXTRA_CA_CERTS adds a test CA).
+ * Node's (NODE_EXTRA_CA_CERTS adds a test CA). The request itself is document-request.ts.
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { addressSource } from "../../common/address-networks.ts";
-import { NamedError } from "../../common/named-error.ts";
 import type { RateLimitedLog } from "../../common/rate-limited-log.ts";
+import { ClientMetadataError, requestDocument } from "./document-request.ts";
 import { isPublicAddress } from "./public-addresses.ts";
 import { redirectUriProblem } from "./redirect-uris.ts";
+
+export { ClientMetadataError } from "./document-request.ts";
 
 export interface ClientMetadataDocument {
   client_id: string;
@@ -52,23 +51,6 @@ export interface ClientMetadataDocument {
   scope?: string;
 }
 
-/** Why a document was refused: `message` for whoever sent the request, `detail` for the server's log only. */
-export class ClientMetadataError extends NamedError {
-  readonly reason: string;
-  readonly detail: string;
-  constructor(reason: string, message: string, detail: string = message) {
-    super(message);
-    this.reason = reason;
-    this.detail = detail;
-  }
-}
-
-const unreachableMessage =
-  "The client metadata document could not be fetched from a public https host; the client_id must be the https URL of the document, on a host anybody can reach.";
-
-const maxBytes = 10 * 1024;
-/** Everything a fetch does, from the lookup to the answer's last byte. */
-const deadlineMs = 2_000;
 /** How long a failure is remembered. */
 const failureMemoryMs = 60_000;
 /** Documents one source may make this process fetch a minute. */
@@ -124,7 +106,7 @@ export class ClientMetadataFetcher {
     }
     let document: ClientMetadataDocument;
     try {
-      const { body, maxAgeSeconds } = await this.#get(clientId);
+      const { body, maxAgeSeconds } = await requestDocument(clientId, this.#allowLoopback);
       document = parseDocument(body, clientId);
       if (this.#cache.size > 1_000) this.#cache.clear();
       this.#cache.set(clientId, { document, expiresAtMs: this.#now() + maxAgeSeconds * 1000 });
@@ -138,94 +120,6 @@ export class ClientMetadataFetcher {
       throw error;
     }
     return document;
-  }
-
-  #get(clientId: string): Promise<{ body: string; maxAgeSeconds: number }> {
-    const url = new URL(clientId);
-    const allowLoopback = this.#allowLoopback;
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) !== 0 && !isFetchableAddress(host, allowLoopback)) {
-      return Promise.reject(new ClientMetadataError("not_public", unreachableMessage, `${host} is not a globally reachable address`));
-    }
-    const checkedLookup: LookupFunction = (hostname, options, callback) => {
-      dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-        if (error) return callback(error, "", 4);
-        const refused = addresses.find((entry) => !isFetchableAddress(entry.address, allowLoopback));
-        if (refused || addresses.length === 0) {
-          const found = refused ? `${refused.address}, not a globally reachable address` : "no address";
-          return callback(Object.assign(new Error(`${hostname} resolves to ${found}`), { code: "EADDRNOTPUBLIC" }), "", 4);
-        }
-        if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
-        const first = addresses[0] as LookupAddress;
-        callback(null, first.address, first.family);
-      });
-    };
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (outcome: () => void): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        outcome();
-      };
-      // An answer came from a public address: its fault tells the sender nothing they could not see themselves.
-      const fail = (message: string): void =>
-        settle(() => reject(new ClientMetadataError("answer", `The client metadata document could not be used: ${message}`)));
-      // Until TLS is up a failure is the host's; after, it is this document's (the path decides how long an answer takes).
-      let connected = false;
-      const unreachable = (error: NodeJS.ErrnoException): void =>
-        settle(() =>
-          reject(
-            new ClientMetadataError(
-              error.code === "EADDRNOTPUBLIC" ? "not_public" : connected ? "no_answer" : "unreachable",
-              unreachableMessage,
-              error.message,
-            ),
-          ),
-        );
-      const outgoing = request(
-        url,
-        { method: "GET", headers: { accept: "application/json" }, lookup: checkedLookup, timeout: deadlineMs, agent: false },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (status >= 300 && status < 400) {
-            response.destroy();
-            fail(`it answered ${status} (a redirect); the document must be served at the client_id URL itself.`);
-            return;
-          }
-          if (status !== 200) {
-            response.destroy();
-            fail(`it answered ${status}.`);
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on("data", (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) {
-              response.destroy();
-              fail(`it is larger than ${maxBytes} bytes.`);
-              return;
-            }
-            chunks.push(chunk);
-          });
-          response.on("end", () =>
-            settle(() =>
-              resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeSeconds: maxAge(response.headers["cache-control"]) }),
-            ),
-          );
-          response.on("error", (error) => unreachable(error));
-          // Cut off before its end (the deadline): the answer never came whole.
-          response.on("close", () => unreachable(new Error(`no complete answer within ${deadlineMs / 1000} s`)));
-        },
-      );
-      // One deadline for everything: the lookup, the connection, TLS and the whole answer.
-      const deadline = setTimeout(() => outgoing.destroy(new Error(`no answer within ${deadlineMs / 1000} s`)), deadlineMs);
-      outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer within ${deadlineMs / 1000} s`)));
-      outgoing.once("socket", (socket) => socket.once("secureConnect", () => (connected = true)));
-      outgoing.on("error", (error: NodeJS.ErrnoException) => unreachable(error));
-      outgoing.end();
-    });
   }
 }
 
@@ -250,13 +144,6 @@ class FetchesPerSource {
     this.#counts.set(source, count + 1);
     return { admitted: true };
   }
-}
-
-function maxAge(header: string | undefined): number {
-  const match = /(?:^|,)\s*max-age=(\d+)/i.exec(header ?? "");
-  if (/no-store|no-cache/i.test(header ?? "")) return 60;
-  const seconds = match?.[1] === undefined ? 300 : Number(match[1]);
-  return Math.min(Math.max(seconds, 60), 86_400);
 }
 
 function parseDocument(body: string, clientId: string): ClientMetadataDocument {

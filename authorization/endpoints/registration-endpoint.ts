@@ -24,6 +24,9 @@ import { sha256Hex } from "../../common/digests.ts";
 
 const authMethods = ["none", "client_secret_basic", "client_secret_post"] as const;
 
+/** Client metadata as the MCP SDK's schema reads it (RFC 7591). */
+type ClientMetadata = ReturnType<typeof OAuthClientMetadataSchema.parse>;
+
 /** What the registration endpoint works with. */
 export interface RegistrationEndpointNeeds {
   registrations: Pick<RegistrationStore, "countRegistration" | "registerClient">;
@@ -115,22 +118,7 @@ function tooManyFromSource(retryAfterSeconds: number, source: string, needs: Reg
 
 /** The registration the request asks for, checked; an OAuthRequestError naming the first problem otherwise. */
 async function checkedRegistration(request: Request, nowMs: number): Promise<{ client: RegisteredClient; secret: string | undefined }> {
-  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
-  if (type !== "application/json")
-    throw new OAuthRequestError("invalid_client_metadata", "The registration must be a JSON object (Content-Type: application/json).");
-  let json: unknown;
-  try {
-    json = JSON.parse(await readBodyText(request, 16 * 1024));
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new OAuthRequestError("invalid_client_metadata", error.message);
-    throw new OAuthRequestError("invalid_client_metadata", "The body is not valid JSON.");
-  }
-  const parsed = OAuthClientMetadataSchema.safeParse(json);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "metadata"}: ${issue.message}`).join("; ");
-    throw new OAuthRequestError(problems.includes("redirect_uris") ? "invalid_redirect_uri" : "invalid_client_metadata", problems);
-  }
-  const metadata = parsed.data;
+  const metadata = await requestedMetadata(request);
   const redirectUris = metadata.redirect_uris.map(String);
   if (redirectUris.length === 0 || redirectUris.length > 10)
     throw new OAuthRequestError("invalid_redirect_uri", "redirect_uris must list 1 to 10 URIs.");
@@ -142,29 +130,8 @@ async function checkedRegistration(request: Request, nowMs: number): Promise<{ c
       `token_endpoint_auth_method must be one of ${authMethods.join(", ")}; got ${method}.`,
     );
   }
-  const grantTypes = metadata.grant_types ?? ["authorization_code", "refresh_token"];
-  if (
-    !grantTypes.includes("authorization_code") ||
-    grantTypes.some((grant) => grant !== "authorization_code" && grant !== "refresh_token")
-  ) {
-    throw new OAuthRequestError(
-      "invalid_client_metadata",
-      "grant_types must include authorization_code and may add refresh_token; no other grant is offered.",
-    );
-  }
-  const responseTypes = metadata.response_types ?? ["code"];
-  if (responseTypes.some((kind) => kind !== "code"))
-    throw new OAuthRequestError("invalid_client_metadata", 'response_types may only be ["code"].');
-  let scope: string | undefined;
-  if (metadata.scope) {
-    const scopes = parseRequestedScopes(metadata.scope);
-    if (!scopes.ok)
-      throw new OAuthRequestError(
-        "invalid_client_metadata",
-        `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`,
-      );
-    scope = scopeText(scopes.scopes);
-  }
+  const { grantTypes, responseTypes } = codeFlowOnly(metadata);
+  const scope = knownScope(metadata.scope);
   if (metadata.client_name !== undefined && metadata.client_name.length > 200)
     throw new OAuthRequestError("invalid_client_metadata", "client_name is longer than 200 characters.");
 
@@ -184,4 +151,54 @@ async function checkedRegistration(request: Request, nowMs: number): Promise<{ c
     expires_at: now + unusedRegistrationSeconds,
   };
   return { client, secret };
+}
+
+/** The body as client metadata (RFC 7591, the MCP SDK's schema): JSON, at most 16 KiB. */
+async function requestedMetadata(request: Request): Promise<ClientMetadata> {
+  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
+  if (type !== "application/json")
+    throw new OAuthRequestError("invalid_client_metadata", "The registration must be a JSON object (Content-Type: application/json).");
+  let json: unknown;
+  try {
+    json = JSON.parse(await readBodyText(request, 16 * 1024));
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new OAuthRequestError("invalid_client_metadata", error.message);
+    throw new OAuthRequestError("invalid_client_metadata", "The body is not valid JSON.");
+  }
+  const parsed = OAuthClientMetadataSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "metadata"}: ${issue.message}`).join("; ");
+    throw new OAuthRequestError(problems.includes("redirect_uris") ? "invalid_redirect_uri" : "invalid_client_metadata", problems);
+  }
+  return parsed.data;
+}
+
+/** The grant and response types, which must be the code flow's (with refresh): no other grant is offered. */
+function codeFlowOnly(metadata: ClientMetadata): { grantTypes: string[]; responseTypes: string[] } {
+  const grantTypes = metadata.grant_types ?? ["authorization_code", "refresh_token"];
+  if (
+    !grantTypes.includes("authorization_code") ||
+    grantTypes.some((grant) => grant !== "authorization_code" && grant !== "refresh_token")
+  ) {
+    throw new OAuthRequestError(
+      "invalid_client_metadata",
+      "grant_types must include authorization_code and may add refresh_token; no other grant is offered.",
+    );
+  }
+  const responseTypes = metadata.response_types ?? ["code"];
+  if (responseTypes.some((kind) => kind !== "code"))
+    throw new OAuthRequestError("invalid_client_metadata", 'response_types may only be ["code"].');
+  return { grantTypes, responseTypes };
+}
+
+/** The scope the client registers, in this server's words; undefined when it names none. */
+function knownScope(requested: string | undefined): string | undefined {
+  if (!requested) return undefined;
+  const scopes = parseRequestedScopes(requested);
+  if (!scopes.ok)
+    throw new OAuthRequestError(
+      "invalid_client_metadata",
+      `Unknown scope ${scopes.unknown.join(", ")}; this server grants fitness:read and fitness:write.`,
+    );
+  return scopeText(scopes.scopes);
 }

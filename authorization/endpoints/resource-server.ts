@@ -22,7 +22,7 @@ export interface ResourceGate {
   check(authorization: string | null | undefined): Promise<AuthInfo | Response>;
 }
 
-export function createResourceGate(options: {
+export interface ResourceGateOptions {
   accessTokens: AccessTokens;
   grants: Pick<GrantStore, "getGrant">;
   resource: string;
@@ -31,8 +31,28 @@ export function createResourceGate(options: {
   /** Whether the athlete is still served (revoking their grants when not). */
   stillAdmits: (athleteId: string) => Promise<boolean>;
   onRefused?: (reason: string) => void;
-}): ResourceGate {
-  const verifier: OAuthTokenVerifier = {
+}
+
+export function createResourceGate(options: ResourceGateOptions): ResourceGate {
+  const verifier = accessTokenVerifier(options);
+  const expectedResource = new URL(options.resource);
+  return {
+    check: async (authorization) => {
+      try {
+        return await verifyBearerToken(authorization, { verifier, expectedResource, resourceMetadataUrl: options.resourceMetadataUrl });
+      } catch (error) {
+        options.onRefused?.(error instanceof OAuthError ? error.code : "error");
+        return refusal(error, options.resourceMetadataUrl);
+      }
+    },
+  };
+}
+
+/** The check behind the SDK's `verifyBearerToken`: the token's signature and claims, its grant, and its athlete's admission. */
+function accessTokenVerifier(options: ResourceGateOptions): OAuthTokenVerifier {
+  const unavailable = (): OAuthError =>
+    new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The server could not check the token's grant just now; try again shortly.");
+  return {
     verifyAccessToken: async (token) => {
       let claims;
       try {
@@ -45,10 +65,7 @@ export function createResourceGate(options: {
       try {
         grant = await options.grants.getGrant(claims.grantId, AbortSignal.timeout(options.storeTimeoutMs));
       } catch {
-        throw new OAuthError(
-          OAuthErrorCode.TemporarilyUnavailable,
-          "The server could not check the token's grant just now; try again shortly.",
-        );
+        throw unavailable();
       }
       if (grant === undefined || grant.athlete_id !== claims.athleteId || grant.client_id !== claims.clientId) {
         throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token's grant was revoked (or has expired); sign in again.");
@@ -57,10 +74,7 @@ export function createResourceGate(options: {
       try {
         admitted = await options.stillAdmits(claims.athleteId);
       } catch {
-        throw new OAuthError(
-          OAuthErrorCode.TemporarilyUnavailable,
-          "The server could not check the token's grant just now; try again shortly.",
-        );
+        throw unavailable();
       }
       if (!admitted)
         throw new OAuthError(
@@ -77,24 +91,17 @@ export function createResourceGate(options: {
       };
     },
   };
-  const expectedResource = new URL(options.resource);
-  return {
-    check: async (authorization) => {
-      try {
-        return await verifyBearerToken(authorization, { verifier, expectedResource, resourceMetadataUrl: options.resourceMetadataUrl });
-      } catch (error) {
-        options.onRefused?.(error instanceof OAuthError ? error.code : "error");
-        if (error instanceof OAuthError && error.code === OAuthErrorCode.TemporarilyUnavailable) {
-          // The store did not answer: not the client's fault, so no challenge that would make it sign in again.
-          return Response.json(
-            { error: error.code, error_description: error.message },
-            { status: 503, headers: { "retry-after": "5", "cache-control": "no-store" } },
-          );
-        }
-        return bearerAuthChallengeResponse(error, { resourceMetadataUrl: options.resourceMetadataUrl });
-      }
-    },
-  };
+}
+
+/** What a refused token gets: 503 when the store did not answer (not the client's fault: no challenge that would make it sign in again), else the challenge. */
+function refusal(error: unknown, resourceMetadataUrl: string): Response {
+  if (error instanceof OAuthError && error.code === OAuthErrorCode.TemporarilyUnavailable) {
+    return Response.json(
+      { error: error.code, error_description: error.message },
+      { status: 503, headers: { "retry-after": "5", "cache-control": "no-store" } },
+    );
+  }
+  return bearerAuthChallengeResponse(error, { resourceMetadataUrl });
 }
 
 /** The athlete an authenticated request acts for. */

@@ -155,6 +155,38 @@ async function revokeReplayedCode(grantId: string, needs: TokenEndpointNeeds): P
 async function refresh(form: URLSearchParams, client: KnownClient, needs: TokenEndpointNeeds, attempt = 1): Promise<Response> {
   const presented = form.get("refresh_token");
   if (!presented) throw new OAuthRequestError("invalid_request", "refresh_token is missing.");
+  const { grant, current, now } = await presentedGrant(presented, client, needs);
+  if (!(await needs.stillAdmits(grant.athlete_id))) {
+    throw new OAuthRequestError(
+      "invalid_grant",
+      "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.",
+    );
+  }
+  const scope = narrowedScope(form.get("scope"), grant);
+  checkResource(form, grant.resource, needs);
+
+  const generation = (grant.generation ?? 0) + 1;
+  const next = needs.refreshTokens.issue(grant.grant_id, generation);
+  const updated = rotatedGrant(grant, { current, now, generation, refreshSha256: sha256Hex(next) });
+  if (!(await needs.grants.replaceGrant(updated, storeSignal(needs.storeTimeoutMs)))) {
+    // Another request rotated this grant at the same moment: read it again once.
+    if (attempt < 2) return refresh(form, client, needs, attempt + 1);
+    throw new OAuthRequestError("invalid_grant", "The grant changed while this refresh ran; refresh again with the newest refresh token.");
+  }
+  await keepRegistration(client, needs);
+  return tokensAnswer({ ...updated, scope }, next, needs);
+}
+
+/**
+ * The grant a presented refresh token belongs to, when the token is its current one or the one just replaced
+ * within the grace period (`current` says which), and the time it was checked at (epoch s). A replaced token
+ * presented again ends the grant.
+ */
+async function presentedGrant(
+  presented: string,
+  client: KnownClient,
+  needs: TokenEndpointNeeds,
+): Promise<{ grant: GrantRecord; current: boolean; now: number }> {
   const invalid = new OAuthRequestError("invalid_grant", "The refresh token is unknown, expired or revoked; sign in again.");
   const parsed = needs.refreshTokens.parse(presented);
   if (parsed === undefined) throw invalid;
@@ -165,64 +197,55 @@ async function refresh(form: URLSearchParams, client: KnownClient, needs: TokenE
   const now = Math.floor(needs.now() / 1000);
   const current = hash === grant.refresh_sha256;
   const lostAnswer = hash === grant.previous_sha256 && grant.rotated_at !== undefined && now - grant.rotated_at <= rotationGraceSeconds;
-  if (!current && !lostAnswer) {
-    const olderGeneration = parsed.generation !== undefined && grant.generation !== undefined && parsed.generation < grant.generation;
-    if (olderGeneration || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash)) {
-      needs.logger.warn("refresh_token_reuse", {
-        athlete: grant.athlete_id,
-        grant: grant.grant_id,
-        message: "A replaced refresh token was used again: the grant is revoked.",
-      });
-      await needs.endGrantAsPrecaution(grant.grant_id, "a replaced refresh token was used again");
-      throw new OAuthRequestError(
-        "invalid_grant",
-        "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.",
-      );
-    }
-    throw invalid;
-  }
-  if (!(await needs.stillAdmits(grant.athlete_id))) {
+  if (current || lostAnswer) return { grant, current, now };
+  const olderGeneration = parsed.generation !== undefined && grant.generation !== undefined && parsed.generation < grant.generation;
+  if (olderGeneration || hash === grant.previous_sha256 || grant.spent_sha256.includes(hash)) {
+    needs.logger.warn("refresh_token_reuse", {
+      athlete: grant.athlete_id,
+      grant: grant.grant_id,
+      message: "A replaced refresh token was used again: the grant is revoked.",
+    });
+    await needs.endGrantAsPrecaution(grant.grant_id, "a replaced refresh token was used again");
     throw new OAuthRequestError(
       "invalid_grant",
-      "This server no longer serves this Strava athlete (its operator changed who it serves); the grant is revoked.",
+      "This refresh token was already used and replaced; as a precaution the grant is revoked. Sign in again.",
     );
   }
-  const requested = form.get("scope");
-  let scope = grant.scope;
-  if (requested !== null && requested.trim() !== "") {
-    const granted = grant.scope.split(" ");
-    const asked = requested.split(" ").filter((item) => item !== "" && item !== "offline_access");
-    const beyond = asked.filter((item) => !granted.includes(item));
-    if (beyond.length > 0)
-      throw new OAuthRequestError(
-        "invalid_scope",
-        `The grant does not include ${beyond.join(", ")}; a refresh can only keep or narrow the scope.`,
-      );
-    scope = scopeText(asked);
-  }
-  checkResource(form, grant.resource, needs);
+  throw invalid;
+}
 
-  const generation = (grant.generation ?? 0) + 1;
-  const next = needs.refreshTokens.issue(grant.grant_id, generation);
+/** The scope a refresh asks for: the grant's, or a narrower one; never wider. */
+function narrowedScope(requested: string | null, grant: GrantRecord): string {
+  if (requested === null || requested.trim() === "") return grant.scope;
+  const granted = grant.scope.split(" ");
+  const asked = requested.split(" ").filter((item) => item !== "" && item !== "offline_access");
+  const beyond = asked.filter((item) => !granted.includes(item));
+  if (beyond.length > 0)
+    throw new OAuthRequestError(
+      "invalid_scope",
+      `The grant does not include ${beyond.join(", ")}; a refresh can only keep or narrow the scope.`,
+    );
+  return scopeText(asked);
+}
+
+/** The grant with its refresh token rotated: the one presented becomes the previous one (when it was current), and the grant lives on. */
+function rotatedGrant(
+  grant: GrantRecord,
+  rotation: { current: boolean; now: number; generation: number; refreshSha256: string },
+): GrantRecord {
+  const { current, now } = rotation;
   // Hashes of spent tokens are kept only for tokens issued before generations (they carry none).
   const spentLegacy = current && grant.generation === undefined ? [grant.previous_sha256, ...grant.spent_sha256] : grant.spent_sha256;
-  const updated: GrantRecord = {
+  return {
     ...grant,
-    refresh_sha256: sha256Hex(next),
+    refresh_sha256: rotation.refreshSha256,
     previous_sha256: current ? grant.refresh_sha256 : grant.previous_sha256,
     rotated_at: current ? now : grant.rotated_at,
     spent_sha256: spentLegacy.filter((item): item is string => item !== undefined).slice(0, 8),
-    generation,
+    generation: rotation.generation,
     expires_at: now + grantIdleSeconds,
     revision: grant.revision + 1,
   };
-  if (!(await needs.grants.replaceGrant(updated, storeSignal(needs.storeTimeoutMs)))) {
-    // Another request rotated this grant at the same moment: read it again once.
-    if (attempt < 2) return refresh(form, client, needs, attempt + 1);
-    throw new OAuthRequestError("invalid_grant", "The grant changed while this refresh ran; refresh again with the newest refresh token.");
-  }
-  await keepRegistration(client, needs);
-  return tokensAnswer({ ...updated, scope }, next, needs);
 }
 
 function checkResource(form: URLSearchParams, granted: string, needs: TokenEndpointNeeds): void {

@@ -15,12 +15,11 @@
  * under the rule is listed in `notYetChecked` with why: its long functions are printed (LONG:) instead of
  * failing, and a line whose folder has none left fails, so it is removed when the last one goes.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { productFiles, repositoryRoot as root } from "./product-files.ts";
 
 const maxLines = 60;
 
@@ -28,17 +27,7 @@ const maxLines = 60;
 const tables: Record<string, string> = {};
 
 /** Folders whose long functions are reported but do not fail yet ("folder/" -> why). */
-const notYetChecked: Record<string, string> = {
-  "authorization/": "the authorization server's endpoints are being cut into named steps with tests in process (the house, second part)",
-  "mcp-adapter/": "the MCP server's HTTP edge and CLI are being cut into named steps with tests in process (the house, second part)",
-  "credentials/": "the token manager and the stores are being cut into named steps (the house, second part)",
-};
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const productFiles = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
-  .split("\0")
-  .filter((path) => /\.(ts|mts|mjs|js)$/.test(path) && !/\.d\.m?ts$/.test(path))
-  .filter((path) => !/^(test|bench|docs)\//.test(path) && !path.endsWith(".config.ts") && !path.endsWith(".config.js"));
+const notYetChecked: Record<string, string> = {};
 
 interface LongFunction {
   file: string;

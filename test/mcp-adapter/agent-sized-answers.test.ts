@@ -1,7 +1,7 @@
 /**
- * The agent-sized answer parameters through the MCP server over streamable HTTP: the server runs as a child
- * process (as `npm start` runs it) against a sandbox started here, and the MCP SDK's client calls it.
- * The checks are the core's (test/support/agent-sized-answers.ts).
+ * The agent-sized answer parameters through the MCP server over streamable HTTP: the server, built from its
+ * environment as `npm start` builds it, runs in the test's process against a sandbox started here, and the
+ * MCP SDK's client calls it. The checks are the core's (test/support/agent-sized-answers.ts).
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,12 +9,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { startInProcessMcpFromEnv, type InProcessMcp } from "../support/in-process-mcp.ts";
+import { sandboxEnv, scratchDirectory } from "./mcp-child.ts";
 import { agentSizedAnswerChecks, upstreamReader, type AnswerContext } from "../support/agent-sized-answers.ts";
 
 const authToken = `answers-${randomBytes(16).toString("hex")}`;
 let sandbox: RunningSandbox;
-let server: McpChild;
+let server: InProcessMcp;
 let scratch: ReturnType<typeof scratchDirectory>;
 let client: Client;
 let context: AnswerContext;
@@ -23,11 +24,10 @@ beforeAll(async () => {
   const plenty: [number, number] = [100_000, 100_000];
   sandbox = await startSandbox({ rotateRefreshTokens: false, rateLimits: { overall: plenty, read: plenty } });
   scratch = scratchDirectory();
-  server = spawnMcpChild({ env: sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }) });
-  const listening = await server.waitForEvent("listening");
+  server = await startInProcessMcpFromEnv(sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }));
   client = new Client({ name: "fitness-answers", version: "1.0.0" });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(String(listening["url"])), {
+    new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
       requestInit: { headers: { authorization: `Bearer ${authToken}` } },
     }),
   );
@@ -46,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close().catch(() => {});
-  await server?.stop();
+  await server?.close();
   await sandbox?.close();
   scratch?.remove();
 });

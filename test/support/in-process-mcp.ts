@@ -2,6 +2,8 @@
  * The MCP server's HTTP server started inside the calling process (the same modules `npm start` wires),
  * against a given upstream, so a test or benchmark can force garbage collection and read the heap. The sandbox
  * plays Strava by default; with `log: "intervals.icu"` the server serves intervals.icu's tools on its other face.
+ * Or, with `startInProcessMcpFromEnv`, built from an environment by the same composition root as `npm start` (the
+ * upstream choice, the store it names), for tests of what the server does that need no process of its own.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,6 +25,7 @@ import type { BodyBudget } from "../../mcp-adapter/http/body-budget.ts";
 import { listenHttp, type HttpLimits } from "../../mcp-adapter/http/http-server.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
 import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
+import { chooseUpstream, coreSettingsFromEnv, type UpstreamChoice } from "../../mcp-adapter/upstream-choice.ts";
 
 export interface InProcessMcp {
   mcpUrl: string;
@@ -80,6 +83,46 @@ export async function startInProcessMcp(
       listening.closeAllConnections();
       await routes.close();
       await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The server as `npm start` builds it from `env` (bearer mode over HTTP: AUTH_TOKEN, the core's settings through
+ * the composition root), listening on a loopback port of this process; its log lines go to `logger`.
+ */
+export async function startInProcessMcpFromEnv(
+  env: Record<string, string>,
+  options: { logger?: Logger } = {},
+): Promise<InProcessMcp & { upstream: UpstreamChoice }> {
+  const logger = options.logger ?? silentLogger;
+  const authToken = env["AUTH_TOKEN"];
+  if (authToken === undefined) throw new Error("startInProcessMcpFromEnv needs AUTH_TOKEN in env");
+  const upstream = await chooseUpstream(coreSettingsFromEnv(env), env, logger);
+  const { deps, table } = upstream.opened;
+  const identity = readServerIdentity();
+  const settings = httpSettingsFromEnv({ HOST: "127.0.0.1", PORT: "0" });
+  const listening = await listenHttp(settings, logger);
+  const routes = createMcpHttpRoutes({
+    factory: createMcpServerFactory({ identity, catalog: buildToolCatalog(table), deps, calls: new CallsInFlight(), logger }),
+    authToken,
+    allowedHostnames: settings.allowedHostnames,
+    allowedOriginHostnames: settings.allowedOriginHostnames,
+    health: () => healthBody({ identity, upstream: upstream.kind, log: upstream.log, credentials: () => deps.credentials.health() }),
+    exchanges: new CallsInFlight(),
+    logger,
+  });
+  listening.serve(routes.listener);
+  return {
+    mcpUrl: listening.mcpUrl,
+    authToken,
+    upstream,
+    close: async () => {
+      listening.stopAccepting();
+      listening.closeAllConnections();
+      await routes.close();
+      await deps.credentials.settle();
+      await upstream.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * An OAuth client done by hand (plain fetch), for the tests that send what real client libraries never
  * would: it registers, builds authorization URLs with PKCE, and calls the token and revocation
- * endpoints with whatever parameters a test gives.
+ * endpoints with whatever parameters a test gives. Over the network by default; a test of the server in its own
+ * process gives its `fetch` (test/support/oauth-in-process.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { HeadlessUserAgent } from "./oauth-user-agent.ts";
@@ -12,15 +13,18 @@ export class ManualOAuthClient {
   readonly issuer: string;
   readonly resource: string;
   clientId = "";
-  readonly userAgent = new HeadlessUserAgent();
+  readonly userAgent: HeadlessUserAgent;
+  readonly #fetch: typeof fetch;
 
-  constructor(issuer: string) {
+  constructor(issuer: string, options: { fetch?: typeof fetch } = {}) {
     this.issuer = issuer;
     this.resource = `${issuer}/mcp`;
+    this.#fetch = options.fetch ?? fetch;
+    this.userAgent = new HeadlessUserAgent(this.#fetch);
   }
 
   async register(metadata: Record<string, unknown> = {}): Promise<void> {
-    const response = await fetch(`${this.issuer}/register`, {
+    const response = await this.#fetch(`${this.issuer}/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -67,7 +71,7 @@ export class ManualOAuthClient {
     params: Record<string, string>,
     headers: Record<string, string> = {},
   ): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${this.issuer}/token`, {
+    const response = await this.#fetch(`${this.issuer}/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams({ client_id: this.clientId, ...params }),

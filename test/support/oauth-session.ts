@@ -5,10 +5,18 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import type { RecordingOAuthProvider } from "./sdk-oauth-provider.ts";
 
-/** Connects the SDK client with `provider`, signing in when the server asks for it; undefined when the sign-in did not come back. */
-export async function connectWithOAuth(mcpUrl: string, provider: RecordingOAuthProvider): Promise<Client | undefined> {
+/**
+ * Connects the SDK client with `provider`, signing in when the server asks for it; undefined when the sign-in did not
+ * come back. `fetcher`: the fetch of a server in the test's own process (test/support/oauth-in-process.ts).
+ */
+export async function connectWithOAuth(
+  mcpUrl: string,
+  provider: RecordingOAuthProvider,
+  fetcher?: typeof fetch,
+): Promise<Client | undefined> {
   const client = new Client({ name: "oauth-e2e", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
+  const over = fetcher ? { fetch: fetcher } : {};
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, ...over });
   try {
     await client.connect(transport);
     return client;
@@ -19,7 +27,7 @@ export async function connectWithOAuth(mcpUrl: string, provider: RecordingOAuthP
   if (!callback || callback.searchParams.has("error")) return undefined;
   await transport.finishAuth(callback.searchParams);
   const signedIn = new Client({ name: "oauth-e2e", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  await signedIn.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
+  await signedIn.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, ...over }));
   return signedIn;
 }
 
@@ -29,14 +37,15 @@ export function resultText(result: unknown): string {
   return content[0]?.text ?? "";
 }
 
-/** A 2025-era tools/call over raw HTTP with `accessToken` (to see the HTTP status a bad token gets). */
+/** A 2025-era tools/call over raw HTTP with `accessToken` (to see the HTTP status a bad token gets); `fetcher` for a server in process. */
 export async function rawToolCall(
   mcpUrl: string,
   accessToken: string | undefined,
   name: string,
   args: Record<string, unknown> = {},
+  fetcher: typeof fetch = fetch,
 ): Promise<Response> {
-  return fetch(mcpUrl, {
+  return fetcher(mcpUrl, {
     method: "POST",
     headers: {
       "content-type": "application/json",

@@ -4,7 +4,8 @@
  * Continue or Cancel, with the cookies the server set), Strava's (the sandbox's) authorize page, which
  * approves at once for whoever is signed in there, and the server's callback, until the server sends
  * it to the client's redirect URI, or shows a page instead (a refusal, an error). It never follows an error
- * page's link back to the client by itself: a test does, with `linkBackToClient`, as a person would.
+ * page's link back to the client by itself: a test does, with `linkBackToClient`, as a person would. It goes
+ * over the network unless given the `fetch` of a server in the test's own process (test/support/oauth-in-process.ts).
  */
 export interface UserAgentOutcome {
   /** The client's redirect URI with the answer's parameters, when the flow got back to the client. */
@@ -17,6 +18,11 @@ export interface UserAgentOutcome {
 
 export class HeadlessUserAgent {
   readonly #cookies = new Map<string, Map<string, string>>();
+  readonly #fetch: typeof fetch;
+
+  constructor(fetcher: typeof fetch = fetch) {
+    this.#fetch = fetcher;
+  }
 
   async authorize(
     authorizationUrl: URL | string,
@@ -32,7 +38,7 @@ export class HeadlessUserAgent {
     let next: { url: string; init: RequestInit } = { url: String(authorizationUrl), init: { method: "GET" } };
     for (let hop = 0; hop < 12; hop++) {
       visited.push(`${next.init.method} ${next.url}`);
-      const response = await fetch(next.url, {
+      const response = await this.#fetch(next.url, {
         ...next.init,
         redirect: "manual",
         headers: { ...(next.init.headers as Record<string, string>), cookie: this.#cookieHeader(next.url) },

@@ -2,7 +2,8 @@
  * The MCP SDK client's OAuth support driven as a real client app would, with the user agent standing
  * in for the browser: an `OAuthClientProvider` that keeps its client information, tokens, PKCE verifier
  * and discovery state in memory, and whose `redirectToAuthorization` runs the headless user agent and
- * keeps where it ended (the callback to finish, or the page it stopped at).
+ * keeps where it ended (the callback to finish, or the page it stopped at). Its user agent goes over the network
+ * unless given the `fetch` of a server in the test's own process (test/support/oauth-in-process.ts).
  */
 import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { HeadlessUserAgent, type UserAgentOutcome } from "./oauth-user-agent.ts";
@@ -10,7 +11,7 @@ import { HeadlessUserAgent, type UserAgentOutcome } from "./oauth-user-agent.ts"
 export class RecordingOAuthProvider implements OAuthClientProvider {
   readonly redirectUrl = "http://127.0.0.1:47613/oauth/callback";
   readonly clientMetadataUrl: string | undefined;
-  readonly userAgent = new HeadlessUserAgent();
+  readonly userAgent: HeadlessUserAgent;
   outcome: UserAgentOutcome | undefined;
   /** The consent page the user agent was shown last. */
   consentHtml = "";
@@ -22,8 +23,9 @@ export class RecordingOAuthProvider implements OAuthClientProvider {
   #discovery: OAuthDiscoveryState | undefined;
   readonly savedTokens: NonNullable<Awaited<ReturnType<OAuthClientProvider["tokens"]>>>[] = [];
 
-  constructor(options: { clientMetadataUrl?: string } = {}) {
+  constructor(options: { clientMetadataUrl?: string; fetch?: typeof fetch } = {}) {
     this.clientMetadataUrl = options.clientMetadataUrl;
+    this.userAgent = new HeadlessUserAgent(options.fetch);
   }
 
   get clientMetadata(): OAuthClientMetadata {

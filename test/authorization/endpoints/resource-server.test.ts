@@ -1,28 +1,40 @@
 /**
- * What the resource server accepts: the access token the server issued works; an expired one, one for
+ * What the resource server (authorization/endpoints/resource-server.ts, the gate in front of /mcp) accepts, in
+ * process (test/support/oauth-in-process.ts, the SDK's client signing in through it): the access token the
+ * server issued works; an expired one, one for
  * another audience, one altered on the way, one of a revoked grant and none at all get 401 with the RFC
  * 9728 challenge naming the protected resource metadata, and nothing is served. Revocation (RFC 7009)
- * ends the grant: its refresh token and every access token of it stop working at once.
+ * ends the grant: its refresh token and every access token of it stop working at once. A grant store that
+ * cannot be read gets 503 with Retry-After, not a challenge that would make the client sign in again.
  */
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, SignJWT } from "jose";
-import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
-import { connectWithOAuth, rawToolCall, resultText } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { RecordingOAuthProvider } from "../../support/sdk-oauth-provider.ts";
+import { connectWithOAuth, rawToolCall as rawToolCallOver, resultText } from "../../support/oauth-session.ts";
+import { startOAuthInProcess, type InProcessOAuth } from "../../support/oauth-in-process.ts";
 
-let server: OAuthServer;
+let server: InProcessOAuth;
 let provider: RecordingOAuthProvider;
+let fetch: typeof globalThis.fetch;
 
 beforeAll(async () => {
-  server = await startOAuthServer();
-  provider = new RecordingOAuthProvider();
-  const client = await connectWithOAuth(server.mcpUrl, provider);
+  server = await startOAuthInProcess();
+  fetch = server.fetch;
+  provider = new RecordingOAuthProvider({ fetch });
+  const client = await connectWithOAuth(server.mcpUrl, provider, fetch);
   await client?.close();
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await server?.close();
 });
+
+/** A tools/call sent in process. */
+function rawToolCall(mcpUrl: string, accessToken: string | undefined, name: string): Promise<Response> {
+  return rawToolCallOver(mcpUrl, accessToken, name, {}, fetch);
+}
 
 /** A token like `base` with some claims changed, signed with the server's own key. */
 async function forged(base: string, changes: Record<string, unknown>): Promise<string> {
@@ -93,8 +105,8 @@ describe("access tokens at /mcp", () => {
   });
 
   it("revocation (RFC 7009) ends the grant: its access token gets 401 at once and its refresh token is refused", async () => {
-    const second = new RecordingOAuthProvider();
-    (await connectWithOAuth(server.mcpUrl, second))?.close();
+    const second = new RecordingOAuthProvider({ fetch });
+    (await connectWithOAuth(server.mcpUrl, second, fetch))?.close();
     const tokens = second.tokens();
     const clientId = second.clientInformation()?.client_id as string;
     expect((await rawToolCall(server.mcpUrl, tokens?.access_token, "get_athlete")).status).toBe(200);
@@ -132,6 +144,31 @@ describe("access tokens at /mcp", () => {
       provider.outcome?.callback?.searchParams.get("code"),
     ].filter((value): value is string => typeof value === "string" && value.length > 0);
     expect(secrets.length).toBe(3);
-    for (const line of server.child.stderrLines) for (const secret of secrets) expect(line).not.toContain(secret);
+    for (const line of server.logs) for (const secret of secrets) expect(line).not.toContain(secret);
+  });
+});
+
+describe("a store that cannot be read", () => {
+  it("answers 503 with Retry-After, not a challenge that would make the client sign in again; then recovers", async () => {
+    const own = new RecordingOAuthProvider({ fetch });
+    (await connectWithOAuth(server.mcpUrl, own, fetch))?.close();
+    // The grants' folder replaced by a file: every read of a grant fails.
+    const grants = join(server.stateDirectory, "grants");
+    renameSync(grants, `${grants}.aside`);
+    writeFileSync(grants, "");
+    try {
+      const broken = await rawToolCall(server.mcpUrl, own.tokens()?.access_token, "get_athlete");
+      expect(broken.status).toBe(503);
+      expect(broken.headers.get("retry-after")).toBe("5");
+      expect(broken.headers.get("www-authenticate")).toBeNull();
+      expect(await broken.json()).toEqual({
+        error: "temporarily_unavailable",
+        error_description: "The server could not check the token's grant just now; try again shortly.",
+      });
+    } finally {
+      rmSync(grants);
+      renameSync(`${grants}.aside`, grants);
+    }
+    expect((await rawToolCall(server.mcpUrl, own.tokens()?.access_token, "get_athlete")).status).toBe(200);
   });
 });

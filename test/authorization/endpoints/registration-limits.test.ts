@@ -1,5 +1,8 @@
 /**
- * Anonymous registration cannot grow what every request costs, through the real server over HTTP:
+ * Anonymous registration cannot grow what every request costs (authorization/endpoints/registration-limits.ts),
+ * through the authorization server as OAuth mode puts it together, in process (test/support/oauth-in-process.ts:
+ * its state as local files, requests as web Requests through the route table, the address a proxy names in
+ * x-forwarded-for):
  *
  * - one source may register 20 clients an hour; the 21st gets 429 with Retry-After, and another source
  *   is not affected. Behind a proxy the operator names (MCP_CLIENT_ADDRESS_HEADER) the last address in
@@ -19,22 +22,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ManualOAuthClient, manualRedirectUri } from "../support/manual-oauth-client.ts";
-import { rawToolCall } from "../support/oauth-session.ts";
-import { startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { ManualOAuthClient, manualRedirectUri } from "../../support/manual-oauth-client.ts";
+import { startOAuthInProcess, type InProcessOAuth } from "../../support/oauth-in-process.ts";
+import { rawToolCall } from "../../support/oauth-session.ts";
 
+type OAuthServer = InProcessOAuth;
 let server: OAuthServer;
 
+const startServer = (): Promise<OAuthServer> => startOAuthInProcess({ env: { MCP_CLIENT_ADDRESS_HEADER: "x-forwarded-for" } });
+
 beforeAll(async () => {
-  server = await startOAuthServer({ MCP_CLIENT_ADDRESS_HEADER: "x-forwarded-for" });
+  server = await startServer();
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await server?.close();
 });
 
+/** A client of `on`, sending its requests in process. */
+function clientOf(on: OAuthServer): ManualOAuthClient {
+  return new ManualOAuthClient(on.issuer, { fetch: on.fetch });
+}
+
 function register(forwardedFor: string | undefined, name = "Flood", on: OAuthServer = server): Promise<Response> {
-  return fetch(`${on.issuer}/register`, {
+  return on.fetch(`${on.issuer}/register`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) },
     body: JSON.stringify({ client_name: name, redirect_uris: [manualRedirectUri], token_endpoint_auth_method: "none" }),
@@ -75,11 +86,11 @@ describe("a flood of registrations from many sources", () => {
     "evicts the flood's own oldest registrations, never a client that signed in nor an unused one from elsewhere, and costs a signed-in athlete nothing",
     { timeout: 120_000 },
     async () => {
-      const signedIn = new ManualOAuthClient(server.issuer);
+      const signedIn = clientOf(server);
       await signedIn.register();
       const { code, verifier } = await signedIn.code();
       const tokens = (await signedIn.exchange(code, verifier)).body as { access_token: string; refresh_token: string };
-      const unused = new ManualOAuthClient(server.issuer);
+      const unused = clientOf(server);
       await unused.register();
 
       // 1,100 more from 55 sources of 20 each, each in an IPv4 /24 of its own: more than the 1,000 places.
@@ -89,15 +100,15 @@ describe("a flood of registrations from many sources", () => {
       }
 
       // The unused registration made before the flood, from a network holding few places, is still there.
-      const consent = await fetch(unused.authorizeUrl({ code_challenge: unused.pkce().challenge }));
+      const consent = await server.fetch(unused.authorizeUrl({ code_challenge: unused.pkce().challenge }));
       expect(consent.status).toBe(200);
       await consent.arrayBuffer();
       // The client that signed in keeps working: its token, and a refresh.
-      expect((await rawToolCall(server.mcpUrl, tokens.access_token, "get_athlete")).status).toBe(200);
+      expect((await rawToolCall(server.mcpUrl, tokens.access_token, "get_athlete", {}, server.fetch)).status).toBe(200);
       const refreshed = await signedIn.token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
       expect(refreshed.status).toBe(200);
       // A real new client still gets in.
-      const newcomer = new ManualOAuthClient(server.issuer);
+      const newcomer = clientOf(server);
       await newcomer.register();
       const fresh = await newcomer.code();
       expect((await newcomer.exchange(fresh.code, fresh.verifier)).status).toBe(200);
@@ -116,7 +127,7 @@ describe("a flood of registrations from many sources", () => {
       const clients = files.filter((file) => /clients\/fc_[^/]+\.json$/.test(file.path)).length;
       expect(clients).toBeLessThanOrEqual(1_000 + 2);
       // Registrations are logged at a bounded rate, not one line each.
-      const lines = server.child.stderrLines.filter((line) => line.includes('"event":"client_registered"'));
+      const lines = server.logs.filter((line) => line.includes('"event":"client_registered"'));
       expect(lines.length).toBeLessThan(20);
     },
   );
@@ -140,20 +151,20 @@ describe("rotating networks against clients that registered and are signing in",
   let own: OAuthServer;
 
   beforeAll(async () => {
-    own = await startOAuthServer({ MCP_CLIENT_ADDRESS_HEADER: "x-forwarded-for" });
+    own = await startServer();
   });
   afterAll(async () => {
-    await own?.stop();
+    await own?.close();
   });
 
   it(
     "50 rotating IPv6 /64s (20 registrations each, 1,000 in all) evict neither a client whose sign-in is in progress nor an unused registration from elsewhere",
     { timeout: 120_000 },
     async () => {
-      const waiting = new ManualOAuthClient(own.issuer);
+      const waiting = clientOf(own);
       waiting.clientId = await registeredFrom(own, "198.51.100.20", "Registered, not signing in yet");
       // A client that registers from its vendor's cloud, then sends the athlete to the consent page.
-      const signingIn = new ManualOAuthClient(own.issuer);
+      const signingIn = clientOf(own);
       signingIn.clientId = await registeredFrom(own, "192.0.2.50", "Signing in");
       const { verifier, challenge } = signingIn.pkce();
       const outcome = await signingIn.userAgent.authorize(signingIn.authorizeUrl({ code_challenge: challenge }), {
@@ -174,7 +185,7 @@ describe("rotating networks against clients that registered and are signing in",
       expect(code, JSON.stringify(outcome.page ?? outcome.visited)).toBeTruthy();
       expect((await signingIn.exchange(code as string, verifier)).status).toBe(200);
       // The unused registration from another network is still there: its sign-in link shows the consent page.
-      const consent = await fetch(waiting.authorizeUrl({ code_challenge: waiting.pkce().challenge }));
+      const consent = await own.fetch(waiting.authorizeUrl({ code_challenge: waiting.pkce().challenge }));
       expect(consent.status).toBe(200);
       expect(await consent.text()).toContain("Registered, not signing in yet");
     },
@@ -206,9 +217,9 @@ describe("rotating networks against clients that registered and are signing in",
     async () => {
       // 50 registrations from three /64s of one /48 (its whole share), each with a sign-in started.
       for (let n = 0; n < 50; n++) {
-        const client = new ManualOAuthClient(own.issuer);
+        const client = clientOf(own);
         client.clientId = await registeredFrom(own, `2001:db8:4801:${Math.floor(n / 20)}::${(n + 1).toString(16)}`, "Pinning");
-        const consent = await fetch(client.authorizeUrl({ code_challenge: client.pkce().challenge }));
+        const consent = await own.fetch(client.authorizeUrl({ code_challenge: client.pkce().challenge }));
         expect(consent.status).toBe(200);
         await consent.arrayBuffer();
       }
@@ -230,10 +241,10 @@ describe("what registration attempts cost the store", () => {
   let own: OAuthServer;
 
   beforeAll(async () => {
-    own = await startOAuthServer({ MCP_CLIENT_ADDRESS_HEADER: "x-forwarded-for" });
+    own = await startServer();
   });
   afterAll(async () => {
-    await own?.stop();
+    await own?.close();
   });
 
   const invalidRegistration = (n: number, forwardedFor: string): Promise<Response> => {
@@ -243,7 +254,11 @@ describe("what registration attempts cost the store", () => {
       ["application/json", JSON.stringify({ redirect_uris: ["http://attacker.example/cb"], token_endpoint_auth_method: "none" })],
     ];
     const [type, body] = bodies[n % bodies.length] as [string, string];
-    return fetch(`${own.issuer}/register`, { method: "POST", headers: { "content-type": type, "x-forwarded-for": forwardedFor }, body });
+    return own.fetch(`${own.issuer}/register`, {
+      method: "POST",
+      headers: { "content-type": type, "x-forwarded-for": forwardedFor },
+      body,
+    });
   };
 
   it(

@@ -1,32 +1,37 @@
 /**
- * /health tells an operator when no call can succeed: a server (as `npm start` runs it) whose stored
- * refresh token Strava (the sandbox) refuses answers 503 `needs_authorization` with what to do, keeping
- * the fields it always had, and logs the dead token as an error; before any call it answers ok.
+ * /health (mcp-adapter/http/health.ts) tells an operator when no call can succeed: a server built from its
+ * environment as `npm start` builds it, here in the test's process, whose stored refresh token Strava (the
+ * sandbox) refuses answers 503 `needs_authorization` with what to do, keeping the fields it always had, and
+ * logs the dead token as an error; before any call it answers ok.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { sandboxEnv, scratchDirectory, spawnMcpChild, type McpChild } from "./mcp-child.ts";
+import { startSandbox, type RunningSandbox } from "../../../sandbox/server.ts";
+import { capturingLogger } from "../../support/core-harness.ts";
+import { startInProcessMcpFromEnv, type InProcessMcp } from "../../support/in-process-mcp.ts";
+import { sandboxEnv, scratchDirectory } from "../mcp-child.ts";
 
 const authToken = `health-${randomBytes(12).toString("hex")}`;
 let sandbox: RunningSandbox;
-let server: McpChild;
+let server: InProcessMcp;
 let origin: string;
 const scratch = scratchDirectory();
+const { logger, lines } = capturingLogger();
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  server = spawnMcpChild({
-    env: {
+  server = await startInProcessMcpFromEnv(
+    {
       ...sandboxEnv(sandbox, { authToken, tokenDirectory: scratch.path }),
       STRAVA_REFRESH_TOKEN: "0".repeat(40),
       FITNESS_STORE_TIMEOUT_MS: "500",
     },
-  });
-  origin = new URL(String((await server.waitForEvent("listening"))["url"])).origin;
+    { logger },
+  );
+  origin = new URL(server.mcpUrl).origin;
 });
 afterAll(async () => {
-  await server?.stop();
+  await server?.close();
   await sandbox?.close();
   scratch.remove();
 });
@@ -55,6 +60,6 @@ it("answers 503 needs_authorization once the stored refresh token is known dead,
     credentials: { state: "needs_authorization", message: expect.stringContaining("authorize again"), since: expect.any(String) },
   });
   expect(JSON.stringify(dead.body)).not.toContain("0".repeat(40));
-  const logged = await server.waitForEvent("refresh_token_dead", 1_000);
-  expect(logged["level"]).toBe("error");
+  const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line["event"] === "refresh_token_dead");
+  expect(logged?.["level"]).toBe("error");
 });
