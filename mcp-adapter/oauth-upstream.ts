@@ -13,7 +13,7 @@ import type { Logger } from "../common/logger.ts";
 import { messageOf } from "../common/named-error.ts";
 import { readSetting, type Environment } from "../common/settings/setting.ts";
 import { stravaRefreshToken } from "../common/settings/credential-variables.ts";
-import { createHttpSender } from "../strava/http-exchange.ts";
+import { createHttpSender } from "../common/upstream/http-exchange.ts";
 import { readCoreSettings, type CoreSettings } from "../tools/composition/core-settings.ts";
 import type { OAuthSettings } from "../authorization/oauth-settings.ts";
 import { startOAuthMode, type StartedOAuthMode } from "../authorization/start-oauth-mode.ts";

@@ -17,7 +17,7 @@ import type { UpstreamSettings } from "../../strava/strava-settings.ts";
 import { isSet, readSetting, type Environment } from "../../common/settings/setting.ts";
 import { awsRegion, fitnessSecretName, stravaClientId, stravaClientSecret } from "../../common/settings/credential-variables.ts";
 import { readCoreSettings, type CoreSettings } from "../../tools/composition/core-settings.ts";
-import { createHttpSender } from "../../strava/http-exchange.ts";
+import { createHttpSender } from "../../common/upstream/http-exchange.ts";
 import { revokeUrlBeside } from "../../strava/strava-oauth.ts";
 import { ConfigurationError } from "../../common/configuration-error.ts";
 import type { OAuthSettings } from "../oauth-settings.ts";

@@ -7,7 +7,7 @@
  */
 import type { TokenSet } from "../../credentials/credential-store.ts";
 import { NamedError } from "../../common/named-error.ts";
-import type { SendHttp } from "../../strava/http-exchange.ts";
+import type { SendHttp } from "../../common/upstream/http-exchange.ts";
 import { exchangeAuthorizationCode, type ExchangedGrant, revokeGrant, revokeUrlBeside } from "../../strava/strava-oauth.ts";
 import { TokenRefreshError } from "../../strava/strava-errors.ts";
 

@@ -6,7 +6,7 @@
  * kept. A failed lookup is not tried again for 15 minutes: events meanwhile are acknowledged and ignored,
  * and cost nothing.
  */
-import type { SendHttp } from "../../strava/http-exchange.ts";
+import type { SendHttp } from "../../common/upstream/http-exchange.ts";
 import { messageOf } from "../../common/named-error.ts";
 
 const retryAfterFailureMs = 15 * 60_000;

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { DynamoDBClient, PutItemCommand, type AttributeValue } from "@aws-sdk/client-dynamodb";
 import { PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { silentLogger } from "../../common/logger.ts";
-import { createHttpSender } from "../../strava/http-exchange.ts";
+import { createHttpSender } from "../../common/upstream/http-exchange.ts";
 import { toolTable } from "../../tools/table.ts";
 import { oauthSettingsFromEnv } from "../../authorization/oauth-settings.ts";
 import { startOAuthMode, type StartedOAuthMode } from "../../authorization/start-oauth-mode.ts";
