@@ -1,7 +1,9 @@
-// Wall-clock arithmetic in IANA time zones, built on Intl (Node ships full ICU and no Temporal yet): check a
-// zone name, read the wall clock of an instant in a zone, and turn a wall-clock time back into an instant
-// correctly across DST. The voice API's date resolver and the sandbox's athlete calendar both use it, so a
-// date means the same thing in both.
+/**
+ * Wall-clock arithmetic in IANA time zones, built on Intl (Node ships full ICU and no Temporal yet): check a
+ * zone name, read the wall clock of an instant in a zone, and turn a wall-clock time back into an instant
+ * correctly across DST. The voice API's date resolver and the sandbox's athlete calendar both use it, so a
+ * date means the same thing in both.
+ */
 
 /** A wall-clock reading: calendar date and time of day, no zone attached. `month` is 1-12. */
 export interface WallClock {

@@ -1,3 +1,7 @@
+/**
+ * `create_upload` on Strava: upload an activity file (`POST /uploads`). The tool as data: its schema, description,
+ * the request it sends and how its answer is shaped; tools/runner/ runs it the same way from every front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./definition/tool-definition.ts";
 import { StringEnum } from "../common/schema-check.ts";

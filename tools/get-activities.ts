@@ -1,3 +1,8 @@
+/**
+ * `get_activities` on Strava: list activities (`GET /athlete/activities`). The tool as data: its schema,
+ * description, the request it sends and how its answer is shaped; tools/runner/ runs it the same way from every
+ * front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./definition/tool-definition.ts";
 import { EpochSeconds, Page, PerPage } from "./arguments/parameter-schemas.ts";

@@ -1,3 +1,8 @@
+/**
+ * `get_activity_by_id` on Strava: get activity detail (`GET /activities/{id}`). The tool as data: its schema,
+ * description, the request it sends and how its answer is shaped; tools/runner/ runs it the same way from every
+ * front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./definition/tool-definition.ts";
 import { ActivityId, activityIdHint } from "./arguments/parameter-schemas.ts";

@@ -1,3 +1,7 @@
+/**
+ * `get_athlete` on Strava: get athlete profile (`GET /athlete`). The tool as data: its schema, description, the
+ * request it sends and how its answer is shaped; tools/runner/ runs it the same way from every front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./definition/tool-definition.ts";
 

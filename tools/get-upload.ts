@@ -1,3 +1,7 @@
+/**
+ * `get_upload` on Strava: check an upload (`GET /uploads/{id}`). The tool as data: its schema, description, the
+ * request it sends and how its answer is shaped; tools/runner/ runs it the same way from every front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "./definition/tool-definition.ts";
 import { uploadOutcomeOf } from "./answers/created-activity.ts";

@@ -1,3 +1,8 @@
+/**
+ * `update_activity` on Strava: update an activity (`PUT /activities/{id}`). The tool as data: its schema,
+ * description, the request it sends and how its answer is shaped; tools/runner/ runs it the same way from every
+ * front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "./definition/tool-definition.ts";
 import { ActivityId, activityIdHint, SportType } from "./arguments/parameter-schemas.ts";

@@ -1,10 +1,11 @@
-import { NamedError } from "../../common/named-error.ts";
 /**
  * How the authorization server answers: OAuth error bodies (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707)
  * with the status each error takes, JSON without caching, redirects carrying `iss` (RFC 9207), and
  * request bodies read up to a small limit. Error descriptions name what is wrong and how to fix it; they
  * never quote a code, token or secret.
  */
+import { NamedError } from "../../common/named-error.ts";
+
 export type OAuthErrorCode =
   | "invalid_request"
   | "invalid_client"

@@ -1,3 +1,8 @@
+/**
+ * `create_activity` on intervals.icu: create a manual activity (`POST /athlete/{id}/activities/manual`). The tool
+ * as data: its schema, description, the request it sends and how its answer is shaped; tools/runner/ runs it the
+ * same way from every front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "../definition/tool-definition.ts";
 import { manualActivityRequest } from "../../intervals/activity-writes.ts";

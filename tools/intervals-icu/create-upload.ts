@@ -1,3 +1,8 @@
+/**
+ * `create_upload` on intervals.icu: upload an activity file (`POST /athlete/{id}/activities`). The tool as data:
+ * its schema, description, the request it sends and how its answer is shaped; tools/runner/ runs it the same way
+ * from every front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool } from "../definition/tool-definition.ts";
 import { StringEnum } from "../../common/schema-check.ts";

@@ -1,3 +1,8 @@
+/**
+ * `get_athlete` on intervals.icu: get athlete profile (`GET /athlete/{id}`). The tool as data: its schema,
+ * description, the request it sends and how its answer is shaped; tools/runner/ runs it the same way from every
+ * front end.
+ */
 import { Type } from "@sinclair/typebox";
 import { defineTool, readOnly } from "../definition/tool-definition.ts";
 import { isJsonObject, parseExact } from "../answers/exact-json.ts";
