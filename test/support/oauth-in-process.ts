@@ -65,7 +65,6 @@ export async function startOAuthInProcess(
     /** Settings beside the ones that make the sandbox the Strava application (MCP_ATHLETES, PUBLIC_URL, ...). */
     env?: Record<string, string>;
     sandbox?: SandboxOptions;
-    now?: () => number;
   } = {},
 ): Promise<InProcessOAuth> {
   const sandbox = await startSandbox({ uploadProcessingMs: 50, secondAthlete: true, ...options.sandbox });
