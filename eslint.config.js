@@ -9,8 +9,8 @@ import tseslint from "typescript-eslint";
  * training logs, `strava` and `intervals`, sit side by side on `common`: neither imports the other. OAuth
  * mode's authorization server sits on the core and below the front ends; the MCP Apps views (browser code)
  * take only types and pure formulas from `tools`. The build code (`build`) sits above them all: it may import any
- * room's sources to bundle them, and no room imports it (the server reads what was built, never the builder), but
- * for the launcher, which checks and rebuilds the server in a checkout before the server's code loads.
+ * room's sources to bundle them, and no room imports it (the server reads what was built, never the builder; the
+ * launcher, which rebuilds the server in a checkout when a source changed, runs the build as a process of its own).
  */
 const core = ["common", "strava", "intervals", "credentials", "tools"];
 const frontEnds = ["plugin", "mcp-adapter", "scripts"];
@@ -82,8 +82,6 @@ export default tseslint.config(
     "build",
     everyRoom.filter((room) => room !== "build"),
   ),
-  // The launcher: in a checkout it checks the server's build and rebuilds it before the server's code loads.
-  { ...importsOnly("mcp-adapter", [...core, "authorization", "sandbox", "build"]), files: ["mcp-adapter/start.mjs"] },
   {
     // The core and the authorization server receive their settings: only front ends and command-line entry points
     // read the environment (common/settings/).

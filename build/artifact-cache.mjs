@@ -8,20 +8,21 @@
  * - `dist/<artifact>/manifest.json` names the current build (`build`, plus the artifact's own fields: the
  *   server's `entry`, the views' `views`) and every file of ours that went into it, with its size,
  *   modification time and SHA-256, plus npm's record of the installed dependencies, so a check costs a few
- *   stat calls and reads a file only when its size or time changed.
+ *   stat calls and reads a file only when its size or time changed. The check itself is run-time code
+ *   (common/built-artifacts.mjs), which the launcher runs on every start in a checkout without loading this file.
  * - Two processes building at once cannot corrupt it: each writes its build into a staging folder of its own
  *   and renames it into place (a folder already there holds the same bytes, so the loser drops its copy), and
  *   the manifest is written to a temporary file of its own and renamed over the old one, so a reader sees the
  *   old manifest or the new one, never half of either. Builds other than the current one are removed once
  *   untouched for a day (a process started from one has long loaded it).
  *
- * Plain JavaScript: the server is built on `npm install` (`prepare`), before anything could compile TypeScript,
- * and the launcher (mcp-adapter/start.mjs) runs the check on every start in a checkout.
+ * Plain JavaScript: the server is built on `npm install` (`prepare`), before anything could compile TypeScript.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { readBuildManifest, sha256, sourcesChanged as sourcesChangedIn } from "../common/built-artifacts.mjs";
 
 /** The repository's root: source paths in a manifest are relative to it. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,11 +40,7 @@ export function artifactCache(artifact, base = root) {
 
 /** The artifact's current manifest, or undefined when it was never built (or its manifest is unreadable). */
 export function readManifest(cache) {
-  try {
-    return JSON.parse(readFileSync(cache.manifestPath, "utf8"));
-  } catch {
-    return undefined;
-  }
+  return readBuildManifest(cache.manifestPath);
 }
 
 /**
@@ -87,29 +84,12 @@ export function storeBuild(cache, { files, inputs, fields }, base = root) {
   return manifest;
 }
 
-/** True when a source named in the manifest is gone or its bytes changed (size and time first, then content). */
+/** True when a source named in the manifest is gone or its bytes changed: the launcher's check, run at run time. */
 export function sourcesChanged(manifest, base = root) {
-  for (const [input, recorded] of Object.entries(manifest.sources)) {
-    let stat;
-    try {
-      stat = statSync(join(base, input));
-    } catch {
-      return true;
-    }
-    if (stat.size === recorded.size && stat.mtimeMs === recorded.mtimeMs) continue;
-    if (stat.size !== recorded.size || sha256(readFileSync(join(base, input))) !== recorded.sha256) return true;
-  }
-  return false;
+  return sourcesChangedIn(manifest, base);
 }
 
-function sha256(bytes) {
-  return crypto().createHash("sha256").update(bytes).digest("hex");
-}
-
-/**
- * node:crypto, loaded when first needed: the launcher imports this module on every start in a checkout, and
- * its check hashes a file only when the file's size or time changed.
- */
+/** node:crypto, loaded when a build is stored. */
 function crypto() {
   return process.getBuiltinModule("node:crypto");
 }

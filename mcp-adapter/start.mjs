@@ -9,12 +9,11 @@
  * - refuses a Node older than 24.11 with a message naming the Node 24 this checkout installed (this
  *   file is plain JavaScript any Node can parse, so the message is what an old Node prints);
  * - in a checkout (the TypeScript sources are beside it), makes sure the build is current: the build's
- *   manifest names every source file with its size, time and hash, and when one changed since, the
- *   server is rebuilt first (logged as `server_built`), so a stale build never runs. This is the one
- *   product file that loads build code (build/server.mjs), and only in a checkout, only here, before
- *   the server's code: the server itself reads only what was built. `npm install` builds
- *   it (`prepare`), so normally nothing is built here. An installed package has no sources and runs its
- *   packaged build;
+ *   manifest names every source file with its size, time and hash (common/built-artifacts.mjs reads it), and
+ *   when one changed since, the server is rebuilt first by the build code run as a process of its own
+ *   (build/server.mjs; logged as `server_built`), so a stale build never runs and no build code is loaded
+ *   here. `npm install` builds it (`prepare`), so normally nothing is built here. An installed package has
+ *   no sources and runs its packaged build;
  * - over HTTP, which serves many clients at once, replaces itself (`process.execve`, same process id,
  *   same standard streams) with a Node started with the heap settings of heap-settings.mjs, which V8
  *   reads only when it starts (set from inside, they do not take). Over stdio (one client, whose
@@ -22,7 +21,8 @@
  * - turns on Node's compile cache (compiled code kept on disk between starts: faster start-up).
  * Nothing is printed on standard output, which is protocol only in stdio mode.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import module from "node:module";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -37,6 +37,32 @@ function fail(message) {
   const line = { time: new Date().toISOString(), level: "error", event: "startup_failed", service: "mcp", message };
   process.stderr.write(`${JSON.stringify(line)}\n`);
   process.exit(1);
+}
+
+/**
+ * Builds the server with the build code (build/server.mjs), run as a process of its own so that nothing of the
+ * build is loaded into this one. Its output is kept off standard output (protocol only over stdio) and shown
+ * only when the build fails.
+ */
+function rebuild(reason) {
+  if (!existsSync(join(root, "node_modules", "esbuild"))) {
+    fail(`The server must be rebuilt (${reason}) but esbuild is not installed: run npm install in ${root}.`);
+  }
+  const started = performance.now();
+  const build = spawnSync(process.execPath, [join(root, "build", "server.mjs")], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  if (build.status !== 0) {
+    const said = `${build.stderr ?? ""}${build.stdout ?? ""}`.trim().slice(-2000) || build.error?.message || `exit ${build.status}`;
+    fail(`Could not build the server (${reason}): ${said}. Fix the source, or run npm install if esbuild is missing.`);
+  }
+  const line = {
+    time: new Date().toISOString(),
+    level: "info",
+    event: "server_built",
+    service: "mcp",
+    reason,
+    ms: Math.round(performance.now() - started),
+  };
+  process.stderr.write(`${JSON.stringify(line)}\n`);
 }
 
 const [major, minor] = process.versions.node.split(".").map(Number);
@@ -63,40 +89,18 @@ if (serving && missing.length > 0 && typeof process.execve === "function") {
   );
 }
 
-// Before anything below is imported: the build check's own module is then compiled from the cache too.
+// Before anything below is imported: the build check's module is then compiled from the cache too.
 module.enableCompileCache?.();
 
+const { readBuildManifest, sourcesChanged } = await import("../common/built-artifacts.mjs");
 const manifestPath = join(root, "dist", "mcp-server", "manifest.json");
-let manifest;
-try {
-  manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-} catch {
-  manifest = undefined;
-}
+let manifest = readBuildManifest(manifestPath);
 if (existsSync(join(root, "mcp-adapter", "cli.ts"))) {
-  const { buildServer, describeBuildError, sourcesChanged } = await import("../build/server.mjs");
   const reason =
-    manifest === undefined ? "no build yet" : sourcesChanged(manifest) ? "the sources changed since the last build" : undefined;
+    manifest === undefined ? "no build yet" : sourcesChanged(manifest, root) ? "the sources changed since the last build" : undefined;
   if (reason !== undefined) {
-    const started = performance.now();
-    try {
-      manifest = await buildServer();
-    } catch (error) {
-      fail(
-        error?.code === "ERR_MODULE_NOT_FOUND"
-          ? `The server must be rebuilt (${reason}) but esbuild is not installed: run npm install in ${root}.`
-          : `Could not build the server (${reason}): ${describeBuildError(error)}. Fix the source, or run npm install if esbuild is missing.`,
-      );
-    }
-    const line = {
-      time: new Date().toISOString(),
-      level: "info",
-      event: "server_built",
-      service: "mcp",
-      reason,
-      ms: Math.round(performance.now() - started),
-    };
-    process.stderr.write(`${JSON.stringify(line)}\n`);
+    rebuild(reason);
+    manifest = readBuildManifest(manifestPath);
   }
 }
 if (manifest === undefined) fail(`The server is not built (${manifestPath} is missing): run npm run build in ${root}.`);

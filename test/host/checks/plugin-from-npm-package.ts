@@ -59,6 +59,10 @@ const module: HostCheckModule = {
         "dist/plugin/host-tool.js",
         "dist/tools/table.js",
         "skills/fitness-coaching/SKILL.md",
+        // The MCP server's bin and what it loads before the built server (its build check, its heap settings).
+        "mcp-adapter/start.mjs",
+        "mcp-adapter/heap-settings.mjs",
+        "common/built-artifacts.mjs",
       ]) {
         assert.ok(files.has(required), `${required} is missing from the package`);
       }
