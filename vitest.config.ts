@@ -1,3 +1,7 @@
+/**
+ * The test runner's settings for `npm test` (the token-durability suite has its own: vitest.durability.config.ts).
+ */
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -10,6 +14,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One more file at a time than there are cores: most files spend their time waiting on the servers and
+    // processes they start (a browser, a sandbox, child MCP servers, timers), not on a core. Vitest's default,
+    // one fewer than the cores, ran the files one by one on two cores.
+    maxWorkers: availableParallelism() + 1,
     setupFiles: ["test/support/isolated-token-rescue.ts"],
     // Once per run: which contract tests were skipped for want of Strava's or intervals.icu's API description, and how to get it.
     // Before any file: the server's and the views' builds brought up to date (the sources read the views' build).
