@@ -94,12 +94,27 @@ function crypto() {
   return process.getBuiltinModule("node:crypto");
 }
 
+/** Whether `name` is a staging folder or temporary manifest (they carry their writer's process id) of a live process. */
+function writerRunning(name) {
+  const writer = /^\.staging-(\d+)-/.exec(name)?.[1] ?? /\.(\d+)-[0-9a-f-]+\.tmp$/.exec(name)?.[1];
+  if (writer === undefined) return false;
+  try {
+    process.kill(Number(writer), 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM"; // alive, someone else's
+  }
+}
+
 /** Builds other than `keep`, and leftovers of builds that failed, untouched for a day. */
 function removeOldBuilds(cache, keep) {
   const dayAgo = Date.now() - dayMs;
   for (const name of readdirSync(cache.directory)) {
     const path = join(cache.directory, name);
     if (path === keep || path === cache.manifestPath) continue;
+    // A staging folder or temporary manifest of a build still running is its writer's, however old its time
+    // looks: the time is the kernel's, and this process's clock may differ from it (a clock that was moved).
+    if (writerRunning(name)) continue;
     try {
       if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
     } catch {
