@@ -114,40 +114,44 @@ export class StagedFile {
    * put in place, false when another was there first. The temporary file is removed either way.
    */
   async linkIntoPlace(): Promise<boolean> {
+    let linked = false;
     try {
       await this.flush();
       await link(this.temporary, this.destination);
-      return true;
+      linked = true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     } finally {
       await this.#close();
       await unlink(this.temporary).catch(() => {});
-      if (this.#flush) await syncFolder(dirname(this.destination));
     }
+    // Only a new name needs its folder flushed: when another file was there first, nothing changed.
+    if (linked && this.#flush) await syncFolder(dirname(this.destination));
+    return linked;
   }
 
   /** `linkIntoPlace` with synchronous calls. */
   linkIntoPlaceSync(): boolean {
+    let linked = false;
     try {
       if (this.#flush) fsyncSync(this.#fd);
       linkSync(this.temporary, this.destination);
-      return true;
+      linked = true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     } finally {
       this.#closeSync();
       unlinkQuietly(this.temporary);
-      if (this.#flush) syncFolderSync(dirname(this.destination));
     }
+    if (linked && this.#flush) syncFolderSync(dirname(this.destination));
+    return linked;
   }
 
   /** Removes the temporary file and closes it, after any flush under way (the content never goes into place). */
   discard(): void {
     unlinkQuietly(this.temporary);
-    void this.#close();
+    // Nothing waits for the close: a failure to close a file being thrown away must not end the process.
+    void this.#close().catch(() => {});
   }
 
   async #close(): Promise<void> {
