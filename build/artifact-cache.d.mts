@@ -22,4 +22,4 @@ export declare function storeBuild<Fields extends object>(
   build: { files: { path: string; contents: string | Uint8Array }[]; inputs: string[]; fields: (build: string) => Fields },
   base?: string,
 ): BuildManifest & Fields;
-export declare function sourcesChanged(manifest: Pick<BuildManifest, "sources">, base?: string): boolean;
+export declare function sourcesChanged(manifest: Pick<BuildManifest, "sources">, base: string): boolean;

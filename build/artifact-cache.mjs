@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { readBuildManifest, sha256, sourcesChanged as sourcesChangedIn } from "../common/built-artifacts.mjs";
+import { readBuildManifest, sha256 } from "../common/built-artifacts.mjs";
 
 /** The repository's root: source paths in a manifest are relative to it. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -65,8 +65,6 @@ export function storeBuild(cache, { files, inputs, fields }, base = root) {
   } catch {
     rmSync(staging, { recursive: true, force: true }); // the same build is already there
   }
-  const now = new Date();
-  utimesSync(target, now, now);
 
   const sources = {};
   const all = [...inputs];
@@ -79,42 +77,29 @@ export function storeBuild(cache, { files, inputs, fields }, base = root) {
   const manifest = { build, ...fields(build), sources };
   const temporary = `${cache.manifestPath}.${process.pid}-${crypto().randomUUID()}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(manifest, null, 1)}\n`);
+  // "Now" as the file system keeps time, which every folder's time below comes from: this process's clock may
+  // differ from it (a clock that was moved), and then builds in use would look a day old.
+  const now = statSync(temporary).mtime;
+  utimesSync(target, now, now);
   renameSync(temporary, cache.manifestPath);
-  removeOldBuilds(cache, target);
+  removeOldBuilds(cache, target, now.getTime());
   return manifest;
 }
 
-/** True when a source named in the manifest is gone or its bytes changed: the launcher's check, run at run time. */
-export function sourcesChanged(manifest, base = root) {
-  return sourcesChangedIn(manifest, base);
-}
+/** The staleness check is run-time code (the launcher runs it on every start in a checkout without loading this file). */
+export { sourcesChanged } from "../common/built-artifacts.mjs";
 
 /** node:crypto, loaded when a build is stored. */
 function crypto() {
   return process.getBuiltinModule("node:crypto");
 }
 
-/** Whether `name` is a staging folder or temporary manifest (they carry their writer's process id) of a live process. */
-function writerRunning(name) {
-  const writer = /^\.staging-(\d+)-/.exec(name)?.[1] ?? /\.(\d+)-[0-9a-f-]+\.tmp$/.exec(name)?.[1];
-  if (writer === undefined) return false;
-  try {
-    process.kill(Number(writer), 0);
-    return true;
-  } catch (error) {
-    return error.code === "EPERM"; // alive, someone else's
-  }
-}
-
-/** Builds other than `keep`, and leftovers of builds that failed, untouched for a day. */
-function removeOldBuilds(cache, keep) {
-  const dayAgo = Date.now() - dayMs;
+/** Builds other than `keep`, and leftovers of builds that failed, untouched for a day before `nowMs` (file-system time). */
+function removeOldBuilds(cache, keep, nowMs) {
+  const dayAgo = nowMs - dayMs;
   for (const name of readdirSync(cache.directory)) {
     const path = join(cache.directory, name);
     if (path === keep || path === cache.manifestPath) continue;
-    // A staging folder or temporary manifest of a build still running is its writer's, however old its time
-    // looks: the time is the kernel's, and this process's clock may differ from it (a clock that was moved).
-    if (writerRunning(name)) continue;
     try {
       if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
     } catch {

@@ -23,6 +23,7 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { artifactCache, readManifest, root, sourcesChanged, storeBuild } from "./artifact-cache.mjs";
+import { describeBuildError } from "./bundle-options.mjs";
 
 /** The views' builds (dist/mcp-app-views/) and their manifest; mcp-adapter/apps/view-html.ts reads them there. */
 export const viewsCache = artifactCache("mcp-app-views");
@@ -99,7 +100,7 @@ export async function buildViews() {
  */
 export async function currentViews() {
   const manifest = readManifest(viewsCache);
-  if (manifest !== undefined && !sourcesChanged(manifest)) {
+  if (manifest !== undefined && !sourcesChanged(manifest, root)) {
     try {
       const html = Object.fromEntries(
         viewNames.map((name) => [name, readFileSync(join(viewsCache.directory, manifest.views[name]), "utf8")]),
@@ -130,7 +131,10 @@ function page(name, script, css) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = performance.now();
-  const built = await buildViews();
+  const built = await buildViews().catch((error) => {
+    process.stderr.write(`${describeBuildError(error)}\n`);
+    process.exit(1);
+  });
   const sizes = viewNames.map((name) => `${name} ${Math.round(built.html[name].length / 1024)} KiB`).join(", ");
   process.stderr.write(
     `built the MCP Apps views into ${relative(root, join(viewsCache.directory, built.build))}/ (${sizes}) in ${Math.round(performance.now() - started)} ms\n`,

@@ -5,13 +5,13 @@
  * start the server as `npm start` does would otherwise each find the same change and rebuild it at once. When
  * nothing changed this costs a few stat calls.
  */
-import { readManifest, sourcesChanged } from "../../build/artifact-cache.mjs";
+import { readManifest, root, sourcesChanged } from "../../build/artifact-cache.mjs";
 import { buildServer, serverCache } from "../../build/server.mjs";
 import { currentViews } from "../../build/views.mjs";
 
 export default async function bringBuildsUpToDate(): Promise<void> {
   const server = readManifest(serverCache);
   // The server's build embeds the views, and builds them first when they changed.
-  if (server === undefined || sourcesChanged(server)) await buildServer();
+  if (server === undefined || sourcesChanged(server, root)) await buildServer();
   else await currentViews();
 }
