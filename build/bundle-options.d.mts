@@ -4,3 +4,5 @@ import type { BuildOptions } from "esbuild";
 export declare const nodeBundleOptions: BuildOptions;
 /** See bundle-options.mjs. */
 export declare const minifiedNodeBundleOptions: BuildOptions;
+/** See bundle-options.mjs. */
+export declare function describeBuildError(error: unknown): string;

@@ -35,3 +35,17 @@ export const nodeBundleOptions = {
  * @type {import("esbuild").BuildOptions}
  */
 export const minifiedNodeBundleOptions = { ...nodeBundleOptions, minify: true, keepNames: true };
+
+/** esbuild's errors as `file:line:column: text`, at most five: what a build run by hand or by the launcher prints. */
+export function describeBuildError(error) {
+  if (Array.isArray(error?.errors) && error.errors.length > 0) {
+    return error.errors
+      .slice(0, 5)
+      .map(
+        (problem) =>
+          `${problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : ""}${problem.text}`,
+      )
+      .join("; ");
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -3,7 +3,6 @@ import type { ArtifactCache, BuildManifest } from "./artifact-cache.mjs";
 
 /** See server.mjs. */
 export declare const serverBundleOptions: BuildOptions;
-export declare const root: string;
 export declare const serverCache: ArtifactCache;
 
 export interface ServerManifest extends BuildManifest {
@@ -12,5 +11,3 @@ export interface ServerManifest extends BuildManifest {
 }
 
 export declare function buildServer(): Promise<ServerManifest>;
-export declare function sourcesChanged(manifest: Pick<BuildManifest, "sources">): boolean;
-export declare function describeBuildError(error: unknown): string;

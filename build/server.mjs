@@ -18,10 +18,9 @@
 import { join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { artifactCache, root, sourcesChanged, storeBuild } from "./artifact-cache.mjs";
-import { nodeBundleOptions } from "./bundle-options.mjs";
+import { artifactCache, root, storeBuild } from "./artifact-cache.mjs";
+import { describeBuildError, nodeBundleOptions } from "./bundle-options.mjs";
 
-export { root, sourcesChanged };
 /** The server's builds (dist/mcp-server/) and its manifest. */
 export const serverCache = artifactCache("mcp-server");
 
@@ -110,18 +109,4 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write(`${describeBuildError(error)}\n`);
     process.exit(1);
   }
-}
-
-/** esbuild's errors as `file:line:column: text`, at most five. */
-export function describeBuildError(error) {
-  if (Array.isArray(error?.errors) && error.errors.length > 0) {
-    return error.errors
-      .slice(0, 5)
-      .map(
-        (problem) =>
-          `${problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : ""}${problem.text}`,
-      )
-      .join("; ");
-  }
-  return error instanceof Error ? error.message : String(error);
 }

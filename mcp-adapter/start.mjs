@@ -51,7 +51,7 @@ function rebuild(reason) {
   const started = performance.now();
   const build = spawnSync(process.execPath, [join(root, "build", "server.mjs")], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   if (build.status !== 0) {
-    const said = `${build.stderr ?? ""}${build.stdout ?? ""}`.trim().slice(-2000) || build.error?.message || `exit ${build.status}`;
+    const said = `${build.stderr ?? ""}${build.stdout ?? ""}`.trim().slice(0, 2000) || build.error?.message || `exit ${build.status}`;
     fail(`Could not build the server (${reason}): ${said}. Fix the source, or run npm install if esbuild is missing.`);
   }
   const line = {
