@@ -38,7 +38,6 @@ import { OAuthClientMetadataSchema } from "@modelcontextprotocol/core";
 import { addressSource } from "../../common/address-networks.ts";
 import type { RateLimitedLog } from "../../common/rate-limited-log.ts";
 import { ClientMetadataError, requestDocument } from "./document-request.ts";
-import { isPublicAddress } from "./public-addresses.ts";
 import { redirectUriProblem } from "./redirect-uris.ts";
 
 export { ClientMetadataError } from "./document-request.ts";
@@ -57,11 +56,6 @@ const failureMemoryMs = 60_000;
 export const fetchesPerSourcePerMinute = 20;
 /** Entries kept in each memory of this process before it starts afresh (the memories are caches, never records). */
 const memoryEntries = 10_000;
-
-/** Whether `address` may be fetched from: globally reachable, or loopback when `allowLoopback`. */
-export function isFetchableAddress(address: string, allowLoopback: boolean): boolean {
-  return isPublicAddress(address, allowLoopback);
-}
 
 /** Whether a client_id is meant as a metadata document URL (https with a path). */
 export function isClientMetadataUrl(clientId: string): boolean {

@@ -16,6 +16,7 @@
 import { sportColumns, type IntervalsLoadAnswer, type IntervalsLoadSources } from "../training-load/training-load-answer.ts";
 import { dateOfDay, dayOfDate } from "../training-load/calendar-days.ts";
 import { fatigueDays, fitnessDays, recurrenceStep, type FitnessSeries } from "../training-load/fitness-series.ts";
+import { nonNegative } from "../training-load/listed-activities.ts";
 import { chronicDays, loadNumbers } from "../training-load/load-metrics.ts";
 import { readinessNotes, readinessTrend, readinessBaselineDays, readinessRecentDays } from "../training-load/readiness-trend.ts";
 import { trainingWeeks, type DatedActivity } from "../training-load/training-weeks.ts";
@@ -203,8 +204,4 @@ function step(value: number, load: number, days: number): number {
 
 function finite(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-function nonNegative(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

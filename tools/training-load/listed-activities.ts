@@ -60,7 +60,8 @@ export function dayOfSummary(item: unknown): number | undefined {
   return typeof item === "object" && item !== null ? dayOfDate((item as Record<string, unknown>)["start_date_local"]) : undefined;
 }
 
-function nonNegative(value: unknown): number | undefined {
+/** A finite number of at least zero, or undefined: a field read from an answer that may hold anything. */
+export function nonNegative(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 

@@ -11,8 +11,8 @@ import {
   ClientMetadataError,
   ClientMetadataFetcher,
   isClientMetadataUrl,
-  isFetchableAddress,
 } from "../../../authorization/clients/client-metadata-document.ts";
+import { isPublicAddress as isFetchableAddress } from "../../../authorization/clients/public-addresses.ts";
 
 describe("which addresses a metadata document may be fetched from", () => {
   it("public addresses only, loopback too for a loopback server", () => {
