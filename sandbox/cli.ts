@@ -28,8 +28,9 @@ async function main(): Promise<void> {
     return;
   }
   const sandbox = await startSandbox(options);
-  console.log(sandboxBanner(sandbox, tmpdir()).join("\n"));
+  // Before the banner says it is ready: whoever reads it may stop it at once.
   stopOnSignals(sandbox);
+  console.log(sandboxBanner(sandbox, tmpdir()).join("\n"));
 }
 
 /** Ctrl-C or SIGTERM closes the sandbox, then exits 0 (1 if closing failed). */

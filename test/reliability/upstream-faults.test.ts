@@ -133,11 +133,18 @@ describe("Secrets Manager unavailable during the write-back", () => {
       logger,
       settings: { apiBase: sandbox.apiBase, tokenUrl: sandbox.tokenUrl },
     });
-    // Secrets Manager goes away while Strava is rotating the tokens (after the secret was read).
+    // Secrets Manager goes away while Strava is rotating the tokens: once the token request has arrived (the secret
+    // was read before it), in the 300 ms the sandbox holds its answer. Not after a fixed time: on a busy machine the
+    // first read of the secret can take longer than any such guess, and then the read is what fails.
     sandbox.injectFault({ kind: "delay", delayMs: 300, match: "POST /oauth/token" });
-    setTimeout(() => proxy.unplug(), 150);
+    const tokenRequestsBefore = sandbox.counters().tokenRequests;
+    const unplugged = (async () => {
+      while (sandbox.counters().tokenRequests === tokenRequestsBefore) await new Promise((resolve) => setTimeout(resolve, 5));
+      proxy.unplug();
+    })();
     tally.faults++;
     const failed = await runTool(toolNamed("get_athlete"), {}, deps);
+    await unplugged;
     expect(failed.isError).toBe(true);
     expect(failed.content[0].text).toMatch(
       /Strava issued new tokens but they could not be saved to Secrets Manager secret "fitness-credentials" in us-west-2/,
