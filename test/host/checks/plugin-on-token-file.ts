@@ -29,6 +29,7 @@ import { checkAgents, fitnessHostConfig } from "../fitness-host-config.ts";
 import { invokeResultJson } from "../fitness-plugin-assertions.ts";
 import { runSetupCoach } from "../run-setup-coach.ts";
 import { baseEnv, spawnMcpChild, type McpChild } from "../../mcp-adapter/mcp-child.ts";
+import { debriefIntervalRange } from "../../../plugin/plugin-config.ts";
 
 /** Rounds of MCP server call, plugin call, each after an expiry. */
 const rounds = 3;
@@ -119,7 +120,13 @@ const module: HostCheckModule = {
             (node, key) => (node as Record<string, unknown> | undefined)?.[key],
             written,
           ) as Record<string, unknown> | undefined;
-          assert.deepEqual(pluginConfig, { credentialStore: "token-file", tokenFile });
+          // setup:coach also turns the coach's debriefs on at the default interval, for the agent it set up.
+          assert.deepEqual(pluginConfig, {
+            credentialStore: "token-file",
+            tokenFile,
+            debriefs: debriefIntervalRange.defaultSetting,
+            debriefAgent: "coach",
+          });
           return setup.output.split("\n").find((line) => line.startsWith("Credentials "));
         },
       );
