@@ -26,6 +26,7 @@ import { isDeepStrictEqual } from "node:util";
 import { intervalsAthleteId } from "../../../sandbox/intervals-face/intervals-identity.ts";
 import { intervalsToolTable } from "../../../tools/intervals-icu/table.ts";
 import { hostToolName } from "../../../plugin/host-tool.ts";
+import { pluginOnlyTools } from "../../../plugin/plugin-only-tools.ts";
 import type { IntervalsLoadAnswer } from "../../../tools/training-load/training-load-answer.ts";
 import type { CheckReport } from "../check-report.ts";
 import type { HostCheckModule } from "../host-check-module.ts";
@@ -221,10 +222,12 @@ async function heldWriteAllowedOnce(report: CheckReport, host: Coach): Promise<v
       );
       assert.deepEqual(calls[2]?.arguments, { limit: 10, fields: intervalsListFields });
       assert.match(String(calls[3]?.arguments["id"]), /^i\d+$/);
-      // The model was given intervals.icu's tools (and none of Strava's that intervals.icu lacks), with our schemas.
+      // The model was given intervals.icu's tools (and none of Strava's that intervals.icu lacks), with our schemas,
+      // and in the athlete's own turns the plugin-only debrief switch (setup:coach turns the debriefs on).
       const given = model.exchanges.find((exchange) => isCoachRequest(exchange.request))?.request.tools ?? [];
       const fitness = given.map((tool) => tool.function.name).filter((name) => name.startsWith("fitness_"));
-      assert.deepEqual(fitness.sort(), intervalsToolTable.map(hostToolName).sort());
+      const pluginOnly = pluginOnlyTools.map((tool) => tool.name);
+      assert.deepEqual(fitness.sort(), [...intervalsToolTable.map(hostToolName), ...pluginOnly].sort());
       for (const definition of intervalsToolTable)
         assert.deepEqual(
           given.find((tool) => tool.function.name === hostToolName(definition))?.function.parameters,
