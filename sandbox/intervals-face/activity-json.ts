@@ -198,7 +198,12 @@ export function localDateTime(activity: Activity): string {
   return isoLocalWithZ(activity.startMs, activity.utcOffset).replace(/Z$/, "");
 }
 
-/** The activity types of intervals.icu's API description (`SportInfo.type`). */
+/**
+ * The activity types of intervals.icu's API description (`SportInfo.type`). The tools keep the same list in
+ * intervals/activity-types.ts; the sandbox keeps its own (it imports only common/, so that a mistake in the tools'
+ * list cannot hide in the fake that checks them), and test/sandbox/intervals-contract.test.ts checks it against
+ * the description as the tools' test checks theirs.
+ */
 export const intervalsTypes: ReadonlySet<string> = new Set([
   "Ride",
   "Run",

@@ -5,8 +5,10 @@
  * description's schemas are read (nulls, closed objects, oneOf): test/support/intervals-openapi.ts. Without the
  * description these tests are skipped, with one notice for the run saying how to get it.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ValidateFunction } from "ajv";
+import { intervalsTypes } from "../../sandbox/intervals-face/activity-json.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { activityUpdateRequest, manualActivityRequest } from "../../intervals/activity-writes.ts";
 import { intervalsSpecPath, loadIntervalsSchemas, type IntervalsSchemas } from "../support/intervals-openapi.ts";
@@ -127,6 +129,20 @@ describe.skipIf(skip)(
       const answer = await icu.send("POST", "/athlete/0/activities", uploadForm(file, "run.fit", {}), null);
       expect(answer.status).toBe(201);
       expectValid(schemas.response("POST", "/athlete/{id}/activities"), JSON.parse(answer.text), "the upload's answer");
+    });
+  },
+);
+
+describe.skipIf(skip)(
+  `the intervals.icu face's activity types${skip ? " (SKIPPED: the description is missing; see the notice)" : ""}`,
+  () => {
+    // The sandbox keeps its own list (it imports only common/, so a mistake in the tools' list cannot hide in the
+    // fake that checks them): both lists are checked against the description, this one here.
+    test("are SportInfo.type's values", () => {
+      const description = JSON.parse(readFileSync(intervalsSpecPath!, "utf8")) as {
+        components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
+      };
+      expect([...intervalsTypes]).toEqual(description.components.schemas["SportInfo"]!.properties["type"]!.enum);
     });
   },
 );
