@@ -20,12 +20,19 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { artifactCache, root, storeBuild } from "./artifact-cache.mjs";
 import { describeBuildError, nodeBundleOptions } from "./bundle-options.mjs";
+import { processAsGlobal } from "./process-as-global.mjs";
 
 /** The server's builds (dist/mcp-server/) and its manifest. */
 export const serverCache = artifactCache("mcp-server");
 
 /** The build code of this artifact: a change to how the server is built rebuilds it too. */
-const builderFiles = ["build/server.mjs", "build/bundle-options.mjs", "build/embedded-assets.mjs", "build/artifact-cache.mjs"];
+const builderFiles = [
+  "build/server.mjs",
+  "build/bundle-options.mjs",
+  "build/embedded-assets.mjs",
+  "build/artifact-cache.mjs",
+  "build/process-as-global.mjs",
+];
 
 /** @type {import("esbuild").BuildOptions} */
 export const serverBundleOptions = {
@@ -47,7 +54,7 @@ export async function buildServer() {
   const scratch = join(serverCache.directory, "scratch");
   const result = await build({
     ...serverBundleOptions,
-    plugins: [assets.plugin],
+    plugins: [processAsGlobal, assets.plugin],
     absWorkingDir: root,
     entryPoints: { cli: join(root, "mcp-adapter", "cli.ts") },
     outdir: scratch,
@@ -62,7 +69,8 @@ export async function buildServer() {
     path: relative(scratch, file.path),
     contents: atStart.has(relative(root, file.path)) ? asciiOnly(file.text) : file.contents,
   }));
-  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/"));
+  // Source files only: not the dependencies, nor modules a plugin made up (named "<namespace>:<path>").
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules/") && !/^[\w-]+:/.test(input));
   return storeBuild(serverCache, {
     files,
     inputs: [...inputs, ...assets.sources, ...builderFiles],

@@ -22,8 +22,8 @@
  */
 import { closeSync, constants, fchmodSync, fsync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { link, open, rename, unlink } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
+import { randomHex } from "./on-demand-crypto.ts";
 
 export interface DurableWriteOptions {
   /** Permission bits of the file; 0600 (this user's alone) unless said otherwise. */
@@ -201,7 +201,7 @@ export async function moveFileDurably(from: string, to: string, options: { flush
 
 /** `<path>.<pid>.<random>.tmp`: beside the file (a rename never crosses file systems), unique to this write. */
 export function temporaryPathFor(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  return `${path}.${process.pid}.${randomHex(4)}.tmp`;
 }
 
 /** Flushes a folder, so that the names just made or changed in it survive a power cut. */

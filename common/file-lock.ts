@@ -13,9 +13,9 @@
  * in front of the server's own graceful SIGTERM handling.
  */
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, linkSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { NamedError } from "./named-error.ts";
+import { randomHex } from "./on-demand-crypto.ts";
 
 export interface FileLockOptions {
   /** Gives up waiting when it aborts. */
@@ -58,7 +58,7 @@ interface LockContent {
 }
 
 async function acquire(lockPath: string, options: FileLockOptions): Promise<string> {
-  const own: LockContent = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex") };
+  const own: LockContent = { pid: process.pid, host: hostname(), nonce: randomHex(8) };
   const text = `${own.pid}\n${own.host}\n${own.nonce}\n`;
   let wait = 2;
   for (;;) {
@@ -136,7 +136,7 @@ export function processIsAlive(pid: number): boolean {
  * if another process took it over in between, its fresh lock is put back.
  */
 function breakStaleLock(lockPath: string, stale: LockContent | "unreadable"): void {
-  const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
+  const aside = `${lockPath}.${process.pid}.${randomHex(4)}.stale`;
   try {
     renameSync(lockPath, aside);
   } catch {

@@ -21,12 +21,12 @@
  * - turns on Node's compile cache (compiled code kept on disk between starts: faster start-up).
  * Nothing is printed on standard output, which is protocol only in stdio mode.
  */
-import { spawnSync } from "node:child_process";
+// `process` and `performance` are the globals, and node:child_process loads only to rebuild: an ES module
+// import of a built-in makes Node read each of its exports, which for node:process runs every lazy getter,
+// and every start a stdio client waits for would pay for both.
 import { existsSync } from "node:fs";
 import module from "node:module";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { httpHeapFlags } from "./heap-settings.mjs";
 
@@ -49,6 +49,7 @@ function rebuild(reason) {
     fail(`The server must be rebuilt (${reason}) but esbuild is not installed: run npm install in ${root}.`);
   }
   const started = performance.now();
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
   const build = spawnSync(process.execPath, [join(root, "build", "server.mjs")], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   if (build.status !== 0) {
     const said = `${build.stderr ?? ""}${build.stdout ?? ""}`.trim().slice(0, 2000) || build.error?.message || `exit ${build.status}`;

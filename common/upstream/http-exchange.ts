@@ -20,7 +20,6 @@
  * that starts the server waits for its tool list, which needs no network.
  */
 import { promisify } from "node:util";
-import { gunzip } from "node:zlib";
 import type * as Undici from "undici";
 import { messageOf, NamedError } from "../named-error.ts";
 
@@ -73,7 +72,10 @@ export interface HttpSenderOptions {
   dispatcher?: Undici.Dispatcher;
 }
 
-const inflate = promisify(gunzip);
+/** Inflates a gzip body; node:zlib loads with the first compressed answer, not with every start. */
+function inflate(bytes: Uint8Array): Promise<Buffer> {
+  return promisify(process.getBuiltinModule("node:zlib").gunzip)(bytes);
+}
 
 let undiciLoaded: Promise<typeof Undici> | undefined;
 // undici is CommonJS: Node's loader gives a dynamic import its named exports, an esbuild bundle only the default.

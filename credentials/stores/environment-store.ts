@@ -39,7 +39,8 @@ export class EnvCredentialStore implements CredentialStore {
   readonly #clientId: string;
   readonly #clientSecret: string;
   readonly #refreshToken: string;
-  readonly #refreshTokenHash: string;
+  /** Hashed on first use, not when the store is opened at start (common/on-demand-crypto.ts). */
+  #refreshTokenHashMemo: string | undefined;
   readonly #file: TokenFile;
 
   constructor(options: { clientId: string; clientSecret: string; refreshToken: string; file: TokenFileStore }) {
@@ -52,7 +53,6 @@ export class EnvCredentialStore implements CredentialStore {
     this.#clientId = options.clientId.trim();
     this.#clientSecret = options.clientSecret.trim();
     this.#refreshToken = options.refreshToken.trim();
-    this.#refreshTokenHash = refreshTokenHash(this.#refreshToken);
     this.#file = options.file.file;
     this.description = `STRAVA_* variables and their token file ${options.file.path}`;
   }
@@ -67,7 +67,7 @@ export class EnvCredentialStore implements CredentialStore {
     const record: TokenRecord = {
       ...version.record,
       ...tokens,
-      env_refresh_token_sha256: this.#refreshTokenHash,
+      env_refresh_token_sha256: this.#refreshTokenHash(),
       ...lineageOf(version.refreshToken),
       updated_at: new Date().toISOString(),
     };
@@ -99,8 +99,12 @@ export class EnvCredentialStore implements CredentialStore {
     return base;
   }
 
+  #refreshTokenHash(): string {
+    return (this.#refreshTokenHashMemo ??= refreshTokenHash(this.#refreshToken));
+  }
+
   #belongsHere(record: TokenRecord | undefined): record is TokenRecord {
-    return record !== undefined && record["env_refresh_token_sha256"] === this.#refreshTokenHash;
+    return record !== undefined && record["env_refresh_token_sha256"] === this.#refreshTokenHash();
   }
 
   #snapshot(record: TokenRecord | undefined): CredentialSnapshot {

@@ -16,20 +16,21 @@
  */
 import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { CredentialStoreError } from "../credential-store.ts";
 import { processIsAlive, withFileLock, LockWaitAbortedError, type HeldLock } from "../../common/file-lock.ts";
 import { descendsFrom, lineageField } from "../token-lineage.ts";
 import { moveFileDurably, StagedFile } from "../../common/durable-file.ts";
+import { randomHex } from "../../common/on-demand-crypto.ts";
 
 export type TokenRecord = Record<string, unknown>;
 
 /**
  * Names this process's temporary files apart from those of an earlier process that had the same id (a
- * restarted container's server is often pid 1): `<file>.<pid>.<instance>-<random>.tmp`.
+ * restarted container's server is often pid 1): `<file>.<pid>.<instance>-<random>.tmp`. Drawn on the first
+ * write, not at import (common/on-demand-crypto.ts).
  */
-const instance = randomBytes(3).toString("hex");
+let instance: string | undefined;
 
 /** A record written to its temporary file, not yet committed. */
 export type Journal = StagedFile;
@@ -72,7 +73,7 @@ export class TokenFile {
   /** Step 1: `record` in a new temporary file, durable against SIGKILL when this returns. */
   journal(record: TokenRecord): Journal {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${process.pid}.${instance}-${randomBytes(4).toString("hex")}.tmp`;
+    const temporary = `${this.path}.${process.pid}.${(instance ??= randomHex(3))}-${randomHex(4)}.tmp`;
     try {
       return StagedFile.write(this.path, `${JSON.stringify(record, null, 2)}\n`, { temporary });
     } catch (error) {
