@@ -27,7 +27,9 @@ import { mcpAuth } from "../common/settings/server-variables.ts";
 const logLines = stderrLogDestination();
 
 async function main(): Promise<void> {
-  let logger: Logger = createJsonLogger(logLines, "info", { service: "mcp" });
+  // One logger, made once LOG_LEVEL is read (each costs a start the compiling of its redaction); a failure
+  // before that is logged at the default level.
+  let logger: Logger | undefined;
   let upstream: UpstreamChoice | undefined;
   try {
     const command = commandFromArgs(process.argv.slice(2));
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     process.once("SIGINT", () => void shutdown("SIGINT"));
     process.once("SIGTERM", () => void shutdown("SIGTERM"));
   } catch (error) {
-    logger.error("startup_failed", { message: messageOf(error) });
+    (logger ?? createJsonLogger(logLines, "info", { service: "mcp" })).error("startup_failed", { message: messageOf(error) });
     await upstream?.close().catch(() => {});
     process.exit(1);
   }
