@@ -23,17 +23,13 @@ import { getConnInfo, handle } from "hono/aws-lambda";
 import { mcpAuth } from "../../common/settings/server-variables.ts";
 import { readSetting, type Environment } from "../../common/settings/setting.ts";
 import { synchronousStderrLogger, type Logger } from "../../common/logger.ts";
-import { toolTable } from "../../tools/table.ts";
 import { logLevelFromEnv } from "../adapter-settings.ts";
-import { CallsInFlight } from "../server/calls-in-flight.ts";
-import { createMcpServerFactory } from "../server/create-mcp-server.ts";
 import { isLoopbackHostname, oauthSettingsFromEnv } from "../../authorization/oauth-settings.ts";
 import { stravaApplicationNamed } from "../../authorization/strava/strava-application.ts";
 import { createOAuthWebHandler, type OAuthWebHandler } from "../http/oauth-web-handler.ts";
 import { startOAuthModeOnUpstream } from "../oauth-upstream.ts";
-import { athleteSessionOf } from "../server/athlete-session.ts";
+import { oauthMcpServerFactory } from "../server/athlete-session.ts";
 import { readServerIdentity } from "../server-identity.ts";
-import { buildToolCatalog } from "../server/tool-catalog.ts";
 import { createStartupAttempts } from "./startup-attempts.ts";
 
 /** A function URL takes request and response bodies up to 6 MB. */
@@ -74,13 +70,7 @@ async function start(env: Environment): Promise<OAuthWebHandler> {
     logger,
     rescueTokens: false,
   });
-  const factory = createMcpServerFactory({
-    identity,
-    catalog: buildToolCatalog(toolTable),
-    calls: new CallsInFlight(),
-    logger,
-    session: athleteSessionOf((athleteId) => app.sessions.depsFor(athleteId)),
-  });
+  const factory = oauthMcpServerFactory({ sessions: app.sessions, identity, logger });
   logger.info("hosted_ready", { issuer: app.issuer, upstream: upstream.kind, version: identity.version });
   return createOAuthWebHandler({
     app,

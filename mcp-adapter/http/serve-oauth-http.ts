@@ -5,21 +5,18 @@
  * same shutdown sequence (the athletes' token refreshes in progress are waited for and saved).
  */
 import type { Logger } from "../../common/logger.ts";
-import { toolTable } from "../../tools/table.ts";
 import type { HttpSettings } from "../adapter-settings.ts";
 import { CallsInFlight } from "../server/calls-in-flight.ts";
-import { createMcpServerFactory } from "../server/create-mcp-server.ts";
 import type { createMcpHttpRoutes as CreateRoutes, McpHttpRoutes } from "./http-routes.ts";
 import type { ListeningHttp } from "./http-server.ts";
 import type { ServerIdentity } from "../server-identity.ts";
 import { createShutdown, httpShutdownSteps } from "../shutdown.ts";
-import { buildToolCatalog } from "../server/tool-catalog.ts";
 import type { HealthAnswer } from "../../credentials/credential-health.ts";
 import type { OAuthApp } from "../../authorization/oauth-app.ts";
 import { oauthSettingsFromEnv, type OAuthSettings } from "../../authorization/oauth-settings.ts";
 import { signInAgainHealth } from "../../authorization/sign-in-again.ts";
 import { startOAuthModeOnUpstream, type OAuthUpstream } from "../oauth-upstream.ts";
-import { athleteSessionOf } from "../server/athlete-session.ts";
+import { oauthMcpServerFactory } from "../server/athlete-session.ts";
 
 export interface OAuthHttpOptions {
   http: HttpSettings;
@@ -74,13 +71,7 @@ export function oauthMcpHttpRoutes(
   createMcpHttpRoutes: typeof CreateRoutes,
 ): McpHttpRoutes {
   const { app, http, identity, logger } = served;
-  const factory = createMcpServerFactory({
-    identity,
-    catalog: buildToolCatalog(toolTable),
-    calls: new CallsInFlight(),
-    logger,
-    session: athleteSessionOf((athleteId) => app.sessions.depsFor(athleteId)),
-  });
+  const factory = oauthMcpServerFactory({ sessions: app.sessions, identity, logger });
   const publicHost = new URL(served.issuer).hostname;
   return createMcpHttpRoutes({
     factory,

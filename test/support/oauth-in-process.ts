@@ -21,13 +21,9 @@ import type { AuthorizationStores } from "../../authorization/stores/authorizati
 import { maxRequestBodyBytes } from "../../mcp-adapter/http/body-budget.ts";
 import { createOAuthWebHandler, type OAuthWebHandler } from "../../mcp-adapter/http/oauth-web-handler.ts";
 import { startOAuthModeOnUpstream, type OAuthUpstream } from "../../mcp-adapter/oauth-upstream.ts";
-import { athleteSessionOf } from "../../mcp-adapter/server/athlete-session.ts";
-import { CallsInFlight } from "../../mcp-adapter/server/calls-in-flight.ts";
-import { createMcpServerFactory } from "../../mcp-adapter/server/create-mcp-server.ts";
+import { oauthMcpServerFactory } from "../../mcp-adapter/server/athlete-session.ts";
 import { readServerIdentity } from "../../mcp-adapter/server-identity.ts";
-import { buildToolCatalog } from "../../mcp-adapter/server/tool-catalog.ts";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../sandbox/server.ts";
-import { toolTable } from "../../tools/table.ts";
 import { capturingLogger } from "./core-harness.ts";
 
 /**
@@ -125,13 +121,7 @@ export async function startOAuthInProcess(
 /** The web-standard edge as the hosted function builds it: each MCP request served for the athlete its access token names. */
 function webEdge(app: OAuthApp, logger: Logger): OAuthWebHandler {
   const identity = readServerIdentity();
-  const factory = createMcpServerFactory({
-    identity,
-    catalog: buildToolCatalog(toolTable),
-    calls: new CallsInFlight(),
-    logger,
-    session: athleteSessionOf((athleteId) => app.sessions.depsFor(athleteId)),
-  });
+  const factory = oauthMcpServerFactory({ sessions: app.sessions, identity, logger });
   return createOAuthWebHandler({
     app,
     factory,
