@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { RecordingOAuthProvider } from "../support/sdk-oauth-provider.ts";
 import { connectWithOAuth, rawToolCall, resultText } from "../support/oauth-session.ts";
 import { jonas, maya, startOAuthServer, type OAuthServer } from "../support/oauth-server.ts";
+import { clearOfWindowTurn, quarterHourMs } from "../support/window-turns.ts";
 
 const servers: OAuthServer[] = [];
 afterAll(async () => {
@@ -110,36 +111,49 @@ describe("disconnecting", () => {
 });
 
 describe("the application's rate limit, shared", () => {
-  it("each athlete gets their share; past it a 429 names the athlete and window, and the other athlete is unaffected", async () => {
-    // Application limits 10 per 15 minutes overall and 8 for reads, less one deauthorization check per athlete,
-    // shared by two athletes: 4 and 3 each.
-    const server = await start({ MCP_ATHLETES: `${maya},${jonas}`, STRAVA_RATE_LIMITS: "10,100,8,60" });
-    const mayaClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
-    await server.signIn(jonas);
-    const jonasClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
-    if (!mayaClient || !jonasClient) throw new Error("sign-in failed");
-    for (let i = 0; i < 3; i++) expect((await mayaClient.callTool({ name: "get_athlete", arguments: {} })).isError).toBeFalsy();
-    const before = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
-    const refused = await mayaClient.callTool({ name: "get_athlete", arguments: {} });
-    expect(refused.isError).toBe(true);
-    expect(resultText(refused)).toMatch(
-      /429 Too Many Requests: athlete 48201735's share .* 3 of 3 requests in the read 15-minute window .* shared by the 2 athletes/,
-    );
-    const after = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
-    expect(after.apiRequests).toBe(before.apiRequests);
-    // Writes count against the overall window only: one more fits.
-    const created = await mayaClient.callTool({
-      name: "create_activity",
-      arguments: { name: "Core", sport_type: "Workout", start_date_local: "2026-11-20T07:00:00", elapsed_time: 1200 },
-    });
-    expect(created.isError).toBeFalsy();
-    expect((await jonasClient.callTool({ name: "get_athlete", arguments: {} })).isError).toBeFalsy();
-    await server.child.waitForEvent("fair_share_exceeded", 5_000, (line) => line["athlete"] === maya);
-    await mayaClient.close();
-    await jonasClient.close();
-  });
+  // Both tests fill a 15-minute window of the server's (or its sandbox's), on the real clock of a child process: a
+  // quarter hour during the test would start the counts again and let the request meant to be refused through.
+  // So each starts only with a whole test's time left before the next quarter hour.
+  const testMs = 30_000;
+  const clearOfTheQuarterHour = (): Promise<void> => clearOfWindowTurn(quarterHourMs, testMs);
+  const timeout = 2 * testMs + 5_000;
 
-  it("Strava's own 429 says the whole application's budget ran out", async () => {
+  it(
+    "each athlete gets their share; past it a 429 names the athlete and window, and the other athlete is unaffected",
+    { timeout },
+    async () => {
+      await clearOfTheQuarterHour();
+      // Application limits 10 per 15 minutes overall and 8 for reads, less one deauthorization check per athlete,
+      // shared by two athletes: 4 and 3 each.
+      const server = await start({ MCP_ATHLETES: `${maya},${jonas}`, STRAVA_RATE_LIMITS: "10,100,8,60" });
+      const mayaClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
+      await server.signIn(jonas);
+      const jonasClient = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
+      if (!mayaClient || !jonasClient) throw new Error("sign-in failed");
+      for (let i = 0; i < 3; i++) expect((await mayaClient.callTool({ name: "get_athlete", arguments: {} })).isError).toBeFalsy();
+      const before = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
+      const refused = await mayaClient.callTool({ name: "get_athlete", arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(resultText(refused)).toMatch(
+        /429 Too Many Requests: athlete 48201735's share .* 3 of 3 requests in the read 15-minute window .* shared by the 2 athletes/,
+      );
+      const after = (await (await fetch(`${server.sandboxBaseUrl}/_sandbox/counters`)).json()) as { apiRequests: number };
+      expect(after.apiRequests).toBe(before.apiRequests);
+      // Writes count against the overall window only: one more fits.
+      const created = await mayaClient.callTool({
+        name: "create_activity",
+        arguments: { name: "Core", sport_type: "Workout", start_date_local: "2026-11-20T07:00:00", elapsed_time: 1200 },
+      });
+      expect(created.isError).toBeFalsy();
+      expect((await jonasClient.callTool({ name: "get_athlete", arguments: {} })).isError).toBeFalsy();
+      await server.child.waitForEvent("fair_share_exceeded", 5_000, (line) => line["athlete"] === maya);
+      await mayaClient.close();
+      await jonasClient.close();
+    },
+  );
+
+  it("Strava's own 429 says the whole application's budget ran out", { timeout }, async () => {
+    await clearOfTheQuarterHour();
     const server = await start({ MCP_ATHLETES: `${maya},${jonas}`, SANDBOX_RATE_LIMITS: "2,1000,100,1000" });
     const client = await connectWithOAuth(server.mcpUrl, new RecordingOAuthProvider());
     if (!client) throw new Error("sign-in failed");

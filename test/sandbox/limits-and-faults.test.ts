@@ -103,8 +103,10 @@ describe("rate limits", () => {
     expect(usage(await s.get("/athlete"))).toEqual({ overall: "1,1", read: "1,1" });
   });
 
+  // The tests that fill a window run on a clock that stands still: on the real one, a quarter hour (or midnight
+  // UTC) between two requests would empty the window, and the request meant to be refused would go through.
   test("past the overall limit: 429 with Strava's Fault, no Retry-After; writes count", async () => {
-    const s = await session({ rateLimits: { overall: [3, 100] } });
+    const s = await session({ clock: manualClock().now, rateLimits: { overall: [3, 100] } });
     const token = await s.token();
     await s.get("/athlete", token);
     await s.send(
@@ -124,7 +126,7 @@ describe("rate limits", () => {
   });
 
   test("past the read limit: GETs get 429 while writes still go through; the daily limits work the same way", async () => {
-    const s = await session({ rateLimits: { read: [2, 100] } });
+    const s = await session({ clock: manualClock().now, rateLimits: { read: [2, 100] } });
     const token = await s.token();
     await s.get("/athlete", token);
     await s.get("/athlete", token);
@@ -139,7 +141,7 @@ describe("rate limits", () => {
     );
     expect(write.status).toBe(201);
 
-    const daily = await session({ rateLimits: { overall: [100, 2], read: [100, 100] } });
+    const daily = await session({ clock: manualClock().now, rateLimits: { overall: [100, 2], read: [100, 100] } });
     const dailyToken = await daily.token();
     await daily.get("/athlete", dailyToken);
     await daily.get("/athlete", dailyToken);

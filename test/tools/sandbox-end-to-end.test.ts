@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileBackedCore, textOf, type FileBackedCore } from "../support/core-harness.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { manualClock } from "../support/test-clock.ts";
 
 let sandbox: RunningSandbox;
 let core: FileBackedCore;
@@ -185,10 +186,14 @@ describe("token lifecycle against the sandbox", () => {
 
 describe("rate limit", () => {
   it("past the read limit the answer is a 429 error with usage and reset time", async () => {
-    const limited = await startSandbox({ rateLimits: { read: [3, 1000] } });
+    // A clock that stands still, for the sandbox and the core alike: on the real one, a quarter hour between the
+    // third read and the fourth would empty the window, and the fourth would be answered.
+    const clock = manualClock();
+    const limited = await startSandbox({ clock: clock.now, rateLimits: { read: [3, 1000] } });
     const local = await fileBackedCore({
       credentials: { client_id: limited.clientId, client_secret: limited.clientSecret, refresh_token: limited.refreshToken() },
       settings: { apiBase: limited.apiBase, tokenUrl: limited.tokenUrl },
+      now: clock.now,
     });
     try {
       for (let index = 0; index < 3; index++) expect((await local.call("get_athlete")).isError).toBeUndefined();

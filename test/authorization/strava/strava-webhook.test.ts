@@ -14,6 +14,7 @@ import { stravaWebhookPath } from "../../../authorization/strava/webhook-path.ts
 import { ManualOAuthClient } from "../../support/manual-oauth-client.ts";
 import { jonas, maya } from "../../support/oauth-server.ts";
 import { startOAuthInProcess, type InProcessOAuth } from "../../support/oauth-in-process.ts";
+import { clearOfWindowTurn, minuteMs, quarterHourMs } from "../../support/window-turns.ts";
 
 const verifyToken = "webhook-verify-token-in-process";
 const subscriptionId = 4242;
@@ -128,27 +129,42 @@ describe("events", () => {
     expect(await stored(maya)).toBe(true);
   });
 
-  it("a deauthorization is believed only once Strava refuses the athlete's credentials, and checked once a quarter hour", async () => {
-    // Maya did not revoke anything: Strava still takes her credentials, so nothing is deleted.
-    expect(await (await post(deauthorization(maya), "203.0.113.10")).json()).toEqual({ received: true });
-    expect(await stored(maya)).toBe(true);
-    expect(server.events("strava_webhook").some((line) => line["reason"] === "deauthorization_unconfirmed")).toBe(true);
-    // A second forged one within the quarter hour does not ask Strava again.
-    const before = server.sandbox.counters().requests;
-    expect(await (await post(deauthorization(maya), "203.0.113.10")).json()).toEqual({ received: true });
-    expect(server.sandbox.counters().requests).toBe(before);
-    // Jonas revokes the application on Strava: everything stored for him goes.
-    await server.sandbox.deauthorize(Number(jonas));
-    expect(await (await post(deauthorization(jonas), "203.0.113.10")).json()).toEqual({ received: true });
-    expect(await stored(jonas)).toBe(false);
-    expect(await stored(maya)).toBe(true);
-  });
+  it(
+    "a deauthorization is believed only once Strava refuses the athlete's credentials, and checked once a quarter hour",
+    { timeout: 45_000 },
+    async () => {
+      // Checks are remembered for the clock's quarter hour: one turning between the two forged events would let the
+      // second ask Strava again. The two take a fraction of a second, so ten seconds clear of the turn leave them room.
+      await clearOfWindowTurn(quarterHourMs, 10_000);
+      // Maya did not revoke anything: Strava still takes her credentials, so nothing is deleted.
+      expect(await (await post(deauthorization(maya), "203.0.113.10")).json()).toEqual({ received: true });
+      expect(await stored(maya)).toBe(true);
+      expect(server.events("strava_webhook").some((line) => line["reason"] === "deauthorization_unconfirmed")).toBe(true);
+      // A second forged one within the quarter hour does not ask Strava again.
+      const before = server.sandbox.counters().requests;
+      expect(await (await post(deauthorization(maya), "203.0.113.10")).json()).toEqual({ received: true });
+      expect(server.sandbox.counters().requests).toBe(before);
+      // Jonas revokes the application on Strava: everything stored for him goes.
+      await server.sandbox.deauthorize(Number(jonas));
+      expect(await (await post(deauthorization(jonas), "203.0.113.10")).json()).toEqual({ received: true });
+      expect(await stored(jonas)).toBe(false);
+      expect(await stored(maya)).toBe(true);
+    },
+  );
 
-  it(`one address may post ${eventsPerSourcePerMinute} a minute; past that 429 with Retry-After, other addresses unaffected`, async () => {
-    for (let i = 0; i < eventsPerSourcePerMinute; i++) expect((await post(event(), "198.51.100.70")).status).toBe(200);
-    const refused = await post(event(), "198.51.100.70");
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await post(event(), "198.51.100.71")).status).toBe(200);
-  });
+  it(
+    `one address may post ${eventsPerSourcePerMinute} a minute; past that 429 with Retry-After, other addresses unaffected`,
+    { timeout: 45_000 },
+    async () => {
+      // Events are counted by the clock's minute: one turning between the last admitted post and the next would let it in.
+      // The posts take a fraction of a second in process, so ten seconds clear of the turn leave them room many times over
+      // (the whole test's time would mean waiting in half the runs).
+      await clearOfWindowTurn(minuteMs, 10_000);
+      for (let i = 0; i < eventsPerSourcePerMinute; i++) expect((await post(event(), "198.51.100.70")).status).toBe(200);
+      const refused = await post(event(), "198.51.100.70");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await post(event(), "198.51.100.71")).status).toBe(200);
+    },
+  );
 });

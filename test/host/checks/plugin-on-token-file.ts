@@ -218,6 +218,8 @@ const module: HostCheckModule = {
       );
       if (!refreshed) return;
 
+      // The counts of refreshes below must hold only the turns' own: see firstDebriefCheckMade.
+      await firstDebriefCheckMade(live);
       let server: McpChild | undefined;
       try {
         await report.check(
@@ -354,6 +356,19 @@ async function finishAuthorization(
 interface SandboxCounters {
   tokenRequests: number;
   refreshTokenRejections: number;
+}
+
+/**
+ * Waits (a minute at most) for the gateway's first debrief check. setup:coach turned the debriefs on, and that check
+ * comes about 30 s after the gateway starts and lists the log, refreshing first if the access token was expired: made
+ * while the MCP server and the plugin take turns, its refresh would be counted as an extra one (and rotate the
+ * refresh token the MCP server holds). The next check is an interval (15 minutes) later. Each outcome of a first
+ * check is logged; without debriefs there is none to wait for.
+ */
+async function firstDebriefCheckMade(gateway: RunningGateway): Promise<void> {
+  const made = /"event":"(debrief_baseline|debrief_check_skipped|debrief_check_failed|debriefs_unavailable|debriefs_off)"/;
+  const deadline = Date.now() + 60_000;
+  while (!made.test(gateway.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
 /** The sandbox's test controls over HTTP (POST /_sandbox/expire-tokens, GET /_sandbox/counters). */

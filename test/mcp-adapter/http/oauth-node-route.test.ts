@@ -12,6 +12,7 @@ import { createOAuthNodeRoute } from "../../../mcp-adapter/http/oauth-node-route
 import { capturingLogger } from "../../support/core-harness.ts";
 import { rawRequest, serveInProcess, type NodeHttpServer } from "../../support/node-http-server.ts";
 import { startOAuthInProcess, type InProcessOAuth } from "../../support/oauth-in-process.ts";
+import { clearOfWindowTurn, hourMs } from "../../support/window-turns.ts";
 
 let oauth: InProcessOAuth;
 let server: NodeHttpServer;
@@ -34,7 +35,9 @@ afterAll(async () => {
 const registration = JSON.stringify({ redirect_uris: ["http://127.0.0.1:47615/cb"], token_endpoint_auth_method: "none" });
 
 describe("OAuth mode's routes on node:http", () => {
-  it("serve the app, counting a registration against the address the operator's proxy names", async () => {
+  it("serve the app, counting a registration against the address the operator's proxy names", { timeout: 65_000 }, async () => {
+    // Registrations are counted by the clock's hour: one turning between the 20th and the 21st would let the 21st in.
+    await clearOfWindowTurn(hourMs, 30_000);
     const from = (address: string) =>
       rawRequest(server.port, {
         method: "POST",
