@@ -31,7 +31,7 @@ if (!available) {
   console.warn(`SKIPPED: ${message}`);
 }
 
-const screenshotDirectory = resolve(import.meta.dirname, "../../../.cache/oauth-pages");
+const screenshotDirectory = resolve(import.meta.dirname, "../../.cache/oauth-pages");
 let server: OAuthServer;
 let stingyServer: OAuthServer;
 let certificates: TestCertificates;
